@@ -1,0 +1,3 @@
+module github.com/kapi-dev/kapi
+
+go 1.23

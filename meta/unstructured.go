@@ -1,0 +1,148 @@
+package meta
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// Unstructured is an object of a kind defined at run time, such as one
+// described by an OpenAPI schema. Its type and object metadata are typed,
+// as for every other kind, so generic logic treats it the same way; every
+// other top-level field lives in Content as decoded JSON (maps, slices,
+// strings, bools, int64, float64 and nil).
+type Unstructured struct {
+	TypeMeta
+	ObjectMeta
+	Content map[string]any
+}
+
+var _ Object = (*Unstructured)(nil)
+
+// MarshalJSON writes apiVersion, kind, metadata and then Content in key
+// order.
+func (u *Unstructured) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	first := true
+	field := func(name string, v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("field %q: %w", name, err)
+		}
+		if !first {
+			buf.WriteByte(',')
+		}
+		first = false
+		k, _ := json.Marshal(name)
+		buf.Write(k)
+		buf.WriteByte(':')
+		buf.Write(b)
+		return nil
+	}
+	if u.APIVersion != "" {
+		if err := field("apiVersion", u.APIVersion); err != nil {
+			return nil, err
+		}
+	}
+	if u.Kind != "" {
+		if err := field("kind", u.Kind); err != nil {
+			return nil, err
+		}
+	}
+	if err := field("metadata", &u.ObjectMeta); err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(u.Content) {
+		if k == "apiVersion" || k == "kind" || k == "metadata" {
+			continue
+		}
+		if err := field(k, u.Content[k]); err != nil {
+			return nil, err
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// UnmarshalJSON splits a JSON object into type meta, object meta and the
+// rest. Integers are kept as int64 and other numbers as float64.
+func (u *Unstructured) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return err
+	}
+	if m == nil {
+		return fmt.Errorf("object must be a JSON object, not null")
+	}
+	*u = Unstructured{}
+	if err := u.setFromMap(m); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (u *Unstructured) setFromMap(m map[string]any) error {
+	var ok bool
+	if v, present := m["apiVersion"]; present {
+		if u.APIVersion, ok = v.(string); !ok {
+			return fmt.Errorf("apiVersion must be a string")
+		}
+	}
+	if v, present := m["kind"]; present {
+		if u.Kind, ok = v.(string); !ok {
+			return fmt.Errorf("kind must be a string")
+		}
+	}
+	if v, present := m["metadata"]; present && v != nil {
+		mb, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(mb, &u.ObjectMeta); err != nil {
+			return fmt.Errorf("metadata: %w", err)
+		}
+	}
+	delete(m, "apiVersion")
+	delete(m, "kind")
+	delete(m, "metadata")
+	u.Content = normalizeNumbers(m).(map[string]any)
+	return nil
+}
+
+// normalizeNumbers turns json.Number into int64 where the number is an
+// integer and float64 otherwise, as Kubernetes' unstructured decoding does.
+func normalizeNumbers(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			t[k] = normalizeNumbers(e)
+		}
+		return t
+	case []any:
+		for i, e := range t {
+			t[i] = normalizeNumbers(e)
+		}
+		return t
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i
+		}
+		f, _ := t.Float64()
+		return f
+	default:
+		return v
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
