@@ -210,7 +210,7 @@ func UnsupportedMediaType(contentType string, supported []string) *Error {
 
 // RequestEntityTooLarge is a 413.
 func RequestEntityTooLarge(message string) *Error {
-	return New(http.StatusRequestEntityTooLarge, meta.StatusReasonRequestEntityTooLarge, message)
+	return New(http.StatusRequestEntityTooLarge, meta.StatusReasonRequestEntityTooLarge, "Request entity too large: "+message)
 }
 
 // InternalError is a 500 wrapping an unexpected error.

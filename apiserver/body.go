@@ -1,0 +1,151 @@
+package apiserver
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// readBody reads the request body up to the server's limit (413 beyond).
+func (s *Server) readBody(r *http.Request) ([]byte, error) {
+	if r.Body == nil {
+		return nil, nil
+	}
+	limit := s.opts.MaxRequestBodyBytes
+	if r.ContentLength > limit {
+		return nil, status.RequestEntityTooLarge(fmt.Sprintf("limit is %d", limit))
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err != nil {
+		return nil, status.BadRequest(fmt.Sprintf("error reading request body: %v", err))
+	}
+	if int64(len(b)) > limit {
+		return nil, status.RequestEntityTooLarge(fmt.Sprintf("limit is %d", limit))
+	}
+	return b, nil
+}
+
+// Field validation directives.
+const (
+	fieldValidationIgnore = "Ignore"
+	fieldValidationWarn   = "Warn"
+	fieldValidationStrict = "Strict"
+)
+
+// fieldValidation reads the fieldValidation query parameter (default Warn).
+func fieldValidation(r *http.Request) (string, error) {
+	v := r.URL.Query().Get("fieldValidation")
+	switch v {
+	case "":
+		return fieldValidationWarn, nil
+	case fieldValidationIgnore, fieldValidationWarn, fieldValidationStrict:
+		return v, nil
+	}
+	return "", status.BadRequest(fmt.Sprintf("fieldValidation must be one of %q, %q or %q, got %q",
+		fieldValidationIgnore, fieldValidationWarn, fieldValidationStrict, v))
+}
+
+// dryRun reads the dryRun query parameter: "All" or absent.
+func dryRun(values []string) (bool, error) {
+	for _, v := range values {
+		if v != "All" {
+			return false, status.BadRequest(fmt.Sprintf("dryRun: Unsupported value: %q: supported values: \"All\"", v))
+		}
+	}
+	return len(values) > 0, nil
+}
+
+// decodeBody decodes a create or update body into a new object of the
+// request's kind, applying field validation and checking the body's
+// apiVersion and kind against the URL.
+func (s *Server) decodeBody(req *request) (meta.Object, error) {
+	directive, err := fieldValidation(req.r)
+	if err != nil {
+		return nil, err
+	}
+	body, err := s.readBody(req.r)
+	if err != nil {
+		return nil, err
+	}
+	ser, _, err := s.codecs.ForContentType(req.r.Header.Get("Content-Type"))
+	if err != nil {
+		return nil, err
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return nil, status.BadRequest("the body of the request was empty")
+	}
+	obj := req.res.kind.New()
+	strict, err := ser.Decode(body, obj)
+	if err != nil {
+		return nil, status.BadRequest(decodeErrorMessage(err))
+	}
+	if err := applyFieldValidation(req.w, directive, strict); err != nil {
+		return nil, err
+	}
+	if err := req.res.checkTypeMeta(obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+func decodeErrorMessage(err error) string {
+	return "error decoding request body: " + err.Error()
+}
+
+// applyFieldValidation turns unknown and duplicate fields into warnings,
+// an error, or nothing, as the directive says.
+func applyFieldValidation(w http.ResponseWriter, directive string, strict []error) error {
+	if len(strict) == 0 {
+		return nil
+	}
+	switch directive {
+	case fieldValidationStrict:
+		msgs := make([]string, len(strict))
+		for i, e := range strict {
+			msgs[i] = e.Error()
+		}
+		return status.BadRequest("strict decoding error: " + strings.Join(msgs, ", "))
+	case fieldValidationWarn:
+		for _, e := range strict {
+			addWarning(w, e.Error())
+		}
+	}
+	return nil
+}
+
+// checkTypeMeta fills an absent apiVersion or kind from the URL and
+// rejects ones that name another kind.
+func (r *resource) checkTypeMeta(obj meta.Object) error {
+	tm := obj.GetTypeMeta()
+	if tm.APIVersion != "" && tm.APIVersion != r.apiVersion {
+		return status.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
+			tm.APIVersion, r.apiVersion))
+	}
+	if tm.Kind != "" && tm.Kind != r.kind.Kind {
+		return status.BadRequest(fmt.Sprintf("the kind in the data (%s) does not match the expected kind (%s)",
+			tm.Kind, r.kind.Kind))
+	}
+	tm.APIVersion, tm.Kind = r.apiVersion, r.kind.Kind
+	return nil
+}
+
+// checkNamespace fills an absent namespace from the URL and rejects a
+// different one.
+func (req *request) checkNamespace(obj meta.Object) error {
+	m := obj.GetObjectMeta()
+	if !req.res.kind.Namespaced {
+		m.Namespace = ""
+		return nil
+	}
+	if m.Namespace == "" {
+		m.Namespace = req.namespace
+	}
+	if m.Namespace != req.namespace {
+		return status.BadRequest("the namespace of the provided object does not match the namespace sent on the request")
+	}
+	return nil
+}

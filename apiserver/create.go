@@ -1,0 +1,108 @@
+package apiserver
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// maxGenerateNameAttempts bounds retries when a generated name collides.
+const maxGenerateNameAttempts = 8
+
+// create serves POST on a collection.
+func (s *Server) create(req *request) {
+	obj, err := s.decodeBody(req)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	dry, err := dryRun(req.r.URL.Query()["dryRun"])
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	if err := req.checkNamespace(obj); err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	out, err := s.createObject(req.r.Context(), req.res, obj, dry)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	s.writeObject(req, http.StatusCreated, out)
+}
+
+// prepareForCreate sets the fields the server owns on a new object.
+func (r *resource) prepareForCreate(obj meta.Object) {
+	m := obj.GetObjectMeta()
+	m.UID = newUID()
+	m.CreationTimestamp = meta.Now()
+	m.Generation = 1
+	m.ResourceVersion = ""
+	m.SelfLink = ""
+	m.DeletionTimestamp = nil
+	m.DeletionGracePeriodSeconds = nil
+	if r.kind.StatusSubresource {
+		r.clearStatus(obj)
+	}
+}
+
+// admit defaults and validates an object about to be written; old is nil
+// on create.
+func (r *resource) admit(ctx context.Context, obj, old meta.Object) error {
+	if r.kind.Default != nil {
+		r.kind.Default(ctx, obj)
+	}
+	m := obj.GetObjectMeta()
+	errs := validateObjectMeta(m, r.kind.Namespaced)
+	if r.kind.Validate != nil {
+		errs = append(errs, r.kind.Validate(ctx, obj, old)...)
+	}
+	if len(errs) > 0 {
+		name := m.Name
+		if name == "" {
+			name = m.GenerateName
+		}
+		return status.Invalid(r.kind.gvk(), name, errs)
+	}
+	return nil
+}
+
+// createObject stores a new object, generating its name when asked and
+// retrying on generated-name collisions. With dry set nothing is stored.
+func (s *Server) createObject(ctx context.Context, r *resource, obj meta.Object, dry bool) (meta.Object, error) {
+	r.prepareForCreate(obj)
+	m := obj.GetObjectMeta()
+	generated := m.Name == "" && m.GenerateName != ""
+	if generated {
+		m.Name = generateName(m.GenerateName)
+	}
+	if err := r.admit(ctx, obj, nil); err != nil {
+		return nil, err
+	}
+	if dry {
+		return obj, nil
+	}
+	for attempt := 1; ; attempt++ {
+		value, err := r.encode(obj)
+		if err != nil {
+			return nil, status.InternalError(err)
+		}
+		resp, err := r.store.OptimisticPut(ctx, r.key(m.Namespace, m.Name), value, 0, storagePutOptions)
+		if err != nil {
+			return nil, storageError(err)
+		}
+		if resp.Succeeded {
+			m.ResourceVersion = strconv.FormatInt(resp.KV.ModRevision, 10)
+			return obj, nil
+		}
+		if !generated || attempt >= maxGenerateNameAttempts {
+			return nil, status.AlreadyExists(r.gr, m.Name)
+		}
+		m.Name = generateName(m.GenerateName)
+	}
+}

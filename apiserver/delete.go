@@ -1,0 +1,181 @@
+package apiserver
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// delete serves DELETE on an object.
+func (s *Server) delete(req *request) {
+	opts, dry, err := s.deleteOptions(req)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	out, deleted, err := s.deleteObject(req.r.Context(), req.res, req.namespace, req.name, opts, dry)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	if deleted {
+		s.writeObject(req, http.StatusOK, successStatus(req.res, out))
+		return
+	}
+	code := http.StatusOK
+	if opts.OrphanDependents != nil && !*opts.OrphanDependents {
+		code = http.StatusAccepted
+	}
+	s.writeObject(req, code, out)
+}
+
+// deleteOptions reads DeleteOptions from the body (when there is one) and
+// the query.
+func (s *Server) deleteOptions(req *request) (meta.DeleteOptions, bool, error) {
+	var opts meta.DeleteOptions
+	body, err := s.readBody(req.r)
+	if err != nil {
+		return opts, false, err
+	}
+	if len(body) > 0 {
+		ser, _, err := s.codecs.ForContentType(req.r.Header.Get("Content-Type"))
+		if err != nil {
+			return opts, false, err
+		}
+		if _, err := ser.Decode(body, &opts); err != nil {
+			return opts, false, status.BadRequest(decodeErrorMessage(err))
+		}
+	}
+	q := req.r.URL.Query()
+	if v := q.Get("gracePeriodSeconds"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return opts, false, status.BadRequest(fmt.Sprintf("invalid gracePeriodSeconds %q", v))
+		}
+		opts.GracePeriodSeconds = &n
+	}
+	if v := q.Get("propagationPolicy"); v != "" {
+		p := meta.DeletionPropagation(v)
+		opts.PropagationPolicy = &p
+	}
+	if v := q.Get("orphanDependents"); v != "" {
+		b := isTrue(v)
+		opts.OrphanDependents = &b
+	}
+	if p := opts.PropagationPolicy; p != nil {
+		switch *p {
+		case meta.DeletePropagationBackground, meta.DeletePropagationForeground, meta.DeletePropagationOrphan:
+		default:
+			return opts, false, status.Invalid(meta.GroupVersionKind{Group: "meta.k8s.io", Kind: "DeleteOptions"}, "",
+				status.FieldErrors{status.NotSupported(status.NewPath("propagationPolicy"), string(*p), []string{"Foreground", "Background", "Orphan", "nil"})})
+		}
+	}
+	dryValues := append(q["dryRun"], opts.DryRun...)
+	dry, err := dryRun(dryValues)
+	return opts, dry, err
+}
+
+// deleteObject deletes one object. An object with finalizers is not
+// removed: it is marked with a deletionTimestamp and returned with deleted
+// false, and goes when its last finalizer is removed.
+func (s *Server) deleteObject(ctx context.Context, r *resource, namespace, name string, opts meta.DeleteOptions, dry bool) (meta.Object, bool, error) {
+	key := r.key(namespace, name)
+	for {
+		cur, err := r.store.Get(ctx, key, storageGetOptions)
+		if err != nil {
+			return nil, false, storageError(err)
+		}
+		if cur.KV == nil {
+			return nil, false, status.NotFound(r.gr, name)
+		}
+		obj, err := r.decode(cur.KV)
+		if err != nil {
+			return nil, false, status.InternalError(err)
+		}
+		if err := checkPreconditions(r, obj, opts.Preconditions); err != nil {
+			return nil, false, err
+		}
+		m := obj.GetObjectMeta()
+		if len(m.Finalizers) > 0 {
+			if m.DeletionTimestamp != nil || dry {
+				if m.DeletionTimestamp == nil {
+					now, zero := meta.Now(), int64(0)
+					m.DeletionTimestamp, m.DeletionGracePeriodSeconds = &now, &zero
+				}
+				return obj, false, nil
+			}
+			now, zero := meta.Now(), int64(0)
+			m.DeletionTimestamp, m.DeletionGracePeriodSeconds = &now, &zero
+			out, done, err := s.writeUpdate(ctx, r, key, cur.KV, obj, false)
+			if err != nil || done {
+				return out, false, err
+			}
+			continue
+		}
+		if dry {
+			return obj, true, nil
+		}
+		resp, err := r.store.OptimisticDelete(ctx, key, cur.KV.ModRevision, storageDeleteOptions)
+		if err != nil {
+			return nil, false, storageError(err)
+		}
+		if resp.Succeeded {
+			return obj, true, nil
+		}
+	}
+}
+
+func checkPreconditions(r *resource, obj meta.Object, p *meta.Preconditions) error {
+	if p == nil {
+		return nil
+	}
+	m := obj.GetObjectMeta()
+	if p.UID != nil && *p.UID != m.UID {
+		return status.Conflict(r.gr, m.Name, fmt.Errorf("Precondition failed: UID in precondition: %s, UID in object meta: %s", *p.UID, m.UID))
+	}
+	if p.ResourceVersion != nil && *p.ResourceVersion != m.ResourceVersion {
+		return status.Conflict(r.gr, m.Name, fmt.Errorf("Precondition failed: ResourceVersion in precondition: %s, ResourceVersion in object meta: %s", *p.ResourceVersion, m.ResourceVersion))
+	}
+	return nil
+}
+
+// deleteCollection serves DELETE on a collection: every object matching
+// the selectors is deleted and the list of them returned.
+func (s *Server) deleteCollection(req *request) {
+	opts, dry, err := s.deleteOptions(req)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	sel, err := parseSelectors(req)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	ctx := req.r.Context()
+	items, rev, err := s.listAll(ctx, req.res, req.namespace, sel)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	list := &meta.List{TypeMeta: meta.TypeMeta{Kind: req.res.listKind, APIVersion: req.res.apiVersion}, Items: []meta.Object{}}
+	for _, obj := range items {
+		m := obj.GetObjectMeta()
+		out, _, err := s.deleteObject(ctx, req.res, m.Namespace, m.Name, opts, dry)
+		if status.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			s.writeError(req.w, req.r, err)
+			return
+		}
+		list.Items = append(list.Items, out)
+	}
+	list.ResourceVersion = strconv.FormatInt(rev, 10)
+	s.writeObject(req, http.StatusOK, list)
+}
+

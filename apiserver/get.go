@@ -1,0 +1,38 @@
+package apiserver
+
+import (
+	"net/http"
+
+	"github.com/kapi-dev/kapi/resourceversion"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// get serves GET on an object or its status.
+func (s *Server) get(req *request) {
+	opts, err := resourceversion.ParseGet(req.r.URL.Query())
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	r := req.res
+	ctx := req.r.Context()
+	resp, err := r.store.Get(ctx, r.key(req.namespace, req.name), storageGetOptions)
+	if err != nil {
+		s.writeError(req.w, req.r, storageError(err))
+		return
+	}
+	if opts.Semantics == resourceversion.NotOlderThan && resp.Revision < opts.Revision {
+		s.writeError(req.w, req.r, resourceversion.TooLargeResourceVersion(resp.Revision, opts.Revision))
+		return
+	}
+	if resp.KV == nil {
+		s.writeError(req.w, req.r, status.NotFound(r.gr, req.name))
+		return
+	}
+	obj, err := r.decode(resp.KV)
+	if err != nil {
+		s.writeError(req.w, req.r, status.InternalError(err))
+		return
+	}
+	s.writeObject(req, http.StatusOK, obj)
+}

@@ -1,0 +1,119 @@
+package apiserver
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/resourceversion"
+	"github.com/kapi-dev/kapi/status"
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// list serves GET on a collection.
+func (s *Server) list(req *request) {
+	opts, err := resourceversion.ParseList(req.r.URL.Query())
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	sel, err := parseSelectors(req)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	list, err := s.listPage(req.r.Context(), req.res, req.namespace, sel, opts)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	s.writeObject(req, http.StatusOK, list)
+}
+
+// listPage reads one page (or all) of a collection as the options ask.
+// With a limit, it keeps reading until the page is full of matching items
+// or the collection is exhausted, all at one revision, so the pages of one
+// list form a consistent snapshot.
+func (s *Server) listPage(ctx context.Context, r *resource, namespace string, sel selectors, opts resourceversion.List) (*meta.List, error) {
+	prefix := r.listPrefix(namespace)
+	var rev int64
+	var after string
+	switch opts.Semantics {
+	case resourceversion.Continuation:
+		// A token from a 410 resumes at the current revision (-1).
+		rev, after = max(opts.Continue.Revision, 0), prefix+opts.Continue.StartKey
+	case resourceversion.Exact:
+		rev = opts.Revision
+	}
+	list := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, Items: []meta.Object{}}
+	for {
+		resp, err := r.store.List(ctx, prefix, storage.ListOptions{Revision: rev, After: after, Limit: opts.Limit})
+		if err != nil {
+			return nil, listStorageError(err, r, prefix, opts)
+		}
+		if rev == 0 {
+			rev = resp.Revision
+			if opts.Semantics == resourceversion.NotOlderThan && rev < opts.Revision {
+				return nil, resourceversion.TooLargeResourceVersion(rev, opts.Revision)
+			}
+		}
+		for i, kv := range resp.KVs {
+			obj, err := r.decode(kv)
+			if err != nil {
+				return nil, status.InternalError(err)
+			}
+			if !sel.matches(r, obj) {
+				continue
+			}
+			list.Items = append(list.Items, obj)
+			if opts.Limit > 0 && int64(len(list.Items)) == opts.Limit {
+				left := resp.Remaining + int64(len(resp.KVs)-i-1)
+				if left > 0 {
+					list.Continue = resourceversion.EncodeContinue(resourceversion.ContinueToken{
+						Revision: rev, StartKey: strings.TrimPrefix(kv.Key, prefix)})
+					if sel.empty() {
+						list.RemainingItemCount = &left
+					}
+				}
+				list.ResourceVersion = strconv.FormatInt(rev, 10)
+				return list, nil
+			}
+		}
+		if resp.Remaining == 0 || len(resp.KVs) == 0 {
+			break
+		}
+		after = resp.KVs[len(resp.KVs)-1].Key
+	}
+	list.ResourceVersion = strconv.FormatInt(rev, 10)
+	return list, nil
+}
+
+// listStorageError turns a compacted continuation into 410 Expired with a
+// fresh token that resumes, inconsistently, at the current revision, as
+// kube-apiserver does.
+func listStorageError(err error, r *resource, prefix string, opts resourceversion.List) error {
+	if !storage.IsCompacted(err) {
+		return storageError(err)
+	}
+	if opts.Semantics != resourceversion.Continuation {
+		return status.Expired("The resourceVersion for the provided list is too old.")
+	}
+	e := status.Expired("The provided continue parameter is too old to display a consistent list result. " +
+		"You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. " +
+		"Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.")
+	e.Status.Continue = resourceversion.EncodeContinue(resourceversion.ContinueToken{Revision: -1, StartKey: opts.Continue.StartKey})
+	return e
+}
+
+// listAll reads every matching object of a collection at the current
+// revision.
+func (s *Server) listAll(ctx context.Context, r *resource, namespace string, sel selectors) ([]meta.Object, int64, error) {
+	list, err := s.listPage(ctx, r, namespace, sel, resourceversion.List{Semantics: resourceversion.MostRecent})
+	if err != nil {
+		return nil, 0, err
+	}
+	rev, _ := strconv.ParseInt(list.ResourceVersion, 10, 64)
+	return list.Items, rev, nil
+}

@@ -1,0 +1,108 @@
+package apiserver
+
+import (
+	"crypto/rand"
+	"fmt"
+	"strings"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// Name rules, as Kubernetes applies them to object names.
+const (
+	maxNameLength = 253
+	// maxGeneratedNameLength leaves room for the random suffix.
+	maxGeneratedNameLength = maxNameLength - randomSuffixLength
+	randomSuffixLength     = 5
+	// suffixAlphabet is kube-apiserver's: no vowels (no accidental
+	// words) and no confusable characters.
+	suffixAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+)
+
+// generateName appends a random suffix to base, truncating base so that
+// the result is a valid length.
+func generateName(base string) string {
+	if len(base) > maxGeneratedNameLength {
+		base = base[:maxGeneratedNameLength]
+	}
+	var b [randomSuffixLength]byte
+	_, _ = rand.Read(b[:])
+	out := make([]byte, 0, len(base)+randomSuffixLength)
+	out = append(out, base...)
+	for _, c := range b {
+		out = append(out, suffixAlphabet[int(c)%len(suffixAlphabet)])
+	}
+	return string(out)
+}
+
+// validateObjectMeta checks the name, generateName and namespace as
+// kube-apiserver does for objects whose names are DNS subdomains.
+func validateObjectMeta(m *meta.ObjectMeta, namespaced bool) status.FieldErrors {
+	var errs status.FieldErrors
+	p := status.NewPath("metadata")
+	if m.Name == "" && m.GenerateName == "" {
+		errs = append(errs, status.Required(p.Child("name"), "name or generateName is required"))
+	}
+	if m.Name != "" {
+		for _, msg := range subdomainErrors(m.Name) {
+			errs = append(errs, status.InvalidValue(p.Child("name"), m.Name, msg))
+		}
+	}
+	if m.GenerateName != "" && m.Name == "" {
+		// A generateName prefix may end in '-' or '.', so validate it as
+		// the name it would produce.
+		for _, msg := range subdomainErrors(strings.TrimRight(m.GenerateName, "-.") + "x") {
+			errs = append(errs, status.InvalidValue(p.Child("generateName"), m.GenerateName, msg))
+		}
+	}
+	if namespaced {
+		if m.Namespace == "" {
+			errs = append(errs, status.Required(p.Child("namespace"), ""))
+		} else if !dnsLabel.MatchString(m.Namespace) || len(m.Namespace) > 63 {
+			errs = append(errs, status.InvalidValue(p.Child("namespace"), m.Namespace,
+				"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"))
+		}
+	}
+	for k, v := range m.Labels {
+		if msg := labelValueError(v); msg != "" {
+			errs = append(errs, status.InvalidValue(p.Child("labels"), v, msg))
+		}
+		_ = k
+	}
+	return errs
+}
+
+func subdomainErrors(name string) []string {
+	var msgs []string
+	if len(name) > maxNameLength {
+		msgs = append(msgs, fmt.Sprintf("must be no more than %d characters", maxNameLength))
+	}
+	if !dnsSubdomain.MatchString(name) {
+		msgs = append(msgs, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
+	}
+	return msgs
+}
+
+func labelValueError(v string) string {
+	if len(v) > 63 {
+		return "must be no more than 63 characters"
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && ((i == 0 || i == len(v)-1) || (c != '-' && c != '_' && c != '.')) {
+			return "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+		}
+	}
+	return ""
+}
+
+// newUID returns a random (version 4) UUID.
+func newUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}

@@ -1,0 +1,241 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// resource is a registered kind with everything computed once at
+// registration: its storage prefix, its verbs and a plan of the Go type's
+// top-level fields for the spec/status split.
+type resource struct {
+	kind       Kind
+	store      storage.Interface
+	prefix     string // "/group/resource/"
+	apiVersion string
+	listKind   string
+	gr         meta.GroupResource
+
+	// statusField is the index of the top-level "status" field, or -1.
+	statusField int
+	// specFields are the indexes of the top-level fields other than
+	// TypeMeta, ObjectMeta and status: a change to any of them bumps
+	// metadata.generation.
+	specFields []int
+	// unstructured is set for kinds served as meta.Unstructured.
+	unstructured bool
+}
+
+type subresourceInfo struct {
+	name, group, version, kind string
+	verbs                      []string
+}
+
+func typeOf(obj meta.Object) reflect.Type {
+	t := reflect.TypeOf(obj)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+func newResource(k Kind) (*resource, error) {
+	group := k.Group
+	if group == "" {
+		group = "core"
+	}
+	r := &resource{
+		kind:        k,
+		store:       k.Storage,
+		prefix:      "/" + group + "/" + k.Resource + "/",
+		apiVersion:  k.groupVersion().String(),
+		listKind:    k.Kind + "List",
+		gr:          k.groupResource(),
+		statusField: -1,
+	}
+	sample := k.New()
+	if reflect.TypeOf(sample).Kind() != reflect.Pointer {
+		return nil, errors.New("New must return a pointer")
+	}
+	if _, ok := sample.(*meta.Unstructured); ok {
+		r.unstructured = true
+		return r, nil
+	}
+	t := typeOf(sample)
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		switch {
+		case f.Type == reflect.TypeOf(meta.TypeMeta{}), f.Type == reflect.TypeOf(meta.ObjectMeta{}):
+		case jsonName(f) == "status":
+			r.statusField = i
+		case f.IsExported() && jsonName(f) != "-":
+			r.specFields = append(r.specFields, i)
+		}
+	}
+	if k.StatusSubresource && r.statusField < 0 {
+		return nil, fmt.Errorf("StatusSubresource needs a top-level field with json name \"status\" in %s", t)
+	}
+	return r, nil
+}
+
+func jsonName(f reflect.StructField) string {
+	tag := f.Tag.Get("json")
+	for i := 0; i < len(tag); i++ {
+		if tag[i] == ',' {
+			tag = tag[:i]
+			break
+		}
+	}
+	if tag == "" {
+		return f.Name
+	}
+	return tag
+}
+
+// verbs lists the resource's verbs in kube-apiserver's order for custom
+// resources.
+func (r *resource) verbs() []string {
+	return []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"}
+}
+
+func (r *resource) subresources() []subresourceInfo {
+	var out []subresourceInfo
+	if r.kind.StatusSubresource {
+		out = append(out, subresourceInfo{name: "status", group: r.kind.Group, version: r.kind.Version,
+			kind: r.kind.Kind, verbs: []string{"get", "patch", "update"}})
+	}
+	return out
+}
+
+func (r *resource) hasSubresource(name string) bool {
+	for _, s := range r.subresources() {
+		if s.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// allows reports whether the verb is served on the resource or subresource.
+func (r *resource) allows(verb, subresource string) bool {
+	if subresource == "" {
+		return true
+	}
+	switch verb {
+	case "get", "update", "patch":
+		return true
+	}
+	return false
+}
+
+func (r *resource) key(namespace, name string) string {
+	if r.kind.Namespaced {
+		return r.prefix + namespace + "/" + name
+	}
+	return r.prefix + name
+}
+
+// listPrefix is the key prefix of a list: one namespace, or all of them.
+func (r *resource) listPrefix(namespace string) string {
+	if r.kind.Namespaced && namespace != "" {
+		return r.prefix + namespace + "/"
+	}
+	return r.prefix
+}
+
+// newObject returns an empty object with its type meta set.
+func (r *resource) newObject() meta.Object {
+	obj := r.kind.New()
+	tm := obj.GetTypeMeta()
+	tm.Kind, tm.APIVersion = r.kind.Kind, r.apiVersion
+	return obj
+}
+
+// decode turns a stored value into an object whose resourceVersion is the
+// value's ModRevision.
+func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
+	obj := r.kind.New()
+	if err := json.Unmarshal(kv.Value, obj); err != nil {
+		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
+	}
+	tm := obj.GetTypeMeta()
+	tm.Kind, tm.APIVersion = r.kind.Kind, r.apiVersion
+	obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(kv.ModRevision, 10)
+	return obj, nil
+}
+
+// encode turns an object into its stored value: the resourceVersion is not
+// stored, since the store's revision is the source of truth.
+func (r *resource) encode(obj meta.Object) ([]byte, error) {
+	m := obj.GetObjectMeta()
+	rv := m.ResourceVersion
+	m.ResourceVersion = ""
+	b, err := json.Marshal(obj)
+	m.ResourceVersion = rv
+	return b, err
+}
+
+// field returns a top-level field of a typed object, addressable.
+func field(obj meta.Object, i int) reflect.Value {
+	return reflect.ValueOf(obj).Elem().Field(i)
+}
+
+// copyStatus sets dst's status to src's.
+func (r *resource) copyStatus(dst, src meta.Object) {
+	if r.unstructured {
+		du, su := dst.(*meta.Unstructured), src.(*meta.Unstructured)
+		if du.Content == nil {
+			du.Content = map[string]any{}
+		}
+		if st, ok := su.Content["status"]; ok {
+			du.Content["status"] = st
+		} else {
+			delete(du.Content, "status")
+		}
+		return
+	}
+	if r.statusField >= 0 {
+		field(dst, r.statusField).Set(field(src, r.statusField))
+	}
+}
+
+// clearStatus empties obj's status.
+func (r *resource) clearStatus(obj meta.Object) {
+	if r.unstructured {
+		delete(obj.(*meta.Unstructured).Content, "status")
+		return
+	}
+	if r.statusField >= 0 {
+		field(obj, r.statusField).SetZero()
+	}
+}
+
+// specChanged reports whether anything but metadata and status differs.
+func (r *resource) specChanged(a, b meta.Object) bool {
+	if r.unstructured {
+		ua, ub := a.(*meta.Unstructured), b.(*meta.Unstructured)
+		for k, v := range ua.Content {
+			if k != "status" && !reflect.DeepEqual(v, ub.Content[k]) {
+				return true
+			}
+		}
+		for k := range ub.Content {
+			if _, ok := ua.Content[k]; !ok && k != "status" {
+				return true
+			}
+		}
+		return false
+	}
+	for _, i := range r.specFields {
+		if !reflect.DeepEqual(field(a, i).Interface(), field(b, i).Interface()) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,283 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// request is what routing learned about one API request.
+type request struct {
+	w http.ResponseWriter
+	r *http.Request
+
+	res         *resource
+	verb        string // get, list, watch, create, update, patch, delete, deletecollection
+	namespace   string
+	name        string
+	subresource string
+}
+
+// ServeHTTP routes a request to discovery, OpenAPI, health or a resource
+// verb.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			buf := make([]byte, 4096)
+			buf = buf[:runtime.Stack(buf, false)]
+			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(buf))
+			if !rec.wrote {
+				s.writeError(rec, r, status.InternalError(fmt.Errorf("%v", p)))
+			}
+		}
+		s.log.Debug("request", "method", r.Method, "uri", r.URL.RequestURI(), "code", rec.code,
+			"duration", time.Since(start), "userAgent", r.UserAgent())
+	}()
+	docs := s.seal()
+	s.route(rec, r, docs)
+}
+
+func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs) {
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	switch path {
+	case "/healthz", "/livez", "/readyz":
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		_, _ = w.Write([]byte("ok"))
+		return
+	case "/version":
+		s.writeJSON(w, http.StatusOK, s.opts.Version)
+		return
+	case "/api":
+		s.serveDiscovery(w, r, docs.apiVersions, docs.aggregatedCore)
+		return
+	case "/apis":
+		s.serveDiscovery(w, r, docs.groupList, docs.aggregatedGroups)
+		return
+	case "/openapi/v3":
+		s.writeRaw(w, http.StatusOK, "application/json", docs.openapiIndex)
+		return
+	}
+	if strings.HasPrefix(path, "/openapi/v3/") {
+		s.serveOpenAPI(w, r, docs, strings.TrimPrefix(path, "/openapi/v3/"))
+		return
+	}
+	parts := splitPath(path)
+	switch {
+	case len(parts) >= 2 && parts[0] == "api":
+		s.serveGroupVersion(w, r, docs, "", parts[1], parts[2:])
+	case len(parts) == 2 && parts[0] == "apis":
+		if g, ok := docs.groups[parts[1]]; ok {
+			s.writeJSON(w, http.StatusOK, g)
+			return
+		}
+		s.writeError(w, r, status.NotFoundPath(""))
+	case len(parts) >= 3 && parts[0] == "apis":
+		s.serveGroupVersion(w, r, docs, parts[1], parts[2], parts[3:])
+	default:
+		s.writeError(w, r, status.NotFoundPath(""))
+	}
+}
+
+// serveGroupVersion serves /apis/G/V/... (or /api/V/...): the resource
+// list, or a resource request.
+func (s *Server) serveGroupVersion(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, group, version string, rest []string) {
+	if len(rest) == 0 {
+		if rl, ok := docs.resourceLists[meta.GroupVersion{Group: group, Version: version}]; ok {
+			s.writeJSON(w, http.StatusOK, rl)
+			return
+		}
+		s.writeError(w, r, status.NotFoundPath(""))
+		return
+	}
+	req, err := s.resolve(w, r, group, version, rest)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.serveResource(req)
+}
+
+// resolve turns the path below a group-version into a resource request.
+func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version string, rest []string) (*request, error) {
+	req := &request{w: w, r: r}
+	watchPrefix := false
+	if rest[0] == "watch" { // the deprecated /watch/ path prefix
+		watchPrefix = true
+		rest = rest[1:]
+	}
+	if len(rest) >= 3 && rest[0] == "namespaces" && s.lookup(group, version, "namespaces") == nil {
+		req.namespace = rest[1]
+		rest = rest[2:]
+	}
+	if len(rest) == 0 || len(rest) > 3 {
+		return nil, status.NotFoundPath("")
+	}
+	res := s.lookup(group, version, rest[0])
+	if res == nil {
+		return nil, status.NotFoundPath("")
+	}
+	req.res = res
+	if len(rest) > 1 {
+		req.name = rest[1]
+	}
+	if len(rest) > 2 {
+		req.subresource = rest[2]
+		if !res.hasSubresource(req.subresource) {
+			return nil, status.NotFoundPath("")
+		}
+	}
+	if !res.kind.Namespaced && req.namespace != "" {
+		return nil, status.NotFoundPath("")
+	}
+	if res.kind.Namespaced && req.namespace == "" && req.name != "" {
+		return nil, status.NotFoundPath("")
+	}
+	req.verb = verbFor(r, req.name != "", watchPrefix)
+	if req.verb == "" || !res.allows(req.verb, req.subresource) {
+		return nil, status.MethodNotAllowed(res.kind.groupResource(), actionFor(r.Method, req.name != ""))
+	}
+	return req, nil
+}
+
+func verbFor(r *http.Request, item, watchPrefix bool) string {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		if watchPrefix || isTrue(r.URL.Query().Get("watch")) {
+			return "watch"
+		}
+		if item {
+			return "get"
+		}
+		return "list"
+	case http.MethodPost:
+		if !item && !watchPrefix {
+			return "create"
+		}
+	case http.MethodPut:
+		if item && !watchPrefix {
+			return "update"
+		}
+	case http.MethodPatch:
+		if item && !watchPrefix {
+			return "patch"
+		}
+	case http.MethodDelete:
+		if watchPrefix {
+			return ""
+		}
+		if item {
+			return "delete"
+		}
+		return "deletecollection"
+	}
+	return ""
+}
+
+// actionFor names a request the way kube-apiserver's 405 messages do.
+func actionFor(method string, item bool) string {
+	switch method {
+	case http.MethodPost:
+		if item {
+			return "create on a named resource"
+		}
+		return "create"
+	case http.MethodPut:
+		return "update"
+	case http.MethodPatch:
+		return "patch"
+	case http.MethodDelete:
+		return "delete"
+	case http.MethodGet:
+		return "get"
+	}
+	return strings.ToLower(method)
+}
+
+func isTrue(v string) bool { return v == "true" || v == "1" }
+
+func splitPath(p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+func (s *Server) serveResource(req *request) {
+	switch req.verb {
+	case "get":
+		s.get(req)
+	case "list":
+		s.list(req)
+	case "watch":
+		s.watch(req)
+	case "create":
+		s.create(req)
+	case "update":
+		s.update(req)
+	case "patch":
+		s.patch(req)
+	case "delete":
+		s.delete(req)
+	case "deletecollection":
+		s.deleteCollection(req)
+	}
+}
+
+// statusRecorder remembers the status code for the request log and
+// whether anything was written, so a late panic does not write twice.
+type statusRecorder struct {
+	http.ResponseWriter
+	code  int
+	wrote bool
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if !r.wrote {
+		r.code = code
+		r.wrote = true
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	r.wrote = true
+	return r.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach Flush and deadlines.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+func defaultVersion() VersionInfo {
+	return VersionInfo{
+		Major: "1", Minor: "35", GitVersion: "v1.35.0-kapi", GitTreeState: "clean",
+		BuildDate: "2026-01-01T00:00:00Z", GoVersion: runtime.Version(), Compiler: runtime.Compiler,
+		Platform: runtime.GOOS + "/" + runtime.GOARCH,
+	}
+}
+
+func (s *Server) writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		code, b = http.StatusInternalServerError, []byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","code":500}`)
+	}
+	s.writeRaw(w, code, "application/json", b)
+}
+
+func (s *Server) writeRaw(w http.ResponseWriter, code int, contentType string, b []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.WriteHeader(code)
+	_, _ = w.Write(b)
+}

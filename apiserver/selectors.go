@@ -1,0 +1,75 @@
+package apiserver
+
+import (
+	"fmt"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// selectors are a request's label and field selectors, parsed once.
+type selectors struct {
+	label meta.LabelSelector
+	field meta.FieldSelector
+	// name restricts to one object: a watch on a named path.
+	name string
+}
+
+func (sel selectors) empty() bool { return sel.label.Empty() && sel.field.Empty() && sel.name == "" }
+
+// parseSelectors reads labelSelector and fieldSelector, rejecting
+// malformed ones and fields the kind cannot select on with a 400.
+func parseSelectors(req *request) (selectors, error) {
+	q := req.r.URL.Query()
+	var sel selectors
+	var err error
+	if sel.label, err = meta.ParseLabelSelector(q.Get("labelSelector")); err != nil {
+		return sel, status.BadRequest(fmt.Sprintf("unable to parse requirement: %v", err))
+	}
+	if sel.field, err = meta.ParseFieldSelector(q.Get("fieldSelector")); err != nil {
+		return sel, status.BadRequest(fmt.Sprintf("invalid field selector: %v", err))
+	}
+	for _, f := range sel.field.Fields() {
+		if !req.res.selectable(f) {
+			return sel, status.BadRequest(fmt.Sprintf("field label not supported: %s", f))
+		}
+	}
+	sel.name = req.name
+	return sel, nil
+}
+
+func (r *resource) selectable(field string) bool {
+	switch field {
+	case "metadata.name":
+		return true
+	case "metadata.namespace":
+		return r.kind.Namespaced
+	}
+	return contains(r.kind.SelectableFields, field)
+}
+
+// matches reports whether obj passes the selectors.
+func (sel selectors) matches(r *resource, obj meta.Object) bool {
+	m := obj.GetObjectMeta()
+	if sel.name != "" && m.Name != sel.name {
+		return false
+	}
+	if !sel.label.Matches(m.Labels) {
+		return false
+	}
+	if sel.field.Empty() {
+		return true
+	}
+	return sel.field.Matches(func(field string) (string, bool) {
+		switch field {
+		case "metadata.name":
+			return m.Name, true
+		case "metadata.namespace":
+			return m.Namespace, true
+		}
+		if r.kind.Fields != nil {
+			return r.kind.Fields(obj, field)
+		}
+		return "", false
+	})
+}

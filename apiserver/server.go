@@ -1,0 +1,234 @@
+package apiserver
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/schema"
+	"github.com/kapi-dev/kapi/storage"
+	"github.com/kapi-dev/kapi/storage/memory"
+)
+
+// Options configures a Server. The zero value serves from an in-memory
+// store.
+type Options struct {
+	// Storage is the default store for kinds that name none; default: a
+	// new storage/memory store.
+	Storage storage.Interface
+	// MaxRequestBodyBytes bounds request bodies; larger ones get 413.
+	// Default 3 MiB, as kube-apiserver.
+	MaxRequestBodyBytes int64
+	// Logger receives one debug line per request; default: discard.
+	Logger *slog.Logger
+	// Serializers replaces the default codec registry (JSON, YAML).
+	Serializers *codec.Registry
+	// Version is what /version reports; default: a Kubernetes version
+	// kapi is compatible with.
+	Version VersionInfo
+	// MinRequestTimeout is the lower bound of a watch's lifetime when the
+	// client gives no timeoutSeconds; the actual timeout is randomised
+	// between it and twice it, as kube-apiserver does. Default 30 minutes.
+	MinRequestTimeout time.Duration
+}
+
+// VersionInfo is the body of /version.
+type VersionInfo struct {
+	Major        string `json:"major"`
+	Minor        string `json:"minor"`
+	GitVersion   string `json:"gitVersion"`
+	GitCommit    string `json:"gitCommit"`
+	GitTreeState string `json:"gitTreeState"`
+	BuildDate    string `json:"buildDate"`
+	GoVersion    string `json:"goVersion"`
+	Compiler     string `json:"compiler"`
+	Platform     string `json:"platform"`
+}
+
+// Server serves the registered kinds. Build it with [New], register kinds,
+// check [Server.Err] and mount it; registering after the first request is
+// not allowed.
+type Server struct {
+	opts   Options
+	log    *slog.Logger
+	codecs *codec.Registry
+
+	mu        sync.RWMutex
+	err       error
+	sealed    bool
+	resources map[resourceKey]*resource
+	groups    []string // group names in registration order
+	docs      *discoveryDocs
+}
+
+// resourceKey locates a resource: group, version and plural name.
+type resourceKey struct{ group, version, resource string }
+
+var _ http.Handler = (*Server)(nil)
+
+// New returns a Server with the given options.
+func New(opts Options) *Server {
+	if opts.Storage == nil {
+		opts.Storage = memory.New(memory.Options{})
+	}
+	if opts.MaxRequestBodyBytes <= 0 {
+		opts.MaxRequestBodyBytes = 3 << 20
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Serializers == nil {
+		opts.Serializers = codec.NewRegistry(codec.JSON{}, codec.YAML{})
+	}
+	if opts.Version.GitVersion == "" {
+		opts.Version = defaultVersion()
+	}
+	if opts.MinRequestTimeout <= 0 {
+		opts.MinRequestTimeout = 30 * time.Minute
+	}
+	return &Server{
+		opts:      opts,
+		log:       opts.Logger,
+		codecs:    opts.Serializers,
+		resources: make(map[resourceKey]*resource),
+	}
+}
+
+var (
+	dnsLabel       = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	dnsSubdomain   = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	versionPattern = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
+)
+
+// Register adds a kind. Problems are recorded and returned by Err (and
+// Register returns the Server so calls can be chained); the first problem
+// wins.
+func (s *Server) Register(k Kind) *Server {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s
+	}
+	if s.sealed {
+		s.err = errors.New("apiserver: Register called after the server started serving")
+		return s
+	}
+	if err := s.register(k); err != nil {
+		s.err = fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
+	}
+	return s
+}
+
+func (s *Server) register(k Kind) error {
+	switch {
+	case k.Kind == "" || k.Resource == "" || k.Version == "":
+		return errors.New("Kind, Resource and Version are required")
+	case k.New == nil:
+		return errors.New("New is required")
+	case k.Group != "" && !dnsSubdomain.MatchString(k.Group):
+		return fmt.Errorf("group %q is not a DNS subdomain", k.Group)
+	case !versionPattern.MatchString(k.Version):
+		return fmt.Errorf("version %q is not of the form v1, v1beta1, v2alpha3", k.Version)
+	case !dnsLabel.MatchString(k.Resource):
+		return fmt.Errorf("resource %q is not a lower-case DNS label", k.Resource)
+	case k.Resource == "namespaces" && k.Group == "":
+		return errors.New("the core namespaces resource is reserved")
+	}
+	if k.Singular == "" {
+		k.Singular = strings.ToLower(k.Kind)
+	}
+	if k.Schema == nil {
+		sch, err := schema.FromType(typeOf(k.New()))
+		if err != nil {
+			return err
+		}
+		k.Schema = sch
+	}
+	if k.Storage == nil {
+		k.Storage = s.opts.Storage
+	}
+	key := resourceKey{k.Group, k.Version, k.Resource}
+	if _, dup := s.resources[key]; dup {
+		return fmt.Errorf("resource %s is already registered", k.groupResource())
+	}
+	for _, r := range s.resources {
+		if r.kind.Group == k.Group && r.kind.Version == k.Version && r.kind.Kind == k.Kind {
+			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
+		}
+	}
+	r, err := newResource(k)
+	if err != nil {
+		return err
+	}
+	s.resources[key] = r
+	if !contains(s.groups, k.Group) {
+		s.groups = append(s.groups, k.Group)
+	}
+	return nil
+}
+
+// Err returns the first registration error, if any.
+func (s *Server) Err() error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.err
+}
+
+// seal freezes registration and builds the discovery and OpenAPI documents
+// once, on the first request.
+func (s *Server) seal() *discoveryDocs {
+	s.mu.RLock()
+	docs := s.docs
+	s.mu.RUnlock()
+	if docs != nil {
+		return docs
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.docs == nil {
+		s.sealed = true
+		s.docs = buildDiscovery(s.sortedResources(), s.groups)
+	}
+	return s.docs
+}
+
+func (s *Server) sortedResources() []*resource {
+	out := make([]*resource, 0, len(s.resources))
+	for _, r := range s.resources {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].kind, out[j].kind
+		if a.Group != b.Group {
+			return indexOf(s.groups, a.Group) < indexOf(s.groups, b.Group)
+		}
+		if a.Version != b.Version {
+			return a.Version < b.Version
+		}
+		return a.Resource < b.Resource
+	})
+	return out
+}
+
+func (s *Server) lookup(group, version, res string) *resource {
+	return s.resources[resourceKey{group, version, res}]
+}
+
+func contains(list []string, v string) bool { return indexOf(list, v) >= 0 }
+
+func indexOf(list []string, v string) int {
+	for i, e := range list {
+		if e == v {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,129 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	kjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+)
+
+// Media types kapi serves.
+const (
+	MediaTypeJSON = "application/json"
+	MediaTypeYAML = "application/yaml"
+)
+
+// Serializer encodes and decodes objects in one media type.
+type Serializer interface {
+	// MediaType is the type this serializer reads and writes.
+	MediaType() string
+	// Encode writes v.
+	Encode(w io.Writer, v any) error
+	// Decode reads data into v. Unknown and duplicate fields do not fail
+	// the decode; they come back as strict errors, each naming the field's
+	// full path, for field validation to judge. err is a malformed body or
+	// a value of the wrong type.
+	Decode(data []byte, v any) (strict []error, err error)
+}
+
+// WatchEncoder is implemented by serializers that can frame watch streams.
+type WatchEncoder interface {
+	// AppendEvent appends one framed watch event of the given type whose
+	// object is already encoded by the same serializer.
+	AppendEvent(dst []byte, eventType string, object []byte) []byte
+	// StreamMediaType is the Content-Type of a watch response.
+	StreamMediaType() string
+}
+
+// JSON is the application/json serializer.
+type JSON struct{}
+
+var (
+	_ Serializer   = JSON{}
+	_ WatchEncoder = JSON{}
+)
+
+// MediaType returns application/json.
+func (JSON) MediaType() string { return MediaTypeJSON }
+
+// StreamMediaType returns application/json: watch events are
+// newline-delimited JSON objects.
+func (JSON) StreamMediaType() string { return MediaTypeJSON }
+
+// Encode writes v as compact JSON followed by a newline, as kube-apiserver
+// does.
+func (JSON) Encode(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// Decode reads JSON case-sensitively, keeping integers in interface values
+// as int64.
+func (JSON) Decode(data []byte, v any) ([]error, error) {
+	return decodeJSON(data, v)
+}
+
+func decodeJSON(data []byte, v any) ([]error, error) {
+	strict, err := kjson.UnmarshalStrict(data, v, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
+	if err != nil {
+		return nil, err
+	}
+	return strict, nil
+}
+
+// AppendEvent appends {"type":T,"object":O} and a newline.
+func (JSON) AppendEvent(dst []byte, eventType string, object []byte) []byte {
+	dst = append(dst, `{"type":"`...)
+	dst = append(dst, eventType...)
+	dst = append(dst, `","object":`...)
+	dst = append(dst, bytes.TrimRight(object, "\n")...)
+	return append(dst, "}\n"...)
+}
+
+// YAML is the application/yaml serializer. Watch streams are not offered
+// in YAML, as kube-apiserver does not offer them.
+type YAML struct{}
+
+var _ Serializer = YAML{}
+
+// MediaType returns application/yaml.
+func (YAML) MediaType() string { return MediaTypeYAML }
+
+// Encode writes v as YAML.
+func (YAML) Encode(w io.Writer, v any) error {
+	j, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	y, err := yaml.JSONToYAML(j)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(y)
+	return err
+}
+
+// Decode reads YAML (or JSON, which is YAML). Duplicate keys are strict
+// errors, as they are for JSON.
+func (YAML) Decode(data []byte, v any) ([]error, error) {
+	var strict []error
+	j, err := yaml.YAMLToJSONStrict(data)
+	if err != nil {
+		// Decode leniently and report the duplicate as a strict error.
+		var lerr error
+		j, lerr = yaml.YAMLToJSON(data)
+		if lerr != nil {
+			return nil, fmt.Errorf("error converting YAML to JSON: %w", lerr)
+		}
+		strict = append(strict, err)
+	}
+	more, err := decodeJSON(j, v)
+	if err != nil {
+		return nil, err
+	}
+	return append(strict, more...), nil
+}

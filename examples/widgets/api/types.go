@@ -1,0 +1,147 @@
+// Package api defines the example kinds: the namespaced Widget and the
+// cluster-scoped Gadget of group stable.example.com, version v1.
+package api
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// Group and Version of the example kinds.
+const (
+	Group   = "stable.example.com"
+	Version = "v1"
+)
+
+// Widget is the example namespaced kind.
+type Widget struct {
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec            WidgetSpec   `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
+	Status          WidgetStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
+}
+
+// WidgetSpec is the desired state of a Widget.
+type WidgetSpec struct {
+	Replicas *int32       `json:"replicas,omitempty" protobuf:"varint,1,opt,name=replicas" default:"1" minimum:"0" maximum:"1000" description:"Number of desired replicas."`
+	Color    string       `json:"color,omitempty" protobuf:"bytes,2,opt,name=color" pattern:"^[a-z]+$" description:"Color of the widget, lower-case letters only."`
+	Size     string       `json:"size,omitempty" protobuf:"bytes,3,opt,name=size" description:"Size of the widget."`
+	Tags     []string     `json:"tags,omitempty" protobuf:"bytes,4,rep,name=tags" listType:"set" description:"Free-form tags, each at most once."`
+	Ports    []WidgetPort `json:"ports,omitempty" protobuf:"bytes,5,rep,name=ports" listType:"map" listMapKey:"name" patchStrategy:"merge" patchMergeKey:"name" description:"Ports the widget listens on, keyed by name."`
+}
+
+// WidgetPort is one named port.
+type WidgetPort struct {
+	Name     string `json:"name" protobuf:"bytes,1,opt,name=name" description:"Name of the port, unique in the widget."`
+	Port     int32  `json:"port" protobuf:"varint,2,opt,name=port" description:"Port number."`
+	Protocol string `json:"protocol,omitempty" protobuf:"bytes,3,opt,name=protocol" default:"\"TCP\"" description:"Protocol, TCP by default."`
+}
+
+// WidgetStatus is the observed state of a Widget.
+type WidgetStatus struct {
+	ReadyReplicas      int32       `json:"readyReplicas,omitempty" protobuf:"varint,1,opt,name=readyReplicas" description:"Number of ready replicas."`
+	ObservedGeneration int64       `json:"observedGeneration,omitempty" protobuf:"varint,2,opt,name=observedGeneration" description:"Generation last acted on."`
+	Selector           string      `json:"selector,omitempty" protobuf:"bytes,3,opt,name=selector" description:"Label selector of the replicas, for the scale subresource."`
+	Conditions         []Condition `json:"conditions,omitempty" protobuf:"bytes,4,rep,name=conditions" listType:"map" listMapKey:"type" patchStrategy:"merge" patchMergeKey:"type" description:"Current conditions."`
+}
+
+// Condition is one aspect of a Widget's state.
+type Condition struct {
+	Type               string    `json:"type" protobuf:"bytes,1,opt,name=type" description:"Type of the condition."`
+	Status             string    `json:"status" protobuf:"bytes,2,opt,name=status" description:"True, False or Unknown."`
+	Reason             string    `json:"reason,omitempty" protobuf:"bytes,3,opt,name=reason" description:"Machine-readable reason of the last transition."`
+	Message            string    `json:"message,omitempty" protobuf:"bytes,4,opt,name=message" description:"Human-readable message of the last transition."`
+	LastTransitionTime meta.Time `json:"lastTransitionTime,omitempty" protobuf:"bytes,5,opt,name=lastTransitionTime" description:"When the condition last changed."`
+}
+
+// Gadget is the example cluster-scoped kind.
+type Gadget struct {
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec            GadgetSpec `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
+}
+
+// GadgetSpec is the desired state of a Gadget.
+type GadgetSpec struct {
+	Owner string `json:"owner,omitempty" protobuf:"bytes,1,opt,name=owner" description:"Who owns the gadget."`
+	Level int32  `json:"level,omitempty" protobuf:"varint,2,opt,name=level" description:"Level of the gadget."`
+}
+
+// WidgetKind is the registration of Widget.
+func WidgetKind() apiserver.Kind {
+	return apiserver.Kind{
+		Group: Group, Version: Version, Kind: "Widget", Resource: "widgets", Singular: "widget",
+		ShortNames: []string{"wd"}, Namespaced: true, StatusSubresource: true,
+		New:      func() meta.Object { return &Widget{} },
+		Default:  func(_ context.Context, obj meta.Object) { defaultWidget(obj.(*Widget)) },
+		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors { return validateWidget(obj.(*Widget)) },
+		Fields: func(obj meta.Object, field string) (string, bool) {
+			if field == "spec.color" {
+				return obj.(*Widget).Spec.Color, true
+			}
+			return "", false
+		},
+		SelectableFields: []string{"spec.color"},
+	}
+}
+
+// GadgetKind is the registration of Gadget.
+func GadgetKind() apiserver.Kind {
+	return apiserver.Kind{
+		Group: Group, Version: Version, Kind: "Gadget", Resource: "gadgets", Singular: "gadget",
+		Namespaced: false,
+		New:        func() meta.Object { return &Gadget{} },
+	}
+}
+
+func defaultWidget(w *Widget) {
+	if w.Spec.Replicas == nil {
+		one := int32(1)
+		w.Spec.Replicas = &one
+	}
+	for i := range w.Spec.Ports {
+		if w.Spec.Ports[i].Protocol == "" {
+			w.Spec.Ports[i].Protocol = "TCP"
+		}
+	}
+}
+
+var colorPattern = regexp.MustCompile(`^[a-z]+$`)
+
+func validateWidget(w *Widget) status.FieldErrors {
+	var errs status.FieldErrors
+	spec := status.NewPath("spec")
+	if r := w.Spec.Replicas; r != nil {
+		if *r < 0 {
+			errs = append(errs, status.InvalidValue(spec.Child("replicas"), *r, "should be greater than or equal to 0"))
+		}
+		if *r > 1000 {
+			errs = append(errs, status.InvalidValue(spec.Child("replicas"), *r, "should be less than or equal to 1000"))
+		}
+	}
+	if c := w.Spec.Color; c != "" && !colorPattern.MatchString(c) {
+		errs = append(errs, status.InvalidValue(spec.Child("color"), c, "should match '^[a-z]+$'"))
+	}
+	seen := map[string]bool{}
+	for i, p := range w.Spec.Ports {
+		pp := spec.Child("ports").Index(i)
+		if p.Name == "" {
+			errs = append(errs, status.Required(pp.Child("name"), ""))
+		} else if seen[p.Name] {
+			errs = append(errs, status.Duplicate(pp, map[string]string{"name": p.Name}))
+		}
+		seen[p.Name] = true
+	}
+	seenTag := map[string]bool{}
+	for i, t := range w.Spec.Tags {
+		if seenTag[t] {
+			errs = append(errs, status.Duplicate(spec.Child("tags").Index(i), t))
+		}
+		seenTag[t] = true
+	}
+	return errs
+}

@@ -1,0 +1,72 @@
+// Package schema holds one model of a kind's structure: a structural
+// schema, the subset of OpenAPI v3 that Kubernetes requires of
+// CustomResourceDefinitions, plus the x-kubernetes extensions that drive
+// list and map merging, unknown-field handling and patching.
+//
+// The same [Schema] value feeds field validation, value validation,
+// defaulting, strategic merge patch, server-side apply (after conversion to
+// structured-merge-diff), OpenAPI publishing and Table columns. Build it once,
+// when a kind is registered, and share it read-only: nothing here belongs on
+// a request's hot path.
+//
+// # Building from Go types
+//
+// [FromType] reflects over a Go type the way encoding/json sees it: json tags
+// name the properties, `json:"-"` and unexported fields are skipped, and
+// embedded structs without a name flatten their fields into the parent.
+// A field is required unless it is a pointer, a slice or a map, or its tag
+// says omitempty or omitzero.
+//
+// Go kinds map to OpenAPI types and formats as Kubernetes publishes them:
+//
+//	bool                                  boolean
+//	int8, int16, int32, uint8, uint16     integer/int32
+//	int, int64, uint, uint32, uint64      integer/int64
+//	float32                               number/float
+//	float64                               number/double
+//	string                                string
+//	[]byte                                string/byte
+//	[]T, [N]T                             array of T
+//	map[K]T                               object with additionalProperties T
+//	struct                                object with properties
+//	any, json.RawMessage, json.Marshaler  any type, x-kubernetes-preserve-unknown-fields
+//	encoding.TextMarshaler                string
+//	time.Time                             string/date-time
+//
+// The meta wire types get the names kube-apiserver publishes them under,
+// such as io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta, in [Schema.Name],
+// and short descriptions. meta.Time is a string/date-time and meta.FieldsV1 an
+// object that preserves unknown fields. A type whose pointer implements
+// [Provider] supplies its own schema.
+//
+// # Struct tags
+//
+// Tags on a field add documentation and constraints to the field's schema.
+// Numbers are parsed with strconv, `default` holds a JSON value and `enum` a
+// comma-separated list (or a JSON array) of values of the field's type:
+//
+//	description:"text"            description
+//	default:"1"  default:"\"TCP\"" default (JSON)
+//	minimum:"0"  maximum:"1000"   minimum, maximum
+//	exclusiveMinimum:"true"       exclusiveMinimum (also exclusiveMaximum)
+//	pattern:"^[a-z]+$"            pattern (must compile as a Go regexp)
+//	enum:"a,b,c"                  enum
+//	format:"date-time"            format, replacing the derived one
+//	minLength, maxLength          string length bounds
+//	minItems, maxItems            array length bounds
+//	minProperties, maxProperties  object size bounds
+//	nullable:"true"               nullable
+//	listType:"atomic|set|map"     x-kubernetes-list-type
+//	listMapKey:"name,port"        x-kubernetes-list-map-keys (listType map)
+//	mapType:"atomic|granular"     x-kubernetes-map-type
+//	preserveUnknownFields:"true"  x-kubernetes-preserve-unknown-fields
+//	embeddedResource:"true"       x-kubernetes-embedded-resource
+//	intOrString:"true"            x-kubernetes-int-or-string (untyped fields only)
+//	patchStrategy:"merge"         x-kubernetes-patch-strategy
+//	patchMergeKey:"name"          x-kubernetes-patch-merge-key
+//
+// A tag that does not parse, does not fit the field's type, or contradicts
+// another (listType map without keys, a key that is neither required nor
+// defaulted in the item, a default outside the bounds) makes [FromType]
+// fail with an error naming the Go field. Recursive types are refused.
+package schema

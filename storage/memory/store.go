@@ -1,0 +1,240 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// The defaults of [Options].
+const (
+	DefaultHistoryWindow    = 10000
+	DefaultWatchBuffer      = 100
+	DefaultProgressInterval = time.Second
+)
+
+// Options configures a [Store]. The zero value gives the defaults.
+type Options struct {
+	// HistoryWindow is how many past revisions the store keeps for
+	// watches and for reads at old revisions; older ones are compacted
+	// automatically. Memory grows with it: every retained revision keeps
+	// its event and the value that event replaced. Zero or less means
+	// DefaultHistoryWindow (10000).
+	HistoryWindow int
+	// WatchBuffer is the capacity of each watch channel, in responses.
+	// Zero or less means DefaultWatchBuffer (100).
+	WatchBuffer int
+	// ProgressInterval is how often a watch that asked for progress
+	// notifications receives one when it had no events in the interval.
+	// Zero or less means DefaultProgressInterval (1s).
+	ProgressInterval time.Duration
+}
+
+// Store is an in-memory [storage.Interface]. Create it with [New] and stop
+// it with [Store.Close].
+type Store struct {
+	opts Options
+
+	mu  sync.Mutex // serializes writes
+	cur atomic.Pointer[state]
+
+	notify broadcast
+
+	closeMu   sync.Mutex // guards closed with watcher registration
+	closed    atomic.Bool
+	done      chan struct{}
+	watchers  sync.WaitGroup
+	closeOnce sync.Once
+}
+
+var _ storage.Interface = (*Store)(nil)
+
+// state is one immutable version of the store, published atomically by
+// every write.
+type state struct {
+	rev       int64
+	compacted int64 // revisions at or below it are gone
+	root      *node
+	hist      history // events of revisions (compacted, rev]
+}
+
+var errClosed = errors.New("memory store closed")
+
+// New returns an empty store at revision 1.
+func New(opts Options) *Store {
+	if opts.HistoryWindow <= 0 {
+		opts.HistoryWindow = DefaultHistoryWindow
+	}
+	if opts.WatchBuffer <= 0 {
+		opts.WatchBuffer = DefaultWatchBuffer
+	}
+	if opts.ProgressInterval <= 0 {
+		opts.ProgressInterval = DefaultProgressInterval
+	}
+	s := &Store{opts: opts, done: make(chan struct{})}
+	s.cur.Store(&state{rev: 1})
+	return s
+}
+
+// Close stops every watch, each with a last response whose Err is an
+// ErrUnavailable [storage.Error] when its channel has room, and waits for
+// their goroutines to end. Every later call fails with ErrUnavailable.
+func (s *Store) Close() {
+	s.closeOnce.Do(func() {
+		s.closeMu.Lock()
+		s.closed.Store(true)
+		s.closeMu.Unlock()
+		close(s.done)
+		s.watchers.Wait()
+	})
+}
+
+// check returns the error a call must fail with before it starts.
+func (s *Store) check(ctx context.Context) error {
+	if s.closed.Load() {
+		return &storage.Error{Code: storage.ErrUnavailable, Err: errClosed}
+	}
+	return ctx.Err()
+}
+
+// readRevision resolves a requested read revision against st.
+func (st *state) readRevision(rev int64) (int64, error) {
+	switch {
+	case rev == 0:
+		return st.rev, nil
+	case rev > st.rev:
+		return 0, &storage.Error{Code: storage.ErrFutureRevision, Revision: st.rev}
+	case rev <= st.compacted || rev < 0:
+		return 0, &storage.Error{Code: storage.ErrCompacted, Revision: st.compacted}
+	}
+	return rev, nil
+}
+
+// Get implements [storage.Interface]. The returned KeyValue is shared:
+// callers must not modify it or its Value.
+func (s *Store) Get(ctx context.Context, key string, opts storage.GetOptions) (storage.GetResponse, error) {
+	if err := s.check(ctx); err != nil {
+		return storage.GetResponse{}, err
+	}
+	st := s.cur.Load()
+	rev, err := st.readRevision(opts.Revision)
+	if err != nil {
+		return storage.GetResponse{}, err
+	}
+	return storage.GetResponse{KV: st.get(key, rev), Revision: rev}, nil
+}
+
+// get returns key's value at rev, a retained revision.
+func (st *state) get(key string, rev int64) *storage.KeyValue {
+	kv := st.root.get(key)
+	if rev == st.rev || kv != nil && kv.ModRevision <= rev {
+		return kv
+	}
+	// The key changed after rev: the first change's previous value is
+	// the value at rev.
+	for r := rev + 1; r <= st.rev; r++ {
+		if ev := st.hist.at(r); ev.KV.Key == key {
+			return ev.PrevKV
+		}
+	}
+	return nil
+}
+
+// Revision implements [storage.Interface].
+func (s *Store) Revision(ctx context.Context) (int64, error) {
+	if err := s.check(ctx); err != nil {
+		return 0, err
+	}
+	return s.cur.Load().rev, nil
+}
+
+// OptimisticPut implements [storage.Interface]. The store keeps a copy of
+// value; the returned KeyValue is shared and must not be modified.
+func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, expectedRevision int64, _ storage.PutOptions) (storage.PutResponse, error) {
+	if err := s.check(ctx); err != nil {
+		return storage.PutResponse{}, err
+	}
+	value = append(make([]byte, 0, len(value)), value...)
+	s.mu.Lock()
+	st := s.cur.Load()
+	prev := st.root.get(key)
+	if !matches(prev, expectedRevision) {
+		s.mu.Unlock()
+		return storage.PutResponse{KV: prev, Revision: st.rev}, nil
+	}
+	rev := st.rev + 1
+	kv := &storage.KeyValue{Key: key, Value: value, CreateRevision: rev, ModRevision: rev}
+	if prev != nil {
+		kv.CreateRevision = prev.CreateRevision
+	}
+	root, _ := treePut(st.root, kv, rev)
+	s.publish(st, root, storage.Event{Type: storage.EventPut, KV: kv, PrevKV: prev})
+	s.mu.Unlock()
+	s.notify.signal()
+	return storage.PutResponse{Succeeded: true, KV: kv, Revision: rev}, nil
+}
+
+// OptimisticDelete implements [storage.Interface]. A missing key never
+// matches, whatever expectedRevision is.
+func (s *Store) OptimisticDelete(ctx context.Context, key string, expectedRevision int64, _ storage.DeleteOptions) (storage.DeleteResponse, error) {
+	if err := s.check(ctx); err != nil {
+		return storage.DeleteResponse{}, err
+	}
+	s.mu.Lock()
+	st := s.cur.Load()
+	prev := st.root.get(key)
+	if prev == nil || prev.ModRevision != expectedRevision {
+		s.mu.Unlock()
+		return storage.DeleteResponse{KV: prev, Revision: st.rev}, nil
+	}
+	rev := st.rev + 1
+	root, _ := treeDelete(st.root, key, rev)
+	tomb := &storage.KeyValue{Key: key, ModRevision: rev}
+	s.publish(st, root, storage.Event{Type: storage.EventDelete, KV: tomb, PrevKV: prev})
+	s.mu.Unlock()
+	s.notify.signal()
+	return storage.DeleteResponse{Succeeded: true, KV: prev, Revision: rev}, nil
+}
+
+func matches(kv *storage.KeyValue, expectedRevision int64) bool {
+	if kv == nil {
+		return expectedRevision == 0
+	}
+	return kv.ModRevision == expectedRevision
+}
+
+// publish installs the state after st that has root and records ev as its
+// revision's event, trimming history beyond the window. s.mu must be held.
+func (s *Store) publish(st *state, root *node, ev storage.Event) {
+	next := &state{rev: st.rev + 1, compacted: st.compacted, root: root}
+	next.hist = st.hist.appended(next.rev, ev)
+	if floor := next.rev - int64(s.opts.HistoryWindow); floor > next.compacted {
+		next.compacted = floor
+		next.hist = next.hist.trimmed(floor)
+	}
+	s.cur.Store(next)
+}
+
+// Compact implements [storage.Interface]. Compacting at or below the
+// already compacted revision does nothing; above the current revision it
+// fails with ErrFutureRevision.
+func (s *Store) Compact(ctx context.Context, revision int64) error {
+	if err := s.check(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.cur.Load()
+	if revision > st.rev {
+		return &storage.Error{Code: storage.ErrFutureRevision, Revision: st.rev}
+	}
+	if revision <= st.compacted {
+		return nil
+	}
+	s.cur.Store(&state{rev: st.rev, compacted: revision, root: st.root, hist: st.hist.trimmed(revision)})
+	return nil
+}
