@@ -171,7 +171,11 @@ func buildDiscovery(resources []*resource, groups []string) *discoveryDocs {
 	d.groupList = mustJSON(list)
 	d.aggregatedGroups = mustJSON(aggGroups)
 	d.aggregatedCore = mustJSON(aggCore)
-	d.openapiIndex = openapi.Index(d.openapiDocs)
+	index, err := openapi.Index(d.openapiDocs)
+	if err != nil {
+		index = []byte(`{"paths":{}}`)
+	}
+	d.openapiIndex = index
 	return d
 }
 

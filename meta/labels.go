@@ -422,9 +422,8 @@ func (p *labelParser) parseValueSet() ([]string, error) {
 	}
 }
 
-// parseValueList reads the items of a value set and its closing ")". It
-// keeps the quirks of Kubernetes' parser: ",," adds the empty value, but a
-// ",," right before ")" is an error.
+// parseValueList reads the items of a value set and its closing ")". As
+// in Kubernetes, a leading, doubled or trailing comma adds the empty value.
 func (p *labelParser) parseValueList() ([]string, error) {
 	var vals []string
 	for {
@@ -448,7 +447,6 @@ func (p *labelParser) parseValueList() ([]string, error) {
 				p.next()
 				return sortedUniqueLabelValues(append(vals, "")), nil
 			case labelTokComma:
-				p.next()
 				vals = append(vals, "")
 			}
 		default:
@@ -562,7 +560,7 @@ func labelValueErrors(v string) []string {
 }
 
 func labelMaxLenError(n int) string {
-	return "must be no more than " + strconv.Itoa(n) + " characters"
+	return "must be no more than " + strconv.Itoa(n) + " bytes"
 }
 
 func labelRegexError(msg, format string, examples ...string) string {

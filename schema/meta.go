@@ -120,7 +120,7 @@ func metaDoc(t reflect.Type) (typeDoc, bool) {
 		return typeDoc{name: "WatchEvent", desc: "One event of a watch stream.", fields: map[string]string{
 			"type":   "ADDED, MODIFIED, DELETED, BOOKMARK or ERROR.",
 			"object": "The object after the change (before it, for DELETED), a bookmark carrying only a resourceVersion, or a Status for ERROR.",
-		}}, true
+		}, adjust: func(s *Schema) { s.Required = []string{"type", "object"} }}, true
 	}
 	return typeDoc{}, false
 }

@@ -186,10 +186,8 @@ func (b *builder) fieldSchema(f jsonField) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f.asString {
-		if typ, _, ok := scalarType(deref(f.field.Type).Kind()); ok && typ != "object" {
-			s = &Schema{Type: "string"}
-		}
+	if _, _, scalar := scalarType(deref(f.field.Type).Kind()); f.asString && scalar {
+		s = &Schema{Type: "string"} // ",string" quotes numbers and booleans
 	}
 	if f.doc != "" {
 		s.Description = f.doc
