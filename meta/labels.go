@@ -56,9 +56,10 @@ type labelRequirement struct {
 // subdomain prefix (at most 253 characters) and "/", then a name of at most
 // 63 alphanumerics, '-', '_' and '.' that starts and ends with an
 // alphanumeric. VALUE is empty or a name of the same form; ">" and "<"
-// take an integer. Errors carry kube-apiserver's wording, such as
-// "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=,
-// gt, lt" for "a b".
+// take an integer. Errors carry the wording of k8s.io/apimachinery v0.37,
+// such as "unable to parse requirement: found 'b', expected: in, notin, =,
+// ==, !=, gt, lt" for "a b". One difference: Kubernetes' lexer stops at a
+// NUL byte, while here a NUL is an ordinary, and so invalid, character.
 func ParseLabelSelector(s string) (LabelSelector, error) {
 	p := labelParser{lex: labelLexer{s: s}}
 	var reqs []labelRequirement
@@ -507,12 +508,12 @@ const (
 	labelValueFmt    = "(" + labelNameFmt + ")?"
 	labelValueErrMsg = "a valid label must be an empty string or consist of alphanumeric characters, " +
 		"'-', '_' or '.', and must start and end with an alphanumeric character"
-	dnsSubdomainFmt    = `[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*`
-	dnsSubdomainErrMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric " +
+	labelDNSSubdomainFmt    = `[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*`
+	labelDNSSubdomainErrMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric " +
 		"characters, '-' or '.', and must start and end with an alphanumeric character"
-	labelNameMaxLen    = 63
-	labelValueMaxLen   = 63
-	dnsSubdomainMaxLen = 253
+	labelNameMaxLen         = 63
+	labelValueMaxLen        = 63
+	labelDNSSubdomainMaxLen = 253
 )
 
 // labelKeyErrors returns why k is not a valid label key, or nothing.
@@ -529,11 +530,11 @@ func labelKeyErrors(k string) []string {
 	case prefix == "":
 		errs = append(errs, "prefix part must be non-empty")
 	default:
-		if len(prefix) > dnsSubdomainMaxLen {
-			errs = append(errs, "prefix part "+labelMaxLenError(dnsSubdomainMaxLen))
+		if len(prefix) > labelDNSSubdomainMaxLen {
+			errs = append(errs, "prefix part "+labelMaxLenError(labelDNSSubdomainMaxLen))
 		}
-		if !isDNSSubdomainChars(prefix) {
-			errs = append(errs, "prefix part "+labelRegexError(dnsSubdomainErrMsg, dnsSubdomainFmt, "example.com"))
+		if !isLabelDNSSubdomainChars(prefix) {
+			errs = append(errs, "prefix part "+labelRegexError(labelDNSSubdomainErrMsg, labelDNSSubdomainFmt, "example.com"))
 		}
 	}
 	if name == "" {
@@ -594,9 +595,9 @@ func isLabelNameChars(s string) bool {
 	return true
 }
 
-// isDNSSubdomainChars reports whether s is dot-separated lowercase RFC 1123
+// isLabelDNSSubdomainChars reports whether s is dot-separated lowercase RFC 1123
 // labels, ignoring length limits.
-func isDNSSubdomainChars(s string) bool {
+func isLabelDNSSubdomainChars(s string) bool {
 	for _, label := range strings.Split(s, ".") {
 		if label == "" || !isLabelLowerAlnum(label[0]) || !isLabelLowerAlnum(label[len(label)-1]) {
 			return false

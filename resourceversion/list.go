@@ -42,7 +42,8 @@ type List struct {
 //
 // A continue token is honoured with or without limit. sendInitialEvents is
 // forbidden on a list (422). allowWatchBookmarks and timeoutSeconds are
-// decoded (a malformed timeoutSeconds is a 400) but mean nothing here.
+// decoded (a malformed timeoutSeconds is a 400) but mean nothing here; a
+// request with watch=true is the caller's to route to [ParseWatch].
 func ParseList(q url.Values) (List, error) {
 	o, err := decodeOptions(q)
 	if err != nil {

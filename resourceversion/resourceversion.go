@@ -154,8 +154,12 @@ func intParam(q url.Values, key string) (int64, error) {
 //
 //	invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax
 //
+// kube-apiserver gives this 400 when the read goes to etcd; when its watch
+// cache serves the read (get, watch, list without limit) it answers the
+// same text without the prefix as a 500 with no reason, a known bug
+// (kubernetes/kubernetes#101350, #139485) this package does not copy.
 // Values above MaxInt64, which no revision reaches, are rejected the same
-// way as out of range.
+// way as out of range (kube-apiserver accepts up to MaxUint64).
 func parseResourceVersion(rv string) (int64, error) {
 	if rv == "" {
 		return 0, nil

@@ -17,7 +17,7 @@
 // pointer: the revision, the compacted revision, the current keys and a
 // view of the event log. Reads load it once and never lock, so a read is
 // a consistent snapshot. Writes are serialized by one mutex, held only to
-// build and publish the next state (a few hundred nanoseconds).
+// build and publish the next state (about a microsecond).
 //
 // The current keys live in a copy-on-write B-tree (degree 16, subtree
 // sizes in every node): a write copies the nodes on its path, about three

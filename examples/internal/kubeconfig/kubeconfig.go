@@ -37,6 +37,13 @@ import (
 // package writes.
 const Name = "kapi"
 
+// PlaceholderToken is the bearer token Write gives the user for an
+// https server. client-go uses a kubeconfig user's credentials only over
+// TLS, and there, when the user has none, kubectl prompts for a username on
+// stdin (failing when stdin is not a terminal); a token stops the prompt.
+// Servers that do not authenticate ignore it.
+const PlaceholderToken = "kapi"
+
 // Config describes the kubeconfig to write.
 type Config struct {
 	// Server is the server's base URL, such as "http://127.0.0.1:8080".
@@ -45,29 +52,36 @@ type Config struct {
 	// and kubectl then uses "default".
 	Namespace string
 	// Token, if set, is sent as "Authorization: Bearer <token>". Empty
-	// means a user with no credentials.
+	// means a user with no credentials. client-go sends credentials only
+	// to https servers (see PlaceholderToken).
 	Token string
 	// InsecureSkipTLSVerify turns off verification of the server's
 	// certificate, for https servers with self-signed certificates.
 	InsecureSkipTLSVerify bool
 }
 
-// WriteKubeconfig writes a kubeconfig for serverURL with the given default
-// namespace and a user with no credentials to path. For an https URL it
-// skips certificate verification (test and example servers use self-signed
-// certificates); a plain http URL needs nothing more.
-func WriteKubeconfig(path, serverURL, namespace string) error {
-	return Write(path, Config{
-		Server:                serverURL,
-		Namespace:             namespace,
-		InsecureSkipTLSVerify: strings.HasPrefix(strings.ToLower(serverURL), "https://"),
-	})
+// Write writes a kubeconfig for serverURL with the given default namespace
+// to path. For a plain http URL the user has no credentials. For an https
+// URL it skips certificate verification (test and example servers use
+// self-signed certificates) and gives the user PlaceholderToken.
+func Write(path, serverURL, namespace string) error {
+	c := Config{Server: serverURL, Namespace: namespace}
+	if strings.HasPrefix(strings.ToLower(serverURL), "https://") {
+		c.InsecureSkipTLSVerify = true
+		c.Token = PlaceholderToken
+	}
+	return WriteConfig(path, c)
 }
 
-// Write writes c to path with mode 0600, replacing the file atomically so
-// that a kubectl reading it concurrently sees the old or the new file, never
-// half of one.
-func Write(path string, c Config) error {
+// WriteKubeconfig is Write.
+func WriteKubeconfig(path, serverURL, namespace string) error {
+	return Write(path, serverURL, namespace)
+}
+
+// WriteConfig writes c to path with mode 0600, replacing the file
+// atomically so that a kubectl reading it concurrently sees the old or the
+// new file, never half of one.
+func WriteConfig(path string, c Config) error {
 	data, err := Marshal(c)
 	if err != nil {
 		return err

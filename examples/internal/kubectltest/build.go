@@ -44,7 +44,7 @@ func locateOrBuild() (string, error) {
 		return "", errors.New("cannot find the kubectltest source directory")
 	}
 	srcDir := filepath.Dir(file)
-	mainDir := filepath.Join(srcDir, "kubectl")
+	mainDir := filepath.Join(srcDir, "testdata", "kubectl")
 	// Read the inputs that decide what gets built, so that go test's result
 	// cache, which notes the files a test reads, is invalidated when they
 	// change.
@@ -63,19 +63,22 @@ func locateOrBuild() (string, error) {
 		return "", fmt.Errorf("building kubectl needs the go command: %w", err)
 	}
 
-	key := sha256.Sum256([]byte(srcDir + "\x00" + os.Getenv("GOFLAGS")))
-	name := "kubectl-" + hex.EncodeToString(key[:6])
+	// The binary must be named kubectl: client-go puts the program's name
+	// in the User-Agent, and servers derive the default field manager of
+	// writes from it.
+	name := "kubectl"
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}
-	dir, shared := outputDir()
+	key := sha256.Sum256([]byte(srcDir + "\x00" + os.Getenv("GOFLAGS")))
+	dir, shared := outputDir(hex.EncodeToString(key[:6]))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
 	out := filepath.Join(dir, name)
 
 	if shared {
-		unlock, err := lockFile(out + ".lock")
+		unlock, err := lockFile(filepath.Join(dir, "lock"))
 		if err != nil {
 			return "", err
 		}
@@ -84,7 +87,7 @@ func locateOrBuild() (string, error) {
 
 	ldflags := "-s -w" + versionLDFlags(goTool, srcDir)
 	start := time.Now()
-	cmd := exec.Command(goTool, "build", "-ldflags="+ldflags, "-o", out, "./kubectl")
+	cmd := exec.Command(goTool, "build", "-ldflags="+ldflags, "-o", out, "./testdata/kubectl")
 	cmd.Dir = srcDir
 	var output bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
@@ -97,25 +100,27 @@ func locateOrBuild() (string, error) {
 	return out, nil
 }
 
-// outputDir returns where to put the binary, and whether that directory is
-// shared with other processes.
-func outputDir() (string, bool) {
+// outputDir returns the directory to put the binary in, and whether that
+// directory is shared with other processes.
+func outputDir(key string) (string, bool) {
 	if !canLock {
 		if d, err := os.MkdirTemp("", "kapi-kubectltest-"); err == nil {
 			return d, false
 		}
 	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "kapi-kubectltest"), true
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
 	}
-	return filepath.Join(os.TempDir(), "kapi-kubectltest"), true
+	return filepath.Join(base, "kapi-kubectltest", key), true
 }
 
 // versionLDFlags returns linker flags that stamp the binary with the
 // Kubernetes version matching the kubectl module (v0.X.Y is Kubernetes
-// v1.X.Y), as release builds are, so "kubectl version" reports it and
-// kubectl's version-skew checks see a real client version. It returns ""
-// if the module version cannot be read.
+// v1.X.Y), as release builds are, so that "kubectl version" reports it,
+// kubectl's version-skew check sees a real client version, and the
+// User-Agent reads "kubectl/v1.X.Y (os/arch) ...". It returns "" if the
+// module version cannot be read.
 func versionLDFlags(goTool, dir string) string {
 	cmd := exec.Command(goTool, "list", "-m", "-f", "{{.Version}}", "k8s.io/kubectl")
 	cmd.Dir = dir
@@ -132,6 +137,9 @@ func versionLDFlags(goTool, dir string) string {
 	if minor == "" || strings.Trim(minor, "0123456789") != "" {
 		return ""
 	}
-	const pkg = "k8s.io/component-base/version"
-	return fmt.Sprintf(" -X %s.gitVersion=v1.%s -X %s.gitMajor=1 -X %s.gitMinor=%s", pkg, rest, pkg, pkg, minor)
+	var flags strings.Builder
+	for _, pkg := range []string{"k8s.io/component-base/version", "k8s.io/client-go/pkg/version"} {
+		fmt.Fprintf(&flags, " -X %s.gitVersion=v1.%s -X %s.gitMajor=1 -X %s.gitMinor=%s", pkg, rest, pkg, pkg, minor)
+	}
+	return flags.String()
 }

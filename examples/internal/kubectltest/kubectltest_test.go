@@ -21,20 +21,25 @@ import (
 )
 
 // fakeServer answers /version like kube-apiserver, streams numbered lines
-// from /stream until the client goes away, and 404s everything else. It
-// records the Authorization header of each request.
+// from /stream until the client goes away, echoes what is POSTed to /echo,
+// and 404s everything else. It records the Authorization header of each
+// /version request.
 type fakeServer struct {
 	*httptest.Server
-	mu    sync.Mutex
-	auths []string
+	mu        sync.Mutex
+	auths     []string
+	userAgent string
 }
 
-func newFakeServer(t *testing.T) *fakeServer {
+func newFakeServer(t *testing.T) *fakeServer { return startFakeServer(t, false) }
+
+func startFakeServer(t *testing.T, tls bool) *fakeServer {
 	f := &fakeServer{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /version", func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		f.auths = append(f.auths, r.Header.Get("Authorization"))
+		f.userAgent = r.Header.Get("User-Agent")
 		f.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"major":"1","minor":"37","gitVersion":"v1.37.0","gitCommit":"0000000000000000000000000000000000000000","gitTreeState":"clean","buildDate":"2026-01-01T00:00:00Z","goVersion":"go1.26.8","compiler":"gc","platform":"linux/amd64"}`)
@@ -52,12 +57,32 @@ func newFakeServer(t *testing.T) *fakeServer {
 			}
 		}
 	})
+	mux.HandleFunc("GET /api", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[{"clientCIDR":"0.0.0.0/0","serverAddress":"127.0.0.1"}]}`)
+	})
+	mux.HandleFunc("GET /api/v1", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"configmaps","singularName":"configmap","namespaced":true,"kind":"ConfigMap","verbs":["get","list"]}]}`)
+	})
+	mux.HandleFunc("GET /apis", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"kind":"APIGroupList","apiVersion":"v1","groups":[]}`)
+	})
+	mux.HandleFunc("POST /echo", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		io.Copy(w, r.Body)
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusNotFound)
 		io.WriteString(w, `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server could not find the requested resource","reason":"NotFound","details":{},"code":404}`)
 	})
-	f.Server = httptest.NewServer(mux)
+	if tls {
+		f.Server = httptest.NewTLSServer(mux)
+	} else {
+		f.Server = httptest.NewServer(mux)
+	}
 	t.Cleanup(f.Close)
 	return f
 }
@@ -87,28 +112,44 @@ func TestVersion(t *testing.T) {
 	if stderr != "" {
 		t.Errorf("stderr = %q, want empty (no version-skew warning)", stderr)
 	}
+	srv.mu.Lock()
+	ua := srv.userAgent
+	srv.mu.Unlock()
+	if want := "kubectl/" + v.ClientVersion.GitVersion + " ("; !strings.HasPrefix(ua, want) {
+		t.Errorf("User-Agent = %q, want prefix %q", ua, want)
+	}
 }
 
-func TestNamespaceAndToken(t *testing.T) {
+func TestNamespace(t *testing.T) {
 	srv := newFakeServer(t)
 	k := kubectltest.New(t, srv.URL)
-
-	if got := k.MustRun("config", "view", "--minify", "-o", "jsonpath={.contexts[0].context.namespace}"); got != "default" {
+	jsonpath := "jsonpath={.contexts[0].context.namespace}"
+	if got := k.MustRun("config", "view", "--minify", "-o", jsonpath); got != "default" {
 		t.Errorf("context namespace = %q, want default", got)
 	}
-
-	k.MustRun("version")
-	if err := kubeconfig.Write(k.Kubeconfig, kubeconfig.Config{Server: srv.URL, Namespace: "other", Token: "s3cret"}); err != nil {
+	if err := kubeconfig.Write(k.Kubeconfig, srv.URL, "other"); err != nil {
 		t.Fatal(err)
 	}
-	if got := k.MustRun("config", "view", "--minify", "-o", "jsonpath={.contexts[0].context.namespace}"); got != "other" {
+	if got := k.MustRun("config", "view", "--minify", "-o", jsonpath); got != "other" {
 		t.Errorf("context namespace = %q, want other", got)
+	}
+}
+
+// client-go sends a kubeconfig user's credentials only to https servers.
+func TestTokenOverTLS(t *testing.T) {
+	srv := startFakeServer(t, true)
+	k := kubectltest.New(t, srv.URL) // the placeholder token, no certificate check
+	k.MustRun("version")
+	if err := kubeconfig.WriteConfig(k.Kubeconfig, kubeconfig.Config{
+		Server: srv.URL, Token: "s3cret", InsecureSkipTLSVerify: true,
+	}); err != nil {
+		t.Fatal(err)
 	}
 	k.MustRun("version")
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
-	if want := []string{"", "Bearer s3cret"}; strings.Join(srv.auths, ",") != strings.Join(want, ",") {
-		t.Errorf("Authorization headers = %q, want %q", srv.auths, want)
+	if got, want := strings.Join(srv.auths, ","), "Bearer "+kubeconfig.PlaceholderToken+",Bearer s3cret"; got != want {
+		t.Errorf("Authorization headers = %q, want %q", got, want)
 	}
 }
 
@@ -133,18 +174,13 @@ func TestStdinAndTimeout(t *testing.T) {
 	srv := newFakeServer(t)
 	k := kubectltest.New(t, srv.URL)
 
-	// kubectl reads a kubeconfig-free command's input from stdin: "-f -"
-	// with --dry-run=client and -o name needs no server at all... except
-	// discovery, so feed stdin to something local instead.
-	stdout, stderr, err := k.Run(context.Background(), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
-		"create", "-f", "-", "--dry-run=client", "-o", "name", "--validate=false")
-	// The fake server has no discovery, so kubectl cannot map the kind;
-	// what matters is that it read stdin and failed cleanly.
-	if err == nil && strings.TrimSpace(stdout) != "configmap/x" {
-		t.Errorf("stdout = %q, want configmap/x", stdout)
+	const body = "hello\nfrom stdin\n"
+	stdout, stderr, err := k.Run(context.Background(), body, "create", "--raw", "/echo", "-f", "-")
+	if err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr)
 	}
-	if err != nil && !strings.Contains(stderr, "ConfigMap") && !strings.Contains(stderr, "resource") {
-		t.Errorf("stderr = %q does not mention the object read from stdin", stderr)
+	if stdout != body {
+		t.Errorf("stdout = %q, want %q", stdout, body)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
@@ -207,13 +243,16 @@ func TestStart(t *testing.T) {
 	}
 }
 
-func TestHomeIsolated(t *testing.T) {
+func TestDiscoveryCacheInTestHome(t *testing.T) {
 	srv := newFakeServer(t)
 	k := kubectltest.New(t, srv.URL)
-	// Discovery against the fake fails, but whatever kubectl caches goes
-	// under the test's HOME, never the developer's.
-	k.Run(context.Background(), "", "api-resources")
-	if !strings.HasPrefix(k.Home, os.TempDir()) && !strings.HasPrefix(k.Home, filepath.Clean(t.TempDir()+"/..")) {
-		t.Errorf("Home = %q, want a temporary directory", k.Home)
+	stdout := k.MustRun("api-resources", "-o", "name")
+	if strings.TrimSpace(stdout) != "configmaps" {
+		t.Errorf("api-resources = %q, want configmaps", stdout)
+	}
+	cache := filepath.Join(k.Home, ".kube", "cache", "discovery")
+	entries, err := os.ReadDir(cache)
+	if err != nil || len(entries) == 0 {
+		t.Errorf("no discovery cache in the test's HOME (%s): %v", cache, err)
 	}
 }
