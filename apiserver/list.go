@@ -42,8 +42,7 @@ func (s *Server) listPage(ctx context.Context, r *resource, namespace string, se
 	var after string
 	switch opts.Semantics {
 	case resourceversion.Continuation:
-		// A token from a 410 resumes at the current revision (-1).
-		rev, after = max(opts.Continue.Revision, 0), prefix+opts.Continue.StartKey
+		rev, after = opts.Continue.Revision, continueAfter(prefix, opts.Continue.StartKey)
 	case resourceversion.Exact:
 		rev = opts.Revision
 	}
@@ -51,7 +50,7 @@ func (s *Server) listPage(ctx context.Context, r *resource, namespace string, se
 	for {
 		resp, err := r.store.List(ctx, prefix, storage.ListOptions{Revision: rev, After: after, Limit: opts.Limit})
 		if err != nil {
-			return nil, listStorageError(err, r, prefix, opts)
+			return nil, listStorageError(err, opts)
 		}
 		if rev == 0 {
 			rev = resp.Revision
@@ -71,8 +70,8 @@ func (s *Server) listPage(ctx context.Context, r *resource, namespace string, se
 			if opts.Limit > 0 && int64(len(list.Items)) == opts.Limit {
 				left := resp.Remaining + int64(len(resp.KVs)-i-1)
 				if left > 0 {
-					list.Continue = resourceversion.EncodeContinue(resourceversion.ContinueToken{
-						Revision: rev, StartKey: strings.TrimPrefix(kv.Key, prefix)})
+					list.Continue = resourceversion.EncodeContinue(
+						resourceversion.ContinueAfter(rev, strings.TrimPrefix(kv.Key, prefix)))
 					if sel.empty() {
 						list.RemainingItemCount = &left
 					}
@@ -90,21 +89,32 @@ func (s *Server) listPage(ctx context.Context, r *resource, namespace string, se
 	return list, nil
 }
 
+// continueAfter turns a token's inclusive start key into the exclusive
+// storage key to list after. Tokens kapi issues start just past a key
+// (lastKey+"\x00"), so the key itself is where to resume after.
+func continueAfter(prefix, startKey string) string {
+	if startKey == "" || startKey == "/" {
+		return ""
+	}
+	if strings.HasSuffix(startKey, "\x00") {
+		return prefix + strings.TrimSuffix(startKey, "\x00")
+	}
+	// An inclusive start: resume after the greatest key below it.
+	k := prefix + startKey
+	return k[:len(k)-1] + string(k[len(k)-1]-1) + "\xff"
+}
+
 // listStorageError turns a compacted continuation into 410 Expired with a
 // fresh token that resumes, inconsistently, at the current revision, as
 // kube-apiserver does.
-func listStorageError(err error, r *resource, prefix string, opts resourceversion.List) error {
+func listStorageError(err error, opts resourceversion.List) error {
 	if !storage.IsCompacted(err) {
 		return storageError(err)
 	}
-	if opts.Semantics != resourceversion.Continuation {
-		return status.Expired("The resourceVersion for the provided list is too old.")
+	if opts.Semantics == resourceversion.Continuation {
+		return resourceversion.ContinueExpired(*opts.Continue)
 	}
-	e := status.Expired("The provided continue parameter is too old to display a consistent list result. " +
-		"You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. " +
-		"Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.")
-	e.Status.Continue = resourceversion.EncodeContinue(resourceversion.ContinueToken{Revision: -1, StartKey: opts.Continue.StartKey})
-	return e
+	return status.Expired("The resourceVersion for the provided list is too old.")
 }
 
 // listAll reads every matching object of a collection at the current

@@ -90,6 +90,7 @@ func (s *Server) watch(req *request) {
 		ws.bookmark(start, true)
 	}
 	ws.flush()
+	_ = ws.rc.Flush() // send the headers even when there is nothing yet
 	ws.stream(ctx, events, opts.AllowBookmarks)
 }
 
