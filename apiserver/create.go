@@ -51,12 +51,15 @@ func (r *resource) prepareForCreate(obj meta.Object) {
 	}
 }
 
-// admit defaults and validates an object about to be written; old is nil
-// on create.
-func (r *resource) admit(ctx context.Context, obj, old meta.Object) error {
+// applyDefaults fills in the kind's defaults.
+func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) {
 	if r.kind.Default != nil {
 		r.kind.Default(ctx, obj)
 	}
+}
+
+// validate checks an object about to be written; old is nil on create.
+func (r *resource) validate(ctx context.Context, obj, old meta.Object) error {
 	m := obj.GetObjectMeta()
 	errs := validateObjectMeta(m, r.kind.Namespaced)
 	if r.kind.Validate != nil {
@@ -81,7 +84,8 @@ func (s *Server) createObject(ctx context.Context, r *resource, obj meta.Object,
 	if generated {
 		m.Name = generateName(m.GenerateName)
 	}
-	if err := r.admit(ctx, obj, nil); err != nil {
+	r.applyDefaults(ctx, obj)
+	if err := r.validate(ctx, obj, nil); err != nil {
 		return nil, err
 	}
 	if dry {

@@ -159,11 +159,12 @@ func (s *Server) prepareForUpdate(ctx context.Context, req *request, obj, old me
 	if req.subresource == "" && r.kind.StatusSubresource {
 		r.copyStatus(obj, old)
 	}
+	r.applyDefaults(ctx, obj)
 	m.Generation = om.Generation
 	if r.specChanged(obj, old) {
 		m.Generation++
 	}
-	if err := r.admit(ctx, obj, old); err != nil {
+	if err := r.validate(ctx, obj, old); err != nil {
 		return nil, err
 	}
 	return obj, nil
