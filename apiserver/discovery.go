@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"sort"
 
@@ -29,6 +30,7 @@ type discoveryDocs struct {
 	resourceLists    map[meta.GroupVersion]apiResourceList
 	openapiIndex     []byte
 	openapiDocs      map[string][]byte // "apis/G/V" or "api/v1"
+	openapiErrors    []error
 }
 
 type groupVersionForDiscovery struct {
@@ -243,6 +245,7 @@ func (d *discoveryDocs) addOpenAPI(gv meta.GroupVersion, rs []*resource) {
 	if err != nil {
 		// The schemas were validated at registration; a failure here is a
 		// bug, and serving no document is better than serving a wrong one.
+		d.openapiErrors = append(d.openapiErrors, fmt.Errorf("openapi %s: %w", gv, err))
 		return
 	}
 	key := "apis/" + gv.Group + "/" + gv.Version
@@ -279,8 +282,18 @@ func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request, d *discove
 		s.writeRaw(w, http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 page not found\n"))
 		return
 	}
-	if r.URL.Query().Get("hash") != "" {
+	etag := `"` + openapi.Hash(doc) + `"`
+	w.Header().Set("Etag", etag)
+	if h := r.URL.Query().Get("hash"); h != "" && `"`+h+`"` == etag {
+		// A request naming the current hash may be cached for good.
 		w.Header().Set("Cache-Control", "public, immutable")
+		w.Header().Set("Expires", "Thu, 01 Jan 2099 00:00:00 GMT")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache, private")
+	}
+	if r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
 	}
 	s.writeRaw(w, http.StatusOK, "application/json", doc)
 }

@@ -196,6 +196,9 @@ func (s *Server) seal() *discoveryDocs {
 	if s.docs == nil {
 		s.sealed = true
 		s.docs = buildDiscovery(s.sortedResources(), s.groups)
+		for _, err := range s.docs.openapiErrors {
+			s.log.Error("building OpenAPI document", "err", err)
+		}
 	}
 	return s.docs
 }
