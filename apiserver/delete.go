@@ -178,4 +178,3 @@ func (s *Server) deleteCollection(req *request) {
 	list.ResourceVersion = strconv.FormatInt(rev, 10)
 	s.writeObject(req, http.StatusOK, list)
 }
-

@@ -52,7 +52,7 @@ type apiGroupList struct {
 
 type apiVersions struct {
 	meta.TypeMeta
-	Versions                   []string                   `json:"versions"`
+	Versions                   []string                    `json:"versions"`
 	ServerAddressByClientCIDRs []serverAddressByClientCIDR `json:"serverAddressByClientCIDRs"`
 }
 

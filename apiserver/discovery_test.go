@@ -106,8 +106,8 @@ func TestDiscoveryAggregated(t *testing.T) {
 				Version   string `json:"version"`
 				Freshness string `json:"freshness"`
 				Resources []struct {
-					Resource     string `json:"resource"`
-					Scope        string `json:"scope"`
+					Resource     string                                `json:"resource"`
+					Scope        string                                `json:"scope"`
 					ResponseKind struct{ Group, Version, Kind string } `json:"responseKind"`
 					Subresources []struct {
 						Subresource string   `json:"subresource"`

@@ -1,8 +1,6 @@
 package apiserver
 
 import (
-	"net/http"
-
 	"github.com/kapi-dev/kapi/resourceversion"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -10,6 +8,11 @@ import (
 // get serves GET on an object or its status.
 func (s *Server) get(req *request) {
 	opts, err := resourceversion.ParseGet(req.r.URL.Query())
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	out, err := s.negotiateRead(req, false, false)
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
@@ -34,5 +37,5 @@ func (s *Server) get(req *request) {
 		s.writeError(req.w, req.r, status.InternalError(err))
 		return
 	}
-	s.writeObject(req, http.StatusOK, obj)
+	s.writeRead(req, out, obj)
 }

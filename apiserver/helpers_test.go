@@ -147,3 +147,21 @@ func createWidget(t testing.TB, ts *httptest.Server, name string, spec string) w
 	}
 	return decodeWidget(t, r)
 }
+
+type httpTestServer struct {
+	*httptest.Server
+}
+
+func startWith(t testing.TB, kinds ...apiserver.Kind) *httpTestServer {
+	t.Helper()
+	srv := apiserver.New(apiserver.Options{})
+	for _, k := range kinds {
+		srv.Register(k)
+	}
+	if err := srv.Err(); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return &httpTestServer{ts}
+}

@@ -48,6 +48,9 @@ type Kind struct {
 	Fields func(obj meta.Object, field string) (value string, ok bool)
 	// SelectableFields lists the field names Fields answers for.
 	SelectableFields []string
+	// PrinterColumns are the columns of the Table kubectl prints, after
+	// Name; default: Created At.
+	PrinterColumns []PrinterColumn
 }
 
 func (k *Kind) groupVersion() meta.GroupVersion {

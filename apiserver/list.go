@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"context"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -24,12 +23,17 @@ func (s *Server) list(req *request) {
 		s.writeError(req.w, req.r, err)
 		return
 	}
+	out, err := s.negotiateRead(req, true, false)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
 	list, err := s.listPage(req.r.Context(), req.res, req.namespace, sel, opts)
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
 	}
-	s.writeObject(req, http.StatusOK, list)
+	s.writeRead(req, out, list)
 }
 
 // listPage reads one page (or all) of a collection as the options ask.

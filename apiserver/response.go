@@ -30,13 +30,18 @@ func (s *Server) writeObject(req *request, code int, obj any) {
 		s.writeError(req.w, req.r, err)
 		return
 	}
+	s.writeEncoded(req, code, ser, ser.MediaType(), obj)
+}
+
+// writeEncoded encodes v with ser and writes it.
+func (s *Server) writeEncoded(req *request, code int, ser codec.Serializer, contentType string, v any) {
 	var buf bytes.Buffer
-	if err := ser.Encode(&buf, obj); err != nil {
+	if err := ser.Encode(&buf, v); err != nil {
 		s.writeError(req.w, req.r, status.InternalError(err))
 		return
 	}
 	h := req.w.Header()
-	h.Set("Content-Type", ser.MediaType())
+	h.Set("Content-Type", contentType)
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	req.w.WriteHeader(code)
 	_, _ = req.w.Write(buf.Bytes())

@@ -19,20 +19,13 @@ import (
 // watchStream writes one watch response: framed events in the negotiated
 // media type, flushed one by one.
 type watchStream struct {
-	req  *request
-	ser  codec.Serializer
-	enc  codec.WatchEncoder
-	rc   *http.ResponseController
-	sel  selectors
-	buf  bytes.Buffer
-	out  []byte
-	sent bool
-}
-
-// acceptWatch accepts media types that can frame a watch stream.
-func acceptWatch(mt codec.MediaType, s codec.Serializer) bool {
-	_, ok := s.(codec.WatchEncoder)
-	return ok && mt.Param("as") == ""
+	req     *request
+	out     readOutput
+	enc     codec.WatchEncoder
+	rc      *http.ResponseController
+	sel     selectors
+	buf     bytes.Buffer
+	pending []byte
 }
 
 // watch serves GET ?watch=true on a collection or object.
@@ -47,7 +40,7 @@ func (s *Server) watch(req *request) {
 		s.writeError(req.w, req.r, err)
 		return
 	}
-	ser, _, err := s.codecs.Negotiate(req.r.Header.Get("Accept"), acceptWatch)
+	out, err := s.negotiateRead(req, true, true)
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
@@ -79,8 +72,11 @@ func (s *Server) watch(req *request) {
 	}
 	events := r.store.Watch(ctx, prefix, storage.WatchOptions{Revision: start, ProgressNotify: opts.AllowBookmarks})
 
-	ws := &watchStream{req: req, ser: ser, enc: ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w), sel: sel}
+	ws := &watchStream{req: req, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w), sel: sel}
 	req.w.Header().Set("Content-Type", ws.enc.StreamMediaType())
+	if out.as != "" {
+		req.w.Header().Set("Content-Type", out.contentType())
+	}
 	req.w.Header().Set("Cache-Control", "no-cache, private")
 	req.w.WriteHeader(http.StatusOK)
 	for _, obj := range initial {
@@ -166,12 +162,21 @@ func (ws *watchStream) storageEvent(e storage.Event) error {
 	return nil
 }
 
+// event encodes one event in the stream's rendering; a Table stream sends
+// each object as a one-row Table.
 func (ws *watchStream) event(typ string, obj any) {
+	v := obj
+	if _, isStatus := obj.(*meta.Status); !isStatus && !(typ == meta.Bookmark && ws.out.as == asTable) {
+		var err error
+		if v, err = ws.out.render(ws.req.res, obj); err != nil {
+			return
+		}
+	}
 	ws.buf.Reset()
-	if err := ws.ser.Encode(&ws.buf, obj); err != nil {
+	if err := ws.out.ser.Encode(&ws.buf, v); err != nil {
 		return
 	}
-	ws.out = ws.enc.AppendEvent(ws.out, typ, ws.buf.Bytes())
+	ws.pending = ws.enc.AppendEvent(ws.pending, typ, ws.buf.Bytes())
 }
 
 // bookmark sends a BOOKMARK carrying only the kind, apiVersion and
@@ -202,10 +207,10 @@ func (ws *watchStream) fail(err error) {
 }
 
 func (ws *watchStream) flush() {
-	if len(ws.out) == 0 {
+	if len(ws.pending) == 0 {
 		return
 	}
-	_, _ = ws.req.w.Write(ws.out)
-	ws.out = ws.out[:0]
+	_, _ = ws.req.w.Write(ws.pending)
+	ws.pending = ws.pending[:0]
 	_ = ws.rc.Flush()
 }

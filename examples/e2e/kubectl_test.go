@@ -128,8 +128,12 @@ func TestKubectl(t *testing.T) {
 			t.Errorf("get -o yaml:\n%s", out)
 		}
 		list := kubectl(t, k, "", "get", "widgets")
-		if !strings.Contains(list, "one") || !strings.Contains(list, "NAME") {
-			t.Errorf("get widgets:\n%s", list)
+		lines := strings.Split(strings.TrimSpace(list), "\n")
+		if len(lines) != 2 || strings.Join(strings.Fields(lines[0]), " ") != "NAME COLOR REPLICAS READY AGE" {
+			t.Fatalf("get widgets:\n%s", list)
+		}
+		if f := strings.Fields(lines[1]); len(f) != 4 || f[0] != "one" || f[1] != "red" || f[2] != "1" || !strings.HasSuffix(f[3], "s") {
+			t.Errorf("get widgets row: %q", lines[1])
 		}
 	})
 

@@ -86,6 +86,12 @@ func WidgetKind() apiserver.Kind {
 			return "", false
 		},
 		SelectableFields: []string{"spec.color"},
+		PrinterColumns: []apiserver.PrinterColumn{
+			{Name: "Color", Type: "string", JSONPath: ".spec.color", Description: "Color of the widget."},
+			{Name: "Replicas", Type: "integer", JSONPath: ".spec.replicas", Description: "Number of desired replicas."},
+			{Name: "Ready", Type: "integer", JSONPath: ".status.readyReplicas", Description: "Number of ready replicas."},
+			{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
+		},
 	}
 }
 

@@ -1,0 +1,347 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// PrinterColumn is a column of the Table kubectl prints for a kind.
+type PrinterColumn struct {
+	// Name is the column header.
+	Name string
+	// Type is the OpenAPI type of the cells: integer, number, string,
+	// boolean or date (an RFC 3339 time kubectl shows as an age).
+	Type string
+	// Format is an OpenAPI format hint, such as "name".
+	Format string
+	// Description says what the column shows.
+	Description string
+	// Priority 0 columns are always shown; higher ones with -o wide.
+	Priority int32
+	// JSONPath selects the cell from the object: a dotted path such as
+	// .spec.replicas.
+	JSONPath string
+}
+
+// Transformations a client can ask for in Accept, as kube-apiserver names
+// them.
+const (
+	asTable             = "Table"
+	asPartial           = "PartialObjectMetadata"
+	asPartialList       = "PartialObjectMetadataList"
+	metaGroup           = "meta.k8s.io"
+	partialAPIVersion   = "meta.k8s.io/v1"
+	includeObjectNone   = "None"
+	includeObjectMeta   = "Metadata"
+	includeObjectFull   = "Object"
+	nameColumnDesc      = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated."
+	createdAtColumnDesc = "CreationTimestamp is a timestamp representing the server time when this object was created."
+	transformNone       = ""
+)
+
+// readOutput is how a get, list or watch response is rendered: the
+// serializer and, when the client asked for one, a transformation.
+type readOutput struct {
+	ser codec.Serializer
+	// as is "", Table, PartialObjectMetadata or PartialObjectMetadataList.
+	as         string
+	apiVersion string // of the Table or partial metadata
+	include    string // includeObject for tables
+}
+
+// negotiateRead picks the rendering of a read. list is true for lists,
+// where partial metadata is a PartialObjectMetadataList.
+func (s *Server) negotiateRead(req *request, list bool, watch bool) (readOutput, error) {
+	var out readOutput
+	accept := func(mt codec.MediaType, ser codec.Serializer) bool {
+		if watch {
+			if _, ok := ser.(codec.WatchEncoder); !ok {
+				return false
+			}
+		}
+		as := mt.Param("as")
+		if as == "" {
+			out = readOutput{ser: ser}
+			return mt.Param("stream") == "" || watch
+		}
+		v := mt.Param("v")
+		if mt.Param("g") != metaGroup || (v != "v1" && v != "v1beta1") {
+			return false
+		}
+		switch {
+		case as == asTable:
+		case as == asPartial && (!list || watch):
+		case as == asPartialList && list && !watch:
+		default:
+			return false
+		}
+		out = readOutput{ser: ser, as: as, apiVersion: metaGroup + "/" + v}
+		return true
+	}
+	if _, _, err := s.codecs.Negotiate(req.r.Header.Get("Accept"), accept); err != nil {
+		return out, err
+	}
+	if out.as == asTable {
+		out.include = req.r.URL.Query().Get("includeObject")
+		switch out.include {
+		case "":
+			out.include = includeObjectMeta
+		case includeObjectNone, includeObjectMeta, includeObjectFull:
+		default:
+			return out, status.BadRequest(fmt.Sprintf("includeObject: Unsupported value: %q: supported values: %q, %q, %q",
+				out.include, includeObjectMeta, includeObjectNone, includeObjectFull))
+		}
+	}
+	return out, nil
+}
+
+// render turns an object or list into what the client asked for.
+func (o readOutput) render(r *resource, v any) (any, error) {
+	switch o.as {
+	case asTable:
+		return o.table(r, v)
+	case asPartial:
+		obj, ok := v.(meta.Object)
+		if !ok {
+			return nil, status.BadRequest("PartialObjectMetadata is served for single objects")
+		}
+		return o.partial(obj), nil
+	case asPartialList:
+		l := v.(*meta.List)
+		out := &partialList{TypeMeta: meta.TypeMeta{Kind: asPartialList, APIVersion: o.apiVersion}, ListMeta: l.ListMeta,
+			Items: make([]partialObject, len(l.Items))}
+		for i, obj := range l.Items {
+			out.Items[i] = *o.partial(obj)
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+type partialObject struct {
+	meta.TypeMeta `json:",inline"`
+	Metadata      meta.ObjectMeta `json:"metadata,omitempty"`
+}
+
+type partialList struct {
+	meta.TypeMeta `json:",inline"`
+	ListMeta      meta.ListMeta   `json:"metadata"`
+	Items         []partialObject `json:"items"`
+}
+
+func (o readOutput) partial(obj meta.Object) *partialObject {
+	return &partialObject{TypeMeta: meta.TypeMeta{Kind: asPartial, APIVersion: o.apiVersion}, Metadata: *obj.GetObjectMeta()}
+}
+
+// Table is meta.k8s.io's Table as kube-apiserver sends it.
+type table struct {
+	meta.TypeMeta     `json:",inline"`
+	ListMeta          meta.ListMeta `json:"metadata"`
+	ColumnDefinitions []tableColumn `json:"columnDefinitions"`
+	Rows              []tableRow    `json:"rows"`
+}
+
+type tableColumn struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Format      string `json:"format"`
+	Description string `json:"description"`
+	Priority    int32  `json:"priority"`
+}
+
+type tableRow struct {
+	Cells  []any `json:"cells"`
+	Object any   `json:"object,omitempty"`
+}
+
+func (o readOutput) table(r *resource, v any) (*table, error) {
+	t := &table{TypeMeta: meta.TypeMeta{Kind: asTable, APIVersion: o.apiVersion}, Rows: []tableRow{}}
+	t.ColumnDefinitions = r.columns()
+	var objs []meta.Object
+	switch x := v.(type) {
+	case *meta.List:
+		t.ListMeta = x.ListMeta
+		objs = x.Items
+	case meta.Object:
+		t.ListMeta.ResourceVersion = x.GetObjectMeta().ResourceVersion
+		objs = []meta.Object{x}
+	}
+	for _, obj := range objs {
+		row, err := o.row(r, obj)
+		if err != nil {
+			return nil, err
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t, nil
+}
+
+// columns are Name, then the kind's columns, or Name and Created At.
+func (r *resource) columns() []tableColumn {
+	cols := []tableColumn{{Name: "Name", Type: "string", Format: "name", Description: nameColumnDesc}}
+	if len(r.kind.PrinterColumns) == 0 {
+		return append(cols, tableColumn{Name: "Created At", Type: "date", Description: createdAtColumnDesc})
+	}
+	for _, c := range r.kind.PrinterColumns {
+		cols = append(cols, tableColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority})
+	}
+	return cols
+}
+
+func (o readOutput) row(r *resource, obj meta.Object) (tableRow, error) {
+	m := obj.GetObjectMeta()
+	row := tableRow{Cells: []any{m.Name}}
+	if len(r.kind.PrinterColumns) == 0 {
+		row.Cells = append(row.Cells, m.CreationTimestamp)
+	} else {
+		doc, err := toMap(obj)
+		if err != nil {
+			return row, status.InternalError(err)
+		}
+		for _, c := range r.kind.PrinterColumns {
+			row.Cells = append(row.Cells, cell(lookupPath(doc, c.JSONPath), c.Type))
+		}
+	}
+	switch o.include {
+	case includeObjectMeta:
+		row.Object = o.partial(obj)
+	case includeObjectFull:
+		row.Object = obj
+	}
+	return row, nil
+}
+
+func toMap(obj any) (map[string]any, error) {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	return m, json.Unmarshal(b, &m)
+}
+
+// lookupPath follows a dotted path (.spec.replicas) through decoded JSON.
+func lookupPath(doc map[string]any, path string) any {
+	var cur any = doc
+	for _, p := range strings.Split(strings.Trim(path, "."), ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[p]
+	}
+	return cur
+}
+
+// cell renders a value for a column type as kube-apiserver does for
+// custom resources: strings as text, numbers as numbers, dates as the age
+// kubectl shows, missing values as null.
+func cell(v any, typ string) any {
+	if v == nil {
+		return nil
+	}
+	switch typ {
+	case "string":
+		if s, ok := v.(string); ok {
+			return s
+		}
+		b, _ := json.Marshal(v)
+		return string(b)
+	case "integer":
+		if f, ok := v.(float64); ok {
+			return int64(f)
+		}
+	case "number":
+		if f, ok := v.(float64); ok {
+			return f
+		}
+	case "boolean":
+		if b, ok := v.(bool); ok {
+			return b
+		}
+	case "date":
+		s, ok := v.(string)
+		if !ok {
+			return nil
+		}
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return "<invalid>"
+		}
+		return humanDuration(time.Since(t))
+	}
+	return nil
+}
+
+// humanDuration renders an age the way kubectl's AGE column reads: two
+// significant units at most, coarser as the age grows.
+func humanDuration(d time.Duration) string {
+	if d < -time.Second {
+		return "<invalid>"
+	}
+	if d < 0 {
+		d = 0
+	}
+	s := int(d / time.Second)
+	m, h := s/60, s/3600
+	days, years := h/24, h/(24*365)
+	switch {
+	case s < 120:
+		return fmt.Sprintf("%ds", s)
+	case m < 10:
+		if s%60 == 0 {
+			return fmt.Sprintf("%dm", m)
+		}
+		return fmt.Sprintf("%dm%ds", m, s%60)
+	case m < 3*60:
+		return fmt.Sprintf("%dm", m)
+	case h < 8:
+		if m%60 == 0 {
+			return fmt.Sprintf("%dh", h)
+		}
+		return fmt.Sprintf("%dh%dm", h, m%60)
+	case h < 48:
+		return fmt.Sprintf("%dh", h)
+	case h < 24*8:
+		if h%24 == 0 {
+			return fmt.Sprintf("%dd", days)
+		}
+		return fmt.Sprintf("%dd%dh", days, h%24)
+	case h < 24*365*2:
+		return fmt.Sprintf("%dd", days)
+	case h < 24*365*8:
+		if dy := days % 365; dy != 0 {
+			return fmt.Sprintf("%dy%dd", years, dy)
+		}
+		return fmt.Sprintf("%dy", years)
+	}
+	return fmt.Sprintf("%dy", years)
+}
+
+// writeRead writes the result of a get or list in the negotiated
+// rendering.
+func (s *Server) writeRead(req *request, out readOutput, v any) {
+	rendered, err := out.render(req.res, v)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	s.writeEncoded(req, http.StatusOK, out.ser, out.contentType(), rendered)
+}
+
+// contentType adds the transformation to the media type, as
+// kube-apiserver's responses name it.
+func (o readOutput) contentType() string {
+	if o.as == "" {
+		return o.ser.MediaType()
+	}
+	g, v, _ := strings.Cut(o.apiVersion, "/")
+	return o.ser.MediaType() + ";as=" + o.as + ";v=" + v + ";g=" + g
+}
