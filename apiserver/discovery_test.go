@@ -130,7 +130,7 @@ func TestDiscoveryAggregated(t *testing.T) {
 	for _, r := range v.Resources {
 		switch r.Resource {
 		case "widgets":
-			if r.Scope != "Namespaced" || r.ResponseKind.Kind != "Widget" || len(r.Subresources) != 1 || r.Subresources[0].Subresource != "status" {
+			if r.Scope != "Namespaced" || r.ResponseKind.Kind != "Widget" || len(r.Subresources) != 2 || r.Subresources[0].Subresource != "status" || r.Subresources[1].Subresource != "scale" {
 				t.Errorf("widgets: %+v", r)
 			}
 		case "gadgets":

@@ -55,7 +55,7 @@ func TestBadInput(t *testing.T) {
 		{"unsupported field selector", "GET", widgetsPath + "?fieldSelector=spec.size%3Dbig", "", "", 400, meta.StatusReasonBadRequest, "field label not supported: spec.size"},
 		{"named namespaced object without namespace", "GET", "/apis/stable.example.com/v1/widgets/existing", "", "", 404, meta.StatusReasonNotFound, ""},
 		{"namespace on a cluster-scoped kind", "GET", "/apis/stable.example.com/v1/namespaces/default/gadgets", "", "", 404, meta.StatusReasonNotFound, ""},
-		{"unknown subresource", "GET", widgetsPath + "/existing/scale", "", "", 404, meta.StatusReasonNotFound, ""},
+		{"unknown subresource", "GET", widgetsPath + "/existing/sprocket", "", "", 404, meta.StatusReasonNotFound, ""},
 		{"malformed JSON patch", "PATCH", widgetsPath + "/existing", "application/json-patch+json", `{"op":"add"}`, 400, meta.StatusReasonBadRequest, ""},
 		{"unsupported patch type", "PATCH", widgetsPath + "/existing", "application/strategic-merge-patch+json", `{}`, 415, meta.StatusReasonUnsupportedMediaType, ""},
 		{"failing JSON patch test", "PATCH", widgetsPath + "/existing", "application/json-patch+json", `[{"op":"test","path":"/spec/color","value":"blue"}]`, 422, meta.StatusReasonInvalid, ""},

@@ -28,7 +28,8 @@ type widgetSpec struct {
 }
 
 type widgetStatus struct {
-	ReadyReplicas int32 `json:"readyReplicas,omitempty"`
+	ReadyReplicas int32  `json:"readyReplicas,omitempty"`
+	Selector      string `json:"selector,omitempty"`
 }
 
 type gadget struct {
@@ -43,6 +44,8 @@ func widgetKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "stable.example.com", Version: "v1", Kind: "Widget", Resource: "widgets",
 		ShortNames: []string{"wd"}, Namespaced: true, StatusSubresource: true,
+		Scale: &apiserver.ScaleSubresource{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.readyReplicas",
+			LabelSelectorPath: ".status.selector"},
 		New: func() meta.Object { return &widget{} },
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
 			w := obj.(*widget)

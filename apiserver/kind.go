@@ -33,6 +33,8 @@ type Kind struct {
 	// writes to the main resource keep the stored status and writes to
 	// /status keep everything else.
 	StatusSubresource bool
+	// Scale serves /scale for autoscalers and kubectl scale.
+	Scale *ScaleSubresource
 	// AllowCreateOnUpdate lets a PUT to a missing name create it.
 	AllowCreateOnUpdate bool
 	// Storage stores this kind; default: the server's storage.

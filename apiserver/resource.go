@@ -110,6 +110,10 @@ func (r *resource) subresources() []subresourceInfo {
 		out = append(out, subresourceInfo{name: "status", group: r.kind.Group, version: r.kind.Version,
 			kind: r.kind.Kind, verbs: []string{"get", "patch", "update"}})
 	}
+	if r.kind.Scale != nil {
+		out = append(out, subresourceInfo{name: "scale", group: "autoscaling", version: "v1",
+			kind: "Scale", verbs: []string{"get", "patch", "update"}})
+	}
 	return out
 }
 

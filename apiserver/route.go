@@ -216,6 +216,10 @@ func splitPath(p string) []string {
 }
 
 func (s *Server) serveResource(req *request) {
+	if req.subresource == "scale" {
+		s.serveScale(req)
+		return
+	}
 	switch req.verb {
 	case "get":
 		s.get(req)

@@ -142,6 +142,9 @@ func (s *Server) register(k Kind) error {
 	case k.Resource == "namespaces" && k.Group == "":
 		return errors.New("the core namespaces resource is reserved")
 	}
+	if sc := k.Scale; sc != nil && (sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "") {
+		return errors.New("Scale needs SpecReplicasPath and StatusReplicasPath")
+	}
 	if k.Singular == "" {
 		k.Singular = strings.ToLower(k.Kind)
 	}

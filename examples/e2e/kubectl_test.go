@@ -165,6 +165,16 @@ func TestKubectl(t *testing.T) {
 		}
 	})
 
+	t.Run("scale", func(t *testing.T) {
+		out := kubectl(t, k, "", "scale", "wd", "one", "--replicas=4")
+		if !strings.Contains(out, "widget.stable.example.com/one scaled") {
+			t.Errorf("scale: %s", out)
+		}
+		if got := kubectl(t, k, "", "get", "wd", "one", "-o", "jsonpath={.spec.replicas}"); got != "4" {
+			t.Errorf("after scale: %q", got)
+		}
+	})
+
 	t.Run("get -w", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()

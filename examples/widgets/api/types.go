@@ -76,6 +76,8 @@ func WidgetKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: Group, Version: Version, Kind: "Widget", Resource: "widgets", Singular: "widget",
 		ShortNames: []string{"wd"}, Namespaced: true, StatusSubresource: true,
+		Scale: &apiserver.ScaleSubresource{SpecReplicasPath: ".spec.replicas",
+			StatusReplicasPath: ".status.readyReplicas", LabelSelectorPath: ".status.selector"},
 		New:      func() meta.Object { return &Widget{} },
 		Default:  func(_ context.Context, obj meta.Object) { defaultWidget(obj.(*Widget)) },
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors { return validateWidget(obj.(*Widget)) },

@@ -1,0 +1,212 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// ScaleSubresource serves /scale (autoscaling/v1 Scale) for a kind,
+// reading and writing the object at these dotted paths.
+type ScaleSubresource struct {
+	// SpecReplicasPath is the desired replica count, e.g. .spec.replicas.
+	SpecReplicasPath string
+	// StatusReplicasPath is the observed count, e.g. .status.readyReplicas.
+	StatusReplicasPath string
+	// LabelSelectorPath is the selector in string form, e.g.
+	// .status.selector; optional.
+	LabelSelectorPath string
+}
+
+// scale is autoscaling/v1 Scale.
+type scale struct {
+	meta.TypeMeta `json:",inline"`
+	Metadata      meta.ObjectMeta `json:"metadata,omitempty"`
+	Spec          scaleSpec       `json:"spec,omitempty"`
+	Status        scaleStatus     `json:"status,omitempty"`
+}
+
+type scaleSpec struct {
+	Replicas int32 `json:"replicas,omitempty"`
+}
+
+type scaleStatus struct {
+	Replicas int32  `json:"replicas"`
+	Selector string `json:"selector,omitempty"`
+}
+
+// scaleOf reads the Scale view of an object.
+func (r *resource) scaleOf(obj meta.Object) (*scale, error) {
+	doc, err := toMap(obj)
+	if err != nil {
+		return nil, status.InternalError(err)
+	}
+	sp := r.kind.Scale
+	m := obj.GetObjectMeta()
+	sc := &scale{
+		TypeMeta: meta.TypeMeta{Kind: "Scale", APIVersion: "autoscaling/v1"},
+		Metadata: meta.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID,
+			ResourceVersion: m.ResourceVersion, CreationTimestamp: m.CreationTimestamp},
+	}
+	sc.Spec.Replicas = int32(number(lookupPath(doc, sp.SpecReplicasPath)))
+	sc.Status.Replicas = int32(number(lookupPath(doc, sp.StatusReplicasPath)))
+	if sp.LabelSelectorPath != "" {
+		sc.Status.Selector, _ = lookupPath(doc, sp.LabelSelectorPath).(string)
+	}
+	return sc, nil
+}
+
+func number(v any) float64 {
+	f, _ := v.(float64)
+	return f
+}
+
+// withReplicas returns a copy of obj with the desired replica count set.
+func (r *resource) withReplicas(obj meta.Object, replicas int32) (meta.Object, error) {
+	doc, err := toMap(obj)
+	if err != nil {
+		return nil, status.InternalError(err)
+	}
+	parts := strings.Split(strings.Trim(r.kind.Scale.SpecReplicasPath, "."), ".")
+	cur := doc
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := cur[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			cur[p] = next
+		}
+		cur = next
+	}
+	cur[parts[len(parts)-1]] = replicas
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, status.InternalError(err)
+	}
+	out := r.kind.New()
+	if err := json.Unmarshal(b, out); err != nil {
+		return nil, status.InternalError(err)
+	}
+	return out, nil
+}
+
+// serveScale serves get, update and patch on /scale.
+func (s *Server) serveScale(req *request) {
+	ctx := req.r.Context()
+	r := req.res
+	if req.verb == "get" {
+		resp, err := r.store.Get(ctx, r.key(req.namespace, req.name), storageGetOptions)
+		if err != nil {
+			s.writeError(req.w, req.r, storageError(err))
+			return
+		}
+		if resp.KV == nil {
+			s.writeError(req.w, req.r, status.NotFound(r.gr, req.name))
+			return
+		}
+		obj, err := r.decode(resp.KV)
+		if err != nil {
+			s.writeError(req.w, req.r, status.InternalError(err))
+			return
+		}
+		s.respondScale(req, obj)
+		return
+	}
+	desired, err := s.scaleInput(req)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	dry, err := dryRun(req.r.URL.Query()["dryRun"])
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	tryUpdate := func(_ *storage.KeyValue, old meta.Object) (meta.Object, error) {
+		cur, err := r.scaleOf(old)
+		if err != nil {
+			return nil, err
+		}
+		sc, err := desired(cur)
+		if err != nil {
+			return nil, err
+		}
+		if sc.Spec.Replicas < 0 {
+			return nil, status.Invalid(meta.GroupVersionKind{Group: "autoscaling", Kind: "Scale"}, req.name, status.FieldErrors{
+				status.InvalidValue(status.NewPath("spec", "replicas"), sc.Spec.Replicas, "must be greater than or equal to 0")})
+		}
+		obj, err := r.withReplicas(old, sc.Spec.Replicas)
+		if err != nil {
+			return nil, err
+		}
+		// The Scale's resourceVersion is the precondition.
+		obj.GetObjectMeta().ResourceVersion = sc.Metadata.ResourceVersion
+		return obj, nil
+	}
+	out, _, err := s.guaranteedUpdate(ctx, req, dry, tryUpdate, nil)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	s.respondScale(req, out)
+}
+
+func (s *Server) respondScale(req *request, obj meta.Object) {
+	sc, err := req.res.scaleOf(obj)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	s.writeObject(req, http.StatusOK, sc)
+}
+
+// scaleInput reads a PUT or PATCH body into a function from the current
+// Scale to the desired one.
+func (s *Server) scaleInput(req *request) (func(*scale) (*scale, error), error) {
+	body, err := s.readBody(req.r)
+	if err != nil {
+		return nil, err
+	}
+	if req.verb == "update" {
+		ser, _, err := s.codecs.ForContentType(req.r.Header.Get("Content-Type"))
+		if err != nil {
+			return nil, err
+		}
+		var sc scale
+		if _, err := ser.Decode(body, &sc); err != nil {
+			return nil, status.BadRequest(decodeErrorMessage(err))
+		}
+		if sc.Metadata.Name != req.name {
+			return nil, status.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Metadata.Name, req.name))
+		}
+		return func(*scale) (*scale, error) { return &sc, nil }, nil
+	}
+	mt, err := codec.ParseMediaType(req.r.Header.Get("Content-Type"))
+	if err != nil || (mt.Type != patchTypeJSON && mt.Type != patchTypeMerge) {
+		return nil, status.UnsupportedMediaType(req.r.Header.Get("Content-Type"), []string{patchTypeJSON, patchTypeMerge})
+	}
+	apply, err := patcherFor(mt.Type, body)
+	if err != nil {
+		return nil, err
+	}
+	return func(cur *scale) (*scale, error) {
+		doc, err := json.Marshal(cur)
+		if err != nil {
+			return nil, status.InternalError(err)
+		}
+		patched, err := apply(doc)
+		if err != nil {
+			return nil, status.New(http.StatusUnprocessableEntity, meta.StatusReasonInvalid, err.Error())
+		}
+		var sc scale
+		if err := json.Unmarshal(patched, &sc); err != nil {
+			return nil, status.BadRequest(decodeErrorMessage(err))
+		}
+		return &sc, nil
+	}, nil
+}
