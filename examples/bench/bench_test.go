@@ -1,0 +1,165 @@
+package bench_test
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// sizes are the collection sizes get and list are measured at.
+var sizes = []int{1000, 10000}
+
+func objects(n int) string { return "objects=" + strconv.Itoa(n) }
+
+// BenchmarkCreate POSTs Widgets with unique names into a server of its
+// own, one client.
+func BenchmarkCreate(b *testing.B) {
+	for _, tr := range transports {
+		b.Run("transport="+tr.String(), func(b *testing.B) {
+			c := freshFixture(b).newClient(tr)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if err := c.create("create", i); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkCreateParallel is BenchmarkCreate with 16 concurrent clients;
+// it reports request latency quantiles and creates per second.
+func BenchmarkCreateParallel(b *testing.B) {
+	for _, tr := range transports {
+		b.Run("transport="+tr.String(), func(b *testing.B) {
+			f := freshFixture(b)
+			f.newClient(tr) // start the server outside the timer
+			var next atomic.Int64
+			var lat latencies
+			setParallelClients(b)
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				c := f.newClient(tr)
+				h := new(histogram)
+				defer lat.merge(h)
+				for pb.Next() {
+					i := int(next.Add(1))
+					start := time.Now()
+					err := c.create("create", i)
+					h.record(time.Since(start))
+					if err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.StopTimer()
+			lat.report(b)
+		})
+	}
+}
+
+// BenchmarkGet GETs a random existing Widget, one client.
+func BenchmarkGet(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(objects(n), func(b *testing.B) {
+			for _, tr := range transports {
+				b.Run("transport="+tr.String(), func(b *testing.B) {
+					c := preloaded(b, n).newClient(tr)
+					rng := rand.New(rand.NewPCG(1, uint64(n)))
+					b.ReportAllocs()
+					for b.Loop() {
+						if err := c.get(rng.IntN(n)); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkGetParallel is BenchmarkGet on 10,000 Widgets with 16
+// concurrent clients; it reports request latency quantiles and gets per
+// second.
+func BenchmarkGetParallel(b *testing.B) {
+	const n = 10000
+	b.Run(objects(n), func(b *testing.B) {
+		for _, tr := range transports {
+			b.Run("transport="+tr.String(), func(b *testing.B) {
+				f := preloaded(b, n)
+				f.newClient(tr) // start the server outside the timer
+				var seed atomic.Uint64
+				var lat latencies
+				setParallelClients(b)
+				b.ReportAllocs()
+				b.ResetTimer()
+				b.RunParallel(func(pb *testing.PB) {
+					c := f.newClient(tr)
+					rng := rand.New(rand.NewPCG(seed.Add(1), n))
+					h := new(histogram)
+					defer lat.merge(h)
+					for pb.Next() {
+						i := rng.IntN(n)
+						start := time.Now()
+						err := c.get(i)
+						h.record(time.Since(start))
+						if err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+				b.StopTimer()
+				lat.report(b)
+			})
+		}
+	})
+}
+
+// BenchmarkList GETs the whole collection as JSON, one client. Its MB/s
+// is the response size over the time per list.
+func BenchmarkList(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(objects(n), func(b *testing.B) {
+			for _, tr := range transports {
+				b.Run("transport="+tr.String(), func(b *testing.B) {
+					c := preloaded(b, n).newClient(tr)
+					if err := c.list(); err != nil { // warm up and size the response
+						b.Fatal(err)
+					}
+					b.SetBytes(int64(c.resp.Len()))
+					b.ReportAllocs()
+					for b.Loop() {
+						if err := c.list(); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkUpdate PUTs Widgets (cycling through 1,000) with their current
+// resourceVersion and a changed spec.replicas, one client.
+func BenchmarkUpdate(b *testing.B) {
+	for _, tr := range transports {
+		b.Run("transport="+tr.String(), func(b *testing.B) {
+			c := updateFixture(b).newClient(tr)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if err := c.update(i % updateObjects); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}

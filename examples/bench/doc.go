@@ -1,0 +1,55 @@
+// Package bench holds the baseline benchmarks of the Widget server:
+// create, get, list and update through the full HTTP handler
+// (server.NewHandler on the memory store), with Widgets of about 1.9 KB of
+// JSON as DESIGN.md's targets assume. The package itself only builds that
+// Widget ([NewWidget], [WidgetJSON]); the benchmarks are in its tests.
+//
+// # What is measured
+//
+//	BenchmarkCreate/transport=T                     POST, unique names, into an empty server of its own
+//	BenchmarkCreateParallel/transport=T             the same, 16 clients
+//	BenchmarkGet/objects=N/transport=T              GET a random one of N Widgets
+//	BenchmarkGetParallel/objects=10000/transport=T  the same, 16 clients
+//	BenchmarkList/objects=N/transport=T             GET all N Widgets as JSON (MB/s is the response size over time)
+//	BenchmarkUpdate/transport=T                     PUT with the current resourceVersion and a changed spec, 1,000 Widgets
+//
+// N is 1,000 and 10,000. T is the transport:
+//
+//   - inprocess calls handler.ServeHTTP with an httptest.ResponseRecorder:
+//     the server alone. Its B/op and allocs/op include about a dozen small
+//     allocations of the client side (http.NewRequest, the recorder), but
+//     not the recorder's body buffer, which is kept from request to request.
+//   - loopback goes through an httptest.Server on 127.0.0.1 with a
+//     keep-alive http.Client, compression off: what a client on the same
+//     machine sees. Client and server share the CPUs, as they would in a
+//     load test on one machine.
+//
+// The parallel benchmarks set b.SetParallelism so that
+// GOMAXPROCS × parallelism ≥ 16 goroutines (8 per core on 2 cores) each
+// act as one client, and report req/s (requests per second over all
+// clients) and p50-ns, p99-ns (request latency quantiles, within 12.5%)
+// next to ns/op (wall time per request over all clients).
+//
+// The Widgets are loaded through the handler (POST, then PUT .../status,
+// since create drops status) before the timer starts, once per process
+// for each size; loading 10,000 takes about a second. Every benchmark
+// checks the status code of every response, and TestBenchmarkRequests
+// checks the requests themselves (codes, names, item counts, new
+// resourceVersions), so that no benchmark can measure error responses.
+//
+// # Running and comparing
+//
+// From the examples module:
+//
+//	go test -run x -bench . -benchmem -count 6 ./bench | tee old.txt
+//	# ... change the library ...
+//	go test -run x -bench . -benchmem -count 6 ./bench | tee new.txt
+//	go install golang.org/x/perf/cmd/benchstat@latest
+//	benchstat old.txt new.txt
+//
+// Compare ratios, not absolute times: machines are noisy. Run both sides on
+// the same machine, with nothing else busy; -count 6 or more gives benchstat
+// enough samples for its confidence intervals. A subset runs with, e.g.,
+// -bench 'List/objects=10000'; a CPU profile of one benchmark with
+// -cpuprofile cpu.out and go tool pprof -top -cum cpu.out.
+package bench

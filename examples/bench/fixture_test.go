@@ -1,0 +1,490 @@
+package bench_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kapi-dev/kapi/examples/bench"
+	"github.com/kapi-dev/kapi/examples/widgets/server"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	fixtures.Range(func(_, v any) bool {
+		if l := v.(*lazyFixture); l.f != nil {
+			l.f.close()
+		}
+		return true
+	})
+	os.Exit(code)
+}
+
+// transport is how a client reaches the handler.
+type transport int
+
+const (
+	// inProcess calls handler.ServeHTTP with an httptest.ResponseRecorder:
+	// the server alone, no sockets, no HTTP parsing.
+	inProcess transport = iota
+	// loopback goes through an httptest.Server on 127.0.0.1 with a
+	// keep-alive http.Client: what a real client on the same machine sees.
+	loopback
+)
+
+var transports = []transport{inProcess, loopback}
+
+func (t transport) String() string {
+	if t == inProcess {
+		return "inprocess"
+	}
+	return "loopback"
+}
+
+// Request bodies are cut from one encoded Widget at marker values and
+// filled per request, so that building a body costs a few appends rather
+// than a JSON encoding (which would be counted against the server in the
+// in-process benchmarks).
+const (
+	nameMarker     = "__NAME__"
+	rvMarker       = "__RESOURCE_VERSION__"
+	replicasMarker = 987654321
+)
+
+var (
+	// createTemplate is bench.WidgetJSON with the name as a hole.
+	createTemplate = newTemplate(bench.WidgetJSON(nameMarker), nameMarker)
+	// updateTemplate is the same Widget with holes for the name, the
+	// resourceVersion and spec.replicas.
+	updateTemplate = func() template {
+		w := bench.NewWidget(nameMarker)
+		w.ResourceVersion = rvMarker
+		*w.Spec.Replicas = replicasMarker
+		b, err := json.Marshal(w)
+		if err != nil {
+			panic(err)
+		}
+		return newTemplate(b, nameMarker, rvMarker, strconv.Itoa(replicasMarker))
+	}()
+)
+
+// template is a document cut at its markers: parts[i] is followed by the
+// value of marker keys[i].
+type template struct {
+	parts   [][]byte
+	keys    []int
+	markers int
+}
+
+func newTemplate(doc []byte, markers ...string) template {
+	t := template{markers: len(markers)}
+	seen := make([]bool, len(markers))
+	for {
+		at, key := -1, -1
+		for k, m := range markers {
+			if i := bytes.Index(doc, []byte(m)); i >= 0 && (at < 0 || i < at) {
+				at, key = i, k
+			}
+		}
+		if at < 0 {
+			t.parts = append(t.parts, doc)
+			break
+		}
+		t.parts = append(t.parts, doc[:at])
+		t.keys = append(t.keys, key)
+		seen[key] = true
+		doc = doc[at+len(markers[key]):]
+	}
+	for k, ok := range seen {
+		if !ok {
+			panic(fmt.Sprintf("template: marker %q not found", markers[k]))
+		}
+	}
+	return t
+}
+
+// fill appends the document with values in place of the markers.
+func (t template) fill(dst []byte, values ...[]byte) []byte {
+	if len(values) != t.markers {
+		panic("template: wrong number of values")
+	}
+	for i, p := range t.parts {
+		dst = append(dst, p...)
+		if i < len(t.keys) {
+			dst = append(dst, values[t.keys[i]]...)
+		}
+	}
+	return dst
+}
+
+// fixture is one Widget server (server.NewHandler on a memory store) with
+// n Widgets loaded through the handler.
+type fixture struct {
+	h     http.Handler
+	names []string // of the loaded Widgets
+	paths []string // their object paths
+
+	// The state of the loaded Widgets for updates, which must send the
+	// current resourceVersion and change spec to be a real write. Used by
+	// one goroutine at a time.
+	rvs      []string
+	replicas []int
+
+	loadTime time.Duration
+
+	loopOnce sync.Once
+	srv      *httptest.Server
+	hc       *http.Client
+}
+
+// newFixture builds a handler and loads n Widgets into it, in process
+// and concurrently: each is created (POST) and then given its status
+// (PUT .../status), since create drops status.
+func newFixture(n int) (*fixture, error) {
+	h, err := server.NewHandler(server.Config{})
+	if err != nil {
+		return nil, err
+	}
+	f := &fixture{h: h, names: make([]string, n), paths: make([]string, n), rvs: make([]string, n), replicas: make([]int, n)}
+	for i := range n {
+		f.names[i] = bench.Name("widget", i)
+		f.paths[i] = bench.ObjectPath(f.names[i])
+	}
+	start := time.Now()
+	var (
+		next     atomic.Int64
+		wg       sync.WaitGroup
+		errOnce  sync.Once
+		firstErr error
+	)
+	for range 2 * runtime.GOMAXPROCS(0) {
+		c := f.newClient(inProcess)
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				if err := c.load(i); err != nil {
+					errOnce.Do(func() { firstErr = err })
+					next.Store(int64(n))
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	f.loadTime = time.Since(start)
+	runtime.GC() // leave the loading's garbage out of the first measurement
+	return f, firstErr
+}
+
+// freshFixture is an empty server of its own, closed when tb ends.
+func freshFixture(tb testing.TB) *fixture {
+	f, err := newFixture(0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(f.close)
+	return f
+}
+
+// lazyFixture builds a fixture once per process.
+type lazyFixture struct {
+	once sync.Once
+	f    *fixture
+	err  error
+}
+
+var fixtures sync.Map // key → *lazyFixture
+
+func cachedFixture(tb testing.TB, key string, n int) *fixture {
+	v, _ := fixtures.LoadOrStore(key, new(lazyFixture))
+	l := v.(*lazyFixture)
+	l.once.Do(func() { l.f, l.err = newFixture(n) })
+	if l.err != nil {
+		tb.Fatalf("loading %d widgets: %v", n, l.err)
+	}
+	return l.f
+}
+
+// preloaded is the shared read-only server with n Widgets, for get and
+// list.
+func preloaded(tb testing.TB, n int) *fixture {
+	return cachedFixture(tb, "preloaded/"+strconv.Itoa(n), n)
+}
+
+// updateObjects is the number of Widgets BenchmarkUpdate cycles through.
+const updateObjects = 1000
+
+// updateFixture is the server BenchmarkUpdate writes to, apart from the
+// read-only ones so that updates do not change what get and list read.
+func updateFixture(tb testing.TB) *fixture {
+	return cachedFixture(tb, "update", updateObjects)
+}
+
+// startLoopback serves the handler on 127.0.0.1 once per fixture, with a
+// keep-alive client whose pool holds enough connections for every
+// parallel client. Compression is off: the figures are for plain JSON.
+func (f *fixture) startLoopback() {
+	f.loopOnce.Do(func() {
+		f.srv = httptest.NewServer(f.h)
+		f.hc = &http.Client{Transport: &http.Transport{
+			MaxIdleConns:        256,
+			MaxIdleConnsPerHost: 256,
+			DisableCompression:  true,
+		}}
+	})
+}
+
+func (f *fixture) close() {
+	if f.srv != nil {
+		f.hc.CloseIdleConnections()
+		f.srv.Close()
+	}
+}
+
+// client sends requests to a fixture over one transport. It is used by
+// one goroutine; a parallel benchmark makes one per goroutine.
+type client struct {
+	f    *fixture
+	tr   transport
+	base string // "" in process, the server's URL over loopback
+	resp bytes.Buffer
+	body []byte
+	name []byte
+	num  []byte
+}
+
+func (f *fixture) newClient(tr transport) *client {
+	c := &client{f: f, tr: tr}
+	if tr == loopback {
+		f.startLoopback()
+		c.base = f.srv.URL
+	}
+	return c
+}
+
+// do sends one request and leaves the response body in c.resp. In process
+// the recorder writes into c.resp, whose capacity is kept from request to
+// request, so that growing the recorder's buffer is not counted against
+// the server.
+func (c *client) do(method, path string, body []byte) (int, error) {
+	var rd io.Reader = http.NoBody
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequest(method, c.base+path, rd)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	c.resp.Reset()
+	if c.tr == inProcess {
+		rec := &httptest.ResponseRecorder{HeaderMap: make(http.Header), Body: &c.resp, Code: http.StatusOK}
+		c.f.h.ServeHTTP(rec, req)
+		return rec.Code, nil
+	}
+	resp, err := c.f.hc.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	_, err = c.resp.ReadFrom(resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, err
+}
+
+// expect sends a request and fails unless the answer has code want.
+func (c *client) expect(want int, method, path string, body []byte) error {
+	code, err := c.do(method, path, body)
+	if err != nil {
+		return fmt.Errorf("%s %s: %v", method, path, err)
+	}
+	if code != want {
+		b := c.resp.Bytes()
+		if len(b) > 300 {
+			b = b[:300]
+		}
+		return fmt.Errorf("%s %s: got %d, want %d: %s", method, path, code, want, b)
+	}
+	return nil
+}
+
+// create POSTs the benchmark Widget named Name(prefix, i); 201 expected.
+func (c *client) create(prefix string, i int) error {
+	c.name = bench.AppendName(c.name[:0], prefix, i)
+	c.body = createTemplate.fill(c.body[:0], c.name)
+	return c.expect(http.StatusCreated, "POST", bench.CollectionPath, c.body)
+}
+
+// get GETs the i-th loaded Widget; 200 expected.
+func (c *client) get(i int) error {
+	return c.expect(http.StatusOK, "GET", c.f.paths[i], nil)
+}
+
+// list GETs the whole collection as JSON; 200 expected.
+func (c *client) list() error {
+	return c.expect(http.StatusOK, "GET", bench.CollectionPath, nil)
+}
+
+// load creates the i-th Widget and writes its status.
+func (c *client) load(i int) error {
+	c.body = createTemplate.fill(c.body[:0], []byte(c.f.names[i]))
+	if err := c.expect(http.StatusCreated, "POST", bench.CollectionPath, c.body); err != nil {
+		return err
+	}
+	if err := c.expect(http.StatusOK, "PUT", c.f.paths[i]+"/status", c.body); err != nil {
+		return err
+	}
+	rv, ok := resourceVersionOf(c.resp.Bytes())
+	if !ok {
+		return fmt.Errorf("no resourceVersion in %s", c.resp.Bytes())
+	}
+	c.f.rvs[i], c.f.replicas[i] = rv, 3
+	return nil
+}
+
+// update PUTs the i-th loaded Widget with its current resourceVersion and
+// spec.replicas flipped between 1 and 2, so that every update is a real
+// write; 200 expected. It records the new resourceVersion.
+func (c *client) update(i int) error {
+	f := c.f
+	replicas := 1
+	if f.replicas[i] == 1 {
+		replicas = 2
+	}
+	c.num = strconv.AppendInt(c.num[:0], int64(replicas), 10)
+	c.name = append(c.name[:0], f.names[i]...)
+	c.body = updateTemplate.fill(c.body[:0], c.name, []byte(f.rvs[i]), c.num)
+	if err := c.expect(http.StatusOK, "PUT", f.paths[i], c.body); err != nil {
+		return err
+	}
+	newRV, ok := resourceVersionOf(c.resp.Bytes())
+	if !ok {
+		return fmt.Errorf("no resourceVersion in %s", c.resp.Bytes())
+	}
+	if newRV == f.rvs[i] {
+		return fmt.Errorf("PUT %s: resourceVersion %s unchanged: the update wrote nothing", f.paths[i], newRV)
+	}
+	f.rvs[i], f.replicas[i] = newRV, replicas
+	return nil
+}
+
+// resourceVersionOf finds metadata.resourceVersion in an encoded Widget:
+// the first "resourceVersion" key, since metadata comes before spec and
+// status.
+func resourceVersionOf(b []byte) (string, bool) {
+	const key = `"resourceVersion":"`
+	i := bytes.Index(b, []byte(key))
+	if i < 0 {
+		return "", false
+	}
+	b = b[i+len(key):]
+	j := bytes.IndexByte(b, '"')
+	if j < 0 {
+		return "", false
+	}
+	return string(b[:j]), true
+}
+
+// parallelClients is the number of concurrent clients the parallel
+// benchmarks mimic; on 2 cores that is b.SetParallelism(8).
+const parallelClients = 16
+
+func setParallelClients(b *testing.B) {
+	procs := runtime.GOMAXPROCS(0)
+	b.SetParallelism((parallelClients + procs - 1) / procs)
+}
+
+// histogram counts request latencies in buckets 12.5% wide: exact below
+// 16 ns, then 8 buckets per power of two.
+type histogram struct {
+	counts [16 + 60*8]uint64
+}
+
+func bucketOf(ns int64) int {
+	if ns < 16 {
+		return int(max(ns, 0))
+	}
+	e := bits.Len64(uint64(ns)) - 1 // ≥ 4
+	m := int(ns>>(e-3)) & 7
+	return 16 + (e-4)*8 + m
+}
+
+// upperBound is the greatest latency bucket i holds.
+func upperBound(i int) int64 {
+	if i < 16 {
+		return int64(i)
+	}
+	e, m := (i-16)/8+4, int64((i-16)%8)
+	return ((8+m+1)<<(e-3) - 1)
+}
+
+func (h *histogram) record(d time.Duration) { h.counts[bucketOf(int64(d))]++ }
+
+func (h *histogram) add(o *histogram) {
+	for i, n := range o.counts {
+		h.counts[i] += n
+	}
+}
+
+// quantile is an upper bound of the q-quantile, within 12.5%.
+func (h *histogram) quantile(q float64) time.Duration {
+	var total uint64
+	for _, n := range h.counts {
+		total += n
+	}
+	if total == 0 {
+		return 0
+	}
+	rank := uint64(math.Ceil(q * float64(total)))
+	var seen uint64
+	for i, n := range h.counts {
+		seen += n
+		if seen >= rank {
+			return time.Duration(upperBound(i))
+		}
+	}
+	return time.Duration(upperBound(len(h.counts) - 1))
+}
+
+// latencies merges the goroutines' histograms of a parallel benchmark.
+type latencies struct {
+	mu sync.Mutex
+	h  histogram
+}
+
+func (l *latencies) merge(h *histogram) {
+	l.mu.Lock()
+	l.h.add(h)
+	l.mu.Unlock()
+}
+
+// report adds p50 and p99 request latency and the request rate.
+func (l *latencies) report(b *testing.B) {
+	b.ReportMetric(float64(l.h.quantile(0.50).Nanoseconds()), "p50-ns")
+	b.ReportMetric(float64(l.h.quantile(0.99).Nanoseconds()), "p99-ns")
+	reportRate(b)
+}
+
+// reportRate adds requests per second of wall time over all clients.
+func reportRate(b *testing.B) {
+	if s := b.Elapsed().Seconds(); s > 0 {
+		b.ReportMetric(float64(b.N)/s, "req/s")
+	}
+}
