@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/resourceversion"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -30,6 +31,10 @@ func (s *Server) get(req *request) {
 	}
 	if resp.KV == nil {
 		s.writeError(req.w, req.r, status.NotFound(r.gr, req.name))
+		return
+	}
+	if out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON {
+		s.writeRawObject(req, resp.KV)
 		return
 	}
 	obj, err := r.decode(resp.KV)

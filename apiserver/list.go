@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
 	"github.com/kapi-dev/kapi/status"
@@ -28,7 +29,16 @@ func (s *Server) list(req *request) {
 		s.writeError(req.w, req.r, err)
 		return
 	}
-	list, err := s.listPage(req.r.Context(), req.res, req.namespace, sel, opts)
+	p, err := s.listPage(req.r.Context(), req.res, req.namespace, sel, opts)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
+	if out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON {
+		s.writeRawList(req, p)
+		return
+	}
+	list, err := p.list(req.res)
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
@@ -36,11 +46,36 @@ func (s *Server) list(req *request) {
 	s.writeRead(req, out, list)
 }
 
+// page is one page of a list: the stored values and, when selectors made
+// decoding necessary, the decoded objects.
+type page struct {
+	meta meta.ListMeta
+	kvs  []*storage.KeyValue
+	objs []meta.Object // nil unless decoded
+}
+
+// list returns the page as a List of decoded objects.
+func (p *page) list(r *resource) (*meta.List, error) {
+	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta, Items: p.objs}
+	if l.Items == nil {
+		l.Items = make([]meta.Object, 0, len(p.kvs))
+		for _, kv := range p.kvs {
+			obj, err := r.decode(kv)
+			if err != nil {
+				return nil, status.InternalError(err)
+			}
+			l.Items = append(l.Items, obj)
+		}
+	}
+	return l, nil
+}
+
 // listPage reads one page (or all) of a collection as the options ask.
 // With a limit, it keeps reading until the page is full of matching items
 // or the collection is exhausted, all at one revision, so the pages of one
-// list form a consistent snapshot.
-func (s *Server) listPage(ctx context.Context, r *resource, namespace string, sel selectors, opts resourceversion.List) (*meta.List, error) {
+// list form a consistent snapshot. Values are decoded only when selectors
+// need to look into them.
+func (s *Server) listPage(ctx context.Context, r *resource, namespace string, sel selectors, opts resourceversion.List) (*page, error) {
 	prefix := r.listPrefix(namespace)
 	var rev int64
 	var after string
@@ -50,7 +85,11 @@ func (s *Server) listPage(ctx context.Context, r *resource, namespace string, se
 	case resourceversion.Exact:
 		rev = opts.Revision
 	}
-	list := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, Items: []meta.Object{}}
+	p := &page{}
+	filter := !sel.empty()
+	if filter {
+		p.objs = []meta.Object{}
+	}
 	for {
 		resp, err := r.store.List(ctx, prefix, storage.ListOptions{Revision: rev, After: after, Limit: opts.Limit})
 		if err != nil {
@@ -62,26 +101,34 @@ func (s *Server) listPage(ctx context.Context, r *resource, namespace string, se
 				return nil, resourceversion.TooLargeResourceVersion(rev, opts.Revision)
 			}
 		}
+		if !filter && opts.Limit <= 0 {
+			p.kvs = resp.KVs
+		}
 		for i, kv := range resp.KVs {
-			obj, err := r.decode(kv)
-			if err != nil {
-				return nil, status.InternalError(err)
+			if filter {
+				obj, err := r.decode(kv)
+				if err != nil {
+					return nil, status.InternalError(err)
+				}
+				if !sel.matches(r, obj) {
+					continue
+				}
+				p.objs = append(p.objs, obj)
 			}
-			if !sel.matches(r, obj) {
-				continue
+			if filter || opts.Limit > 0 {
+				p.kvs = append(p.kvs, kv)
 			}
-			list.Items = append(list.Items, obj)
-			if opts.Limit > 0 && int64(len(list.Items)) == opts.Limit {
+			if opts.Limit > 0 && int64(len(p.kvs)) == opts.Limit {
 				left := resp.Remaining + int64(len(resp.KVs)-i-1)
 				if left > 0 {
-					list.Continue = resourceversion.EncodeContinue(
+					p.meta.Continue = resourceversion.EncodeContinue(
 						resourceversion.ContinueAfter(rev, strings.TrimPrefix(kv.Key, prefix)))
-					if sel.empty() {
-						list.RemainingItemCount = &left
+					if !filter {
+						p.meta.RemainingItemCount = &left
 					}
 				}
-				list.ResourceVersion = strconv.FormatInt(rev, 10)
-				return list, nil
+				p.meta.ResourceVersion = strconv.FormatInt(rev, 10)
+				return p, nil
 			}
 		}
 		if resp.Remaining == 0 || len(resp.KVs) == 0 {
@@ -89,8 +136,8 @@ func (s *Server) listPage(ctx context.Context, r *resource, namespace string, se
 		}
 		after = resp.KVs[len(resp.KVs)-1].Key
 	}
-	list.ResourceVersion = strconv.FormatInt(rev, 10)
-	return list, nil
+	p.meta.ResourceVersion = strconv.FormatInt(rev, 10)
+	return p, nil
 }
 
 // continueAfter turns a token's inclusive start key into the exclusive
@@ -124,7 +171,11 @@ func listStorageError(err error, opts resourceversion.List) error {
 // listAll reads every matching object of a collection at the current
 // revision.
 func (s *Server) listAll(ctx context.Context, r *resource, namespace string, sel selectors) ([]meta.Object, int64, error) {
-	list, err := s.listPage(ctx, r, namespace, sel, resourceversion.List{Semantics: resourceversion.MostRecent})
+	p, err := s.listPage(ctx, r, namespace, sel, resourceversion.List{Semantics: resourceversion.MostRecent})
+	if err != nil {
+		return nil, 0, err
+	}
+	list, err := p.list(r)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -175,11 +175,12 @@ func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
 }
 
 // encode turns an object into its stored value: the resourceVersion is not
-// stored, since the store's revision is the source of truth.
+// stored, since the store's revision is the source of truth; a placeholder
+// marks where it goes (see appendJSON).
 func (r *resource) encode(obj meta.Object) ([]byte, error) {
 	m := obj.GetObjectMeta()
 	rv := m.ResourceVersion
-	m.ResourceVersion = ""
+	m.ResourceVersion = rvPlaceholder
 	b, err := json.Marshal(obj)
 	m.ResourceVersion = rv
 	return b, err

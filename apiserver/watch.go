@@ -57,7 +57,12 @@ func (s *Server) watch(req *request) {
 		if opts.Semantics == resourceversion.NotOlderThan {
 			lopts = resourceversion.List{Semantics: resourceversion.NotOlderThan, Revision: opts.Revision}
 		}
-		list, err := s.listPage(ctx, r, req.namespace, sel, lopts)
+		p, err := s.listPage(ctx, r, req.namespace, sel, lopts)
+		if err != nil {
+			s.writeError(req.w, req.r, err)
+			return
+		}
+		list, err := p.list(r)
 		if err != nil {
 			s.writeError(req.w, req.r, err)
 			return
