@@ -53,12 +53,12 @@ func (JSON) MediaType() string { return MediaTypeJSON }
 // newline-delimited JSON objects.
 func (JSON) StreamMediaType() string { return MediaTypeJSON }
 
-// Encode writes v as compact JSON followed by a newline, as kube-apiserver
-// does.
+// Encode writes v as compact JSON followed by a newline, with <, > and &
+// in strings escaped as \u003c, \u003e and \u0026: the bytes
+// kube-apiserver's serializer (an encoding/json Encoder with its defaults)
+// writes.
 func (JSON) Encode(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	return json.NewEncoder(w).Encode(v)
 }
 
 // Decode reads JSON case-sensitively, keeping integers in interface values

@@ -60,7 +60,8 @@ type Accepted struct {
 
 // ParseAccept splits an Accept header into its entries ordered by
 // preference: higher q first, then more specific types, then header order.
-// Malformed entries are skipped, as kube-apiserver skips them.
+// Malformed entries, and types without a subtype, are skipped, as
+// kube-apiserver skips them; a bare "*" is read as "*/*", as it is there.
 func ParseAccept(header string) []Accepted {
 	if strings.TrimSpace(header) == "" {
 		return nil
@@ -74,6 +75,12 @@ func ParseAccept(header string) []Accepted {
 		}
 		mt, err := ParseMediaType(p)
 		if err != nil {
+			continue
+		}
+		if mt.Type == "*" {
+			mt.Type = "*/*"
+		}
+		if !strings.Contains(mt.Type, "/") {
 			continue
 		}
 		q := 1.0

@@ -48,8 +48,9 @@ type FieldError struct {
 	Field    string
 	BadValue any
 	Detail   string
-	// omitValue leaves the value out of the message, for Required and
-	// Forbidden, as Kubernetes does.
+	// omitValue leaves the value out of the message, as Kubernetes does
+	// for an unknown count in TooMany. Required, Forbidden and TooLong
+	// never show the value.
 	omitValue bool
 }
 
@@ -80,8 +81,14 @@ func (e *FieldError) ErrorBody() string {
 	default:
 		s = "Invalid value"
 	}
-	if !e.omitValue && e.BadValue != nil {
-		s += ": " + renderValue(e.BadValue)
+	switch e.Type {
+	case meta.CauseTypeFieldValueRequired, meta.CauseTypeFieldValueForbidden, meta.CauseTypeFieldValueTooLong:
+		// the value is never shown
+	default:
+		// As apimachinery's field.Error, a nil value renders as null.
+		if !e.omitValue {
+			s += ": " + renderValue(e.BadValue)
+		}
 	}
 	if e.Detail != "" {
 		s += ": " + e.Detail
@@ -93,7 +100,7 @@ func renderValue(v any) string {
 	switch t := v.(type) {
 	case string:
 		return strconv.Quote(t)
-	case int, int32, int64, uint32, uint64, float64, bool:
+	case int, int32, int64, uint32, uint64, float32, float64, bool:
 		return fmt.Sprint(t)
 	default:
 		b, err := json.Marshal(v)
@@ -131,14 +138,18 @@ func TypeInvalid(p Path, value any, detail string) *FieldError {
 	return &FieldError{Type: meta.CauseTypeTypeInvalid, Field: p.s, BadValue: value, Detail: detail}
 }
 
-// NotSupported reports a value outside an enumeration.
+// NotSupported reports a value outside an enumeration; the valid values,
+// when given, are listed in the detail.
 func NotSupported(p Path, value any, valid []string) *FieldError {
-	quoted := make([]string, len(valid))
-	for i, v := range valid {
-		quoted[i] = strconv.Quote(v)
+	detail := ""
+	if len(valid) > 0 {
+		quoted := make([]string, len(valid))
+		for i, v := range valid {
+			quoted[i] = strconv.Quote(v)
+		}
+		detail = "supported values: " + strings.Join(quoted, ", ")
 	}
-	return &FieldError{Type: meta.CauseTypeFieldValueNotSupported, Field: p.s, BadValue: value,
-		Detail: "supported values: " + strings.Join(quoted, ", ")}
+	return &FieldError{Type: meta.CauseTypeFieldValueNotSupported, Field: p.s, BadValue: value, Detail: detail}
 }
 
 // ForbiddenField reports a value that may not be set.
@@ -151,14 +162,29 @@ func Duplicate(p Path, value any) *FieldError {
 	return &FieldError{Type: meta.CauseTypeFieldValueDuplicate, Field: p.s, BadValue: value}
 }
 
-// TooLong reports a value longer than allowed.
+// TooLong reports a value longer than allowed; the value is not shown. A
+// negative max means the limit is not stated.
 func TooLong(p Path, value any, max int) *FieldError {
-	return &FieldError{Type: meta.CauseTypeFieldValueTooLong, Field: p.s, BadValue: value, omitValue: true,
-		Detail: fmt.Sprintf("may not be more than %d bytes", max)}
+	detail := "value is too long"
+	if max >= 0 {
+		detail = fmt.Sprintf("may not be more than %d %s", max, plural(max, "byte", "bytes"))
+	}
+	return &FieldError{Type: meta.CauseTypeFieldValueTooLong, Field: p.s, BadValue: value, omitValue: true, Detail: detail}
 }
 
-// TooMany reports a list with too many items.
+// TooMany reports a list with too many items. A negative actual leaves the
+// count out; a negative max leaves the limit out.
 func TooMany(p Path, actual, max int) *FieldError {
-	return &FieldError{Type: meta.CauseTypeFieldValueTooMany, Field: p.s, BadValue: actual, omitValue: true,
-		Detail: fmt.Sprintf("must have at most %d items", max)}
+	detail := "has too many items"
+	if max >= 0 {
+		detail = fmt.Sprintf("must have at most %d %s", max, plural(max, "item", "items"))
+	}
+	return &FieldError{Type: meta.CauseTypeFieldValueTooMany, Field: p.s, BadValue: actual, omitValue: actual < 0, Detail: detail}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

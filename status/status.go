@@ -78,11 +78,14 @@ func Unauthorized(message string) *Error {
 
 // Forbidden is a 403: the user may not do this to the named object.
 func Forbidden(gr meta.GroupResource, name string, err error) *Error {
-	msg := fmt.Sprintf("forbidden: %v", err)
-	if name != "" {
-		msg = fmt.Sprintf("%s %q is forbidden: %v", gr, name, err)
-	} else if gr.Resource != "" {
+	var msg string
+	switch {
+	case gr.Group == "" && gr.Resource == "":
+		msg = fmt.Sprintf("forbidden: %v", err)
+	case name == "":
 		msg = fmt.Sprintf("%s is forbidden: %v", gr, err)
+	default:
+		msg = fmt.Sprintf("%s %q is forbidden: %v", gr, name, err)
 	}
 	return withDetails(New(http.StatusForbidden, meta.StatusReasonForbidden, msg), gr, name)
 }
@@ -93,12 +96,15 @@ func NotFound(gr meta.GroupResource, name string) *Error {
 		fmt.Sprintf("%s %q not found", gr, name)), gr, name)
 }
 
-// NotFoundPath is a 404 for a path that names no resource.
+// NotFoundPath is a 404 for a path that names no resource. Its details are
+// empty but present, as in kube-apiserver's answer.
 func NotFoundPath(message string) *Error {
 	if message == "" {
 		message = "the server could not find the requested resource"
 	}
-	return New(http.StatusNotFound, meta.StatusReasonNotFound, message)
+	e := New(http.StatusNotFound, meta.StatusReasonNotFound, message)
+	e.Status.Details = &meta.StatusDetails{}
+	return e
 }
 
 // AlreadyExists is a 409 for a create whose name is taken.
@@ -118,13 +124,18 @@ func Conflict(gr meta.GroupResource, name string, err error) *Error {
 // caused by a stale resourceVersion.
 const OptimisticLockMessage = "the object has been modified; please apply your changes to the latest version and try again"
 
-// Invalid is a 422 listing every field error.
+// Invalid is a 422 listing every field error. Each error is a cause; the
+// message names each distinct error once, as kube-apiserver's does.
 func Invalid(gk meta.GroupVersionKind, name string, errs FieldErrors) *Error {
 	causes := make([]meta.StatusCause, 0, len(errs))
 	msgs := make([]string, 0, len(errs))
+	seen := make(map[string]bool, len(errs))
 	for _, fe := range errs {
 		causes = append(causes, meta.StatusCause{Type: fe.Type, Message: fe.ErrorBody(), Field: fe.Field})
-		msgs = append(msgs, fe.Error())
+		if m := fe.Error(); !seen[m] {
+			seen[m] = true
+			msgs = append(msgs, m)
+		}
 	}
 	kind := gk.Kind
 	if gk.Group != "" {
@@ -217,7 +228,7 @@ func RequestEntityTooLarge(message string) *Error {
 func InternalError(err error) *Error {
 	e := New(http.StatusInternalServerError, meta.StatusReasonInternalError,
 		fmt.Sprintf("Internal error occurred: %v", err))
-	e.Status.Details = &meta.StatusDetails{Causes: []meta.StatusCause{{Type: meta.CauseTypeUnexpectedServerResponse, Message: fmt.Sprint(err)}}}
+	e.Status.Details = &meta.StatusDetails{Causes: []meta.StatusCause{{Message: fmt.Sprint(err)}}}
 	return e
 }
 
