@@ -348,3 +348,21 @@ func mustMarshal(t testing.TB, v any) string {
 	}
 	return string(b)
 }
+
+func TestCreateOnUpdate(t *testing.T) {
+	k := widgetKind()
+	k.AllowCreateOnUpdate = true
+	ts := startWith(t, k)
+	r := do(t, ts.Server, "PUT", widgetsPath+"/made", "application/json", `{"metadata":{"name":"made"},"spec":{"color":"red"}}`)
+	if r.code != http.StatusCreated {
+		t.Fatalf("PUT to a missing name: %d %s", r.code, r.body)
+	}
+	w := decodeWidget(t, r)
+	if w.UID == "" || w.Generation != 1 {
+		t.Errorf("created by PUT: %s", r.body)
+	}
+	r = do(t, ts.Server, "PUT", widgetsPath+"/made", "application/json", `{"metadata":{"name":"made"},"spec":{"color":"blue"}}`)
+	if r.code != http.StatusOK || decodeWidget(t, r).UID != w.UID {
+		t.Errorf("second PUT: %d %s", r.code, r.body)
+	}
+}
