@@ -26,6 +26,10 @@ type watchStream struct {
 	sel     selectors
 	buf     bytes.Buffer
 	pending []byte
+	// raw streams JSON events from the stored bytes: no selectors to
+	// evaluate and no transformation to apply.
+	raw bool
+	obj []byte
 }
 
 // watch serves GET ?watch=true on a collection or object.
@@ -77,7 +81,8 @@ func (s *Server) watch(req *request) {
 	}
 	events := r.store.Watch(ctx, prefix, storage.WatchOptions{Revision: start, ProgressNotify: opts.AllowBookmarks})
 
-	ws := &watchStream{req: req, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w), sel: sel}
+	ws := &watchStream{req: req, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w), sel: sel,
+		raw: sel.empty() && out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON}
 	req.w.Header().Set("Content-Type", ws.enc.StreamMediaType())
 	if out.as != "" {
 		req.w.Header().Set("Content-Type", out.contentType())
@@ -141,6 +146,9 @@ func (ws *watchStream) stream(ctx context.Context, events <-chan storage.WatchRe
 // stops matching is DELETED.
 func (ws *watchStream) storageEvent(e storage.Event) error {
 	r := ws.req.res
+	if ws.raw {
+		return ws.rawEvent(e)
+	}
 	var cur, prev meta.Object
 	var err error
 	if e.Type == storage.EventPut {
@@ -218,4 +226,27 @@ func (ws *watchStream) flush() {
 	_, _ = ws.req.w.Write(ws.pending)
 	ws.pending = ws.pending[:0]
 	_ = ws.rc.Flush()
+}
+
+// rawEvent frames a storage event from the stored bytes. A deleted
+// object carries the revision of its deletion, as kube-apiserver sends it.
+func (ws *watchStream) rawEvent(e storage.Event) error {
+	kv, typ := e.KV, meta.Modified
+	switch {
+	case e.Type == storage.EventDelete:
+		if e.PrevKV == nil {
+			return nil
+		}
+		gone := *e.PrevKV
+		gone.ModRevision = e.KV.ModRevision
+		kv, typ = &gone, meta.Deleted
+	case e.IsCreate():
+		typ = meta.Added
+	}
+	var err error
+	if ws.obj, err = ws.req.res.appendJSON(ws.obj[:0], kv); err != nil {
+		return err
+	}
+	ws.pending = ws.enc.AppendEvent(ws.pending, typ, ws.obj)
+	return nil
 }
