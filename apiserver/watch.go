@@ -30,6 +30,8 @@ type watchStream struct {
 	// evaluate and no transformation to apply.
 	raw bool
 	obj []byte
+	// start is the revision the watch began after, for error messages.
+	start int64
 }
 
 // watch serves GET ?watch=true on a collection or object.
@@ -82,7 +84,7 @@ func (s *Server) watch(req *request) {
 	events := r.store.Watch(ctx, prefix, storage.WatchOptions{Revision: start, ProgressNotify: opts.AllowBookmarks})
 
 	ws := &watchStream{req: req, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w), sel: sel,
-		raw: sel.empty() && out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON}
+		raw: sel.empty() && out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON, start: start}
 	req.w.Header().Set("Content-Type", ws.enc.StreamMediaType())
 	if out.as != "" {
 		req.w.Header().Set("Content-Type", out.contentType())
@@ -211,7 +213,7 @@ func (ws *watchStream) fail(err error) {
 	if storage.IsCompacted(err) {
 		var se *storage.Error
 		_ = asStorageError(err, &se)
-		st = status.Expired(fmt.Sprintf("too old resource version: %d", se.Revision)).Status
+		st = status.Expired(fmt.Sprintf("too old resource version: %d (%d)", ws.start, se.Revision+1)).Status
 	} else {
 		st = status.FromError(err)
 	}

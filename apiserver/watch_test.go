@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/storage/memory"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -149,4 +151,22 @@ func TestWatch(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestWatchTooOldResourceVersion(t *testing.T) {
+	srv := apiserver.New(apiserver.Options{Storage: memory.New(memory.Options{HistoryWindow: 2})})
+	srv.Register(widgetKind())
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	for i := 0; i < 5; i++ {
+		createWidget(t, ts, "w"+string(rune('a'+i)), "")
+	}
+	next := openWatch(t, ts, "resourceVersion=2")
+	e := next()
+	if e.Type != "ERROR" || e.Object.Kind != "Status" || e.Object.Code != 410 || e.Object.Reason != "Expired" {
+		t.Fatalf("event %+v", e)
+	}
+	if e := next(); e.Type != "CLOSED" {
+		t.Errorf("stream not closed after the error: %+v", e)
+	}
 }
