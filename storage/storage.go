@@ -6,8 +6,9 @@
 // (its ModRevision); a list's resourceVersion is the revision it was read at.
 // Writes are compare-and-swap on the object's ModRevision. Watches start
 // from a revision and deliver every change after it, in order. Old
-// revisions are compacted: reading or watching at a revision at or below
-// the compacted one fails with an [Error] whose Code is [ErrCompacted].
+// revisions are compacted: reading at a revision at or below the compacted
+// one, or watching from one below it, fails with an [Error] whose Code is
+// [ErrCompacted].
 //
 // Implementations: storage/memory (embedded, the default) and storage/etcd.
 package storage
@@ -125,8 +126,11 @@ type DeleteResponse struct {
 type WatchOptions struct {
 	// Revision delivers changes after this revision; 0 means from now.
 	Revision int64
-	// ProgressNotify asks for periodic empty responses carrying the
-	// current revision when nothing changes.
+	// ProgressNotify asks for empty responses carrying the revision the
+	// watch has reached when nothing under the prefix changes:
+	// periodically, and (memory store) as soon as writes to other
+	// prefixes have been passed over, so that a watch cache can tell it
+	// is current without waiting for the next period.
 	ProgressNotify bool
 }
 

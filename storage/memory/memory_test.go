@@ -87,9 +87,16 @@ func TestHistoryWindow(t *testing.T) {
 	if _, err := s.List(ctx, "/k/", storage.ListOptions{Revision: rev - window + 1}); err != nil {
 		t.Fatalf("List inside the window: %v", err)
 	}
-	resp := <-s.Watch(ctx, "/k/", storage.WatchOptions{Revision: rev - window})
+	resp := <-s.Watch(ctx, "/k/", storage.WatchOptions{Revision: rev - window - 1})
 	if !storage.IsCompacted(resp.Err) {
 		t.Fatalf("Watch beyond the window: %+v", resp)
+	}
+	// Every event after the compacted revision is still there, so a watch
+	// from it works, as in etcd.
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if resp := <-s.Watch(wctx, "/k/", storage.WatchOptions{Revision: rev - window}); resp.Err != nil || len(resp.Events) == 0 {
+		t.Fatalf("Watch from the compacted revision: %+v", resp)
 	}
 }
 

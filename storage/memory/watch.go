@@ -82,7 +82,7 @@ func (s *Store) Watch(ctx context.Context, prefix string, opts storage.WatchOpti
 		return fail(errors.New("memory: negative watch revision"))
 	case opts.Revision == 0:
 		w.from = st.rev
-	case opts.Revision <= st.compacted:
+	case opts.Revision < st.compacted:
 		return fail(&storage.Error{Code: storage.ErrCompacted, Revision: st.compacted})
 	}
 	s.watchers.Add(1)
@@ -108,6 +108,14 @@ func (w *watcher) run() {
 		}
 		if len(resp.Events) > 0 {
 			if !w.send(resp) {
+				return
+			}
+			active = true
+		} else if w.progress && resp.Revision > 0 && !more {
+			// Only other prefixes changed: say how far this watch has
+			// got, so a consistent read waiting on it need not wait for
+			// the next tick.
+			if !w.send(storage.WatchResponse{Revision: w.from}) {
 				return
 			}
 			active = true

@@ -1,0 +1,250 @@
+package watch
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kapi-dev/kapi/resourceversion"
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// The defaults of [Options].
+const (
+	DefaultEventWindow         = 10000
+	DefaultEventWindowDuration = 75 * time.Second
+	DefaultSnapshotTTL         = 75 * time.Second
+	DefaultWatcherBuffer       = 100
+	DefaultBookmarkInterval    = time.Minute
+	DefaultFreshnessTimeout    = 3 * time.Second
+)
+
+// Options configures a [Cache]. The zero value gives the defaults.
+type Options struct {
+	// EventWindow is the most events the window keeps; a watch can start
+	// from any revision whose later events are all still in the window.
+	// Zero or less means DefaultEventWindow (10000).
+	EventWindow int
+	// EventWindowDuration is how long an event stays in the window at
+	// most. Zero or less means DefaultEventWindowDuration (75s).
+	EventWindowDuration time.Duration
+	// SnapshotTTL is how long the state at a past revision stays readable
+	// from memory (for Exact and continuation lists) after a later change
+	// replaced it, within the limits of the event window. Older reads go to
+	// the store. Zero means DefaultSnapshotTTL (75s); negative keeps no
+	// past states.
+	SnapshotTTL time.Duration
+	// WatcherBuffer is the capacity of each watcher's channel. Zero or
+	// less means DefaultWatcherBuffer (100).
+	WatcherBuffer int
+	// BookmarkInterval is how often watchers that allow bookmarks get one.
+	// Zero or less means DefaultBookmarkInterval (1m).
+	BookmarkInterval time.Duration
+	// FreshnessTimeout bounds how long a read or watch waits for the cache
+	// to reach the revision it needs. Zero or less means
+	// DefaultFreshnessTimeout (3s).
+	FreshnessTimeout time.Duration
+	// Decode turns a stored value into the object [Entry.Object] returns.
+	// It is called at most once per entry that is asked for its object
+	// (concurrent first calls aside), so it must be safe for concurrent
+	// use and must not keep or modify kv. Nil: entries hold bytes only.
+	Decode func(kv *storage.KeyValue) (any, error)
+	// Clock is the time source for the window's age, snapshot expiry and
+	// bookmarks. Nil means the system clock.
+	Clock Clock
+}
+
+func (o Options) withDefaults() Options {
+	if o.EventWindow <= 0 {
+		o.EventWindow = DefaultEventWindow
+	}
+	if o.EventWindowDuration <= 0 {
+		o.EventWindowDuration = DefaultEventWindowDuration
+	}
+	if o.SnapshotTTL == 0 {
+		o.SnapshotTTL = DefaultSnapshotTTL
+	}
+	if o.WatcherBuffer <= 0 {
+		o.WatcherBuffer = DefaultWatcherBuffer
+	}
+	if o.BookmarkInterval <= 0 {
+		o.BookmarkInterval = DefaultBookmarkInterval
+	}
+	if o.FreshnessTimeout <= 0 {
+		o.FreshnessTimeout = DefaultFreshnessTimeout
+	}
+	if o.Clock == nil {
+		o.Clock = realClock{}
+	}
+	return o
+}
+
+// Cache mirrors the keys under one prefix of a store and serves reads and
+// watches from memory. Create it with [New], stop it with [Cache.Stop].
+// All methods are safe for concurrent use. See the package documentation
+// for its contracts.
+type Cache struct {
+	store  storage.Interface
+	prefix string
+	opts   Options
+
+	cur atomic.Pointer[state]
+
+	ctx      context.Context // canceled by Stop
+	cancel   context.CancelFunc
+	finished chan struct{} // closed when the upstream goroutine returns
+
+	mu       sync.Mutex // guards stopped with watcher registration
+	stopped  bool
+	watchers sync.WaitGroup
+
+	up upstream // owned by the upstream goroutine
+}
+
+// state is one immutable version of the cache, published atomically.
+type state struct {
+	rev  int64 // every change under the prefix up to rev is applied
+	root *node // the mirror at rev
+	log  evlog // the event window
+	// base is the state at the oldest revision a watch can start from:
+	// every change after base.rev is in log. Its root is the snapshot
+	// for revisions before the log's first record.
+	base      *record
+	epoch     int64 // bumped by every (re)list: older watchers expire
+	bookmarks int64 // bumped by every bookmark round
+	ready     bool  // the first list has been loaded
+	stopped   bool
+	changed   chan struct{} // closed when the next state is published
+}
+
+// New returns a cache of the keys under prefix (which must end in "/")
+// and starts it: a background goroutine lists the prefix, then follows
+// one watch of it. The cache serves reads as soon as the first list is
+// loaded ([Cache.Ready]); until then they wait. Call [Cache.Stop] to stop
+// it.
+func New(store storage.Interface, prefix string, opts Options) *Cache {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Cache{
+		store:    store,
+		prefix:   prefix,
+		opts:     opts.withDefaults(),
+		ctx:      ctx,
+		cancel:   cancel,
+		finished: make(chan struct{}),
+	}
+	c.cur.Store(&state{root: &node{}, base: &record{}, changed: make(chan struct{})})
+	go c.run()
+	return c
+}
+
+// Stop stops the upstream watch and every watcher (each ends with
+// [ErrStopped]) and waits for their goroutines. Calls made after Stop fail
+// with ErrStopped. Stop is idempotent.
+func (c *Cache) Stop() {
+	c.mu.Lock()
+	c.stopped = true
+	c.mu.Unlock()
+	c.cancel()
+	<-c.finished
+	c.watchers.Wait()
+}
+
+// Ready waits until the cache has loaded its first list.
+func (c *Cache) Ready(ctx context.Context) error {
+	for {
+		st := c.cur.Load()
+		switch {
+		case st.stopped:
+			return ErrStopped
+		case st.ready:
+			return nil
+		}
+		select {
+		case <-st.changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Revision returns the cache's revision: every change under the prefix up
+// to it has been applied. It is 0 until the first list is loaded.
+func (c *Cache) Revision() int64 { return c.cur.Load().rev }
+
+// Sync waits until the cache holds every change the store had made when
+// Sync was called (it asks the store for its current revision) and returns
+// the cache's revision then, which is at least that one. It fails like a
+// consistent read: a storage error from the store, or a 504
+// TooLargeResourceVersion after [Options.FreshnessTimeout].
+func (c *Cache) Sync(ctx context.Context) (int64, error) {
+	st, err := c.fresh(ctx, resourceversion.MostRecent, 0)
+	if err != nil {
+		return 0, err
+	}
+	return st.rev, nil
+}
+
+// publish installs next as the current state and wakes everyone waiting
+// for a change. Only the upstream goroutine publishes.
+func (c *Cache) publish(next *state) {
+	next.changed = make(chan struct{})
+	old := c.cur.Swap(next)
+	close(old.changed)
+}
+
+// fresh returns a state that satisfies a read with the given semantics:
+// MostRecent waits for the store's current revision, Any only for the
+// first list, NotOlderThan and Exact for rev.
+func (c *Cache) fresh(ctx context.Context, sem resourceversion.Semantics, rev int64) (*state, error) {
+	switch sem {
+	case resourceversion.MostRecent:
+		cur, err := c.store.Revision(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return c.waitFor(ctx, cur)
+	case resourceversion.Any:
+		return c.waitFor(ctx, 0)
+	case resourceversion.NotOlderThan, resourceversion.Exact:
+		return c.waitFor(ctx, rev)
+	}
+	return nil, fmt.Errorf("watch: unsupported read semantics %v", sem)
+}
+
+// waitFor returns the first ready state at or after rev, waiting at most
+// FreshnessTimeout.
+func (c *Cache) waitFor(ctx context.Context, rev int64) (*state, error) {
+	st := c.cur.Load()
+	if st.ready && st.rev >= rev && !st.stopped {
+		return st, nil
+	}
+	timer := time.NewTimer(c.opts.FreshnessTimeout)
+	defer timer.Stop()
+	for {
+		switch {
+		case st.stopped:
+			return nil, ErrStopped
+		case st.ready && st.rev >= rev:
+			return st, nil
+		}
+		select {
+		case <-st.changed:
+			st = c.cur.Load()
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-timer.C:
+			if !st.ready {
+				return nil, notReady()
+			}
+			return nil, tooLarge(st.rev, rev)
+		}
+	}
+}
+
+// now returns the clock's time in Unix nanoseconds.
+func (c *Cache) now() int64 { return c.opts.Clock.Now().UnixNano() }
+
+// entry makes an Entry for kv with the cache's decoder.
+func (c *Cache) entry(kv *storage.KeyValue) *Entry { return newEntry(kv, c.opts.Decode) }

@@ -1,0 +1,284 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/kapi-dev/kapi/storage"
+)
+
+const (
+	// listPageSize is the page size of the cache's own lists.
+	listPageSize = 10000
+	// housekeepingInterval is how often the window is trimmed by age and
+	// snapshots are expired.
+	housekeepingInterval = time.Second
+	// progressBookmarkSpacing is the least time between two bookmark
+	// rounds caused by progress notifications.
+	progressBookmarkSpacing = time.Second
+	// Retry back-off after a failed list or watch.
+	minBackoff = 10 * time.Millisecond
+	maxBackoff = time.Second
+)
+
+// errWatchEnded: the upstream watch channel closed without an error.
+var errWatchEnded = errors.New("watch: upstream watch ended")
+
+// upstream is the state of the goroutine that feeds the cache.
+type upstream struct {
+	gen          uint64 // the last generation used for tree changes
+	received     int64  // upstream responses received
+	expired      int64  // snapshots of records before it are cleared
+	lastProgress int64  // when progress last caused a bookmark round
+	bookmarkTick <-chan time.Time
+	houseTick    <-chan time.Time
+	backoff      time.Duration
+}
+
+// run lists the prefix and follows its watch until Stop, listing again
+// whenever the watch cannot resume where the cache is.
+func (c *Cache) run() {
+	defer close(c.finished)
+	bt := c.opts.Clock.NewTicker(c.opts.BookmarkInterval)
+	defer bt.Stop()
+	ht := c.opts.Clock.NewTicker(housekeepingInterval)
+	defer ht.Stop()
+	c.up.bookmarkTick, c.up.houseTick = bt.C(), ht.C()
+	for c.ctx.Err() == nil {
+		if err := c.list(); err != nil {
+			c.sleep()
+			continue
+		}
+		received := c.up.received
+		c.follow()
+		if c.up.received == received { // the watch failed at once: wait
+			c.sleep()
+		}
+	}
+	next := *c.cur.Load()
+	next.stopped = true
+	c.publish(&next)
+}
+
+// follow watches from the cache's revision, again after every failure,
+// until the revision is compacted (a list is due) or the cache stops.
+// Since a watch resumes right after the last applied revision, watchers
+// see no gap.
+func (c *Cache) follow() {
+	for c.ctx.Err() == nil {
+		err := c.watch()
+		if storage.IsCompacted(err) || c.ctx.Err() != nil {
+			return
+		}
+		c.sleep()
+	}
+}
+
+// sleep waits the back-off, which doubles up to maxBackoff.
+func (c *Cache) sleep() {
+	c.up.backoff = min(max(2*c.up.backoff, minBackoff), maxBackoff)
+	t := time.NewTimer(c.up.backoff)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-c.ctx.Done():
+	}
+}
+
+// list reads the whole prefix at one revision and installs it as a new
+// epoch: the window restarts at that revision and watchers of the old
+// epoch end with 410 Expired. Entries whose object did not change are
+// kept, with their decoded object and encodings. A list at the cache's own
+// revision changes nothing: the cache already has that state.
+func (c *Cache) list() error {
+	old := c.cur.Load()
+	c.up.gen++
+	gen := c.up.gen
+	root := &node{gen: gen}
+	opts := storage.ListOptions{Limit: listPageSize}
+	for {
+		resp, err := c.store.List(c.ctx, c.prefix, opts)
+		if err != nil {
+			return err
+		}
+		opts.Revision = resp.Revision
+		for _, kv := range resp.KVs {
+			e := old.root.get(kv.Key)
+			if e == nil || e.KV.ModRevision != kv.ModRevision || e.KV.CreateRevision != kv.CreateRevision {
+				e = c.entry(kv)
+			}
+			root, _ = treePut(root, e, gen)
+		}
+		if resp.Remaining == 0 || len(resp.KVs) == 0 {
+			break
+		}
+		opts.After = resp.KVs[len(resp.KVs)-1].Key
+	}
+	if old.ready && opts.Revision == old.rev {
+		return nil
+	}
+	base := &record{rev: opts.Revision, at: c.now()}
+	if c.opts.SnapshotTTL > 0 {
+		base.root.Store(root)
+	}
+	c.up.expired = 0
+	c.publish(&state{
+		rev:       opts.Revision,
+		root:      root,
+		base:      base,
+		epoch:     old.epoch + 1,
+		bookmarks: old.bookmarks,
+		ready:     true,
+	})
+	return nil
+}
+
+// watch follows one upstream watch until it fails or the cache stops.
+func (c *Cache) watch() error {
+	ctx, cancel := context.WithCancel(c.ctx)
+	defer cancel()
+	ch := c.store.Watch(ctx, c.prefix, storage.WatchOptions{Revision: c.cur.Load().rev, ProgressNotify: true})
+	for {
+		select {
+		case resp, ok := <-ch:
+			if !ok {
+				return errWatchEnded
+			}
+			if resp.Err != nil {
+				return resp.Err
+			}
+			c.up.backoff = 0
+			c.up.received++
+			c.receive(resp)
+		case <-c.up.bookmarkTick:
+			c.bookmarkRound()
+		case <-c.up.houseTick:
+			c.housekeep()
+		case <-c.ctx.Done():
+			return c.ctx.Err()
+		}
+	}
+}
+
+// receive applies one upstream response and publishes the result.
+func (c *Cache) receive(resp storage.WatchResponse) {
+	st := c.cur.Load()
+	if len(resp.Events) == 0 {
+		c.progress(st, resp.Revision)
+		return
+	}
+	next := *st
+	now := c.now()
+	for i := range resp.Events {
+		c.apply(&next, &resp.Events[i], now)
+	}
+	next.rev = max(next.rev, resp.Revision)
+	if over := next.log.len() - c.opts.EventWindow; over > 0 {
+		c.evict(&next, next.log.first+int64(over))
+	}
+	c.publish(&next)
+}
+
+// apply records one event in next: the mirror, the window and the
+// revision. An event at or below the cache's revision was applied already
+// (a resumed watch may repeat it) and is skipped.
+func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
+	rev := ev.KV.ModRevision
+	if rev <= next.rev {
+		return
+	}
+	key := ev.KV.Key
+	prev := next.root.get(key)
+	if prev == nil && ev.PrevKV != nil {
+		prev = c.entry(ev.PrevKV)
+	}
+	c.up.gen++
+	rec := &record{rev: rev, at: now, prev: prev}
+	switch ev.Type {
+	case storage.EventPut:
+		rec.entry = c.entry(ev.KV)
+		next.root, _ = treePut(next.root, rec.entry, c.up.gen)
+	case storage.EventDelete:
+		if prev == nil { // nothing the cache or its watchers know of
+			next.rev = rev
+			return
+		}
+		next.root, _ = treeDelete(next.root, key, c.up.gen)
+		rec.tomb.Store(prev.stamped(rev))
+	}
+	if c.opts.SnapshotTTL > 0 {
+		rec.root.Store(next.root)
+	}
+	next.log = next.log.appended(rec)
+	next.rev = rev
+}
+
+// evict drops the records before first from next's window; the last one
+// dropped becomes the base. Dropped snapshots are released.
+func (c *Cache) evict(next *state, first int64) {
+	next.base.root.Store(nil)
+	for seq := next.log.first; seq < first-1; seq++ {
+		next.log.at(seq).root.Store(nil)
+	}
+	next.base = next.log.at(first - 1)
+	next.log = next.log.trimmed(first)
+}
+
+// progress handles a progress notification: the revision advances and,
+// at most once per progressBookmarkSpacing, watchers get a bookmark.
+func (c *Cache) progress(st *state, rev int64) {
+	if rev <= st.rev || !st.ready {
+		return
+	}
+	next := *st
+	next.rev = rev
+	if now := c.now(); now-c.up.lastProgress >= int64(progressBookmarkSpacing) {
+		c.up.lastProgress = now
+		next.bookmarks++
+	}
+	c.publish(&next)
+}
+
+// bookmarkRound makes every watcher that allows bookmarks send one.
+func (c *Cache) bookmarkRound() {
+	next := *c.cur.Load()
+	next.bookmarks++
+	c.publish(&next)
+}
+
+// housekeep drops events older than the window's duration and expires
+// snapshots replaced more than SnapshotTTL ago.
+func (c *Cache) housekeep() {
+	st := c.cur.Load()
+	now := c.now()
+	cutoff := now - int64(c.opts.EventWindowDuration)
+	first := st.log.first
+	for first < st.log.end && st.log.at(first).at < cutoff {
+		first++
+	}
+	if first > st.log.first {
+		next := *st
+		c.evict(&next, first)
+		c.publish(&next)
+		st = &next
+	}
+	if c.opts.SnapshotTTL > 0 {
+		c.expireSnapshots(st, now-int64(c.opts.SnapshotTTL))
+	}
+}
+
+// expireSnapshots clears the snapshots replaced before cutoff: the
+// snapshot of a record is replaced by the next record.
+func (c *Cache) expireSnapshots(st *state, cutoff int64) {
+	l := &st.log
+	if l.len() == 0 || l.at(l.first).at >= cutoff {
+		return
+	}
+	st.base.root.Store(nil)
+	seq := max(c.up.expired, l.first)
+	for ; seq+1 < l.end && l.at(seq+1).at < cutoff; seq++ {
+		l.at(seq).root.Store(nil)
+	}
+	c.up.expired = seq
+}

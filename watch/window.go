@@ -1,0 +1,105 @@
+package watch
+
+import (
+	"slices"
+	"sync/atomic"
+)
+
+// record is one change in the event window.
+type record struct {
+	rev   int64
+	at    int64  // when the cache applied it, in Clock Unix nanoseconds
+	entry *Entry // the new entry of a put; nil for a delete
+	prev  *Entry // the entry it replaced or deleted; nil for a create
+	// root is the mirror right after this change: the snapshot serving
+	// reads at revisions from rev until the next change. It is cleared
+	// when the snapshot expires.
+	root atomic.Pointer[node]
+	// tomb is prev stamped with rev, the object of a Deleted event: set
+	// when the change is a delete, made on first use when a put makes an
+	// object leave a watcher's filter.
+	tomb atomic.Pointer[Entry]
+}
+
+func (r *record) key() string {
+	if r.entry != nil {
+		return r.entry.KV.Key
+	}
+	return r.prev.KV.Key
+}
+
+// tombstone returns prev as of the record's revision, made once.
+func (r *record) tombstone() *Entry {
+	if t := r.tomb.Load(); t != nil {
+		return t
+	}
+	t := r.prev.stamped(r.rev)
+	if !r.tomb.CompareAndSwap(nil, t) {
+		t = r.tomb.Load()
+	}
+	return t
+}
+
+// The event log holds the window's records by sequence number in
+// fixed-size chunks. An evlog value is a view of the log as one state sees
+// it: the records [first, end). A slot below a view's end is never written
+// again, so readers use views without locking while the single writer
+// fills later slots; dropping old chunks makes a new slice of chunks, so
+// older views stay valid.
+const (
+	chunkBits = 8
+	chunkLen  = 1 << chunkBits
+	chunkMask = chunkLen - 1
+)
+
+type chunk [chunkLen]*record
+
+type evlog struct {
+	first, end int64 // the retained records' sequence numbers
+	base       int64 // sequence number of chunks[0][0]
+	chunks     []*chunk
+}
+
+func (l *evlog) len() int { return int(l.end - l.first) }
+
+// at returns the record with sequence number seq, first <= seq < end.
+func (l *evlog) at(seq int64) *record {
+	i := seq - l.base
+	return l.chunks[i>>chunkBits][i&chunkMask]
+}
+
+// appended returns the view with r as its last record.
+func (l evlog) appended(r *record) evlog {
+	i := l.end - l.base
+	if int(i>>chunkBits) == len(l.chunks) {
+		l.chunks = append(l.chunks, new(chunk))
+	}
+	l.chunks[i>>chunkBits][i&chunkMask] = r
+	l.end++
+	return l
+}
+
+// trimmed returns the view without the records before first.
+func (l evlog) trimmed(first int64) evlog {
+	l.first = first
+	if drop := (first - l.base) >> chunkBits; drop > 0 {
+		l.chunks = slices.Clone(l.chunks[drop:])
+		l.base += drop << chunkBits
+	}
+	return l
+}
+
+// search returns the sequence number of the first record whose revision is
+// greater than rev (end when there is none).
+func (l *evlog) search(rev int64) int64 {
+	lo, hi := l.first, l.end
+	for lo < hi {
+		m := lo + (hi-lo)/2
+		if l.at(m).rev <= rev {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
