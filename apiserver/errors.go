@@ -28,5 +28,3 @@ func storageError(err error) error {
 	}
 	return status.InternalError(err)
 }
-
-func asStorageError(err error, target **storage.Error) bool { return errors.As(err, target) }

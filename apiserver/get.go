@@ -20,26 +20,22 @@ func (s *Server) get(req *request) {
 	}
 	r := req.res
 	ctx := req.r.Context()
-	resp, err := r.store.Get(ctx, r.key(req.namespace, req.name), storageGetOptions)
+	resp, err := r.cache.Get(ctx, r.key(req.namespace, req.name), opts)
 	if err != nil {
 		s.writeError(req.w, req.r, storageError(err))
 		return
 	}
-	if opts.Semantics == resourceversion.NotOlderThan && resp.Revision < opts.Revision {
-		s.writeError(req.w, req.r, resourceversion.TooLargeResourceVersion(resp.Revision, opts.Revision))
-		return
-	}
-	if resp.KV == nil {
+	if resp.Entry == nil {
 		s.writeError(req.w, req.r, status.NotFound(r.gr, req.name))
 		return
 	}
 	if out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON {
-		s.writeRawObject(req, resp.KV)
+		s.writeRawObject(req, resp.Entry.KV)
 		return
 	}
-	obj, err := r.decode(resp.KV)
+	obj, err := object(resp.Entry)
 	if err != nil {
-		s.writeError(req.w, req.r, status.InternalError(err))
+		s.writeError(req.w, req.r, err)
 		return
 	}
 	s.writeRead(req, out, obj)

@@ -10,6 +10,7 @@ import (
 	"github.com/kapi-dev/kapi/resourceversion"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
+	"github.com/kapi-dev/kapi/watch"
 )
 
 // list serves GET on a collection.
@@ -70,102 +71,42 @@ func (p *page) list(r *resource) (*meta.List, error) {
 	return l, nil
 }
 
-// listPage reads one page (or all) of a collection as the options ask.
-// With a limit, it keeps reading until the page is full of matching items
-// or the collection is exhausted, all at one revision, so the pages of one
-// list form a consistent snapshot. Values are decoded only when selectors
-// need to look into them.
+// listPage reads one page (or all) of a collection from the watch cache as
+// the options ask. Values are decoded only when selectors need to look
+// into them.
 func (s *Server) listPage(ctx context.Context, r *resource, namespace string, sel selectors, opts resourceversion.List) (*page, error) {
 	prefix := r.listPrefix(namespace)
-	var rev int64
-	var after string
-	switch opts.Semantics {
-	case resourceversion.Continuation:
-		rev, after = opts.Continue.Revision, continueAfter(prefix, opts.Continue.StartKey)
-	case resourceversion.Exact:
-		rev = opts.Revision
+	lopts := watch.ListOptions{List: opts}
+	if !sel.empty() {
+		lopts.Filter = sel.filter(r)
 	}
-	p := &page{}
-	filter := !sel.empty()
-	if filter {
-		p.objs = []meta.Object{}
+	res, err := r.cache.List(ctx, prefix, lopts)
+	if err != nil {
+		return nil, storageError(err)
 	}
-	for {
-		resp, err := r.store.List(ctx, prefix, storage.ListOptions{Revision: rev, After: after, Limit: opts.Limit})
-		if err != nil {
-			return nil, listStorageError(err, opts)
-		}
-		if rev == 0 {
-			rev = resp.Revision
-			if opts.Semantics == resourceversion.NotOlderThan && rev < opts.Revision {
-				return nil, resourceversion.TooLargeResourceVersion(rev, opts.Revision)
-			}
-		}
-		if !filter && opts.Limit <= 0 {
-			p.kvs = resp.KVs
-		}
-		for i, kv := range resp.KVs {
-			if filter {
-				obj, err := r.decode(kv)
-				if err != nil {
-					return nil, status.InternalError(err)
-				}
-				if !sel.matches(r, obj) {
-					continue
-				}
-				p.objs = append(p.objs, obj)
-			}
-			if filter || opts.Limit > 0 {
-				p.kvs = append(p.kvs, kv)
-			}
-			if opts.Limit > 0 && int64(len(p.kvs)) == opts.Limit {
-				left := resp.Remaining + int64(len(resp.KVs)-i-1)
-				if left > 0 {
-					p.meta.Continue = resourceversion.EncodeContinue(
-						resourceversion.ContinueAfter(rev, strings.TrimPrefix(kv.Key, prefix)))
-					if !filter {
-						p.meta.RemainingItemCount = &left
-					}
-				}
-				p.meta.ResourceVersion = strconv.FormatInt(rev, 10)
-				return p, nil
-			}
-		}
-		if resp.Remaining == 0 || len(resp.KVs) == 0 {
-			break
-		}
-		after = resp.KVs[len(resp.KVs)-1].Key
+	p := &page{kvs: make([]*storage.KeyValue, len(res.Entries))}
+	p.meta.ResourceVersion = strconv.FormatInt(res.Revision, 10)
+	for i, e := range res.Entries {
+		p.kvs[i] = e.KV
 	}
-	p.meta.ResourceVersion = strconv.FormatInt(rev, 10)
+	if lopts.Filter != nil {
+		p.objs = make([]meta.Object, len(res.Entries))
+		for i, e := range res.Entries {
+			if p.objs[i], err = object(e); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if res.Remaining > 0 && len(p.kvs) > 0 {
+		last := p.kvs[len(p.kvs)-1].Key
+		p.meta.Continue = resourceversion.EncodeContinue(
+			resourceversion.ContinueAfter(res.Revision, strings.TrimPrefix(last, prefix)))
+		if lopts.Filter == nil {
+			left := res.Remaining
+			p.meta.RemainingItemCount = &left
+		}
+	}
 	return p, nil
-}
-
-// continueAfter turns a token's inclusive start key into the exclusive
-// storage key to list after. Tokens kapi issues start just past a key
-// (lastKey+"\x00"), so the key itself is where to resume after.
-func continueAfter(prefix, startKey string) string {
-	if startKey == "" || startKey == "/" {
-		return ""
-	}
-	if strings.HasSuffix(startKey, "\x00") {
-		return prefix + strings.TrimSuffix(startKey, "\x00")
-	}
-	// An inclusive start: resume after the greatest key below it.
-	k := prefix + startKey
-	return k[:len(k)-1] + string(k[len(k)-1]-1) + "\xff"
-}
-
-// listStorageError turns a compacted continuation into 410 Expired with a
-// fresh token that resumes, inconsistently, at the current revision, as
-// kube-apiserver does.
-func listStorageError(err error, opts resourceversion.List) error {
-	if !storage.IsCompacted(err) {
-		return storageError(err)
-	}
-	if opts.Semantics == resourceversion.Continuation {
-		return resourceversion.ContinueExpired(*opts.Continue)
-	}
-	return status.Expired("The resourceVersion for the provided list is too old.")
 }
 
 // listAll reads every matching object of a collection at the current

@@ -8,7 +8,9 @@ import (
 	"strconv"
 
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
+	"github.com/kapi-dev/kapi/watch"
 )
 
 // resource is a registered kind with everything computed once at
@@ -30,6 +32,8 @@ type resource struct {
 	specFields []int
 	// unstructured is set for kinds served as meta.Unstructured.
 	unstructured bool
+	// cache serves every read: gets, lists and watches.
+	cache *watch.Cache
 }
 
 type subresourceInfo struct {
@@ -45,7 +49,7 @@ func typeOf(obj meta.Object) reflect.Type {
 	return t
 }
 
-func newResource(k Kind) (*resource, error) {
+func newResource(k Kind, cacheOpts watch.Options) (*resource, error) {
 	group := k.Group
 	if group == "" {
 		group = "core"
@@ -59,8 +63,11 @@ func newResource(k Kind) (*resource, error) {
 		gr:          k.groupResource(),
 		statusField: -1,
 	}
+	cacheOpts.Decode = func(kv *storage.KeyValue) (any, error) { return r.decode(kv) }
+	r.cache = watch.New(r.store, r.prefix, cacheOpts)
 	sample := k.New()
 	if reflect.TypeOf(sample).Kind() != reflect.Pointer {
+		r.cache.Stop()
 		return nil, errors.New("New must return a pointer")
 	}
 	if _, ok := sample.(*meta.Unstructured); ok {
@@ -79,6 +86,7 @@ func newResource(k Kind) (*resource, error) {
 		}
 	}
 	if k.StatusSubresource && r.statusField < 0 {
+		r.cache.Stop()
 		return nil, fmt.Errorf("StatusSubresource needs a top-level field with json name \"status\" in %s", t)
 	}
 	return r, nil
@@ -243,4 +251,14 @@ func (r *resource) specChanged(a, b meta.Object) bool {
 		}
 	}
 	return false
+}
+
+// object returns an entry's decoded object, shared with every other
+// reader: it must not be modified.
+func object(e *watch.Entry) (meta.Object, error) {
+	obj, err := e.Object()
+	if err != nil {
+		return nil, status.InternalError(err)
+	}
+	return obj.(meta.Object), nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
+	"github.com/kapi-dev/kapi/watch"
 )
 
 // selectors are a request's label and field selectors, parsed once.
@@ -72,4 +73,14 @@ func (sel selectors) matches(r *resource, obj meta.Object) bool {
 		}
 		return "", false
 	})
+}
+
+// filter is the selectors as a watch cache filter. Decoded objects are
+// kept by the cache, so each object is decoded once for every selector
+// that looks at it.
+func (sel selectors) filter(r *resource) func(*watch.Entry) bool {
+	return func(e *watch.Entry) bool {
+		obj, err := object(e)
+		return err == nil && sel.matches(r, obj)
+	}
 }

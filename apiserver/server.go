@@ -16,6 +16,7 @@ import (
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/storage"
 	"github.com/kapi-dev/kapi/storage/memory"
+	"github.com/kapi-dev/kapi/watch"
 )
 
 // Options configures a Server. The zero value serves from an in-memory
@@ -34,6 +35,10 @@ type Options struct {
 	// Version is what /version reports; default: a Kubernetes version
 	// kapi is compatible with.
 	Version VersionInfo
+	// WatchCache tunes the watch cache each kind's reads are served from
+	// (event window, snapshot lifetime, watcher buffers, bookmarks); its
+	// Decode is set by the server.
+	WatchCache watch.Options
 	// MinRequestTimeout is the lower bound of a watch's lifetime when the
 	// client gives no timeoutSeconds; the actual timeout is randomised
 	// between it and twice it, as kube-apiserver does. Default 30 minutes.
@@ -167,7 +172,7 @@ func (s *Server) register(k Kind) error {
 			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
 		}
 	}
-	r, err := newResource(k)
+	r, err := newResource(k, s.opts.WatchCache)
 	if err != nil {
 		return err
 	}
@@ -176,6 +181,16 @@ func (s *Server) register(k Kind) error {
 		s.groups = append(s.groups, k.Group)
 	}
 	return nil
+}
+
+// Close stops the server's watch caches and ends every watch. Requests
+// after Close fail.
+func (s *Server) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.resources {
+		r.cache.Stop()
+	}
 }
 
 // Err returns the first registration error, if any.

@@ -3,7 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"context"
-	"fmt"
+	"errors"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -13,25 +13,22 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
 	"github.com/kapi-dev/kapi/status"
-	"github.com/kapi-dev/kapi/storage"
+	"github.com/kapi-dev/kapi/watch"
 )
 
 // watchStream writes one watch response: framed events in the negotiated
-// media type, flushed one by one.
+// media type, flushed after each batch.
 type watchStream struct {
 	req     *request
 	out     readOutput
 	enc     codec.WatchEncoder
 	rc      *http.ResponseController
-	sel     selectors
 	buf     bytes.Buffer
 	pending []byte
-	// raw streams JSON events from the stored bytes: no selectors to
-	// evaluate and no transformation to apply.
+	// raw frames JSON events from the stored bytes: no transformation to
+	// apply.
 	raw bool
 	obj []byte
-	// start is the revision the watch began after, for error messages.
-	start int64
 }
 
 // watch serves GET ?watch=true on a collection or object.
@@ -53,53 +50,55 @@ func (s *Server) watch(req *request) {
 	}
 	ctx, cancel := context.WithTimeout(req.r.Context(), s.watchTimeout(opts))
 	defer cancel()
-	r := req.res
-	prefix := r.listPrefix(req.namespace)
-
-	var initial []meta.Object
-	start := opts.Revision
-	if opts.SendInitialEvents {
-		lopts := resourceversion.List{Semantics: resourceversion.MostRecent}
-		if opts.Semantics == resourceversion.NotOlderThan {
-			lopts = resourceversion.List{Semantics: resourceversion.NotOlderThan, Revision: opts.Revision}
-		}
-		p, err := s.listPage(ctx, r, req.namespace, sel, lopts)
-		if err != nil {
-			s.writeError(req.w, req.r, err)
-			return
-		}
-		list, err := p.list(r)
-		if err != nil {
-			s.writeError(req.w, req.r, err)
-			return
-		}
-		initial = list.Items
-		start, _ = strconv.ParseInt(list.ResourceVersion, 10, 64)
-	} else if start == 0 {
-		if start, err = r.store.Revision(ctx); err != nil {
-			s.writeError(req.w, req.r, storageError(err))
-			return
-		}
+	w, err := req.res.startWatch(ctx, req, sel, opts)
+	if err != nil && status.CodeOf(err) != http.StatusGone {
+		s.writeError(req.w, req.r, storageError(err))
+		return
 	}
-	events := r.store.Watch(ctx, prefix, storage.WatchOptions{Revision: start, ProgressNotify: opts.AllowBookmarks})
 
-	ws := &watchStream{req: req, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w), sel: sel,
-		raw: sel.empty() && out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON, start: start}
+	ws := &watchStream{req: req, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
+		raw: out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON}
 	req.w.Header().Set("Content-Type", ws.enc.StreamMediaType())
 	if out.as != "" {
 		req.w.Header().Set("Content-Type", out.contentType())
 	}
 	req.w.Header().Set("Cache-Control", "no-cache, private")
 	req.w.WriteHeader(http.StatusOK)
-	for _, obj := range initial {
-		ws.event(meta.Added, obj)
-	}
-	if opts.InitialEventsEndBookmark {
-		ws.bookmark(start, true)
-	}
-	ws.flush()
 	_ = ws.rc.Flush() // send the headers even when there is nothing yet
-	ws.stream(ctx, events, opts.AllowBookmarks)
+	if err != nil {
+		// A start revision that has left the window: as kube-apiserver,
+		// an ERROR event in a successful response.
+		ws.fail(err)
+		return
+	}
+	defer w.Stop()
+	ws.stream(ctx, w)
+}
+
+// startWatch starts a cache watch as the request asks: with the initial
+// state first (rv unset or "0", or sendInitialEvents=true), or from a
+// revision.
+func (r *resource) startWatch(ctx context.Context, req *request, sel selectors, opts resourceversion.Watch) (*watch.Watcher, error) {
+	prefix := r.listPrefix(req.namespace)
+	if req.name != "" {
+		prefix = r.key(req.namespace, req.name)
+		sel.name = ""
+	}
+	wo := watch.WatchOptions{Bookmarks: opts.AllowBookmarks, InitialEventsEnd: opts.InitialEventsEndBookmark}
+	if !sel.empty() {
+		wo.Filter = sel.filter(r)
+	}
+	switch {
+	case opts.SendInitialEvents:
+		return r.cache.WatchWithInitialState(ctx, prefix, resourceversion.List{Semantics: opts.Semantics, Revision: opts.Revision}, wo)
+	case opts.Semantics == resourceversion.MostRecent:
+		rev, err := r.cache.Sync(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return r.cache.Watch(ctx, prefix, rev, wo)
+	}
+	return r.cache.Watch(ctx, prefix, opts.Revision, wo)
 }
 
 // watchTimeout is the client's timeoutSeconds, or a random duration
@@ -113,85 +112,82 @@ func (s *Server) watchTimeout(opts resourceversion.Watch) time.Duration {
 	return min + time.Duration(rand.Int64N(int64(min)))
 }
 
-// stream forwards storage events until the watch ends.
-func (ws *watchStream) stream(ctx context.Context, events <-chan storage.WatchResponse, bookmarks bool) {
+// stream forwards the watcher's events until the watch ends, flushing
+// whenever the watcher has nothing more ready.
+func (ws *watchStream) stream(ctx context.Context, w *watch.Watcher) {
+	events := w.Events()
 	for {
+		var ev watch.Event
+		var ok bool
 		select {
 		case <-ctx.Done():
 			return
-		case resp, ok := <-events:
-			if !ok {
-				return
-			}
-			if resp.Err != nil {
-				ws.fail(resp.Err)
-				return
-			}
-			if len(resp.Events) == 0 {
-				if bookmarks && resp.Revision > 0 {
-					ws.bookmark(resp.Revision, false)
-				}
-			}
-			for _, e := range resp.Events {
-				if err := ws.storageEvent(e); err != nil {
-					ws.fail(err)
-					return
-				}
-			}
+		case ev, ok = <-events:
+		}
+		if !ok {
+			ws.end(w.Err())
+			return
+		}
+		if err := ws.event(ev); err != nil {
+			ws.fail(err)
+			return
+		}
+		if len(events) == 0 {
 			ws.flush()
 		}
 	}
 }
 
-// storageEvent turns one storage event into a watch event, as the
-// selectors see it: an object that starts matching is ADDED and one that
-// stops matching is DELETED.
-func (ws *watchStream) storageEvent(e storage.Event) error {
-	r := ws.req.res
-	if ws.raw {
-		return ws.rawEvent(e)
+// end reports why the watcher stopped: a Status (410 Expired) as an ERROR
+// event; a watcher that fell behind, or a stopped cache, just ends the
+// stream, and the client watches again.
+func (ws *watchStream) end(err error) {
+	var se *status.Error
+	if errors.As(err, &se) {
+		ws.fail(err)
+		return
 	}
-	var cur, prev meta.Object
-	var err error
-	if e.Type == storage.EventPut {
-		if cur, err = r.decode(e.KV); err != nil {
-			return err
-		}
-	}
-	if e.PrevKV != nil {
-		if prev, err = r.decode(e.PrevKV); err != nil {
-			return err
-		}
-		prev.GetObjectMeta().ResourceVersion = strconv.FormatInt(e.KV.ModRevision, 10)
-	}
-	curMatch := cur != nil && ws.sel.matches(r, cur)
-	prevMatch := prev != nil && ws.sel.matches(r, prev)
-	switch {
-	case curMatch && prevMatch:
-		ws.event(meta.Modified, cur)
-	case curMatch:
-		ws.event(meta.Added, cur)
-	case prevMatch:
-		ws.event(meta.Deleted, prev)
-	}
-	return nil
+	ws.flush()
 }
 
-// event encodes one event in the stream's rendering; a Table stream sends
-// each object as a one-row Table.
-func (ws *watchStream) event(typ string, obj any) {
+// event frames one cache event in the stream's rendering.
+func (ws *watchStream) event(ev watch.Event) error {
+	typ := ev.Type.String()
+	if ev.Type == watch.Bookmark {
+		ws.bookmark(ev.Revision, ev.InitialEventsEnd)
+		return nil
+	}
+	if ws.raw {
+		var err error
+		if ws.obj, err = ws.req.res.appendJSON(ws.obj[:0], ev.Entry.KV); err != nil {
+			return err
+		}
+		ws.pending = ws.enc.AppendEvent(ws.pending, typ, ws.obj)
+		return nil
+	}
+	obj, err := object(ev.Entry)
+	if err != nil {
+		return err
+	}
+	return ws.encode(typ, obj)
+}
+
+// encode appends one event whose object is rendered as the client asked;
+// a Table stream sends each object as a one-row Table.
+func (ws *watchStream) encode(typ string, obj any) error {
 	v := obj
 	if _, isStatus := obj.(*meta.Status); !isStatus && !(typ == meta.Bookmark && ws.out.as == asTable) {
 		var err error
 		if v, err = ws.out.render(ws.req.res, obj); err != nil {
-			return
+			return err
 		}
 	}
 	ws.buf.Reset()
 	if err := ws.out.ser.Encode(&ws.buf, v); err != nil {
-		return
+		return err
 	}
 	ws.pending = ws.enc.AppendEvent(ws.pending, typ, ws.buf.Bytes())
+	return nil
 }
 
 // bookmark sends a BOOKMARK carrying only the kind, apiVersion and
@@ -203,21 +199,14 @@ func (ws *watchStream) bookmark(rev int64, initialEnd bool) {
 	if initialEnd {
 		m.Annotations = map[string]string{meta.InitialEventsAnnotation: "true"}
 	}
-	ws.event(meta.Bookmark, obj)
+	_ = ws.encode(meta.Bookmark, obj)
 	ws.flush()
 }
 
 // fail ends the stream with an ERROR event carrying a Status.
 func (ws *watchStream) fail(err error) {
-	var st meta.Status
-	if storage.IsCompacted(err) {
-		var se *storage.Error
-		_ = asStorageError(err, &se)
-		st = status.Expired(fmt.Sprintf("too old resource version: %d (%d)", ws.start, se.Revision+1)).Status
-	} else {
-		st = status.FromError(err)
-	}
-	ws.event(meta.Error, &st)
+	st := status.FromError(err)
+	_ = ws.encode(meta.Error, &st)
 	ws.flush()
 }
 
@@ -228,27 +217,4 @@ func (ws *watchStream) flush() {
 	_, _ = ws.req.w.Write(ws.pending)
 	ws.pending = ws.pending[:0]
 	_ = ws.rc.Flush()
-}
-
-// rawEvent frames a storage event from the stored bytes. A deleted
-// object carries the revision of its deletion, as kube-apiserver sends it.
-func (ws *watchStream) rawEvent(e storage.Event) error {
-	kv, typ := e.KV, meta.Modified
-	switch {
-	case e.Type == storage.EventDelete:
-		if e.PrevKV == nil {
-			return nil
-		}
-		gone := *e.PrevKV
-		gone.ModRevision = e.KV.ModRevision
-		kv, typ = &gone, meta.Deleted
-	case e.IsCreate():
-		typ = meta.Added
-	}
-	var err error
-	if ws.obj, err = ws.req.res.appendJSON(ws.obj[:0], kv); err != nil {
-		return err
-	}
-	ws.pending = ws.enc.AppendEvent(ws.pending, typ, ws.obj)
-	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/storage/memory"
+	"github.com/kapi-dev/kapi/watch"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -154,12 +155,17 @@ func TestWatch(t *testing.T) {
 }
 
 func TestWatchTooOldResourceVersion(t *testing.T) {
-	srv := apiserver.New(apiserver.Options{Storage: memory.New(memory.Options{HistoryWindow: 2})})
+	srv := apiserver.New(apiserver.Options{Storage: memory.New(memory.Options{HistoryWindow: 2}),
+		WatchCache: watch.Options{EventWindow: 2}})
 	srv.Register(widgetKind())
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	for i := 0; i < 5; i++ {
 		createWidget(t, ts, "w"+string(rune('a'+i)), "")
+	}
+	// A consistent list waits for the cache to catch up with the store.
+	if n := countItems(t, do(t, ts, "GET", widgetsPath, "", "")); n != 5 {
+		t.Fatalf("%d widgets", n)
 	}
 	next := openWatch(t, ts, "resourceVersion=2")
 	e := next()
