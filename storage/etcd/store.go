@@ -1,0 +1,244 @@
+package etcd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"go.etcd.io/etcd/api/v3/mvccpb"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// Options configures a [Store].
+type Options struct {
+	// Prefix is prepended to every key: the storage key "/widgets/a" is
+	// the etcd key Prefix+"/widgets/a", and keys read back have it
+	// removed. The default, "", stores keys as given. Set it (for example
+	// to "/kapi") to share an etcd cluster with other users; a Prefix
+	// should not end in "/", since storage keys start with one.
+	Prefix string
+
+	// ProgressInterval is how often the store asks etcd for a progress
+	// notification ([Store.RequestProgress]) while a watch with
+	// ProgressNotify is open. etcd's own periodic notifications come at
+	// the server's --watch-progress-notify-interval, ten minutes by
+	// default, too rarely for a watch cache that waits for its watch to
+	// reach the store's revision. Zero means DefaultProgressInterval;
+	// negative turns the requests off, leaving only the server's.
+	ProgressInterval time.Duration
+}
+
+// DefaultProgressInterval is the default [Options.ProgressInterval].
+const DefaultProgressInterval = 100 * time.Millisecond
+
+// Store is a [storage.Interface] over etcd. Create it with [New]. It is
+// safe for concurrent use.
+type Store struct {
+	client           *clientv3.Client
+	prefix           string
+	progressInterval time.Duration
+
+	mu              sync.Mutex
+	progressWatches int           // open watches with ProgressNotify
+	stopProgress    chan struct{} // stops the progress requests
+}
+
+var _ storage.Interface = (*Store)(nil)
+
+// New returns a store over client. The store does not own the client:
+// the caller closes it when done.
+func New(client *clientv3.Client, opts Options) *Store {
+	if opts.ProgressInterval == 0 {
+		opts.ProgressInterval = DefaultProgressInterval
+	}
+	return &Store{client: client, prefix: opts.Prefix, progressInterval: opts.ProgressInterval}
+}
+
+var errNegativeRevision = errors.New("etcd: negative revision")
+
+// key maps a storage key to its etcd key.
+func (s *Store) key(k string) string { return s.prefix + k }
+
+// kv converts an etcd KeyValue.
+func (s *Store) kv(kv *mvccpb.KeyValue) *storage.KeyValue {
+	return &storage.KeyValue{
+		Key:            strings.TrimPrefix(string(kv.Key), s.prefix),
+		Value:          kv.Value,
+		CreateRevision: kv.CreateRevision,
+		ModRevision:    kv.ModRevision,
+	}
+}
+
+// first converts the first of kvs, nil when there is none.
+func (s *Store) first(kvs []*mvccpb.KeyValue) *storage.KeyValue {
+	if len(kvs) == 0 {
+		return nil
+	}
+	return s.kv(kvs[0])
+}
+
+// rangeAt reads the range key..opts at revision rev (0: current). A read
+// at an explicit revision is a transaction that also ranges, count-only,
+// over key at rev-1, so that etcd refuses it when rev is the compacted
+// revision (etcd only refuses revisions below it).
+func (s *Store) rangeAt(ctx context.Context, key string, rev int64, opts ...clientv3.OpOption) (*clientv3.GetResponse, error) {
+	if rev < 0 {
+		return nil, errNegativeRevision
+	}
+	if rev == 0 {
+		resp, err := s.client.Get(ctx, key, opts...)
+		if err != nil {
+			return nil, s.error(ctx, err)
+		}
+		return resp, nil
+	}
+	ops := []clientv3.Op{clientv3.OpGet(key, append(opts, clientv3.WithRev(rev))...)}
+	if rev > 1 {
+		ops = append(ops, clientv3.OpGet(key, clientv3.WithRev(rev-1), clientv3.WithCountOnly()))
+	}
+	resp, err := s.client.Txn(ctx).Then(ops...).Commit()
+	if err != nil {
+		return nil, s.error(ctx, err)
+	}
+	return (*clientv3.GetResponse)(resp.Responses[0].GetResponseRange()), nil
+}
+
+// Get implements [storage.Interface].
+func (s *Store) Get(ctx context.Context, key string, opts storage.GetOptions) (storage.GetResponse, error) {
+	resp, err := s.rangeAt(ctx, s.key(key), opts.Revision)
+	if err != nil {
+		return storage.GetResponse{}, err
+	}
+	rev := opts.Revision
+	if rev == 0 {
+		rev = resp.Header.Revision
+	}
+	return storage.GetResponse{KV: s.first(resp.Kvs), Revision: rev}, nil
+}
+
+// List implements [storage.Interface].
+func (s *Store) List(ctx context.Context, prefix string, opts storage.ListOptions) (storage.ListResponse, error) {
+	start := s.key(prefix)
+	end := clientv3.GetPrefixRangeEnd(start)
+	if opts.After != "" {
+		if after := s.key(opts.After) + "\x00"; after > start {
+			start = after
+		}
+	}
+	if start == "" {
+		start = "\x00" // etcd refuses the empty key; "\x00" is the smallest other
+	}
+	ropts := []clientv3.OpOption{clientv3.WithRange(end)}
+	if opts.Limit > 0 {
+		ropts = append(ropts, clientv3.WithLimit(opts.Limit))
+	}
+	resp, err := s.rangeAt(ctx, start, opts.Revision, ropts...)
+	if err != nil {
+		return storage.ListResponse{}, err
+	}
+	out := storage.ListResponse{Revision: opts.Revision, Remaining: resp.Count - int64(len(resp.Kvs))}
+	if out.Revision == 0 {
+		out.Revision = resp.Header.Revision
+	}
+	if len(resp.Kvs) > 0 {
+		out.KVs = make([]*storage.KeyValue, len(resp.Kvs))
+		for i, kv := range resp.Kvs {
+			out.KVs[i] = s.kv(kv)
+		}
+	}
+	return out, nil
+}
+
+// OptimisticPut implements [storage.Interface]. It is one transaction:
+// If(ModRevision(key) = expectedRevision) Then(Put, keys-only Get)
+// Else(Get).
+func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, expectedRevision int64, _ storage.PutOptions) (storage.PutResponse, error) {
+	k := s.key(key)
+	resp, err := s.client.Txn(ctx).
+		If(clientv3.Compare(clientv3.ModRevision(k), "=", expectedRevision)).
+		Then(clientv3.OpPut(k, string(value)), clientv3.OpGet(k, clientv3.WithKeysOnly())).
+		Else(clientv3.OpGet(k)).
+		Commit()
+	if err != nil {
+		return storage.PutResponse{}, s.error(ctx, err)
+	}
+	out := storage.PutResponse{Succeeded: resp.Succeeded, Revision: resp.Header.Revision}
+	if !resp.Succeeded {
+		out.KV = s.first(resp.Responses[0].GetResponseRange().Kvs)
+		return out, nil
+	}
+	kvs := resp.Responses[1].GetResponseRange().Kvs
+	if len(kvs) != 1 { // cannot happen: the Get runs in the same transaction
+		return storage.PutResponse{}, errors.New("etcd: written key missing from its transaction")
+	}
+	out.KV = &storage.KeyValue{
+		Key:            key,
+		Value:          bytes.Clone(value),
+		CreateRevision: kvs[0].CreateRevision,
+		ModRevision:    kvs[0].ModRevision,
+	}
+	return out, nil
+}
+
+// OptimisticDelete implements [storage.Interface]. It is one transaction:
+// If(ModRevision(key) = expectedRevision) Then(Delete, returning the
+// previous value) Else(Get). An expectedRevision of 0 or less matches no
+// key, so it is answered with a Get.
+func (s *Store) OptimisticDelete(ctx context.Context, key string, expectedRevision int64, _ storage.DeleteOptions) (storage.DeleteResponse, error) {
+	if expectedRevision <= 0 {
+		// etcd's ModRevision = 0 holds for a missing key; refuse it here.
+		g, err := s.Get(ctx, key, storage.GetOptions{})
+		if err != nil {
+			return storage.DeleteResponse{}, err
+		}
+		return storage.DeleteResponse{KV: g.KV, Revision: g.Revision}, nil
+	}
+	k := s.key(key)
+	resp, err := s.client.Txn(ctx).
+		If(clientv3.Compare(clientv3.ModRevision(k), "=", expectedRevision)).
+		Then(clientv3.OpDelete(k, clientv3.WithPrevKV())).
+		Else(clientv3.OpGet(k)).
+		Commit()
+	if err != nil {
+		return storage.DeleteResponse{}, s.error(ctx, err)
+	}
+	out := storage.DeleteResponse{Succeeded: resp.Succeeded, Revision: resp.Header.Revision}
+	if resp.Succeeded {
+		out.KV = s.first(resp.Responses[0].GetResponseDeleteRange().PrevKvs)
+	} else {
+		out.KV = s.first(resp.Responses[0].GetResponseRange().Kvs)
+	}
+	return out, nil
+}
+
+// Revision implements [storage.Interface] with a linearizable count-only
+// range.
+func (s *Store) Revision(ctx context.Context) (int64, error) {
+	resp, err := s.client.Get(ctx, s.key("/"), clientv3.WithCountOnly())
+	if err != nil {
+		return 0, s.error(ctx, err)
+	}
+	return resp.Header.Revision, nil
+}
+
+// Compact implements [storage.Interface] with etcd's Compact, which
+// compacts the whole etcd keyspace, not only this store's prefix.
+// Compacting at or below an already compacted revision (or at 0 or
+// below) does nothing and returns nil; a revision above the current one
+// fails with ErrFutureRevision. Compaction is logical as soon as Compact
+// returns; etcd frees the space in the background.
+func (s *Store) Compact(ctx context.Context, revision int64) error {
+	if revision <= 0 {
+		return ctx.Err()
+	}
+	_, err := s.client.Compact(ctx, revision)
+	if isEtcdError(err, errCompacted) {
+		return nil
+	}
+	return s.error(ctx, err)
+}
