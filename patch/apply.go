@@ -1,0 +1,168 @@
+package patch
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/kapi-dev/kapi/meta"
+	"sigs.k8s.io/structured-merge-diff/v6/merge"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/yaml"
+)
+
+// Apply runs a server-side apply (application/apply-patch+yaml): it
+// merges the applied configuration into the live object, gives manager
+// ownership of exactly the fields the configuration sets, removes fields
+// the manager applied before, left out this time and nobody else owns, and
+// returns the new object (without metadata.managedFields) and its
+// managedFields entries.
+//
+// live is the stored object's JSON, empty when the object does not exist
+// yet (apply creates it). applied is the request body, YAML or JSON; it
+// must be of the manager's kind and version and must not carry
+// metadata.managedFields. liveManaged are the stored object's entries.
+// subresource is the subresource applied through ("" or "status"); it is
+// recorded in the entry. force takes ownership of conflicting fields
+// instead of failing.
+//
+// Errors carry kube-apiserver's status:
+//
+//   - 400 "error decoding YAML: ..." for a body that does not decode to an
+//     object, "invalid object type: group/version, Kind=Kind" for another
+//     kind or version, "metadata.managedFields must be nil";
+//   - 409 Conflict naming each conflicting field and manager (see the
+//     package documentation);
+//   - 500 without a reason for what kube also fails with internally,
+//     notably a configuration that does not fit the schema ("failed to
+//     create typed patch object (ns/name; group/version, Kind=Kind):
+//     .spec.x: field not declared in schema").
+//
+// The first apply to an object that has no managedFields first records
+// its existing fields under an Update entry of manager
+// "before-first-apply", as kube does, so that the applier conflicts with
+// them instead of silently taking them. An apply that changes nothing
+// returns the live object and keeps the entry's time. Applies by manager
+// "kubectl" upgrade from, and keep up to date, kubectl's client-side
+// kubectl.kubernetes.io/last-applied-configuration annotation.
+func (m *FieldManager) Apply(live, applied []byte, manager, subresource string, force bool, liveManaged []meta.ManagedFieldsEntry) ([]byte, []meta.ManagedFieldsEntry, error) {
+	cfg, err := decodeApplyConfig(applied)
+	if err != nil {
+		return nil, nil, badRequest(fmt.Errorf("error decoding YAML: %w", err))
+	}
+	if gvk := objectGVK(cfg); gvk != m.gvk {
+		return nil, nil, badRequest(fmt.Errorf("invalid object type: %v", gvkString(gvk)))
+	}
+	liveObj, err := m.decodeLive(live)
+	if err != nil {
+		return nil, nil, internal(err)
+	}
+	mg, err := decodeManaged(liveManaged)
+	if err != nil {
+		return nil, nil, internal(fmt.Errorf("failed to decode managed fields: %v", err))
+	}
+	removeManagedFields(liveObj)
+	obj, mg, err := m.applyLastApplied(liveObj, cfg, mg, manager, subresource, force)
+	if err != nil {
+		var conflicts merge.Conflicts
+		if errors.As(err, &conflicts) {
+			return nil, nil, conflictError(conflicts)
+		}
+		return nil, nil, err
+	}
+	entries, err := mg.encode()
+	if err != nil {
+		return nil, nil, internal(fmt.Errorf("failed to encode managed fields: %v", err))
+	}
+	out, err := encodeJSON(obj)
+	if err != nil {
+		return nil, nil, internal(err)
+	}
+	return out, entries, nil
+}
+
+// decodeApplyConfig decodes an apply body as kube's YAML decoder does; a
+// JSON object, the common case, takes a faster path with the same result.
+func decodeApplyConfig(data []byte) (map[string]any, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		if v, err := decodeJSON(t); err == nil {
+			if obj, ok := v.(map[string]any); ok {
+				return obj, nil
+			}
+		}
+	}
+	var obj map[string]any
+	err := yaml.Unmarshal(data, &obj, func(d *json.Decoder) *json.Decoder {
+		d.UseNumber()
+		return d
+	})
+	if err != nil {
+		return nil, err
+	}
+	v, err := convertNumbers(obj)
+	if err != nil {
+		return nil, err
+	}
+	obj, _ = v.(map[string]any)
+	return obj, nil
+}
+
+// applyTracked applies cfg as manager: a first apply to an object without
+// entries records its fields as before-first-apply's first.
+func (m *FieldManager) applyTracked(liveObj, cfg map[string]any, mg *managed, manager, subresource string, force bool) (map[string]any, *managed, error) {
+	if len(mg.fields) == 0 {
+		var err error
+		if mg, err = m.trackUpdate(m.emptyObject(), liveObj, mg, BeforeFirstApplyManager, subresource); err != nil {
+			return nil, nil, internal(fmt.Errorf("failed to create manager for existing fields: %v", err))
+		}
+	}
+	id, err := m.managerID(manager, meta.ManagedFieldsOperationApply, subresource)
+	if err != nil {
+		return nil, nil, internal(err)
+	}
+	obj, mg, err := m.structuredApply(liveObj, cfg, mg, id, subresource, force)
+	if err != nil {
+		return nil, nil, err
+	}
+	mg.strip(id, m.strip)
+	if obj != nil {
+		mg.times[id] = m.timeNow()
+	} else {
+		obj = deepCopy(liveObj).(map[string]any)
+	}
+	return obj, mg, nil
+}
+
+// structuredApply merges with structured-merge-diff; a nil object means
+// nothing changed.
+func (m *FieldManager) structuredApply(liveObj, cfg map[string]any, mg *managed, id, subresource string, force bool) (map[string]any, *managed, error) {
+	if hasManagedFields(cfg) {
+		return nil, nil, badRequest(errors.New("metadata.managedFields must be nil"))
+	}
+	cfgTyped, err := m.pt.FromUnstructured(cfg)
+	if err != nil {
+		return nil, nil, internal(fmt.Errorf("failed to create typed patch object (%v): %v", objectGVKNN(cfg), err))
+	}
+	liveTyped, err := m.pt.FromUnstructured(liveObj, typed.AllowDuplicates)
+	if err != nil {
+		return nil, nil, internal(fmt.Errorf("failed to create typed live object (%v): %v", objectGVKNN(liveObj), err))
+	}
+	newTyped, fields, err := m.updater(subresource).Apply(liveTyped, cfgTyped, m.version, mg.fields, id, force)
+	if err != nil {
+		var conflicts merge.Conflicts
+		if errors.As(err, &conflicts) {
+			return nil, nil, conflicts
+		}
+		return nil, nil, internal(err)
+	}
+	out := &managed{fields: fields, times: mg.times}
+	if newTyped == nil {
+		return nil, out, nil
+	}
+	obj, ok := newTyped.AsValue().Unstructured().(map[string]any)
+	if !ok {
+		return nil, nil, internal(fmt.Errorf("failed to convert new typed object (%v) to object: not an object", objectGVKNN(cfg)))
+	}
+	return obj, out, nil
+}

@@ -1,0 +1,370 @@
+package patch
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// A small JSON reader and writer for decoded values, several times faster
+// than encoding/json's reflection on map[string]any. They accept and
+// produce exactly what encoding/json does: the reader leaves every
+// malformed document to encoding/json so that errors keep its wording, and
+// the writer sorts keys and escapes strings the same way.
+
+// maxDepth is encoding/json's nesting limit.
+const maxDepth = 10000
+
+// parser reads one JSON value from data.
+type parser struct {
+	data []byte
+	pos  int
+	bad  bool // malformed: the caller falls back to encoding/json
+}
+
+// parseJSON decodes data; ok is false for anything encoding/json would
+// reject or would decode differently.
+func parseJSON(data []byte) (v any, ok bool) {
+	p := &parser{data: data}
+	v = p.value(0)
+	p.space()
+	if p.bad || p.pos != len(p.data) {
+		return nil, false
+	}
+	return v, true
+}
+
+func (p *parser) space() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) any {
+	p.space()
+	if p.pos >= len(p.data) || depth > maxDepth {
+		p.bad = true
+		return nil
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.object(depth + 1)
+	case c == '[':
+		return p.array(depth + 1)
+	case c == '"':
+		s, _ := p.str()
+		return s
+	case c == 't':
+		return p.literal("true", true)
+	case c == 'f':
+		return p.literal("false", false)
+	case c == 'n':
+		return p.literal("null", nil)
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	}
+	p.bad = true
+	return nil
+}
+
+func (p *parser) literal(word string, v any) any {
+	if len(p.data)-p.pos < len(word) || string(p.data[p.pos:p.pos+len(word)]) != word {
+		p.bad = true
+		return nil
+	}
+	p.pos += len(word)
+	return v
+}
+
+func (p *parser) object(depth int) any {
+	p.pos++ // {
+	m := make(map[string]any)
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return m
+	}
+	for !p.bad {
+		p.space()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			p.bad = true
+			break
+		}
+		k, _ := p.str()
+		p.space()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			p.bad = true
+			break
+		}
+		p.pos++
+		m[k] = p.value(depth)
+		p.space()
+		if p.pos < len(p.data) && p.data[p.pos] == ',' {
+			p.pos++
+			continue
+		}
+		if p.pos < len(p.data) && p.data[p.pos] == '}' {
+			p.pos++
+			return m
+		}
+		p.bad = true
+	}
+	return nil
+}
+
+func (p *parser) array(depth int) any {
+	p.pos++ // [
+	// Grown from empty, as encoding/json grows it: strategic merge
+	// results can depend on a list's spare capacity, as in kube.
+	a := make([]any, 0)
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return a
+	}
+	for !p.bad {
+		a = append(a, p.value(depth))
+		p.space()
+		if p.pos < len(p.data) && p.data[p.pos] == ',' {
+			p.pos++
+			continue
+		}
+		if p.pos < len(p.data) && p.data[p.pos] == ']' {
+			p.pos++
+			return a
+		}
+		p.bad = true
+	}
+	return nil
+}
+
+// str reads a string; strings that need more than plain copying (escapes,
+// non-ASCII) are unquoted by encoding/json for identical results.
+func (p *parser) str() (string, bool) {
+	start := p.pos
+	p.pos++ // "
+	simple := true
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			if simple {
+				return string(p.data[start+1 : p.pos-1]), true
+			}
+			var s string
+			if err := json.Unmarshal(p.data[start:p.pos], &s); err != nil {
+				p.bad = true
+				return "", false
+			}
+			return s, true
+		case c == '\\':
+			simple = false
+			p.pos += 2
+			continue
+		case c < 0x20:
+			p.bad = true
+			return "", false
+		case c >= utf8.RuneSelf:
+			simple = false
+		}
+		p.pos++
+	}
+	p.bad = true
+	return "", false
+}
+
+// number reads a number: int64 when it is an integer that fits, float64
+// otherwise.
+func (p *parser) number() any {
+	start := p.pos
+	if p.data[p.pos] == '-' {
+		p.pos++
+	}
+	integer := true
+	switch {
+	case p.pos < len(p.data) && p.data[p.pos] == '0':
+		p.pos++
+	case p.pos < len(p.data) && p.data[p.pos] >= '1' && p.data[p.pos] <= '9':
+		p.digits()
+	default:
+		p.bad = true
+		return nil
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == '.' {
+		p.pos++
+		integer = false
+		if !p.digits() {
+			p.bad = true
+			return nil
+		}
+	}
+	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
+		p.pos++
+		integer = false
+		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
+			p.pos++
+		}
+		if !p.digits() {
+			p.bad = true
+			return nil
+		}
+	}
+	s := string(p.data[start:p.pos])
+	if integer {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		p.bad = true // out of range: encoding/json words the error
+		return nil
+	}
+	return f
+}
+
+func (p *parser) digits() bool {
+	start := p.pos
+	for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
+		p.pos++
+	}
+	return p.pos > start
+}
+
+// appendJSON writes v as encoding/json's Marshal would. ok is false for
+// values it does not handle, which the caller then gives to Marshal.
+func appendJSON(b []byte, v any) ([]byte, bool) {
+	switch t := v.(type) {
+	case nil:
+		return append(b, "null"...), true
+	case bool:
+		return strconv.AppendBool(b, t), true
+	case string:
+		return appendString(b, t), true
+	case int64:
+		return strconv.AppendInt(b, t, 10), true
+	case float64:
+		return appendFloat(b, t)
+	case map[string]any:
+		return appendObject(b, t)
+	case []any:
+		b = append(b, '[')
+		for i, e := range t {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendJSON(b, e); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	}
+	return b, false
+}
+
+func appendObject(b []byte, m map[string]any) ([]byte, bool) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		var ok bool
+		if b, ok = appendJSON(b, m[k]); !ok {
+			return b, false
+		}
+	}
+	return append(b, '}'), true
+}
+
+// appendFloat formats like encoding/json: %f between 1e-6 and 1e21, %e
+// outside, with a two-digit exponent cleaned to one.
+func appendFloat(b []byte, f float64) ([]byte, bool) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return b, false
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	start := len(b)
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		n := len(b) - start
+		if n >= 4 && b[len(b)-4] == 'e' && b[len(b)-3] == '-' && b[len(b)-2] == '0' {
+			b[len(b)-2] = b[len(b)-1]
+			b = b[:len(b)-1]
+		}
+	}
+	return b, true
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString quotes s as encoding/json does, HTML-safe.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,134 @@
+package patch
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// The engines work on decoded JSON: map[string]any, []any, string, bool,
+// nil, int64 for integers that fit and float64 for other numbers, as
+// meta.Unstructured and Kubernetes' own unstructured objects do.
+
+// decodeJSON parses data as exactly one JSON value. Syntax errors carry
+// encoding/json's wording.
+func decodeJSON(data []byte) (any, error) {
+	if v, ok := parseJSON(data); ok {
+		return v, nil
+	}
+	if !json.Valid(data) {
+		// Unmarshal reports the syntax error the way kube's decoders do.
+		var raw json.RawMessage
+		if err := json.Unmarshal(data, &raw); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("invalid JSON")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return convertNumbers(v)
+}
+
+// decodeObject parses data as one JSON object; null gives a nil map. Other
+// values fail with encoding/json's message for decoding them into a map.
+func decodeObject(data []byte) (map[string]any, error) {
+	v, err := decodeJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		return t, nil
+	case nil:
+		return nil, nil
+	}
+	return nil, notObject(v)
+}
+
+// convertNumbers replaces json.Number values by int64 or float64 in place.
+func convertNumbers(v any) (any, error) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			c, err := convertNumbers(e)
+			if err != nil {
+				return nil, err
+			}
+			t[k] = c
+		}
+	case []any:
+		for i, e := range t {
+			c, err := convertNumbers(e)
+			if err != nil {
+				return nil, err
+			}
+			t[i] = c
+		}
+	case json.Number:
+		return convertNumber(t)
+	}
+	return v, nil
+}
+
+// convertNumber gives int64 for an integer literal that fits, float64
+// otherwise, as sigs.k8s.io/json's PreserveInts does.
+func convertNumber(n json.Number) (any, error) {
+	if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+		return i, nil
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil {
+		return nil, fmt.Errorf("json: cannot unmarshal number %s into Go value of type float64", n)
+	}
+	return f, nil
+}
+
+// encodeJSON writes v compactly, object keys sorted.
+func encodeJSON(v any) ([]byte, error) {
+	if b, ok := appendJSON(make([]byte, 0, 1024), v); ok {
+		return b, nil
+	}
+	return json.Marshal(v)
+}
+
+// jsonKind names the JSON type of a decoded value as encoding/json's
+// messages do.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case nil:
+		return "null"
+	}
+	return "number"
+}
+
+// deepCopy copies a decoded JSON value.
+func deepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, e := range t {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(t))
+		for i, e := range t {
+			s[i] = deepCopy(e)
+		}
+		return s
+	}
+	return v
+}

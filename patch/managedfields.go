@@ -1,0 +1,250 @@
+package patch
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+
+	"github.com/kapi-dev/kapi/meta"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// FieldsTypeV1 is the only fieldsType of managedFields entries.
+const FieldsTypeV1 = "FieldsV1"
+
+// managed is the decoded managedFields of an object: one field set per
+// manager identifier, and the time each entry last changed.
+type managed struct {
+	fields fieldpath.ManagedFields
+	times  map[string]*meta.Time
+}
+
+func emptyManaged() *managed {
+	return &managed{fields: fieldpath.ManagedFields{}, times: map[string]*meta.Time{}}
+}
+
+// copy returns a managed that can be changed without touching m.
+func (m *managed) copy() *managed {
+	c := &managed{fields: m.fields.Copy(), times: make(map[string]*meta.Time, len(m.times))}
+	for k, v := range m.times {
+		c.times[k] = v
+	}
+	return c
+}
+
+// managerID builds the identifier of a manager entry, as kube does: the
+// JSON of the entry's manager, operation, apiVersion (left out for Apply,
+// so that an applier keeps one entry across versions) and subresource.
+func managerID(e meta.ManagedFieldsEntry) (string, error) {
+	id := meta.ManagedFieldsEntry{Manager: e.Manager, Operation: e.Operation, APIVersion: e.APIVersion, Subresource: e.Subresource}
+	if e.Operation == meta.ManagedFieldsOperationApply {
+		id.APIVersion = ""
+	}
+	b, err := json.Marshal(&id)
+	if err != nil {
+		return "", fmt.Errorf("error marshalling manager identifier: %v", err)
+	}
+	return string(b), nil
+}
+
+// decodeManaged parses managedFields entries with kube's checks.
+func decodeManaged(entries []meta.ManagedFieldsEntry) (*managed, error) {
+	m := &managed{
+		fields: make(fieldpath.ManagedFields, len(entries)),
+		times:  make(map[string]*meta.Time, len(entries)),
+	}
+	for i, e := range entries {
+		switch e.Operation {
+		case meta.ManagedFieldsOperationApply, meta.ManagedFieldsOperationUpdate:
+		default:
+			return nil, fmt.Errorf("operation must be `Apply` or `Update`")
+		}
+		if e.APIVersion == "" {
+			return nil, fmt.Errorf("apiVersion must not be empty")
+		}
+		switch e.FieldsType {
+		case FieldsTypeV1:
+		case "":
+			return nil, fmt.Errorf("missing fieldsType in managed fields entry %d", i)
+		default:
+			return nil, fmt.Errorf("invalid fieldsType %q in managed fields entry %d", e.FieldsType, i)
+		}
+		id, err := managerID(e)
+		if err != nil {
+			return nil, fmt.Errorf("error decoding manager from %v: %v", e, err)
+		}
+		set, err := fieldsToSet(e.FieldsV1)
+		if err != nil {
+			return nil, fmt.Errorf("error decoding versioned set from %v: %v", e, err)
+		}
+		m.fields[id] = fieldpath.NewVersionedSet(set, fieldpath.APIVersion(e.APIVersion), e.Operation == meta.ManagedFieldsOperationApply)
+		m.times[id] = e.Time
+	}
+	return m, nil
+}
+
+// fieldsToSet parses a FieldsV1 trie; nil is the empty set.
+func fieldsToSet(f *meta.FieldsV1) (*fieldpath.Set, error) {
+	raw := []byte("{}")
+	if f != nil && f.Raw != nil {
+		raw = f.Raw
+	}
+	s := &fieldpath.Set{}
+	if err := s.FromJSON(bytes.NewReader(raw)); err != nil {
+		return nil, fmt.Errorf("error decoding set: %v", err)
+	}
+	return s, nil
+}
+
+// encode writes m back as managedFields entries in kube's order; an empty
+// m gives nil.
+func (m *managed) encode() ([]meta.ManagedFieldsEntry, error) {
+	if len(m.fields) == 0 {
+		return nil, nil
+	}
+	out := make([]meta.ManagedFieldsEntry, 0, len(m.fields))
+	for id, vs := range m.fields {
+		var e meta.ManagedFieldsEntry
+		if err := json.Unmarshal([]byte(id), &e); err != nil {
+			return nil, fmt.Errorf("error encoding versioned set for %v: error unmarshalling manager identifier %v: %v", id, id, err)
+		}
+		e.APIVersion = string(vs.APIVersion())
+		if vs.Applied() {
+			e.Operation = meta.ManagedFieldsOperationApply
+		}
+		e.FieldsType = FieldsTypeV1
+		raw, err := vs.Set().ToJSON()
+		if err != nil {
+			return nil, fmt.Errorf("error encoding versioned set for %v: error encoding set: %v", id, err)
+		}
+		e.FieldsV1 = &meta.FieldsV1{Raw: raw}
+		if t, ok := m.times[id]; ok {
+			e.Time = t
+		}
+		out = append(out, e)
+	}
+	SortManagedFields(out)
+	return out, nil
+}
+
+// SortManagedFields sorts entries as kube-apiserver does: Apply before
+// Update, then by time (to the second, a missing time first), manager,
+// apiVersion and subresource.
+func SortManagedFields(entries []meta.ManagedFieldsEntry) {
+	sort.SliceStable(entries, func(i, j int) bool {
+		p, q := entries[i], entries[j]
+		if p.Operation != q.Operation {
+			return p.Operation < q.Operation
+		}
+		ps, qs := unixSeconds(p.Time), unixSeconds(q.Time)
+		if ps != qs {
+			return ps < qs
+		}
+		if p.Manager != q.Manager {
+			return p.Manager < q.Manager
+		}
+		if p.APIVersion != q.APIVersion {
+			return p.APIVersion < q.APIVersion
+		}
+		return p.Subresource < q.Subresource
+	})
+}
+
+func unixSeconds(t *meta.Time) int64 {
+	if t == nil {
+		return 0
+	}
+	return t.Unix()
+}
+
+// isResetManagedFields reports whether the managedFields a client sent ask
+// to clear them: a non-nil empty list, or a list of one empty entry.
+func isResetManagedFields(entries []meta.ManagedFieldsEntry) bool {
+	switch len(entries) {
+	case 0:
+		return entries != nil
+	case 1:
+		return reflect.DeepEqual(entries[0], meta.ManagedFieldsEntry{})
+	}
+	return false
+}
+
+// stripSet lists the fields never recorded in managedFields.
+func stripSet() *fieldpath.Set {
+	return fieldpath.NewSet(
+		fieldpath.MakePathOrDie("apiVersion"),
+		fieldpath.MakePathOrDie("kind"),
+		fieldpath.MakePathOrDie("metadata"),
+		fieldpath.MakePathOrDie("metadata", "name"),
+		fieldpath.MakePathOrDie("metadata", "namespace"),
+		fieldpath.MakePathOrDie("metadata", "creationTimestamp"),
+		fieldpath.MakePathOrDie("metadata", "selfLink"),
+		fieldpath.MakePathOrDie("metadata", "uid"),
+		fieldpath.MakePathOrDie("metadata", "clusterName"),
+		fieldpath.MakePathOrDie("metadata", "generation"),
+		fieldpath.MakePathOrDie("metadata", "managedFields"),
+		fieldpath.MakePathOrDie("metadata", "resourceVersion"),
+	)
+}
+
+// strip removes the stripped fields from one manager's set, dropping the
+// manager when nothing is left.
+func (m *managed) strip(id string, strip *fieldpath.Set) {
+	vs, ok := m.fields[id]
+	if !ok {
+		return
+	}
+	s := vs.Set().Difference(strip)
+	if s.Empty() {
+		delete(m.fields, id)
+		return
+	}
+	m.fields[id] = fieldpath.NewVersionedSet(s, vs.APIVersion(), vs.Applied())
+}
+
+// capUpdateManagers merges the oldest Update entries into per-version
+// "ancient-changes" entries until at most max remain.
+func (m *managed) capUpdateManagers(max int) error {
+	var updaters []string
+	for id, vs := range m.fields {
+		if !vs.Applied() {
+			updaters = append(updaters, id)
+		}
+	}
+	if len(updaters) <= max {
+		return nil
+	}
+	sort.Slice(updaters, func(i, j int) bool {
+		is, js := unixSeconds(m.times[updaters[i]]), unixSeconds(m.times[updaters[j]])
+		if is != js {
+			return is < js
+		}
+		return updaters[i] < updaters[j]
+	})
+	first := map[string]string{}
+	for i, n := 0, len(updaters); i < len(updaters) && n > max; i++ {
+		id := updaters[i]
+		vs := m.fields[id]
+		version := string(vs.APIVersion())
+		bucket, err := managerID(meta.ManagedFieldsEntry{Manager: "ancient-changes", Operation: meta.ManagedFieldsOperationUpdate, APIVersion: version})
+		if err != nil {
+			return fmt.Errorf("failed to create bucket manager for version %v: %v", version, err)
+		}
+		f, seen := first[version]
+		if !seen {
+			first[version] = id
+			continue
+		}
+		if _, ok := m.fields[bucket]; !ok {
+			m.fields[bucket] = m.fields[f]
+			delete(m.fields, f)
+		}
+		m.fields[bucket] = fieldpath.NewVersionedSet(vs.Set().Union(m.fields[bucket].Set()), vs.APIVersion(), vs.Applied())
+		delete(m.fields, id)
+		n--
+		m.times[bucket] = m.times[id]
+	}
+	return nil
+}

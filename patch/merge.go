@@ -1,0 +1,104 @@
+package patch
+
+import (
+	"encoding/json"
+	"errors"
+)
+
+// errBadJSONPatch is the message kube-apiserver's merge patch library
+// gives for a merge patch that is not a JSON object or array.
+var errBadJSONPatch = errors.New("Invalid JSON Patch") //nolint:staticcheck // kube's wording
+
+// MergePatch applies an RFC 7386 JSON merge patch
+// (application/merge-patch+json) to the JSON object doc and returns the
+// patched object. A null in the patch deletes the field; objects merge
+// recursively; every other value, arrays included, replaces the old one.
+//
+// It follows the evanphx/json-patch v4 merge that kube-apiserver runs,
+// including its corner cases: nulls nested in a value that replaces a
+// non-object are dropped, a patch that is null or a scalar is a 400
+// BadRequest "Invalid JSON Patch", as is one that is not JSON, and an
+// array patch replaces the whole document, which then fails as
+// [InvalidResult] because an object is required.
+func MergePatch(doc, patch []byte) ([]byte, error) {
+	target, err := decodeObject(doc)
+	if err != nil || target == nil {
+		return nil, internal(errors.New("Invalid JSON Document")) //nolint:staticcheck // kube's wording
+	}
+	p, err := decodeJSON(patch)
+	if err != nil {
+		return nil, badRequest(errBadJSONPatch)
+	}
+	switch t := p.(type) {
+	case map[string]any:
+		mergeObjects(target, t)
+	case []any:
+		arr := pruneArrayNulls(t)
+		out, _ := json.Marshal(arr)
+		return nil, InvalidResult(out, notObject(arr))
+	default:
+		return nil, badRequest(errBadJSONPatch)
+	}
+	out, err := encodeJSON(target)
+	if err != nil {
+		return nil, internal(err)
+	}
+	return out, nil
+}
+
+// mergeObjects merges patch into doc in place.
+func mergeObjects(doc, patch map[string]any) {
+	for k, v := range patch {
+		if v == nil {
+			delete(doc, k)
+			continue
+		}
+		cur, ok := doc[k]
+		if !ok || cur == nil {
+			doc[k] = pruneNulls(v)
+			continue
+		}
+		doc[k] = mergeValue(cur, v)
+	}
+}
+
+// mergeValue merges patch over cur, both non-null.
+func mergeValue(cur, patch any) any {
+	curObj, ok := cur.(map[string]any)
+	if !ok {
+		return pruneNulls(patch)
+	}
+	patchObj, ok := patch.(map[string]any)
+	if !ok {
+		return patch
+	}
+	mergeObjects(curObj, patchObj)
+	return curObj
+}
+
+// pruneNulls drops null fields from objects, recursively, also inside the
+// objects of arrays; null array elements stay.
+func pruneNulls(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			if e == nil {
+				delete(t, k)
+			} else {
+				t[k] = pruneNulls(e)
+			}
+		}
+	case []any:
+		return pruneArrayNulls(t)
+	}
+	return v
+}
+
+func pruneArrayNulls(a []any) []any {
+	for i, e := range a {
+		if e != nil {
+			a[i] = pruneNulls(e)
+		}
+	}
+	return a
+}

@@ -1,0 +1,66 @@
+package patch_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
+)
+
+func TestMergePatch(t *testing.T) {
+	tests := []struct{ name, doc, patch, want string }{
+		// RFC 7386 appendix A, for object targets.
+		{"change", `{"a":"b"}`, `{"a":"c"}`, `{"a":"c"}`},
+		{"add", `{"a":"b"}`, `{"b":"c"}`, `{"a":"b","b":"c"}`},
+		{"null deletes", `{"a":"b"}`, `{"a":null}`, `{}`},
+		{"null deletes one", `{"a":"b","b":"c"}`, `{"a":null}`, `{"b":"c"}`},
+		{"list replaced by scalar", `{"a":["b"]}`, `{"a":"c"}`, `{"a":"c"}`},
+		{"scalar replaced by list", `{"a":"c"}`, `{"a":["b"]}`, `{"a":["b"]}`},
+		{"nested", `{"a":{"b":"c"}}`, `{"a":{"b":"d","c":null}}`, `{"a":{"b":"d"}}`},
+		{"lists are replaced", `{"a":[{"b":"c"}]}`, `{"a":[1]}`, `{"a":[1]}`},
+		{"existing null kept", `{"e":null}`, `{"a":1}`, `{"e":null,"a":1}`},
+		{"nulls dropped from new objects", `{}`, `{"a":{"bb":{"ccc":null}}}`, `{"a":{"bb":{}}}`},
+		// Kubernetes objects.
+		{"label removed and added", `{"metadata":{"labels":{"a":"1","b":"2"}}}`, `{"metadata":{"labels":{"a":null,"c":"3"}}}`, `{"metadata":{"labels":{"b":"2","c":"3"}}}`},
+		{"ports list replaced whole", `{"spec":{"ports":[{"name":"http","port":80},{"name":"https","port":443}]}}`, `{"spec":{"ports":[{"name":"http","port":8080}]}}`, `{"spec":{"ports":[{"name":"http","port":8080}]}}`},
+		{"empty patch", `{"a":1}`, `{}`, `{"a":1}`},
+		// The corner cases of the v4 library kube runs.
+		{"nulls in new lists kept, pruned in their objects", `{}`, `{"a":[null,{"b":null,"c":1}]}`, `{"a":[null,{"c":1}]}`},
+		{"list over an object is not pruned", `{"a":{"x":1}}`, `{"a":[{"b":null}]}`, `{"a":[{"b":null}]}`},
+		{"list over a scalar is pruned", `{"a":5}`, `{"a":[{"b":null}]}`, `{"a":[{}]}`},
+		{"object over a null is pruned", `{"a":null}`, `{"a":{"b":null,"c":2}}`, `{"a":{"c":2}}`},
+		{"numbers keep their form", `{"a":1}`, `{"b":12345678901234567890,"c":1.5,"d":-0}`, `{"a":1,"b":12345678901234567890,"c":1.5,"d":0}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := patch.MergePatch([]byte(tc.doc), []byte(tc.patch))
+			if err != nil {
+				t.Fatal(err)
+			}
+			jsonEqual(t, got, tc.want)
+		})
+	}
+}
+
+func TestMergePatchErrors(t *testing.T) {
+	for _, tc := range []struct{ name, patch string }{
+		{"not JSON", `{"a":`},
+		{"null", `null`},
+		{"a string", `"bar"`},
+		{"a number", `7`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := patch.MergePatch([]byte(`{"a":"foo"}`), []byte(tc.patch))
+			wantStatus(t, err, 400, meta.StatusReasonBadRequest, "Invalid JSON Patch")
+		})
+	}
+	t.Run("a list replaces the document", func(t *testing.T) {
+		_, err := patch.MergePatch([]byte(`{"a":"b"}`), []byte(`["c",{"d":null}]`))
+		wantStatus(t, err, 422, meta.StatusReasonInvalid,
+			` "" is invalid: patch: Invalid value: "[\"c\",{}]": json: cannot unmarshal array into Go value of type map[string]interface {}`)
+		if !errors.Is(err, patch.ErrNotObject) {
+			t.Errorf("%v does not wrap ErrNotObject", err)
+		}
+	})
+}

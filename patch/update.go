@@ -1,0 +1,129 @@
+package patch
+
+import (
+	"fmt"
+
+	"github.com/kapi-dev/kapi/meta"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+// Update records an ordinary write in managedFields, as kube-apiserver's
+// field manager does for create, update (PUT) and JSON, merge and
+// strategic merge patches: manager takes ownership of every field the
+// write added or changed, and loses the fields it removed, in an entry
+// with operation Update, the kind's apiVersion, the subresource written
+// through and the time; a manager whose write changes nothing keeps its
+// entry and time as they were.
+//
+// live is the stored object's JSON, empty (or without metadata.uid) for a
+// create; obj is the object about to be stored. managedFields inside the
+// JSON are ignored: liveManaged are the stored object's entries and
+// newManaged the ones the request carried (nil when it carried none). As
+// kube does, the request's entries replace the stored ones when they
+// decode and are not empty, so clients can edit them; a non-nil empty list
+// or a list of one empty entry clears them, after which tracking stops
+// until the next create or apply; writes through a subresource always
+// start from the stored entries. An object updated while it has no entries
+// stays without; a create starts tracking.
+//
+// On error Update returns liveManaged with the error: kube logs such
+// errors and keeps the stored entries (UpdateNoErrors).
+func (m *FieldManager) Update(live, obj []byte, manager, subresource string, liveManaged, newManaged []meta.ManagedFieldsEntry) ([]meta.ManagedFieldsEntry, error) {
+	liveObj, err := m.decodeLive(live)
+	if err != nil {
+		return liveManaged, internal(err)
+	}
+	newObj, err := decodeObject(obj)
+	if err != nil || newObj == nil {
+		return liveManaged, internal(fmt.Errorf("failed to decode new object: %v", err))
+	}
+	mg := m.liveOrNew(subresource, liveManaged, newManaged)
+	removeManagedFields(liveObj)
+	removeManagedFields(newObj)
+	mg, err = m.update(liveObj, newObj, mg, manager, subresource)
+	if err != nil {
+		return liveManaged, internal(err)
+	}
+	out, err := mg.encode()
+	if err != nil {
+		return liveManaged, internal(fmt.Errorf("failed to encode managed fields: %v", err))
+	}
+	return out, nil
+}
+
+// liveOrNew picks the entries an update starts from.
+func (m *FieldManager) liveOrNew(subresource string, liveManaged, newManaged []meta.ManagedFieldsEntry) *managed {
+	decodeOrEmpty := func(e []meta.ManagedFieldsEntry) *managed {
+		mg, err := decodeManaged(e)
+		if err != nil {
+			return emptyManaged()
+		}
+		return mg
+	}
+	if subresource != "" {
+		return decodeOrEmpty(liveManaged)
+	}
+	if isResetManagedFields(newManaged) {
+		return emptyManaged()
+	}
+	mg, err := decodeManaged(newManaged)
+	if err != nil || len(mg.fields) == 0 {
+		return decodeOrEmpty(liveManaged)
+	}
+	return mg
+}
+
+// update skips tracking for an existing object without entries, then
+// tracks the write.
+func (m *FieldManager) update(liveObj, newObj map[string]any, mg *managed, manager, subresource string) (*managed, error) {
+	if len(mg.fields) == 0 && metaString(liveObj, "uid") != "" {
+		return mg, nil
+	}
+	return m.trackUpdate(liveObj, newObj, mg, manager, subresource)
+}
+
+// trackUpdate records the write under manager's Update entry and caps the
+// number of Update entries.
+func (m *FieldManager) trackUpdate(liveObj, newObj map[string]any, mg *managed, manager, subresource string) (*managed, error) {
+	id, err := m.managerID(manager, meta.ManagedFieldsOperationUpdate, subresource)
+	if err != nil {
+		return nil, err
+	}
+	if mg, err = m.structuredUpdate(liveObj, newObj, mg, subresource); err != nil {
+		return nil, err
+	}
+	if vs, ok := mg.fields[currentOperation]; ok {
+		delete(mg.fields, currentOperation)
+		if prev, ok := mg.fields[id]; ok {
+			mg.fields[id] = fieldpath.NewVersionedSet(vs.Set().Union(prev.Set()), vs.APIVersion(), vs.Applied())
+		} else {
+			mg.fields[id] = vs
+		}
+		mg.times[id] = m.timeNow()
+	}
+	if err := mg.capUpdateManagers(m.max); err != nil {
+		return nil, fmt.Errorf("failed to cap update managers: %v", err)
+	}
+	return mg, nil
+}
+
+// structuredUpdate computes the fields the write changed with
+// structured-merge-diff and gives them to the current operation.
+func (m *FieldManager) structuredUpdate(liveObj, newObj map[string]any, mg *managed, subresource string) (*managed, error) {
+	newTyped, err := m.pt.FromUnstructured(newObj, typed.AllowDuplicates)
+	if err != nil {
+		return nil, fmt.Errorf("failed to convert new object (%v) to smd typed: %v", objectGVKNN(newObj), err)
+	}
+	liveTyped, err := m.pt.FromUnstructured(liveObj, typed.AllowDuplicates)
+	if err != nil {
+		return nil, fmt.Errorf("failed to convert live object (%v) to smd typed: %v", objectGVKNN(liveObj), err)
+	}
+	_, fields, err := m.updater(subresource).Update(liveTyped, newTyped, m.version, mg.fields, currentOperation)
+	if err != nil {
+		return nil, fmt.Errorf("failed to update ManagedFields (%v): %v", objectGVKNN(newObj), err)
+	}
+	out := &managed{fields: fields, times: mg.times}
+	out.strip(currentOperation, m.strip)
+	return out, nil
+}
