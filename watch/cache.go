@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kapi-dev/kapi/internal/btree"
 	"github.com/kapi-dev/kapi/resourceversion"
 	"github.com/kapi-dev/kapi/storage"
 )
@@ -103,6 +104,15 @@ type Cache struct {
 	up upstream // owned by the upstream goroutine
 }
 
+// The mirror is a copy-on-write B-tree of *Entry ordered by key, never
+// nil: the empty mirror is an empty node. Each event changes it with a
+// fresh generation (upstream.gen), so every event's tree is a snapshot
+// that later events never touch; a (re)list builds its whole tree with
+// one generation, in place.
+type node = btree.Node[*Entry]
+
+var tree = btree.NewOps(func(e *Entry) string { return e.KV.Key })
+
 // state is one immutable version of the cache, published atomically.
 type state struct {
 	rev  int64 // every change under the prefix up to rev is applied
@@ -134,7 +144,7 @@ func New(store storage.Interface, prefix string, opts Options) *Cache {
 		cancel:   cancel,
 		finished: make(chan struct{}),
 	}
-	c.cur.Store(&state{root: &node{}, base: &record{}, changed: make(chan struct{})})
+	c.cur.Store(&state{root: new(node), base: &record{}, changed: make(chan struct{})})
 	go c.run()
 	return c
 }

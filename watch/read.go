@@ -67,7 +67,8 @@ func (c *Cache) Get(ctx context.Context, key string, opts resourceversion.Get) (
 	if err != nil {
 		return GetResult{}, err
 	}
-	return GetResult{Entry: st.root.get(key), Revision: st.rev}, nil
+	e, _ := tree.Get(st.root, key)
+	return GetResult{Entry: e, Revision: st.rev}, nil
 }
 
 // List reads the keys under prefix as opts asks. MostRecent, Any and
@@ -133,19 +134,19 @@ func (c *Cache) snapshotAt(st *state, rev int64) *node {
 // listTree reads a page of the keys in [start, hi) of root.
 func listTree(root *node, rev int64, start, hi string, limit int64, filter func(*Entry) bool) ListResult {
 	res := ListResult{Revision: rev}
-	total := int64(root.countFrom(start, false, hi))
+	total := int64(tree.CountRange(root, start, false, hi))
 	n := total
 	if limit > 0 && limit < n {
 		n = limit
 	}
 	if filter == nil { // the page is the first n keys from start
-		res.Entries = root.appendFrom(make([]*Entry, 0, n), start, int(n))
+		res.Entries = tree.AppendFrom(make([]*Entry, 0, n), root, start, false, int(n))
 		res.Remaining = total - n
 		return res
 	}
 	res.Entries = make([]*Entry, 0, min(n, 256))
 	var last string
-	root.ascend(start, func(e *Entry) bool {
+	tree.Ascend(root, start, false, func(e *Entry) bool {
 		if hi != "" && e.KV.Key >= hi {
 			return false
 		}
@@ -160,7 +161,7 @@ func listTree(root *node, rev int64, start, hi string, limit int64, filter func(
 		return true
 	})
 	if last != "" {
-		res.Remaining = int64(root.countFrom(last, true, hi))
+		res.Remaining = int64(tree.CountRange(root, last, true, hi))
 	}
 	return res
 }

@@ -95,7 +95,7 @@ func (c *Cache) list() error {
 	old := c.cur.Load()
 	c.up.gen++
 	gen := c.up.gen
-	root := &node{gen: gen}
+	root := new(node) // built in place with gen, non-nil even if empty
 	opts := storage.ListOptions{Limit: listPageSize}
 	for {
 		resp, err := c.store.List(c.ctx, c.prefix, opts)
@@ -104,11 +104,11 @@ func (c *Cache) list() error {
 		}
 		opts.Revision = resp.Revision
 		for _, kv := range resp.KVs {
-			e := old.root.get(kv.Key)
+			e, _ := tree.Get(old.root, kv.Key)
 			if e == nil || e.KV.ModRevision != kv.ModRevision || e.KV.CreateRevision != kv.CreateRevision {
 				e = c.entry(kv)
 			}
-			root, _ = treePut(root, e, gen)
+			root, _, _ = tree.Put(root, e, gen)
 		}
 		if resp.Remaining == 0 || len(resp.KVs) == 0 {
 			break
@@ -189,7 +189,7 @@ func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
 		return
 	}
 	key := ev.KV.Key
-	prev := next.root.get(key)
+	prev, _ := tree.Get(next.root, key)
 	if prev == nil && ev.PrevKV != nil {
 		prev = c.entry(ev.PrevKV)
 	}
@@ -198,13 +198,13 @@ func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
 	switch ev.Type {
 	case storage.EventPut:
 		rec.entry = c.entry(ev.KV)
-		next.root, _ = treePut(next.root, rec.entry, c.up.gen)
+		next.root, _, _ = tree.Put(next.root, rec.entry, c.up.gen)
 	case storage.EventDelete:
 		if prev == nil { // nothing the cache or its watchers know of
 			next.rev = rev
 			return
 		}
-		next.root, _ = treeDelete(next.root, key, c.up.gen)
+		next.root, _, _ = tree.Delete(next.root, key, c.up.gen)
 		rec.tomb.Store(prev.stamped(rev))
 	}
 	if c.opts.SnapshotTTL > 0 {

@@ -293,7 +293,7 @@ func (w *Watcher) check(st *state) error {
 // sendInitial sends the initial state, then its end bookmark if asked.
 func (w *Watcher) sendInitial() error {
 	var err error
-	w.initial.ascend(w.lo, func(e *Entry) bool {
+	tree.Ascend(w.initial, w.lo, false, func(e *Entry) bool {
 		if w.hi != "" && e.KV.Key >= w.hi {
 			return false
 		}

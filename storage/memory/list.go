@@ -69,7 +69,7 @@ func (s *Store) List(ctx context.Context, prefix string, opts storage.ListOption
 // listCurrent returns the first limit keys of kr at st.rev and how many
 // keys kr holds.
 func (st *state) listCurrent(kr keyRange, limit int64) ([]*storage.KeyValue, int) {
-	total := st.root.countRange(kr.lo, kr.exclusive, kr.hi)
+	total := tree.CountRange(st.root, kr.lo, kr.exclusive, kr.hi)
 	n := total
 	if limit > 0 && limit < int64(n) {
 		n = int(limit)
@@ -77,12 +77,8 @@ func (st *state) listCurrent(kr keyRange, limit int64) ([]*storage.KeyValue, int
 	if n == 0 {
 		return nil, total
 	}
-	kvs := make([]*storage.KeyValue, 0, n)
-	st.root.ascend(kr.lo, kr.exclusive, func(kv *storage.KeyValue) bool {
-		kvs = append(kvs, kv)
-		return len(kvs) < n
-	})
-	return kvs, total
+	// The first n keys from kr.lo are in kr: total counts them.
+	return tree.AppendFrom(make([]*storage.KeyValue, 0, n), st.root, kr.lo, kr.exclusive, n), total
 }
 
 // change describes a key of the range that changed after the revision a
@@ -119,7 +115,7 @@ func (st *state) changes(kr keyRange, rev int64) []change {
 // undoes the changes made after rev.
 func (st *state) listAt(kr keyRange, limit int64, rev int64) ([]*storage.KeyValue, int) {
 	chs := st.changes(kr, rev)
-	total := st.root.countRange(kr.lo, kr.exclusive, kr.hi)
+	total := tree.CountRange(st.root, kr.lo, kr.exclusive, kr.hi)
 	for _, c := range chs {
 		if c.present {
 			total--
@@ -146,7 +142,7 @@ func (st *state) listAt(kr keyRange, limit int64, rev int64) ([]*storage.KeyValu
 			}
 		}
 	}
-	st.root.ascend(kr.lo, kr.exclusive, func(kv *storage.KeyValue) bool {
+	tree.Ascend(st.root, kr.lo, kr.exclusive, func(kv *storage.KeyValue) bool {
 		if kr.hi != "" && kv.Key >= kr.hi {
 			return false
 		}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kapi-dev/kapi/internal/btree"
 	"github.com/kapi-dev/kapi/storage"
 )
 
@@ -53,12 +54,19 @@ type Store struct {
 
 var _ storage.Interface = (*Store)(nil)
 
+// The current keys are a copy-on-write B-tree of *storage.KeyValue
+// ordered by key. Each write changes it with its revision as the
+// generation, so every published state's tree stays as it is.
+type node = btree.Node[*storage.KeyValue]
+
+var tree = btree.NewOps(func(kv *storage.KeyValue) string { return kv.Key })
+
 // state is one immutable version of the store, published atomically by
 // every write.
 type state struct {
 	rev       int64
-	compacted int64 // revisions at or below it are gone
-	root      *node
+	compacted int64   // revisions at or below it are gone
+	root      *node   // nil when no key was ever written
 	hist      history // events of revisions (compacted, rev]
 }
 
@@ -130,7 +138,7 @@ func (s *Store) Get(ctx context.Context, key string, opts storage.GetOptions) (s
 
 // get returns key's value at rev, a retained revision.
 func (st *state) get(key string, rev int64) *storage.KeyValue {
-	kv := st.root.get(key)
+	kv, _ := tree.Get(st.root, key)
 	if rev == st.rev || kv != nil && kv.ModRevision <= rev {
 		return kv
 	}
@@ -161,7 +169,7 @@ func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, exp
 	value = append(make([]byte, 0, len(value)), value...)
 	s.mu.Lock()
 	st := s.cur.Load()
-	prev := st.root.get(key)
+	prev, _ := tree.Get(st.root, key)
 	if !matches(prev, expectedRevision) {
 		s.mu.Unlock()
 		return storage.PutResponse{KV: prev, Revision: st.rev}, nil
@@ -171,7 +179,7 @@ func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, exp
 	if prev != nil {
 		kv.CreateRevision = prev.CreateRevision
 	}
-	root, _ := treePut(st.root, kv, rev)
+	root, _, _ := tree.Put(st.root, kv, uint64(rev))
 	s.publish(st, root, storage.Event{Type: storage.EventPut, KV: kv, PrevKV: prev})
 	s.mu.Unlock()
 	s.notify.signal()
@@ -186,13 +194,13 @@ func (s *Store) OptimisticDelete(ctx context.Context, key string, expectedRevisi
 	}
 	s.mu.Lock()
 	st := s.cur.Load()
-	prev := st.root.get(key)
+	prev, _ := tree.Get(st.root, key)
 	if prev == nil || prev.ModRevision != expectedRevision {
 		s.mu.Unlock()
 		return storage.DeleteResponse{KV: prev, Revision: st.rev}, nil
 	}
 	rev := st.rev + 1
-	root, _ := treeDelete(st.root, key, rev)
+	root, _, _ := tree.Delete(st.root, key, uint64(rev))
 	tomb := &storage.KeyValue{Key: key, ModRevision: rev}
 	s.publish(st, root, storage.Event{Type: storage.EventDelete, KV: tomb, PrevKV: prev})
 	s.mu.Unlock()

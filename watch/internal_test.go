@@ -1,0 +1,51 @@
+package watch
+
+import "testing"
+
+// Tests of unexported helpers. The mirror's B-tree is tested in
+// internal/btree.
+
+func TestKeyRange(t *testing.T) {
+	for _, tc := range []struct{ prefix, lo, hi string }{
+		{"/g/r/", "/g/r/", "/g/r0"},
+		{"/g/r/ns/", "/g/r/ns/", "/g/r/ns0"},
+		{"/g/r/ns/name", "/g/r/ns/name", "/g/r/ns/name\x00"},
+		{"\xff/", "\xff/", "\xff0"},
+	} {
+		if lo, hi := keyRange(tc.prefix); lo != tc.lo || hi != tc.hi {
+			t.Errorf("keyRange(%q) = %q, %q", tc.prefix, lo, hi)
+		}
+	}
+}
+
+func TestEvlog(t *testing.T) {
+	var l evlog
+	var views []evlog
+	for i := 1; i <= 1000; i++ {
+		l = l.appended(&record{rev: int64(i * 2)})
+		if i%100 == 0 {
+			views = append(views, l)
+		}
+		if i%300 == 0 {
+			l = l.trimmed(l.end - 200)
+		}
+	}
+	if l.len() != 300 || l.at(l.first).rev != 1402 {
+		t.Fatalf("len %d, first rev %d", l.len(), l.at(l.first).rev)
+	}
+	for _, tc := range []struct {
+		rev  int64
+		want int64
+	}{{0, l.first}, {1401, l.first}, {1402, l.first + 1}, {1403, l.first + 1}, {2000, l.end}, {5000, l.end}} {
+		if got := l.search(tc.rev); got != tc.want {
+			t.Errorf("search(%d) = %d, want %d", tc.rev, got, tc.want)
+		}
+	}
+	for _, v := range views { // old views still read their records
+		for seq := v.first; seq < v.end; seq++ {
+			if v.at(seq).rev != (seq+1)*2 {
+				t.Fatalf("view record %d has rev %d", seq, v.at(seq).rev)
+			}
+		}
+	}
+}
