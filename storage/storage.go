@@ -68,6 +68,15 @@ type Interface interface {
 	Compact(ctx context.Context, revision int64) error
 }
 
+// ProgressRequester is implemented by stores whose watches report their
+// progress only now and then on their own (etcd: every ten minutes by
+// default). RequestProgress asks every watch with ProgressNotify to send a
+// progress response soon; a watch cache calls it when a consistent read
+// waits for it to reach the store's revision.
+type ProgressRequester interface {
+	RequestProgress(ctx context.Context) error
+}
+
 // GetOptions tunes Get.
 type GetOptions struct {
 	// Revision reads the key as it was at that revision; 0 means now.

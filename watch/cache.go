@@ -214,6 +214,9 @@ func (c *Cache) fresh(ctx context.Context, sem resourceversion.Semantics, rev in
 		if err != nil {
 			return nil, err
 		}
+		if st := c.cur.Load(); st.ready && st.rev < cur {
+			c.requestProgress(ctx)
+		}
 		return c.waitFor(ctx, cur)
 	case resourceversion.Any:
 		return c.waitFor(ctx, 0)
@@ -221,6 +224,16 @@ func (c *Cache) fresh(ctx context.Context, sem resourceversion.Semantics, rev in
 		return c.waitFor(ctx, rev)
 	}
 	return nil, fmt.Errorf("watch: unsupported read semantics %v", sem)
+}
+
+// requestProgress asks the store, when it can be asked, to report the
+// upstream watch's progress now rather than at its next period: changes
+// elsewhere in the store may have moved its revision past the cache's
+// with nothing under the cache's prefix to show for it.
+func (c *Cache) requestProgress(ctx context.Context) {
+	if pr, ok := c.store.(storage.ProgressRequester); ok {
+		_ = pr.RequestProgress(ctx)
+	}
 }
 
 // waitFor returns the first ready state at or after rev, waiting at most
