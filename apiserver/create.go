@@ -14,6 +14,11 @@ const maxGenerateNameAttempts = 8
 
 // create serves POST on a collection.
 func (s *Server) create(req *request) {
+	manager, err := writeManager(req.r, "CreateOptions")
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
 	obj, err := s.decodeBody(req)
 	if err != nil {
 		s.writeError(req.w, req.r, err)
@@ -28,7 +33,7 @@ func (s *Server) create(req *request) {
 		s.writeError(req.w, req.r, err)
 		return
 	}
-	out, err := s.createObject(req.r.Context(), req.res, obj, dry)
+	out, err := s.createObject(req.r.Context(), req.res, obj, dry, s.updateTracker(req, manager))
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
@@ -76,8 +81,9 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object) error {
 }
 
 // createObject stores a new object, generating its name when asked and
-// retrying on generated-name collisions. With dry set nothing is stored.
-func (s *Server) createObject(ctx context.Context, r *resource, obj meta.Object, dry bool) (meta.Object, error) {
+// retrying on generated-name collisions. track (if not nil) records the
+// write in managedFields. With dry set nothing is stored.
+func (s *Server) createObject(ctx context.Context, r *resource, obj meta.Object, dry bool, track trackFunc) (meta.Object, error) {
 	r.prepareForCreate(obj)
 	m := obj.GetObjectMeta()
 	generated := m.Name == "" && m.GenerateName != ""
@@ -85,6 +91,9 @@ func (s *Server) createObject(ctx context.Context, r *resource, obj meta.Object,
 		m.Name = generateName(m.GenerateName)
 	}
 	r.applyDefaults(ctx, obj)
+	if track != nil {
+		track(nil, obj, nil)
+	}
 	if err := r.validate(ctx, obj, nil); err != nil {
 		return nil, err
 	}

@@ -19,6 +19,16 @@
 // patch, delete and deletecollection under
 // /apis/G/V/[namespaces/NS/]RESOURCE[/NAME[/SUBRESOURCE]].
 //
+// # Patches and managedFields
+//
+// PATCH accepts JSON patches, merge patches, strategic merge patches (for
+// kinds with Go types; kinds served as meta.Unstructured refuse them with
+// 415, as custom resources do) and server-side apply
+// (application/apply-patch+yaml, which creates a missing object). Every
+// write records its manager in metadata.managedFields: the fieldManager
+// query parameter, or the User-Agent's product ("kubectl" for
+// kubectl/v1.35.0). The package patch does the work.
+//
 // # Errors
 //
 // Every failure is a Kubernetes Status with the code, reason, message and

@@ -23,8 +23,15 @@ type widget struct {
 }
 
 type widgetSpec struct {
-	Replicas *int32 `json:"replicas,omitempty"`
-	Color    string `json:"color,omitempty"`
+	Replicas *int32       `json:"replicas,omitempty"`
+	Color    string       `json:"color,omitempty"`
+	Tags     []string     `json:"tags,omitempty" listType:"set"`
+	Ports    []widgetPort `json:"ports,omitempty" listType:"map" listMapKey:"name" patchStrategy:"merge" patchMergeKey:"name"`
+}
+
+type widgetPort struct {
+	Name string `json:"name"`
+	Port int32  `json:"port"`
 }
 
 type widgetStatus struct {

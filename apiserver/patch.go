@@ -1,59 +1,64 @@
 package apiserver
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
-
-	jsonpatch "github.com/evanphx/json-patch/v5"
+	"strconv"
+	"strings"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
 )
 
-// Patch media types.
-const (
-	patchTypeJSON  = "application/json-patch+json"
-	patchTypeMerge = "application/merge-patch+json"
-	// maxJSONPatchOperations bounds the work one JSON patch can ask for,
-	// as kube-apiserver does.
-	maxJSONPatchOperations = 10000
-)
+// patchOptions are the query parameters of a PATCH, kube's PatchOptions.
+type patchOptions struct {
+	patchType  string // the Content-Type without parameters
+	manager    string // the manager the write is recorded under
+	force      bool
+	validation string // fieldValidation
+	dry        bool
+}
 
-// patch serves PATCH on an object or its status.
+// patch serves PATCH on an object or its status: JSON, merge and
+// strategic merge patches here, apply patches in apply.
 func (s *Server) patch(req *request) {
-	ct := req.r.Header.Get("Content-Type")
-	mt, err := codec.ParseMediaType(ct)
-	if err != nil || (mt.Type != patchTypeJSON && mt.Type != patchTypeMerge) {
-		s.writeError(req.w, req.r, status.UnsupportedMediaType(ct, []string{patchTypeJSON, patchTypeMerge}))
-		return
-	}
-	directive, err := fieldValidation(req.r)
+	opts, body, err := s.readPatch(req)
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
 	}
-	dry, err := dryRun(req.r.URL.Query()["dryRun"])
+	if opts.patchType == patch.ApplyPatchType {
+		s.apply(req, opts, body)
+		return
+	}
+	r := req.res
+	bodyStrict, err := checkPatchBody(opts.patchType, body, opts.validation)
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
 	}
-	body, err := s.readBody(req.r)
-	if err != nil {
-		s.writeError(req.w, req.r, err)
-		return
+	var strict []error
+	tryUpdate := func(cur *storage.KeyValue, _ meta.Object) (meta.Object, error) {
+		doc, err := r.appendJSON(nil, cur)
+		if err != nil {
+			return nil, status.InternalError(err)
+		}
+		patched, err := r.patcher.Patch(opts.patchType, doc, body)
+		if err != nil {
+			return nil, err
+		}
+		obj, resultStrict, err := req.decodePatched(patched)
+		if err != nil {
+			return nil, err
+		}
+		strict = append(append([]error(nil), bodyStrict...), resultStrict...)
+		return obj, strictError(opts.validation, strict)
 	}
-	apply, err := patcherFor(mt.Type, body)
-	if err != nil {
-		s.writeError(req.w, req.r, err)
-		return
-	}
-	tryUpdate := func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
-		return s.applyPatch(req, old, apply, directive)
-	}
-	out, _, err := s.guaranteedUpdate(req.r.Context(), req, dry, tryUpdate, nil)
+	out, _, err := s.guaranteedUpdate(req.r.Context(), req, opts.dry, tryUpdate, nil, s.updateTracker(req, opts.manager))
+	warnStrict(req.w, opts.validation, strict)
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
@@ -61,56 +66,143 @@ func (s *Server) patch(req *request) {
 	s.writeObject(req, http.StatusOK, out)
 }
 
-// patcherFor parses the patch once and returns a function applying it to
-// an object's JSON.
-func patcherFor(patchType string, body []byte) (func([]byte) ([]byte, error), error) {
-	switch patchType {
-	case patchTypeJSON:
-		p, err := jsonpatch.DecodePatch(body)
+// readPatch checks a PATCH's Content-Type against the patch types the
+// kind accepts (415), reads the body and validates the PatchOptions, in
+// kube-apiserver's order.
+func (s *Server) readPatch(req *request) (patchOptions, []byte, error) {
+	ct := req.r.Header.Get("Content-Type")
+	pt := patch.MediaType(ct)
+	if types := req.res.patcher.PatchTypes(); !contains(types, pt) {
+		return patchOptions{}, nil, patch.UnsupportedPatchType(ct, types)
+	}
+	body, err := s.readBody(req.r)
+	if err != nil {
+		return patchOptions{}, nil, err
+	}
+	opts, err := parsePatchOptions(req.r, pt)
+	return opts, body, err
+}
+
+// parsePatchOptions reads and validates the PatchOptions of a patch of
+// type pt as kube-apiserver's ValidatePatchOptions does: an apply needs a
+// fieldManager, only an apply may say force.
+func parsePatchOptions(r *http.Request, pt string) (patchOptions, error) {
+	q := r.URL.Query()
+	opts := patchOptions{patchType: pt}
+	fm := q.Get("fieldManager")
+	force, forceSet := q["force"]
+	if forceSet && len(force) > 0 {
+		b, err := strconv.ParseBool(force[0])
 		if err != nil {
-			return nil, status.BadRequest(fmt.Sprintf("error decoding patch: %v", err))
+			return opts, status.BadRequest(err.Error())
 		}
-		if len(p) > maxJSONPatchOperations {
-			return nil, status.RequestEntityTooLarge(fmt.Sprintf("The allowed maximum operations in a JSON patch is %d, got %d", maxJSONPatchOperations, len(p)))
+		opts.force = b
+	}
+	var errs status.FieldErrors
+	if pt != patch.ApplyPatchType {
+		if forceSet {
+			errs = append(errs, status.ForbiddenField(status.NewPath("force"), "may not be specified for non-apply patch"))
 		}
-		return func(doc []byte) ([]byte, error) { return p.Apply(doc) }, nil
-	default:
+	} else if fm == "" {
+		errs = append(errs, status.Required(status.NewPath("fieldManager"), "is required for apply patch"))
+	}
+	errs = append(errs, validateFieldManager(fm)...)
+	if len(errs) > 0 {
+		return opts, optionsInvalid("PatchOptions", errs)
+	}
+	opts.manager = patch.ManagerName(fm, r.UserAgent())
+	var err error
+	if opts.validation, err = fieldValidation(r); err != nil {
+		return opts, err
+	}
+	if opts.dry, err = dryRun(q["dryRun"]); err != nil {
+		return opts, err
+	}
+	return opts, nil
+}
+
+// jsonPatchOp is one JSON patch operation, as kube-apiserver decodes it
+// to check the patch for unknown and duplicate fields.
+type jsonPatchOp struct {
+	Op    string `json:"op"`
+	Path  string `json:"path"`
+	From  string `json:"from"`
+	Value any    `json:"value"`
+}
+
+// checkPatchBody decodes a JSON, merge or strategic merge patch strictly,
+// as kube-apiserver does unless fieldValidation is Ignore, and returns
+// its unknown and duplicate fields. A body that does not decode is a 400.
+func checkPatchBody(pt string, body []byte, directive string) ([]error, error) {
+	if directive == fieldValidationIgnore {
+		return nil, nil
+	}
+	switch pt {
+	case patch.JSONPatchType:
+		var ops []jsonPatchOp
+		strict, err := codec.JSON{}.Decode(body, &ops)
+		if err != nil {
+			// kube-apiserver's decoder names its own type.
+			msg := strings.Replace(err.Error(), "apiserver.jsonPatchOp", "handlers.jsonPatchOp", 1)
+			return nil, status.BadRequest("error decoding patch: " + msg)
+		}
+		for i, e := range strict {
+			strict[i] = fmt.Errorf("json patch %v", e)
+		}
+		return strict, nil
+	case patch.MergePatchType:
 		var v map[string]any
-		if err := json.Unmarshal(body, &v); err != nil {
-			return nil, status.BadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		strict, err := codec.JSON{}.Decode(body, &v)
+		if err != nil {
+			return nil, status.BadRequest("error decoding patch: " + err.Error())
 		}
-		return func(doc []byte) ([]byte, error) { return jsonpatch.MergePatch(doc, body) }, nil
+		return strict, nil
+	default: // strategic merge patch
+		var v map[string]any
+		strict, err := codec.JSON{}.Decode(body, &v)
+		if err != nil {
+			return nil, status.BadRequest(err.Error())
+		}
+		return strict, nil
 	}
 }
 
-// applyPatch applies the patch to old and decodes the result as the new
-// object, with field validation.
-func (s *Server) applyPatch(req *request, old meta.Object, apply func([]byte) ([]byte, error), directive string) (meta.Object, error) {
+// decodePatched decodes the result of a patch as the request's object: a
+// result that does not decode is the 422 kube-apiserver answers, and the
+// unknown and duplicate fields come back for field validation.
+func (req *request) decodePatched(patched []byte) (meta.Object, []error, error) {
 	r := req.res
-	doc, err := json.Marshal(old)
-	if err != nil {
-		return nil, status.InternalError(err)
-	}
-	patched, err := apply(doc)
-	if err != nil {
-		return nil, status.New(http.StatusUnprocessableEntity, meta.StatusReasonInvalid, err.Error())
-	}
 	obj := r.kind.New()
 	strict, err := codec.JSON{}.Decode(patched, obj)
 	if err != nil {
-		return nil, status.BadRequest(decodeErrorMessage(err))
-	}
-	if err := applyFieldValidation(req.w, directive, strict); err != nil {
-		return nil, err
+		return nil, nil, patch.InvalidResult(patched, err)
 	}
 	if err := r.checkTypeMeta(obj); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := req.checkName(obj); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := req.checkNamespace(obj); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return obj, nil
+	return obj, strict, nil
+}
+
+// strictError is the 400 for unknown and duplicate fields under
+// fieldValidation=Strict.
+func strictError(directive string, strict []error) error {
+	if directive != fieldValidationStrict {
+		return nil
+	}
+	return applyFieldValidation(nil, directive, strict)
+}
+
+// warnStrict turns unknown and duplicate fields into warnings under
+// fieldValidation=Warn. Patches call it once, after the last attempt, so
+// that retries do not repeat warnings.
+func warnStrict(w http.ResponseWriter, directive string, strict []error) {
+	if directive == fieldValidationWarn {
+		_ = applyFieldValidation(w, directive, strict)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
 	"github.com/kapi-dev/kapi/watch"
@@ -34,6 +35,8 @@ type resource struct {
 	unstructured bool
 	// cache serves every read: gets, lists and watches.
 	cache *watch.Cache
+	// patcher applies patches and keeps managedFields.
+	patcher *patch.Patcher
 }
 
 type subresourceInfo struct {
@@ -50,6 +53,10 @@ func typeOf(obj meta.Object) reflect.Type {
 }
 
 func newResource(k Kind, cacheOpts watch.Options) (*resource, error) {
+	p, err := newPatcher(k)
+	if err != nil {
+		return nil, err
+	}
 	group := k.Group
 	if group == "" {
 		group = "core"
@@ -62,6 +69,7 @@ func newResource(k Kind, cacheOpts watch.Options) (*resource, error) {
 		listKind:    k.Kind + "List",
 		gr:          k.groupResource(),
 		statusField: -1,
+		patcher:     p,
 	}
 	cacheOpts.Decode = func(kv *storage.KeyValue) (any, error) { return r.decode(kv) }
 	r.cache = watch.New(r.store, r.prefix, cacheOpts)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
 )
@@ -127,6 +128,15 @@ func (s *Server) serveScale(req *request) {
 		s.writeError(req.w, req.r, err)
 		return
 	}
+	optionsKind := "UpdateOptions"
+	if req.verb == "patch" {
+		optionsKind = "PatchOptions"
+	}
+	manager, err := writeManager(req.r, optionsKind)
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
 	tryUpdate := func(_ *storage.KeyValue, old meta.Object) (meta.Object, error) {
 		cur, err := r.scaleOf(old)
 		if err != nil {
@@ -148,7 +158,7 @@ func (s *Server) serveScale(req *request) {
 		obj.GetObjectMeta().ResourceVersion = sc.Metadata.ResourceVersion
 		return obj, nil
 	}
-	out, _, err := s.guaranteedUpdate(ctx, req, dry, tryUpdate, nil)
+	out, _, err := s.guaranteedUpdate(ctx, req, dry, tryUpdate, nil, s.updateTracker(req, manager))
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
@@ -186,26 +196,28 @@ func (s *Server) scaleInput(req *request) (func(*scale) (*scale, error), error) 
 		}
 		return func(*scale) (*scale, error) { return &sc, nil }, nil
 	}
-	mt, err := codec.ParseMediaType(req.r.Header.Get("Content-Type"))
-	if err != nil || (mt.Type != patchTypeJSON && mt.Type != patchTypeMerge) {
-		return nil, status.UnsupportedMediaType(req.r.Header.Get("Content-Type"), []string{patchTypeJSON, patchTypeMerge})
-	}
-	apply, err := patcherFor(mt.Type, body)
-	if err != nil {
-		return nil, err
+	ct := req.r.Header.Get("Content-Type")
+	pt := patch.MediaType(ct)
+	if pt != patch.JSONPatchType && pt != patch.MergePatchType {
+		return nil, patch.UnsupportedPatchType(ct, []string{patch.JSONPatchType, patch.MergePatchType})
 	}
 	return func(cur *scale) (*scale, error) {
 		doc, err := json.Marshal(cur)
 		if err != nil {
 			return nil, status.InternalError(err)
 		}
-		patched, err := apply(doc)
+		var patched []byte
+		if pt == patch.JSONPatchType {
+			patched, err = patch.JSONPatch(doc, body, 0)
+		} else {
+			patched, err = patch.MergePatch(doc, body)
+		}
 		if err != nil {
-			return nil, status.New(http.StatusUnprocessableEntity, meta.StatusReasonInvalid, err.Error())
+			return nil, err
 		}
 		var sc scale
-		if err := json.Unmarshal(patched, &sc); err != nil {
-			return nil, status.BadRequest(decodeErrorMessage(err))
+		if _, err := (codec.JSON{}).Decode(patched, &sc); err != nil {
+			return nil, patch.InvalidResult(patched, err)
 		}
 		return &sc, nil
 	}, nil

@@ -14,6 +14,11 @@ import (
 
 // update serves PUT on an object or its status.
 func (s *Server) update(req *request) {
+	manager, err := writeManager(req.r, "UpdateOptions")
+	if err != nil {
+		s.writeError(req.w, req.r, err)
+		return
+	}
 	obj, err := s.decodeBody(req)
 	if err != nil {
 		s.writeError(req.w, req.r, err)
@@ -32,18 +37,24 @@ func (s *Server) update(req *request) {
 		s.writeError(req.w, req.r, err)
 		return
 	}
-	// The body's resourceVersion is the precondition on every attempt;
-	// prepareForUpdate overwrites it, so restore it before each one.
-	bodyRV := obj.GetObjectMeta().ResourceVersion
+	track := s.updateTracker(req, manager)
+	// The body's resourceVersion is the precondition on every attempt and
+	// its managedFields the entries the request sent; preparing the write
+	// overwrites both, so restore them before each attempt.
+	m := obj.GetObjectMeta()
+	bodyRV, bodyManaged := m.ResourceVersion, m.ManagedFields
 	tryUpdate := func(_ *storage.KeyValue, _ meta.Object) (meta.Object, error) {
-		obj.GetObjectMeta().ResourceVersion = bodyRV
+		m.ResourceVersion, m.ManagedFields = bodyRV, bodyManaged
 		return obj, nil
 	}
 	var create func() (meta.Object, error)
 	if req.res.kind.AllowCreateOnUpdate && req.subresource == "" {
-		create = func() (meta.Object, error) { return s.createObject(req.r.Context(), req.res, obj, dry) }
+		create = func() (meta.Object, error) {
+			m.ResourceVersion, m.ManagedFields = bodyRV, bodyManaged
+			return s.createObject(req.r.Context(), req.res, obj, dry, track)
+		}
 	}
-	out, created, err := s.guaranteedUpdate(req.r.Context(), req, dry, tryUpdate, create)
+	out, created, err := s.guaranteedUpdate(req.r.Context(), req, dry, tryUpdate, create, track)
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
@@ -70,11 +81,12 @@ type updateFunc func(cur *storage.KeyValue, old meta.Object) (meta.Object, error
 // tryUpdate, and writes it with compare-and-swap, retrying on races. A
 // resourceVersion in the new object is a precondition: when it does not
 // match the current one the answer is 409 Conflict. When the object is
-// missing, create (if not nil) is called instead.
-func (s *Server) guaranteedUpdate(ctx context.Context, req *request, dry bool, tryUpdate updateFunc, create func() (meta.Object, error)) (meta.Object, bool, error) {
+// missing, create (if not nil) is called instead. track (if not nil)
+// records the write in managedFields.
+func (s *Server) guaranteedUpdate(ctx context.Context, req *request, dry bool, tryUpdate updateFunc, create func() (meta.Object, error), track trackFunc) (meta.Object, bool, error) {
 	r := req.res
 	key := r.key(req.namespace, req.name)
-	for {
+	for races := 0; ; {
 		cur, err := r.store.Get(ctx, key, storageGetOptions)
 		if err != nil {
 			return nil, false, storageError(err)
@@ -84,6 +96,11 @@ func (s *Server) guaranteedUpdate(ctx context.Context, req *request, dry bool, t
 				return nil, false, status.NotFound(r.gr, req.name)
 			}
 			out, err := create()
+			if status.IsAlreadyExists(err) && races < maxCreateRaces {
+				// Created concurrently: update it instead.
+				races++
+				continue
+			}
 			return out, err == nil, err
 		}
 		old, err := r.decode(cur.KV)
@@ -101,20 +118,24 @@ func (s *Server) guaranteedUpdate(ctx context.Context, req *request, dry bool, t
 		if precondition != 0 && precondition != cur.KV.ModRevision {
 			return nil, false, status.Conflict(r.gr, req.name, fmt.Errorf(status.OptimisticLockMessage))
 		}
-		if obj, err = s.prepareForUpdate(ctx, req, obj, old); err != nil {
+		if obj, err = s.prepareForUpdate(ctx, req, cur.KV, obj, old, track); err != nil {
 			return nil, false, err
 		}
+		r.keepManagedFieldsTimes(obj, old, cur.KV)
+		// A lost race is retried: tryUpdate sees the new object, and a
+		// resourceVersion precondition then fails above.
 		out, done, err := s.writeUpdate(ctx, r, key, cur.KV, obj, dry)
 		if err != nil || done {
 			return out, false, err
-		}
-		if precondition != 0 {
-			return nil, false, status.Conflict(r.gr, req.name, fmt.Errorf(status.OptimisticLockMessage))
 		}
 	}
 }
 
 var storageGetOptions storage.GetOptions
+
+// maxCreateRaces bounds how often an update that creates retries when
+// another request creates the object first.
+const maxCreateRaces = 3
 
 func preconditionRevision(obj meta.Object, r *resource, name string) (int64, error) {
 	rv := obj.GetObjectMeta().ResourceVersion
@@ -131,18 +152,21 @@ func preconditionRevision(obj meta.Object, r *resource, name string) (int64, err
 }
 
 // prepareForUpdate carries over what the server owns from the old object,
-// splits spec from status, bumps the generation on spec changes, and
-// defaults and validates the result.
-func (s *Server) prepareForUpdate(ctx context.Context, req *request, obj, old meta.Object) (meta.Object, error) {
+// splits spec from status, bumps the generation on spec changes, defaults
+// the result, records the write in managedFields (with track, unless nil)
+// and validates it.
+func (s *Server) prepareForUpdate(ctx context.Context, req *request, cur *storage.KeyValue, obj, old meta.Object, track trackFunc) (meta.Object, error) {
 	r := req.res
 	if req.subresource == "status" {
 		// A status write changes status only: start from the stored
-		// object and take the new status.
+		// object and take the new status, and the managedFields the
+		// write carries.
 		base, err := r.decodeCopy(old)
 		if err != nil {
 			return nil, err
 		}
 		r.copyStatus(base, obj)
+		base.GetObjectMeta().ManagedFields = obj.GetObjectMeta().ManagedFields
 		obj = base
 	}
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
@@ -163,6 +187,9 @@ func (s *Server) prepareForUpdate(ctx context.Context, req *request, obj, old me
 	m.Generation = om.Generation
 	if r.specChanged(obj, old) {
 		m.Generation++
+	}
+	if track != nil {
+		track(cur, obj, old)
 	}
 	if err := r.validate(ctx, obj, old); err != nil {
 		return nil, err

@@ -1,0 +1,161 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"unicode"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
+	"github.com/kapi-dev/kapi/status"
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// newPatcher builds the patcher of a kind: every patch type and the field
+// manager that keeps metadata.managedFields. Kinds served as
+// meta.Unstructured refuse strategic merge patches, as kube-apiserver does
+// for custom resources; a status subresource resets status on the main
+// resource and spec on /status, so neither is recorded there.
+func newPatcher(k Kind) (*patch.Patcher, error) {
+	_, unstructured := k.New().(*meta.Unstructured)
+	cfg := patch.Config{
+		Schema: k.Schema, Group: k.Group, Version: k.Version, Kind: k.Kind,
+		NoStrategicMerge: unstructured,
+	}
+	if k.StatusSubresource {
+		cfg.ResetFields = map[string][]string{"": {"status"}, "status": {"spec"}}
+	}
+	p, err := patch.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("building the patcher: %w", err)
+	}
+	return p, nil
+}
+
+// trackFunc records a write in obj's managedFields. cur is the stored
+// value and old the stored object, both nil on create. The entries obj
+// carries on entry are the ones the request sent.
+type trackFunc func(cur *storage.KeyValue, obj, old meta.Object)
+
+// updateTracker records ordinary writes (create, update, JSON, merge and
+// strategic merge patches, /scale) under manager, as kube-apiserver's
+// field manager does with UpdateNoErrors: a failure is logged and the
+// stored entries are kept.
+func (s *Server) updateTracker(req *request, manager string) trackFunc {
+	r := req.res
+	return func(cur *storage.KeyValue, obj, old meta.Object) {
+		var live []byte
+		var liveManaged []meta.ManagedFieldsEntry
+		var err error
+		if cur != nil {
+			if live, err = r.appendJSON(nil, cur); err != nil {
+				s.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
+				return
+			}
+			liveManaged = old.GetObjectMeta().ManagedFields
+		}
+		m := obj.GetObjectMeta()
+		b, err := json.Marshal(obj)
+		if err != nil {
+			s.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
+			m.ManagedFields = liveManaged
+			return
+		}
+		entries, err := r.patcher.Update(live, b, manager, req.subresource, liveManaged, m.ManagedFields)
+		if err != nil {
+			s.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
+		}
+		m.ManagedFields = entries
+	}
+}
+
+// keepManagedFieldsTimes reverts an update whose only change is the time
+// of managedFields entries, as kube-apiserver's
+// IgnoreManagedFieldsTimestampsTransformer does, so that such a write is a
+// no-op that keeps the resourceVersion. It reports whether obj now encodes
+// as the stored value.
+func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.KeyValue) bool {
+	nm, om := obj.GetObjectMeta().ManagedFields, old.GetObjectMeta().ManagedFields
+	if len(nm) == 0 || len(nm) != len(om) {
+		return false
+	}
+	changed := false
+	for i := range nm {
+		if !sameEntryIgnoringTime(nm[i], om[i]) {
+			return false
+		}
+		if !sameTime(nm[i].Time, om[i].Time) {
+			changed = true
+		}
+	}
+	if !changed {
+		return false
+	}
+	times := make([]*meta.Time, len(nm))
+	for i := range nm {
+		times[i], nm[i].Time = nm[i].Time, om[i].Time
+	}
+	if b, err := r.encode(obj); err == nil && bytes.Equal(b, cur.Value) {
+		return true
+	}
+	for i := range nm {
+		nm[i].Time = times[i]
+	}
+	return false
+}
+
+func sameEntryIgnoringTime(a, b meta.ManagedFieldsEntry) bool {
+	if a.Manager != b.Manager || a.Operation != b.Operation || a.APIVersion != b.APIVersion ||
+		a.FieldsType != b.FieldsType || a.Subresource != b.Subresource {
+		return false
+	}
+	if a.FieldsV1 == nil || b.FieldsV1 == nil {
+		return a.FieldsV1 == b.FieldsV1
+	}
+	return bytes.Equal(a.FieldsV1.Raw, b.FieldsV1.Raw)
+}
+
+func sameTime(a, b *meta.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(b.Time)
+}
+
+// fieldManagerMaxLength is the longest fieldManager kube-apiserver
+// accepts.
+const fieldManagerMaxLength = 128
+
+// validateFieldManager checks the fieldManager query parameter as
+// kube-apiserver's ValidateFieldManager does.
+func validateFieldManager(fieldManager string) status.FieldErrors {
+	var errs status.FieldErrors
+	p := status.NewPath("fieldManager")
+	if len(fieldManager) > fieldManagerMaxLength {
+		errs = append(errs, status.TooLong(p, "", fieldManagerMaxLength))
+	}
+	for i, c := range fieldManager {
+		if !unicode.IsPrint(c) {
+			errs = append(errs, status.InvalidValue(p, fieldManager, fmt.Sprintf("invalid character %#U (at position %d)", c, i)))
+		}
+	}
+	return errs
+}
+
+// optionsInvalid is the 422 for invalid CreateOptions, UpdateOptions or
+// PatchOptions.
+func optionsInvalid(kind string, errs status.FieldErrors) error {
+	return status.Invalid(meta.GroupVersionKind{Group: "meta.k8s.io", Kind: kind}, "", errs)
+}
+
+// writeManager validates the fieldManager of a create or update and
+// returns the manager the write is recorded under.
+func writeManager(r *http.Request, optionsKind string) (string, error) {
+	fm := r.URL.Query().Get("fieldManager")
+	if errs := validateFieldManager(fm); len(errs) > 0 {
+		return "", optionsInvalid(optionsKind, errs)
+	}
+	return patch.ManagerName(fm, r.UserAgent()), nil
+}
