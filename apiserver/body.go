@@ -149,3 +149,34 @@ func (req *request) checkNamespace(obj meta.Object) error {
 	}
 	return nil
 }
+
+// writeInput is what a create or update reads from its request.
+type writeInput struct {
+	obj     meta.Object
+	dry     bool
+	manager string
+}
+
+// readWrite reads the field manager, the body (checked against the URL's
+// name, for updates, and namespace) and dryRun of a create or update;
+// optionsKind names the options in error messages.
+func (s *Server) readWrite(req *request, optionsKind string) (writeInput, error) {
+	var in writeInput
+	var err error
+	if in.manager, err = writeManager(req.r, optionsKind); err != nil {
+		return in, err
+	}
+	if in.obj, err = s.decodeBody(req); err != nil {
+		return in, err
+	}
+	if req.name != "" {
+		if err := req.checkName(in.obj); err != nil {
+			return in, err
+		}
+	}
+	if err := req.checkNamespace(in.obj); err != nil {
+		return in, err
+	}
+	in.dry, err = dryRun(req.r.URL.Query()["dryRun"])
+	return in, err
+}

@@ -14,25 +14,12 @@ const maxGenerateNameAttempts = 8
 
 // create serves POST on a collection.
 func (s *Server) create(req *request) {
-	manager, err := writeManager(req.r, "CreateOptions")
+	in, err := s.readWrite(req, "CreateOptions")
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
 	}
-	obj, err := s.decodeBody(req)
-	if err != nil {
-		s.writeError(req.w, req.r, err)
-		return
-	}
-	dry, err := dryRun(req.r.URL.Query()["dryRun"])
-	if err != nil {
-		s.writeError(req.w, req.r, err)
-		return
-	}
-	if err := req.checkNamespace(obj); err != nil {
-		s.writeError(req.w, req.r, err)
-		return
-	}
+	obj, dry, manager := in.obj, in.dry, in.manager
 	out, err := s.createObject(req.r.Context(), req.res, obj, dry, s.updateTracker(req, manager))
 	if err != nil {
 		s.writeError(req.w, req.r, err)

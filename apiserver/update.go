@@ -14,29 +14,12 @@ import (
 
 // update serves PUT on an object or its status.
 func (s *Server) update(req *request) {
-	manager, err := writeManager(req.r, "UpdateOptions")
+	in, err := s.readWrite(req, "UpdateOptions")
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
 	}
-	obj, err := s.decodeBody(req)
-	if err != nil {
-		s.writeError(req.w, req.r, err)
-		return
-	}
-	if err := req.checkName(obj); err != nil {
-		s.writeError(req.w, req.r, err)
-		return
-	}
-	if err := req.checkNamespace(obj); err != nil {
-		s.writeError(req.w, req.r, err)
-		return
-	}
-	dry, err := dryRun(req.r.URL.Query()["dryRun"])
-	if err != nil {
-		s.writeError(req.w, req.r, err)
-		return
-	}
+	obj, dry, manager := in.obj, in.dry, in.manager
 	track := s.updateTracker(req, manager)
 	// The body's resourceVersion is the precondition on every attempt and
 	// its managedFields the entries the request sent; preparing the write
