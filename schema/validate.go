@@ -1,0 +1,310 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/kapi-dev/kapi/status"
+)
+
+// Validator checks decoded JSON values against a schema: types, nullable,
+// required properties, enum, minimum/maximum, lengths, pattern, item and
+// property counts, list-type set and map uniqueness, int-or-string and
+// embedded resources. Messages are worded as kube-apiserver words them
+// for custom resources, for example
+//
+//	spec.replicas: Invalid value: 5000: spec.replicas in body should be less than or equal to 1000
+//
+// Build one per schema with [NewValidator], at registration; it is safe
+// for concurrent use and does not change the schema.
+type Validator struct {
+	root     *Schema
+	patterns map[*Schema]*regexp.Regexp
+}
+
+// NewValidator compiles the patterns of s and returns its validator.
+func NewValidator(s *Schema) (*Validator, error) {
+	v := &Validator{root: s, patterns: map[*Schema]*regexp.Regexp{}}
+	if err := v.compile(s); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func (v *Validator) compile(s *Schema) error {
+	if s == nil {
+		return nil
+	}
+	if s.Pattern != "" {
+		re, err := regexp.Compile(s.Pattern)
+		if err != nil {
+			return fmt.Errorf("schema: pattern %q: %w", s.Pattern, err)
+		}
+		v.patterns[s] = re
+	}
+	for _, p := range s.Properties {
+		if err := v.compile(p); err != nil {
+			return err
+		}
+	}
+	if err := v.compile(s.Items); err != nil {
+		return err
+	}
+	return v.compile(s.AdditionalProperties)
+}
+
+// Validate returns the problems of the decoded JSON value x (maps, slices,
+// string, bool, int64, float64, nil), which sits at path p of its object
+// (the zero Path for a kind's root).
+func (v *Validator) Validate(p status.Path, x any) status.FieldErrors {
+	var errs status.FieldErrors
+	v.node(v.root, p, x, &errs)
+	return errs
+}
+
+// node validates x against s, appending to errs.
+func (v *Validator) node(s *Schema, p status.Path, x any, errs *status.FieldErrors) {
+	if s == nil {
+		return
+	}
+	if !v.typeOK(s, p, x, errs) || x == nil {
+		return
+	}
+	if len(s.Enum) > 0 && !enumHas(s.Enum, x) {
+		*errs = append(*errs, status.NotSupported(p, x, enumStrings(s.Enum)))
+	}
+	switch t := x.(type) {
+	case string:
+		v.str(s, p, t, errs)
+	case int64, float64:
+		number(s, p, x, errs)
+	case []any:
+		v.array(s, p, t, errs)
+	case map[string]any:
+		v.object(s, p, t, errs)
+	}
+}
+
+// typeOK checks x's JSON type; false means nothing more can be checked.
+func (v *Validator) typeOK(s *Schema, p status.Path, x any, errs *status.FieldErrors) bool {
+	got := jsonType(x)
+	want := s.Type
+	ok := false
+	switch {
+	case s.XIntOrString:
+		want = "integer,string"
+		ok = got == "integer" || got == "string" || x == nil && s.Nullable
+	case s.Type == "":
+		ok = true
+	case x == nil:
+		ok = s.Nullable
+	case got == s.Type, got == "integer" && s.Type == "number":
+		ok = true
+	case got == "number" && s.Type == "integer":
+		f := x.(float64)
+		ok = f == math.Trunc(f) && !math.IsInf(f, 0)
+	}
+	if !ok {
+		msg := fmt.Sprintf("%s in body must be of type %s: %q", name(p), want, got)
+		*errs = append(*errs, status.TypeInvalid(p, got, msg))
+	}
+	return ok
+}
+
+func jsonType(x any) string {
+	switch x.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case int64:
+		return "integer"
+	case float64:
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", x)
+}
+
+// name is how a path is named inside messages.
+func name(p status.Path) string {
+	if p.String() == "" {
+		return "."
+	}
+	return p.String()
+}
+
+func (v *Validator) str(s *Schema, p status.Path, x string, errs *status.FieldErrors) {
+	n := int64(utf8.RuneCountInString(x))
+	if s.MaxLength != nil && n > *s.MaxLength {
+		*errs = append(*errs, status.TooLong(p, x, int(*s.MaxLength)))
+	}
+	if s.MinLength != nil && n < *s.MinLength {
+		*errs = append(*errs, status.InvalidValue(p, x,
+			fmt.Sprintf("%s in body should be at least %d chars long", name(p), *s.MinLength)))
+	}
+	if re := v.patterns[s]; re != nil && !re.MatchString(x) {
+		*errs = append(*errs, status.InvalidValue(p, x,
+			fmt.Sprintf("%s in body should match '%s'", name(p), s.Pattern)))
+	}
+}
+
+func number(s *Schema, p status.Path, x any, errs *status.FieldErrors) {
+	f, _ := toFloat(x)
+	if m := s.Maximum; m != nil && (f > *m || s.ExclusiveMaximum && f == *m) {
+		word := "less than or equal to"
+		if s.ExclusiveMaximum {
+			word = "less than"
+		}
+		*errs = append(*errs, status.InvalidValue(p, x,
+			fmt.Sprintf("%s in body should be %s %s", name(p), word, formatNumber(*m))))
+	}
+	if m := s.Minimum; m != nil && (f < *m || s.ExclusiveMinimum && f == *m) {
+		word := "greater than or equal to"
+		if s.ExclusiveMinimum {
+			word = "greater than"
+		}
+		*errs = append(*errs, status.InvalidValue(p, x,
+			fmt.Sprintf("%s in body should be %s %s", name(p), word, formatNumber(*m))))
+	}
+}
+
+// formatNumber prints whole numbers without exponent or fraction.
+func formatNumber(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+func (v *Validator) array(s *Schema, p status.Path, x []any, errs *status.FieldErrors) {
+	n := int64(len(x))
+	if s.MaxItems != nil && n > *s.MaxItems {
+		*errs = append(*errs, status.TooMany(p, len(x), int(*s.MaxItems)))
+	}
+	if s.MinItems != nil && n < *s.MinItems {
+		*errs = append(*errs, status.InvalidValue(p, n,
+			fmt.Sprintf("%s in body should have at least %d items", name(p), *s.MinItems)))
+	}
+	for i, item := range x {
+		v.node(s.Items, p.Index(i), item, errs)
+	}
+	switch s.XListType {
+	case "set":
+		uniqueSet(p, x, errs)
+	case "map":
+		uniqueKeys(s, p, x, errs)
+	}
+}
+
+// uniqueSet reports every item of a set equal to an earlier one.
+func uniqueSet(p status.Path, x []any, errs *status.FieldErrors) {
+	for i := 1; i < len(x); i++ {
+		for j := 0; j < i; j++ {
+			if jsonEqual(x[i], x[j]) {
+				*errs = append(*errs, status.Duplicate(p.Index(i), x[i]))
+				break
+			}
+		}
+	}
+}
+
+// uniqueKeys reports every item of a list-type map whose keys equal an
+// earlier item's; the value shown is the item's keys. A missing key takes
+// its default, if any.
+func uniqueKeys(s *Schema, p status.Path, x []any, errs *status.FieldErrors) {
+	seen := make(map[string]bool, len(x))
+	for i, item := range x {
+		obj, ok := item.(map[string]any)
+		if !ok {
+			continue // reported by the items' type
+		}
+		keys := make(map[string]any, len(s.XListMapKeys))
+		for _, k := range s.XListMapKeys {
+			kv, present := obj[k]
+			if !present && s.Items != nil && s.Items.Properties[k] != nil {
+				kv = s.Items.Properties[k].Default
+			}
+			keys[k] = kv
+		}
+		b, _ := json.Marshal(keys) // decoded JSON always marshals
+		if seen[string(b)] {
+			*errs = append(*errs, status.Duplicate(p.Index(i), keys))
+		}
+		seen[string(b)] = true
+	}
+}
+
+func (v *Validator) object(s *Schema, p status.Path, x map[string]any, errs *status.FieldErrors) {
+	n := int64(len(x))
+	if s.MaxProperties != nil && n > *s.MaxProperties {
+		*errs = append(*errs, status.TooMany(p, len(x), int(*s.MaxProperties)))
+	}
+	if s.MinProperties != nil && n < *s.MinProperties {
+		*errs = append(*errs, status.InvalidValue(p, n,
+			fmt.Sprintf("%s in body should have at least %d properties", name(p), *s.MinProperties)))
+	}
+	for _, k := range sortedKeys(x) {
+		ps := s.Properties[k]
+		if ps == nil {
+			ps = s.AdditionalProperties
+		}
+		v.node(ps, p.Child(k), x[k], errs)
+	}
+	for _, k := range s.Required {
+		if _, ok := x[k]; !ok {
+			*errs = append(*errs, status.Required(p.Child(k), ""))
+		}
+	}
+	if s.XEmbeddedResource {
+		for _, k := range []string{"apiVersion", "kind"} {
+			val, present := x[k]
+			if present && val != "" || !present && s.hasRequired(k) {
+				continue // set, or already reported as required
+			}
+			*errs = append(*errs, status.Required(p.Child(k), "must not be empty"))
+		}
+	}
+}
+
+func (s *Schema) hasRequired(name string) bool {
+	for _, r := range s.Required {
+		if r == name {
+			return true
+		}
+	}
+	return false
+}
+
+func enumHas(enum []any, x any) bool {
+	for _, e := range enum {
+		if jsonEqual(e, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// enumStrings lists enum values as kube-apiserver does in "supported
+// values": strings as they are, other values as JSON.
+func enumStrings(enum []any) []string {
+	out := make([]string, len(enum))
+	for i, e := range enum {
+		if s, ok := e.(string); ok {
+			out[i] = s
+			continue
+		}
+		b, _ := json.Marshal(e)
+		out[i] = string(b)
+	}
+	return out
+}
