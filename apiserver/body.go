@@ -83,6 +83,8 @@ func (s *Server) decodeBody(req *request) (meta.Object, error) {
 	if err != nil {
 		return nil, status.BadRequest(decodeErrorMessage(err))
 	}
+	// Unstructured kinds learn their unknown fields from the schema.
+	strict = append(strict, req.res.kind.plan.prune(obj)...)
 	if err := applyFieldValidation(req.w, directive, strict); err != nil {
 		return nil, err
 	}

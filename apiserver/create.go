@@ -43,17 +43,27 @@ func (r *resource) prepareForCreate(obj meta.Object) {
 	}
 }
 
-// applyDefaults fills in the kind's defaults.
-func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) {
+// applyDefaults fills in the schema's defaults, then the kind's.
+func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) error {
+	if err := r.kind.plan.applyDefaults(obj); err != nil {
+		return status.InternalError(err)
+	}
 	if r.kind.Default != nil {
 		r.kind.Default(ctx, obj)
 	}
+	return nil
 }
 
-// validate checks an object about to be written; old is nil on create.
+// validate checks an object about to be written against the rules for
+// metadata, the schema and the kind's hook; old is nil on create.
 func (r *resource) validate(ctx context.Context, obj, old meta.Object) error {
 	m := obj.GetObjectMeta()
 	errs := validateObjectMeta(m, r.kind.Namespaced)
+	schemaErrs, err := r.kind.plan.validate(obj)
+	if err != nil {
+		return status.InternalError(err)
+	}
+	errs = append(errs, schemaErrs...)
 	if r.kind.Validate != nil {
 		errs = append(errs, r.kind.Validate(ctx, obj, old)...)
 	}
@@ -67,6 +77,32 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object) error {
 	return nil
 }
 
+// admitWrite defaults obj, runs mutating admission (and defaults again
+// what it changed), records the write with track (unless nil), validates
+// the result and runs validating admission: every write goes through
+// these steps in this order before it is stored.
+func (s *Server) admitWrite(ctx context.Context, r *resource, a *AdmissionRequest, track func()) error {
+	if err := r.applyDefaults(ctx, a.Object); err != nil {
+		return err
+	}
+	mutated, err := s.mutate(ctx, r, a)
+	if err != nil {
+		return err
+	}
+	if mutated {
+		if err := r.applyDefaults(ctx, a.Object); err != nil {
+			return err
+		}
+	}
+	if track != nil {
+		track()
+	}
+	if err := r.validate(ctx, a.Object, a.OldObject); err != nil {
+		return err
+	}
+	return s.admit(ctx, r, a)
+}
+
 // createObject stores a new object, generating its name when asked and
 // retrying on generated-name collisions. track (if not nil) records the
 // write in managedFields. With dry set nothing is stored.
@@ -77,11 +113,11 @@ func (s *Server) createObject(ctx context.Context, r *resource, obj meta.Object,
 	if generated {
 		m.Name = generateName(m.GenerateName)
 	}
-	r.applyDefaults(ctx, obj)
+	var record func()
 	if track != nil {
-		track(nil, obj, nil)
+		record = func() { track(nil, obj, nil) }
 	}
-	if err := r.validate(ctx, obj, nil); err != nil {
+	if err := s.admitWrite(ctx, r, r.admissionRequest(OperationCreate, "", obj, nil, dry), record); err != nil {
 		return nil, err
 	}
 	if dry {

@@ -99,6 +99,9 @@ func (s *Server) deleteObject(ctx context.Context, r *resource, namespace, name 
 		if err := checkPreconditions(r, obj, opts.Preconditions); err != nil {
 			return nil, false, err
 		}
+		if err := s.admitDelete(ctx, r, obj, dry); err != nil {
+			return nil, false, err
+		}
 		m := obj.GetObjectMeta()
 		if len(m.Finalizers) > 0 {
 			if m.DeletionTimestamp != nil || dry {

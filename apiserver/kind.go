@@ -1,7 +1,12 @@
 package apiserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
@@ -27,7 +32,11 @@ type Kind struct {
 	// New returns a new empty object of the kind. Required.
 	New func() meta.Object
 	// Schema describes the kind's structure; default: built from New's
-	// type by reflection.
+	// type by reflection. Its defaults are applied and its constraints
+	// checked on every write; for kinds served as meta.Unstructured
+	// (typically with a schema from schema.FromOpenAPI) the fields it
+	// does not know are also pruned, and reported as field validation
+	// asks.
 	Schema *schema.Schema
 	// StatusSubresource serves /status and splits spec from status:
 	// writes to the main resource keep the stored status and writes to
@@ -39,10 +48,11 @@ type Kind struct {
 	AllowCreateOnUpdate bool
 	// Storage stores this kind; default: the server's storage.
 	Storage storage.Interface
-	// Default fills in defaults on every write, after decoding.
+	// Default fills in defaults on every write, after the schema's.
 	Default func(ctx context.Context, obj meta.Object)
-	// Validate checks an object before it is stored; old is nil on
-	// create. Field errors become a 422 Invalid Status.
+	// Validate checks an object before it is stored, after the schema's
+	// checks; old is nil on create. Field errors (the schema's and the
+	// hook's) become one 422 Invalid Status.
 	Validate func(ctx context.Context, obj, old meta.Object) status.FieldErrors
 	// Fields returns the value of a kind-specific field for field
 	// selectors ("spec.color"); metadata.name and metadata.namespace are
@@ -53,6 +63,9 @@ type Kind struct {
 	// PrinterColumns are the columns of the Table kubectl prints, after
 	// Name; default: Created At.
 	PrinterColumns []PrinterColumn
+
+	// plan is Schema compiled at registration.
+	plan *schemaPlan
 }
 
 func (k *Kind) groupVersion() meta.GroupVersion {
@@ -65,4 +78,212 @@ func (k *Kind) gvk() meta.GroupVersionKind {
 
 func (k *Kind) groupResource() meta.GroupResource {
 	return meta.GroupResource{Group: k.Group, Resource: k.Resource}
+}
+
+// schemaPlan is what a kind's schema compiles to at registration: the
+// defaulting, pruning and validation of the parts of an object that have
+// rules. Typed kinds go through the JSON form of the top-level fields
+// with rules only (metadata has its own checks); unstructured kinds use
+// their content as it is.
+type schemaPlan struct {
+	root         *schema.Schema
+	unstructured bool
+	validator    *schema.Validator // unstructured: of the root
+	fields       []fieldPlan       // typed: top-level fields with rules
+}
+
+// fieldPlan covers one top-level field of a typed kind.
+type fieldPlan struct {
+	index     int
+	name      string
+	schema    *schema.Schema
+	validator *schema.Validator
+	defaults  bool // the subtree has defaults
+}
+
+// compileSchema builds the kind's schema plan.
+func (k *Kind) compileSchema() error {
+	p := &schemaPlan{root: k.Schema}
+	sample := k.New()
+	if _, ok := sample.(*meta.Unstructured); ok {
+		p.unstructured = true
+		v, err := schema.NewValidator(k.Schema)
+		if err != nil {
+			return err
+		}
+		p.validator = v
+		k.plan = p
+		return nil
+	}
+	t := reflect.TypeOf(sample)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name := jsonName(f)
+		if f.Anonymous || !f.IsExported() || name == "-" || name == "metadata" {
+			continue
+		}
+		fs := k.Schema.Properties[name]
+		if !hasRules(fs) {
+			continue
+		}
+		v, err := schema.NewValidator(fs)
+		if err != nil {
+			return err
+		}
+		p.fields = append(p.fields, fieldPlan{index: i, name: name, schema: fs, validator: v, defaults: hasDefaults(fs)})
+	}
+	k.plan = p
+	return nil
+}
+
+// hasRules reports whether values of s can fail validation or be
+// defaulted, beyond their JSON type, which Go types guarantee.
+func hasRules(s *schema.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.Default != nil || s.Minimum != nil || s.Maximum != nil || s.Pattern != "" || len(s.Enum) > 0 ||
+		s.MinLength != nil || s.MaxLength != nil || s.MinItems != nil || s.MaxItems != nil ||
+		s.MinProperties != nil || s.MaxProperties != nil || s.XListType == "set" || s.XListType == "map" ||
+		s.XEmbeddedResource || s.XIntOrString {
+		return true
+	}
+	for _, p := range s.Properties {
+		if hasRules(p) {
+			return true
+		}
+	}
+	return hasRules(s.Items) || hasRules(s.AdditionalProperties)
+}
+
+func hasDefaults(s *schema.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.Default != nil {
+		return true
+	}
+	for _, p := range s.Properties {
+		if hasDefaults(p) {
+			return true
+		}
+	}
+	return hasDefaults(s.Items) || hasDefaults(s.AdditionalProperties)
+}
+
+// applyDefaults fills in the schema's defaults.
+func (p *schemaPlan) applyDefaults(obj meta.Object) error {
+	if p == nil {
+		return nil
+	}
+	if p.unstructured {
+		p.root.ApplyDefaults(obj.(*meta.Unstructured).Content)
+		return nil
+	}
+	for _, fp := range p.fields {
+		if !fp.defaults {
+			continue
+		}
+		fv := reflect.ValueOf(obj).Elem().Field(fp.index)
+		x, err := jsonForm(fv)
+		if err != nil {
+			return err
+		}
+		if !fp.schema.ApplyDefaults(x) {
+			continue
+		}
+		b, err := json.Marshal(x)
+		if err != nil {
+			return err
+		}
+		// Decode into a fresh value: decoding into the old one would
+		// merge maps instead of replacing them.
+		fresh := reflect.New(fv.Type())
+		if err := json.Unmarshal(b, fresh.Interface()); err != nil {
+			return err
+		}
+		fv.Set(fresh.Elem())
+	}
+	return nil
+}
+
+// validate checks obj against the schema.
+func (p *schemaPlan) validate(obj meta.Object) (status.FieldErrors, error) {
+	if p == nil {
+		return nil, nil
+	}
+	if p.unstructured {
+		u := obj.(*meta.Unstructured)
+		content := maps.Clone(u.Content)
+		if content == nil {
+			content = map[string]any{}
+		}
+		content["apiVersion"], content["kind"] = u.APIVersion, u.Kind
+		return p.validator.Validate(status.Path{}, content), nil
+	}
+	var errs status.FieldErrors
+	for _, fp := range p.fields {
+		x, err := jsonForm(reflect.ValueOf(obj).Elem().Field(fp.index))
+		if err != nil {
+			return nil, err
+		}
+		// Unset pointers of fields without omitempty encode as null:
+		// drop those, as decoding a custom resource does.
+		fp.schema.ApplyDefaults(x)
+		errs = append(errs, fp.validator.Validate(status.NewPath(fp.name), x)...)
+	}
+	return errs, nil
+}
+
+// prune drops the fields an unstructured object's schema does not know
+// and returns them as the unknown-field errors of field validation.
+func (p *schemaPlan) prune(obj meta.Object) []error {
+	if p == nil || !p.unstructured {
+		return nil
+	}
+	var out []error
+	for _, path := range p.root.Prune(obj.(*meta.Unstructured).Content) {
+		out = append(out, fmt.Errorf("unknown field %q", path))
+	}
+	return out
+}
+
+// jsonForm returns the decoded JSON form of a Go value, with integers as
+// int64.
+func jsonForm(v reflect.Value) (any, error) {
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		return nil, err
+	}
+	return numbers(x), nil
+}
+
+// numbers turns json.Number into int64, or float64 when not an integer.
+func numbers(x any) any {
+	switch t := x.(type) {
+	case map[string]any:
+		for k, v := range t {
+			t[k] = numbers(v)
+		}
+	case []any:
+		for i, v := range t {
+			t[i] = numbers(v)
+		}
+	case json.Number:
+		if n, err := t.Int64(); err == nil {
+			return n
+		}
+		f, _ := t.Float64()
+		return f
+	}
+	return x
 }

@@ -177,6 +177,7 @@ func (req *request) decodePatched(patched []byte) (meta.Object, []error, error) 
 	if err != nil {
 		return nil, nil, patch.InvalidResult(patched, err)
 	}
+	strict = append(strict, r.kind.plan.prune(obj)...)
 	if err := r.checkTypeMeta(obj); err != nil {
 		return nil, nil, err
 	}

@@ -43,6 +43,15 @@ type Options struct {
 	// client gives no timeoutSeconds; the actual timeout is randomised
 	// between it and twice it, as kube-apiserver does. Default 30 minutes.
 	MinRequestTimeout time.Duration
+	// MutatingAdmission runs, in order, on every create, update, patch
+	// and delete (dry runs included), after defaulting and before
+	// validation; its functions may change the object. See
+	// [AdmissionFunc].
+	MutatingAdmission []AdmissionFunc
+	// ValidatingAdmission runs, in order, after validation and just
+	// before the write is stored; its functions must not change the
+	// object.
+	ValidatingAdmission []AdmissionFunc
 }
 
 // VersionInfo is the body of /version.
@@ -159,6 +168,9 @@ func (s *Server) register(k Kind) error {
 			return err
 		}
 		k.Schema = sch
+	}
+	if err := k.compileSchema(); err != nil {
+		return err
 	}
 	if k.Storage == nil {
 		k.Storage = s.opts.Storage

@@ -101,7 +101,7 @@ func (s *Server) guaranteedUpdate(ctx context.Context, req *request, dry bool, t
 		if precondition != 0 && precondition != cur.KV.ModRevision {
 			return nil, false, status.Conflict(r.gr, req.name, fmt.Errorf(status.OptimisticLockMessage))
 		}
-		if obj, err = s.prepareForUpdate(ctx, req, cur.KV, obj, old, track); err != nil {
+		if obj, err = s.prepareForUpdate(ctx, req, cur.KV, obj, old, dry, track); err != nil {
 			return nil, false, err
 		}
 		r.keepManagedFieldsTimes(obj, old, cur.KV)
@@ -135,10 +135,10 @@ func preconditionRevision(obj meta.Object, r *resource, name string) (int64, err
 }
 
 // prepareForUpdate carries over what the server owns from the old object,
-// splits spec from status, bumps the generation on spec changes, defaults
-// the result, records the write in managedFields (with track, unless nil)
-// and validates it.
-func (s *Server) prepareForUpdate(ctx context.Context, req *request, cur *storage.KeyValue, obj, old meta.Object, track trackFunc) (meta.Object, error) {
+// splits spec from status, bumps the generation on spec changes, and
+// takes the result through defaulting, admission, managedFields (with
+// track, unless nil) and validation (see admitWrite).
+func (s *Server) prepareForUpdate(ctx context.Context, req *request, cur *storage.KeyValue, obj, old meta.Object, dry bool, track trackFunc) (meta.Object, error) {
 	r := req.res
 	if req.subresource == "status" {
 		// A status write changes status only: start from the stored
@@ -166,15 +166,18 @@ func (s *Server) prepareForUpdate(ctx context.Context, req *request, cur *storag
 	if req.subresource == "" && r.kind.StatusSubresource {
 		r.copyStatus(obj, old)
 	}
-	r.applyDefaults(ctx, obj)
-	m.Generation = om.Generation
-	if r.specChanged(obj, old) {
-		m.Generation++
+	record := func() {
+		// The generation follows the object as admission left it.
+		m.Generation = om.Generation
+		if r.specChanged(obj, old) {
+			m.Generation++
+		}
+		if track != nil {
+			track(cur, obj, old)
+		}
 	}
-	if track != nil {
-		track(cur, obj, old)
-	}
-	if err := r.validate(ctx, obj, old); err != nil {
+	a := r.admissionRequest(OperationUpdate, req.subresource, obj, old, dry)
+	if err := s.admitWrite(ctx, r, a, record); err != nil {
 		return nil, err
 	}
 	return obj, nil

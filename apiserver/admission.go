@@ -1,0 +1,95 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// Operation names the kind of write admission is asked about.
+type Operation string
+
+// The operations admission sees. Patches and applies are updates (or
+// creates, when they create the object).
+const (
+	OperationCreate Operation = "CREATE"
+	OperationUpdate Operation = "UPDATE"
+	OperationDelete Operation = "DELETE"
+)
+
+// AdmissionRequest describes one write to admission functions.
+type AdmissionRequest struct {
+	Operation   Operation
+	Kind        meta.GroupVersionKind
+	Resource    meta.GroupResource
+	Subresource string // "status", "scale" or ""
+	Namespace   string
+	Name        string
+	// Object is the object about to be stored; mutating functions may
+	// change it in place. Nil on delete.
+	Object meta.Object
+	// OldObject is the stored object on update and delete, nil on
+	// create. It must not be changed.
+	OldObject meta.Object
+	// DryRun is set when the request asked for a dry run: admission runs
+	// but nothing is stored, so functions with side effects should skip
+	// them.
+	DryRun bool
+}
+
+// AdmissionFunc admits or rejects a write. Mutating functions run after
+// defaulting and before validation; validating ones after validation,
+// just before the store. The first error rejects the request: a
+// status.Error (from package status) is answered as it is, any other
+// error as 403 Forbidden, as kube-apiserver answers an admission denial.
+type AdmissionFunc func(ctx context.Context, req *AdmissionRequest) error
+
+// admissionRequest describes a write of obj (nil on delete) over old (nil
+// on create) to r.
+func (r *resource) admissionRequest(op Operation, subresource string, obj, old meta.Object, dry bool) *AdmissionRequest {
+	m := old
+	if obj != nil {
+		m = obj
+	}
+	om := m.GetObjectMeta()
+	return &AdmissionRequest{
+		Operation: op, Kind: r.kind.gvk(), Resource: r.gr, Subresource: subresource,
+		Namespace: om.Namespace, Name: om.Name, Object: obj, OldObject: old, DryRun: dry,
+	}
+}
+
+// mutate runs the mutating admission functions. It reports whether there
+// were any, so that the caller can default what they changed.
+func (s *Server) mutate(ctx context.Context, r *resource, a *AdmissionRequest) (bool, error) {
+	return len(s.opts.MutatingAdmission) > 0, runAdmission(ctx, r, a, s.opts.MutatingAdmission)
+}
+
+// admit runs the validating admission functions.
+func (s *Server) admit(ctx context.Context, r *resource, a *AdmissionRequest) error {
+	return runAdmission(ctx, r, a, s.opts.ValidatingAdmission)
+}
+
+func runAdmission(ctx context.Context, r *resource, a *AdmissionRequest, funcs []AdmissionFunc) error {
+	for _, f := range funcs {
+		if err := f(ctx, a); err != nil {
+			var se *status.Error
+			if errors.As(err, &se) {
+				return err
+			}
+			return status.Forbidden(r.gr, a.Name, err)
+		}
+	}
+	return nil
+}
+
+// admitDelete runs mutating, then validating admission for the deletion
+// of the stored object old.
+func (s *Server) admitDelete(ctx context.Context, r *resource, old meta.Object, dry bool) error {
+	a := r.admissionRequest(OperationDelete, "", nil, old, dry)
+	if _, err := s.mutate(ctx, r, a); err != nil {
+		return err
+	}
+	return s.admit(ctx, r, a)
+}
