@@ -1,6 +1,9 @@
 package apiserver_test
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -62,4 +65,59 @@ func Example() {
 	// 201 Created
 	// 404 Not Found
 	// {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"gizmos.toys.example.com \"missing\" not found","reason":"NotFound","details":{"name":"missing","group":"toys.example.com","kind":"gizmos"},"code":404}
+}
+
+// Admission functions see every write: mutating ones may change the
+// object before it is validated, validating ones may only reject it. An
+// error that is not a status.Error is answered as 403 Forbidden.
+func Example_admission() {
+	srv := apiserver.New(apiserver.Options{
+		MutatingAdmission: []apiserver.AdmissionFunc{
+			func(_ context.Context, a *apiserver.AdmissionRequest) error {
+				if g, ok := a.Object.(*Gizmo); ok && g.Spec.Color == "" {
+					g.Spec.Color = "grey"
+				}
+				return nil
+			},
+		},
+		ValidatingAdmission: []apiserver.AdmissionFunc{
+			func(_ context.Context, a *apiserver.AdmissionRequest) error {
+				if a.Operation == apiserver.OperationDelete && a.Name == "precious" {
+					return errors.New("precious gizmos stay")
+				}
+				return nil
+			},
+		},
+	})
+	srv.Register(apiserver.Kind{
+		Group: "toys.example.com", Version: "v1", Kind: "Gizmo", Resource: "gizmos",
+		Namespaced: true,
+		New:        func() meta.Object { return &Gizmo{} },
+	})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	path := ts.URL + "/apis/toys.example.com/v1/namespaces/default/gizmos"
+
+	resp, err := http.Post(path, "application/json", strings.NewReader(`{"metadata":{"name":"precious"}}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Println(resp.Status, strings.Contains(string(body), `"color":"grey"`))
+
+	req, _ := http.NewRequest(http.MethodDelete, path+"/precious", nil)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var st meta.Status
+	_ = json.NewDecoder(resp.Body).Decode(&st)
+	resp.Body.Close()
+	fmt.Println(resp.Status, st.Message)
+	// Output:
+	// 201 Created true
+	// 403 Forbidden gizmos.toys.example.com "precious" is forbidden: precious gizmos stay
 }

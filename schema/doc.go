@@ -69,4 +69,21 @@
 // another (listType map without keys, a key that is neither required nor
 // defaulted in the item, a default outside the bounds) makes [FromType]
 // fail with an error naming the Go field. Recursive types are refused.
+//
+// # Building from OpenAPI
+//
+// [FromOpenAPI] reads the openAPIV3Schema of a CustomResourceDefinition
+// (JSON or YAML) for kinds defined at run time and served as
+// meta.Unstructured. It accepts structural schemas only and refuses, with
+// an error naming the node, what kapi does not implement (allOf, anyOf,
+// oneOf, not, multipleOf, CEL rules).
+//
+// # Using a schema on writes
+//
+// Three operations work on decoded JSON values (map[string]any, []any,
+// string, bool, int64, float64, nil), as kube-apiserver applies them to
+// custom resources: [Schema.Prune] drops unknown fields and names them for
+// field validation, [Schema.ApplyDefaults] fills in defaults, and a
+// [Validator] reports constraint violations as status field errors worded
+// as kube-apiserver words them.
 package schema

@@ -51,9 +51,9 @@ func TestFromOpenAPIFields(t *testing.T) {
 // YAML and the CRD's openAPIV3Schema wrapper.
 func TestFromOpenAPIForms(t *testing.T) {
 	docs := map[string]string{
-		"json":    `{"type":"object","properties":{"spec":{"type":"object","properties":{"count":{"type":"integer","maximum":3}}}}}`,
-		"yaml":    "type: object\nproperties:\n  spec:\n    type: object\n    properties:\n      count: {type: integer, maximum: 3}\n",
-		"wrapped": "openAPIV3Schema:\n  type: object\n  properties:\n    spec:\n      type: object\n      properties:\n        count: {type: integer, maximum: 3}\n",
+		"json":                 `{"type":"object","properties":{"spec":{"type":"object","properties":{"count":{"type":"integer","maximum":3}}}}}`,
+		"yaml":                 "type: object\nproperties:\n  spec:\n    type: object\n    properties:\n      count: {type: integer, maximum: 3}\n",
+		"wrapped":              "openAPIV3Schema:\n  type: object\n  properties:\n    spec:\n      type: object\n      properties:\n        count: {type: integer, maximum: 3}\n",
 		"documenting keywords": `{"type":"object","title":"T","properties":{"spec":{"type":"object","example":{},"externalDocs":{"url":"x"},"properties":{"count":{"type":"integer","maximum":3}}}}}`,
 	}
 	for name, doc := range docs {
