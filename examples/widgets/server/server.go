@@ -1,5 +1,6 @@
 // Package server runs the Widget example: kapi serving the Widget and
-// Gadget kinds, mounted on a plain net/http mux.
+// Gadget kinds and the run-time Sprocket kind, mounted on a plain
+// net/http mux.
 package server
 
 import (
@@ -36,7 +37,11 @@ func NewHandler(cfg Config) (http.Handler, error) {
 		return nil, err
 	}
 	srv := apiserver.New(apiserver.Options{Storage: store, Logger: cfg.Logger})
-	srv.Register(api.WidgetKind()).Register(api.GadgetKind())
+	sprocket, err := api.SprocketKind()
+	if err != nil {
+		return nil, err
+	}
+	srv.Register(api.WidgetKind()).Register(api.GadgetKind()).Register(sprocket)
 	if err := srv.Err(); err != nil {
 		return nil, err
 	}
