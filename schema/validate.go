@@ -236,12 +236,33 @@ func uniqueKeys(s *Schema, p status.Path, x []any, errs *status.FieldErrors) {
 			}
 			keys[k] = kv
 		}
-		b, _ := json.Marshal(keys) // decoded JSON always marshals
-		if seen[string(b)] {
+		id := keyID(keys, s.XListMapKeys)
+		if seen[id] {
 			*errs = append(*errs, status.Duplicate(p.Index(i), keys))
 		}
-		seen[string(b)] = true
+		seen[id] = true
 	}
+}
+
+// keyID renders the key values of a list-type map item as one string
+// that differs between items exactly when their keys differ.
+func keyID(keys map[string]any, names []string) string {
+	var b []byte
+	for _, n := range names {
+		switch v := keys[n].(type) {
+		case string:
+			b = strconv.AppendQuote(append(b, 's'), v)
+		case int64:
+			b = strconv.AppendInt(append(b, 'i'), v, 10)
+		case bool:
+			b = strconv.AppendBool(append(b, 'b'), v)
+		default:
+			j, _ := json.Marshal(v) // decoded JSON always marshals
+			b = append(append(b, 'j'), j...)
+		}
+		b = append(b, 0)
+	}
+	return string(b)
 }
 
 func (v *Validator) object(s *Schema, p status.Path, x map[string]any, errs *status.FieldErrors) {

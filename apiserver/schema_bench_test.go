@@ -1,0 +1,74 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
+)
+
+type benchWidget struct {
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata,omitempty"`
+	Spec            benchSpec `json:"spec,omitempty"`
+}
+
+type benchSpec struct {
+	Replicas *int32      `json:"replicas,omitempty" default:"1" minimum:"0" maximum:"1000"`
+	Color    string      `json:"color,omitempty" pattern:"^[a-z]+$"`
+	Tags     []string    `json:"tags,omitempty" listType:"set"`
+	Ports    []benchPort `json:"ports,omitempty" listType:"map" listMapKey:"name"`
+}
+
+type benchPort struct {
+	Name     string `json:"name"`
+	Port     int32  `json:"port"`
+	Protocol string `json:"protocol,omitempty" default:"\"TCP\""`
+}
+
+func benchObject() *benchWidget {
+	n := int32(3)
+	w := &benchWidget{Spec: benchSpec{Replicas: &n, Color: "red", Tags: []string{"a", "b", "c"}}}
+	w.Name, w.Namespace = "w", "default"
+	w.Labels = map[string]string{"app": "bench", "tier": "backend"}
+	for _, p := range []string{"http", "https", "metrics"} {
+		w.Spec.Ports = append(w.Spec.Ports, benchPort{Name: p, Port: 80, Protocol: "TCP"})
+	}
+	return w
+}
+
+// BenchmarkSchemaPlan measures schema defaulting and validation of a
+// typed object through the JSON form of its spec, next to encoding the
+// whole object once (which every write does to store it).
+func BenchmarkSchemaPlan(b *testing.B) {
+	k := Kind{New: func() meta.Object { return &benchWidget{} }}
+	s, err := schema.FromType(typeOf(k.New()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	k.Schema = s
+	if err := k.compileSchema(); err != nil {
+		b.Fatal(err)
+	}
+	obj := benchObject()
+	b.Run("encode-object", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			if _, err := json.Marshal(obj); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("default+validate", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			if err := k.plan.applyDefaults(obj); err != nil {
+				b.Fatal(err)
+			}
+			if errs, err := k.plan.validate(obj); err != nil || len(errs) > 0 {
+				b.Fatal(errs, err)
+			}
+		}
+	})
+}
