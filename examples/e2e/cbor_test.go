@@ -16,8 +16,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/watch"
-	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/dynamic"
+	clientfeatures "k8s.io/client-go/features"
 
 	"github.com/kapi-dev/kapi/examples/widgets/server"
 )
