@@ -171,6 +171,11 @@ func TestCBORUnstructuredKind(t *testing.T) {
 	if list["kind"] != "ThingList" || len(items) != 1 || items[0].(map[string]any)["spec"].(map[string]any)["x"] != 2.5 {
 		t.Errorf("list: %v", list)
 	}
+	r = doWith(t, ts.Server, "PATCH", thingsPath+"/t?fieldManager=m", map[string]string{"Content-Type": "application/apply-patch+cbor"},
+		cborOf(t, `{"apiVersion":"stable.example.com/v1","kind":"Thing","metadata":{"name":"t"},"spec":{"y":true}}`))
+	if r.code != http.StatusOK || !strings.Contains(string(r.body), `"spec":{"n":3,"x":2.5,"y":true}`) {
+		t.Errorf("apply: %d %s", r.code, r.body)
+	}
 }
 
 func TestCBORApply(t *testing.T) {
