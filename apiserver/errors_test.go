@@ -58,7 +58,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown subresource", "GET", widgetsPath + "/existing/sprocket", "", "", 404, meta.StatusReasonNotFound, ""},
 		{"malformed JSON patch", "PATCH", widgetsPath + "/existing", "application/json-patch+json", `{"op":"add"}`, 400, meta.StatusReasonBadRequest, ""},
 		{"unsupported patch type", "PATCH", widgetsPath + "/existing", "application/json", `{}`, 415, meta.StatusReasonUnsupportedMediaType,
-			"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml"},
+			"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor"},
 		{"failing JSON patch test", "PATCH", widgetsPath + "/existing", "application/json-patch+json", `[{"op":"test","path":"/spec/color","value":"blue"}]`, 422, meta.StatusReasonInvalid, ""},
 		{"delete of a missing object", "DELETE", widgetsPath + "/missing", "", "", 404, meta.StatusReasonNotFound, `widgets.stable.example.com "missing" not found`},
 		{"delete with stale precondition", "DELETE", widgetsPath + "/existing", "application/json", `{"preconditions":{"resourceVersion":"1"}}`, 409, meta.StatusReasonConflict, "Precondition failed"},

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/codec/cbor"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
@@ -80,7 +81,17 @@ func (s *Server) readPatch(req *request) (patchOptions, []byte, error) {
 		return patchOptions{}, nil, err
 	}
 	opts, err := parsePatchOptions(req.r, pt)
-	return opts, body, err
+	if err != nil || pt != patch.ApplyCBORPatchType {
+		return opts, body, err
+	}
+	// A CBOR apply configuration is converted to JSON, as kube-apiserver
+	// does before anything else reads it, and from there it is the same
+	// apply as YAML (JSON is YAML).
+	if body, err = cbor.ToJSON(body); err != nil {
+		return opts, nil, status.BadRequest(fmt.Sprintf("error decoding patch: %v", err))
+	}
+	opts.patchType = patch.ApplyPatchType
+	return opts, body, nil
 }
 
 // parsePatchOptions reads and validates the PatchOptions of a patch of
@@ -99,7 +110,7 @@ func parsePatchOptions(r *http.Request, pt string) (patchOptions, error) {
 		opts.force = b
 	}
 	var errs status.FieldErrors
-	if pt != patch.ApplyPatchType {
+	if !patch.IsApply(pt) {
 		if forceSet {
 			errs = append(errs, status.ForbiddenField(status.NewPath("force"), "may not be specified for non-apply patch"))
 		}

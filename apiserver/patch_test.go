@@ -134,9 +134,9 @@ func TestPatchErrors(t *testing.T) {
 		message                       string
 	}{
 		{"unknown patch type", path, "application/json", `{}`, 415, meta.StatusReasonUnsupportedMediaType,
-			"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml"},
+			"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor"},
 		{"strategic merge of an unstructured kind", thingsPath + "/t", "application/strategic-merge-patch+json", `{}`, 415, meta.StatusReasonUnsupportedMediaType,
-			"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"},
+			"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor"},
 		{"apply without fieldManager", path, apply, cfg, 422, meta.StatusReasonInvalid,
 			`PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch`},
 		{"force on a merge patch", path + "?force=true", merge, `{}`, 422, meta.StatusReasonInvalid,

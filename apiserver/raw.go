@@ -71,11 +71,7 @@ func (s *Server) writeRawList(req *request, p *page) {
 		}
 	}
 	buf = append(buf, "]}\n"...)
-	h := req.w.Header()
-	h.Set("Content-Type", codec.MediaTypeJSON)
-	h.Set("Content-Length", strconv.Itoa(len(buf)))
-	req.w.WriteHeader(http.StatusOK)
-	_, _ = req.w.Write(buf)
+	writeBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, buf)
 }
 
 // writeRawObject writes one stored object as JSON straight from its bytes.
@@ -86,9 +82,5 @@ func (s *Server) writeRawObject(req *request, kv *storage.KeyValue) {
 		return
 	}
 	buf = append(buf, '\n')
-	h := req.w.Header()
-	h.Set("Content-Type", codec.MediaTypeJSON)
-	h.Set("Content-Length", strconv.Itoa(len(buf)))
-	req.w.WriteHeader(http.StatusOK)
-	_, _ = req.w.Write(buf)
+	writeBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, buf)
 }

@@ -40,11 +40,7 @@ func (s *Server) writeEncoded(req *request, code int, ser codec.Serializer, cont
 		s.writeError(req.w, req.r, status.InternalError(err))
 		return
 	}
-	h := req.w.Header()
-	h.Set("Content-Type", contentType)
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
-	req.w.WriteHeader(code)
-	_, _ = req.w.Write(buf.Bytes())
+	writeBody(req.w, req.r, code, contentType, buf.Bytes())
 }
 
 // writeError is the one sink for failures: it writes err as a Status in a

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/codec/cbor"
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/storage"
 	"github.com/kapi-dev/kapi/storage/memory"
@@ -100,7 +101,7 @@ func New(opts Options) *Server {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if opts.Serializers == nil {
-		opts.Serializers = codec.NewRegistry(codec.JSON{}, codec.YAML{})
+		opts.Serializers = codec.NewRegistry(codec.JSON{}, codec.YAML{}, cbor.Serializer{})
 	}
 	if opts.Version.GitVersion == "" {
 		opts.Version = defaultVersion()

@@ -16,6 +16,9 @@ const (
 	MergePatchType          = "application/merge-patch+json"
 	StrategicMergePatchType = "application/strategic-merge-patch+json"
 	ApplyPatchType          = "application/apply-patch+yaml"
+	// ApplyCBORPatchType is an apply configuration in CBOR; the server
+	// converts it to JSON and applies it as it applies YAML.
+	ApplyCBORPatchType = "application/apply-patch+cbor"
 )
 
 // Config describes one kind (at one version) to a [Patcher].
@@ -73,9 +76,15 @@ func New(cfg Config) (*Patcher, error) {
 // publishes.
 func (p *Patcher) PatchTypes() []string {
 	if p.smp {
-		return []string{JSONPatchType, MergePatchType, StrategicMergePatchType, ApplyPatchType}
+		return []string{JSONPatchType, MergePatchType, StrategicMergePatchType, ApplyPatchType, ApplyCBORPatchType}
 	}
-	return []string{JSONPatchType, MergePatchType, ApplyPatchType}
+	return []string{JSONPatchType, MergePatchType, ApplyPatchType, ApplyCBORPatchType}
+}
+
+// IsApply reports whether a patch media type is a server-side apply, in
+// YAML or CBOR.
+func IsApply(mediaType string) bool {
+	return mediaType == ApplyPatchType || mediaType == ApplyCBORPatchType
 }
 
 // MediaType strips parameters from a Content-Type as kube-apiserver does
@@ -102,7 +111,7 @@ func (p *Patcher) Patch(contentType string, doc, patch []byte) ([]byte, error) {
 		if p.smp {
 			return StrategicMergePatch(doc, patch, p.schema)
 		}
-	case ApplyPatchType:
+	case ApplyPatchType, ApplyCBORPatchType:
 		return nil, internal(fmt.Errorf("patch: %s goes through Apply", ct))
 	}
 	return nil, UnsupportedPatchType(contentType, p.PatchTypes())

@@ -11,7 +11,7 @@ import (
 
 func TestPatcherDispatch(t *testing.T) {
 	p := widgetPatcher(t, newClock())
-	if got := fmt.Sprint(p.PatchTypes()); got != "[application/json-patch+json application/merge-patch+json application/strategic-merge-patch+json application/apply-patch+yaml]" {
+	if got := fmt.Sprint(p.PatchTypes()); got != "[application/json-patch+json application/merge-patch+json application/strategic-merge-patch+json application/apply-patch+yaml application/apply-patch+cbor]" {
 		t.Errorf("types %s", got)
 	}
 	doc := []byte(`{"spec":{"tags":["a"]}}`)
@@ -32,7 +32,7 @@ func TestPatcherDispatch(t *testing.T) {
 	}
 	_, err := p.Patch("application/xml", doc, nil)
 	wantStatus(t, err, 415, meta.StatusReasonUnsupportedMediaType,
-		"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml")
+		"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor")
 	_, err = p.Patch(patch.ApplyPatchType, doc, nil)
 	wantStatus(t, err, 500, meta.StatusReasonUnknown, "patch: application/apply-patch+yaml goes through Apply")
 	if p.APIVersion() != "stable.example.com/v1" {

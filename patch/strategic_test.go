@@ -225,7 +225,7 @@ func TestStrategicMergePatchUnsupported(t *testing.T) {
 	}
 	_, err = p.Patch("application/strategic-merge-patch+json; charset=utf-8", []byte(`{}`), []byte(`{}`))
 	wantStatus(t, err, 415, meta.StatusReasonUnsupportedMediaType,
-		"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml")
+		"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor")
 	if _, err := p.Patch("application/merge-patch+json; charset=utf-8", []byte(`{"a":1}`), []byte(`{"b":2}`)); err != nil {
 		t.Errorf("merge patch: %v", err)
 	}
