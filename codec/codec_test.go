@@ -348,7 +348,6 @@ func TestYAMLEncode(t *testing.T) {
 	want := `apiVersion: stable.example.com/v1
 kind: Widget
 metadata:
-  creationTimestamp: null
   labels:
     "on": "yes"
   name: foo
