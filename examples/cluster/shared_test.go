@@ -71,4 +71,19 @@ func TestTwoServersOneEtcd(t *testing.T) {
 	if p := fb.problems(); p != nil {
 		t.Errorf("B's watch: %v", p)
 	}
+
+	// A watcher that comes back to a new server with a resourceVersion
+	// older than its watch cache gets 410 Gone and lists again.
+	c := startKapi(t, etcd.endpoints(), 0)
+	fc := newFollower(c.url)
+	fc.rv, fc.objs = created.rv(), map[string]int64{"w1": created.rv()}
+	go fc.run(ctx)
+	if got := fc.waitFor(t, la.rv(), 10*time.Second); fmt.Sprint(got) != fmt.Sprint(versions(la)) {
+		t.Fatalf("the returning watcher holds %v, want %v", got, versions(la))
+	}
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	if fc.lists != 1 || fc.faults != nil {
+		t.Errorf("the returning watcher listed %d times (want 1, after a 410), faults %v", fc.lists, fc.faults)
+	}
 }
