@@ -1,6 +1,7 @@
 // Package bench holds the baseline benchmarks of the Widget server:
 // create, get, list and update through the full HTTP handler
-// (server.NewHandler on the memory store), with Widgets of about 1.9 KB of
+// (server.NewHandler on the memory store, and server.Open on etcd for the
+// Backend benchmarks), with Widgets of about 1.9 KB of
 // JSON as DESIGN.md's targets assume. The package itself only builds that
 // Widget ([NewWidget], [WidgetJSON]); the benchmarks are in its tests.
 //
@@ -23,6 +24,19 @@
 //     keep-alive http.Client, compression off: what a client on the same
 //     machine sees. Client and server share the CPUs, as they would in a
 //     load test on one machine.
+//
+// The Backend benchmarks run the same requests on each store, as
+// sub-benchmarks backend=memory and backend=etcd (servers opened with
+// server.Open on one embedded single-member etcd that syncs to disk, each
+// under its own prefix):
+//
+//	BenchmarkBackendCreate/backend=B          POST, unique names, one client, in process
+//	BenchmarkBackendCreateParallel/backend=B  the same, 16 clients
+//	BenchmarkBackendGet/backend=B             GET a random one of 1,000 Widgets, in process
+//	BenchmarkBackendList/backend=B            GET all 1,000 Widgets as JSON, in process
+//	BenchmarkBackendWatch/backend=B           POST in process, then read its ADDED event from a watch over loopback
+//
+// Compare the backends from one run with benchstat -col /backend.
 //
 // The parallel benchmarks set b.SetParallelism so that
 // GOMAXPROCS × parallelism ≥ 16 goroutines (8 per core on 2 cores) each

@@ -29,6 +29,7 @@ func TestMain(m *testing.M) {
 		}
 		return true
 	})
+	closeBackends()
 	os.Exit(code)
 }
 
@@ -157,6 +158,11 @@ func newFixture(n int) (*fixture, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newFixtureOn(h, n)
+}
+
+// newFixtureOn is newFixture on a handler of the caller's.
+func newFixtureOn(h http.Handler, n int) (*fixture, error) {
 	f := &fixture{h: h, names: make([]string, n), paths: make([]string, n), rvs: make([]string, n), replicas: make([]int, n)}
 	for i := range n {
 		f.names[i] = bench.Name("widget", i)

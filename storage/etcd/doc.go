@@ -48,7 +48,10 @@
 //
 // Lost quorum, no leader, timeouts, connection failures, a closed client
 // and etcd's "too many requests" and "database space exceeded" map to an
-// ErrUnavailable [storage.Error] wrapping etcd's error. A read at a
+// ErrUnavailable [storage.Error] wrapping etcd's error. Every request but
+// a watch is bounded by [Options.RequestTimeout] (the etcd client retries
+// reads until its context ends, which, with no quorum, is never), and
+// reaching it is ErrUnavailable too. A read at a
 // revision above the current one fails with ErrFutureRevision carrying the
 // current revision. When the caller's context is cancelled its error is
 // returned as is. Other etcd errors (for example a request above etcd's

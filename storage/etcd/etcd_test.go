@@ -459,3 +459,47 @@ func TestUnavailable(t *testing.T) {
 		t.Fatalf("Revision with a cancelled context: %v", err)
 	}
 }
+
+// TestRequestTimeout checks that with etcd gone, every request fails
+// with ErrUnavailable once the store's request timeout passes, although
+// the caller set no deadline: the client would retry reads forever.
+func TestRequestTimeout(t *testing.T) {
+	f := newFixture(t, "")
+	f.put("/w/a", "x", 0)
+	const timeout = 300 * time.Millisecond
+	s := etcd.New(f.srv.cli, etcd.Options{RequestTimeout: timeout})
+	f.srv.stop()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		call func() error
+	}{
+		{"Get", func() error { _, err := s.Get(ctx, "/w/a", storage.GetOptions{}); return err }},
+		{"Get at a revision", func() error { _, err := s.Get(ctx, "/w/a", storage.GetOptions{Revision: 2}); return err }},
+		{"List", func() error { _, err := s.List(ctx, "/w/", storage.ListOptions{}); return err }},
+		{"Revision", func() error { _, err := s.Revision(ctx); return err }},
+		{"OptimisticPut", func() error {
+			_, err := s.OptimisticPut(ctx, "/w/b", nil, 0, storage.PutOptions{})
+			return err
+		}},
+		{"OptimisticDelete", func() error { _, err := s.OptimisticDelete(ctx, "/w/a", 2, storage.DeleteOptions{}); return err }},
+		{"Compact", func() error { return s.Compact(ctx, 2) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			done := make(chan error, 1)
+			go func() { done <- tc.call() }()
+			select {
+			case err := <-done:
+				if !storage.IsUnavailable(err) {
+					t.Fatalf("error %v, want ErrUnavailable", err)
+				}
+				if d := time.Since(start); d > 10*timeout {
+					t.Fatalf("took %v with a timeout of %v", d, timeout)
+				}
+			case <-time.After(20 * timeout):
+				t.Fatal("no answer: the request timeout does not apply")
+			}
+		})
+	}
+}

@@ -31,10 +31,25 @@ type Options struct {
 	// reach the store's revision. Zero means DefaultProgressInterval;
 	// negative turns the requests off, leaving only the server's.
 	ProgressInterval time.Duration
+
+	// RequestTimeout bounds every etcd request the store makes except
+	// watches. The etcd client retries reads for as long as its context
+	// allows, so without a bound a read waits forever while the cluster
+	// has no quorum; with one it fails with ErrUnavailable, which a server
+	// can answer at once (503 with Retry-After). Zero means
+	// DefaultRequestTimeout; negative means no bound but the caller's.
+	RequestTimeout time.Duration
 }
 
-// DefaultProgressInterval is the default [Options.ProgressInterval].
-const DefaultProgressInterval = 100 * time.Millisecond
+const (
+	// DefaultProgressInterval is the default [Options.ProgressInterval].
+	DefaultProgressInterval = 100 * time.Millisecond
+	// DefaultRequestTimeout is the default [Options.RequestTimeout]: above
+	// etcd's own limit for a proposal (7 s with its default election
+	// timeout), so that etcd's "request timed out" comes first when the
+	// cluster answers at all.
+	DefaultRequestTimeout = 10 * time.Second
+)
 
 // Store is a [storage.Interface] over etcd. Create it with [New]. It is
 // safe for concurrent use.
@@ -42,6 +57,7 @@ type Store struct {
 	client           *clientv3.Client
 	prefix           string
 	progressInterval time.Duration
+	requestTimeout   time.Duration
 
 	mu              sync.Mutex
 	progressWatches int           // open watches with ProgressNotify
@@ -56,7 +72,20 @@ func New(client *clientv3.Client, opts Options) *Store {
 	if opts.ProgressInterval == 0 {
 		opts.ProgressInterval = DefaultProgressInterval
 	}
-	return &Store{client: client, prefix: opts.Prefix, progressInterval: opts.ProgressInterval}
+	if opts.RequestTimeout == 0 {
+		opts.RequestTimeout = DefaultRequestTimeout
+	}
+	return &Store{client: client, prefix: opts.Prefix, progressInterval: opts.ProgressInterval, requestTimeout: opts.RequestTimeout}
+}
+
+// bounded returns ctx limited by the store's request timeout. Errors of
+// requests made with it are mapped with it too, so that its deadline
+// reads as ErrUnavailable while the caller's cancellation stays as is.
+func (s *Store) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	if s.requestTimeout < 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, s.requestTimeout)
 }
 
 var errNegativeRevision = errors.New("etcd: negative revision")
@@ -90,6 +119,8 @@ func (s *Store) rangeAt(ctx context.Context, key string, rev int64, opts ...clie
 	if rev < 0 {
 		return nil, errNegativeRevision
 	}
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	if rev == 0 {
 		resp, err := s.client.Get(ctx, key, opts...)
 		if err != nil {
@@ -159,6 +190,8 @@ func (s *Store) List(ctx context.Context, prefix string, opts storage.ListOption
 // Else(Get).
 func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, expectedRevision int64, _ storage.PutOptions) (storage.PutResponse, error) {
 	k := s.key(key)
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.ModRevision(k), "=", expectedRevision)).
 		Then(clientv3.OpPut(k, string(value)), clientv3.OpGet(k, clientv3.WithKeysOnly())).
@@ -199,6 +232,8 @@ func (s *Store) OptimisticDelete(ctx context.Context, key string, expectedRevisi
 		return storage.DeleteResponse{KV: g.KV, Revision: g.Revision}, nil
 	}
 	k := s.key(key)
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.ModRevision(k), "=", expectedRevision)).
 		Then(clientv3.OpDelete(k, clientv3.WithPrevKV())).
@@ -219,6 +254,8 @@ func (s *Store) OptimisticDelete(ctx context.Context, key string, expectedRevisi
 // Revision implements [storage.Interface] with a linearizable count-only
 // range.
 func (s *Store) Revision(ctx context.Context) (int64, error) {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	resp, err := s.client.Get(ctx, s.key("/"), clientv3.WithCountOnly())
 	if err != nil {
 		return 0, s.error(ctx, err)
@@ -236,6 +273,8 @@ func (s *Store) Compact(ctx context.Context, revision int64) error {
 	if revision <= 0 {
 		return ctx.Err()
 	}
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	_, err := s.client.Compact(ctx, revision)
 	if isEtcdError(err, errCompacted) {
 		return nil

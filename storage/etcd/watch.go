@@ -77,6 +77,8 @@ func (s *Store) Watch(ctx context.Context, prefix string, opts storage.WatchOpti
 // watch with ProgressNotify is open. A watch cache can call it before a
 // consistent read, so as not to wait for the next one.
 func (s *Store) RequestProgress(ctx context.Context) error {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	return s.error(ctx, s.client.RequestProgress(clientv3.WithRequireLeader(ctx)))
 }
 

@@ -1,106 +1,157 @@
 // Package server runs the Widget example: kapi serving the Widget and
 // Gadget kinds and the run-time Sprocket kind, mounted on a plain
 // net/http mux.
+//
+// # Storage
+//
+// --storage picks the store (Config.Storage):
+//
+//	--storage memory                                the default: in the process, gone when it exits
+//	--storage etcd --etcd-endpoints URL[,URL...]    an etcd cluster, which several servers may share
+//	--storage embedded-etcd --data-dir DIR          a single-member etcd in the process, durable in DIR
+//
+// With etcd, every key is under --etcd-prefix (default /kapi). Servers
+// sharing one etcd cluster serve one API: a write through one is seen by
+// the watches and reads of the others, and optimistic concurrency holds
+// across them, since each write is a compare-and-swap in etcd. While the
+// cluster has no quorum, requests fail within the etcd request timeout
+// with a 503 Status and Retry-After, and watches stay open and resume
+// when it is back. The embedded etcd listens on free loopback ports (the
+// start-up line prints its client URL); restarting on the same DIR
+// serves every object with its resourceVersion.
 package server
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/examples/internal/kubeconfig"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
-	"github.com/kapi-dev/kapi/storage"
-	"github.com/kapi-dev/kapi/storage/memory"
 )
 
 // Config configures the example server.
 type Config struct {
-	// Storage names the store: "memory" (the default).
+	// Storage names the store: "memory" (the default), "etcd" (the
+	// cluster at EtcdEndpoints) or "embedded-etcd" (a single-member etcd
+	// run in the process, its data in DataDir).
 	Storage string
+	// EtcdEndpoints are the client URLs of the etcd cluster, for "etcd".
+	EtcdEndpoints []string
+	// DataDir is the embedded etcd's data directory, for
+	// "embedded-etcd". It is created if missing; a directory of an
+	// earlier run is reopened with everything stored in it.
+	DataDir string
+	// EtcdPrefix is prepended to every etcd key; default DefaultEtcdPrefix.
+	EtcdPrefix string
+	// EtcdRequestTimeout bounds each etcd request; default: the etcd
+	// backend's (etcd.DefaultRequestTimeout).
+	EtcdRequestTimeout time.Duration
 	// Logger receives the request log; nil discards it.
 	Logger *slog.Logger
 }
 
-// NewHandler builds the API server with the example kinds, mounted on a
-// new mux as a host service would mount it.
-func NewHandler(cfg Config) (http.Handler, error) {
-	store, err := openStorage(cfg.Storage)
+// Server is an open example server: its handler and the store under it.
+type Server struct {
+	// Handler serves the API, mounted on a mux as a host service would.
+	Handler http.Handler
+	// EtcdURL is the embedded etcd's client URL ("embedded-etcd" only).
+	EtcdURL string
+
+	api    *apiserver.Server
+	closes []func()
+}
+
+// Open builds the API server with the example kinds on the store cfg
+// names. Close it when done: it may hold an etcd client and an embedded
+// etcd.
+func Open(cfg Config) (*Server, error) {
+	st, err := openStorage(cfg)
 	if err != nil {
 		return nil, err
 	}
-	srv := apiserver.New(apiserver.Options{Storage: store, Logger: cfg.Logger})
+	srv := &Server{EtcdURL: st.clientURL, closes: st.closes}
+	srv.api = apiserver.New(apiserver.Options{Storage: st.store, Logger: cfg.Logger})
 	sprocket, err := api.SprocketKind()
 	if err != nil {
+		srv.Close()
 		return nil, err
 	}
-	srv.Register(api.WidgetKind()).Register(api.GadgetKind()).Register(sprocket)
-	if err := srv.Err(); err != nil {
+	srv.api.Register(api.WidgetKind()).Register(api.GadgetKind()).Register(sprocket)
+	if err := srv.api.Err(); err != nil {
+		srv.Close()
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/", srv)
-	return mux, nil
+	mux.Handle("/", srv.api)
+	srv.Handler = mux
+	return srv, nil
 }
 
-func openStorage(name string) (storage.Interface, error) {
-	switch name {
-	case "", "memory":
-		return memory.New(memory.Options{}), nil
+// Close stops the watch caches, then closes the etcd client and stops the
+// embedded etcd, if any. An embedded etcd has synced every acknowledged
+// write to disk before Close returns.
+func (s *Server) Close() {
+	s.api.Close()
+	for _, c := range s.closes {
+		c()
 	}
-	return nil, fmt.Errorf("unknown storage %q (supported: memory)", name)
+	s.closes = nil
+}
+
+// NewHandler is [Open] for callers that keep the server for the life of
+// the process: nothing it opens is ever closed.
+func NewHandler(cfg Config) (http.Handler, error) {
+	srv, err := Open(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return srv.Handler, nil
 }
 
 // Run parses the command line, serves until ctx is done and shuts down
-// gracefully.
+// gracefully: the HTTP server first, then the store (see [Server.Close]).
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("widgets", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
-	kubeconfigPath := fs.String("kubeconfig", "./kapi.kubeconfig", "path of the kubeconfig to write for kubectl")
-	storageName := fs.String("storage", "memory", "storage backend: memory")
-	tlsCert := fs.String("tls-cert-file", "", "serve HTTPS with this certificate (and --tls-private-key-file)")
-	tlsKey := fs.String("tls-private-key-file", "", "private key of --tls-cert-file")
-	verbose := fs.Bool("v", false, "log every request (debug level)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	level := slog.LevelInfo
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	h, err := NewHandler(Config{Storage: *storageName, Logger: logger})
+	fl, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *addr)
+	srv, err := Open(fl.cfg)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", fl.addr)
 	if err != nil {
 		return err
 	}
 	scheme := "http"
-	if *tlsCert != "" {
+	if fl.tlsCert != "" {
 		scheme = "https"
 	}
 	url := scheme + "://" + ln.Addr().String()
-	if err := kubeconfig.Write(*kubeconfigPath, url, "default"); err != nil {
+	if err := kubeconfig.Write(fl.kubeconfig, url, "default"); err != nil {
 		_ = ln.Close()
 		return err
 	}
-	fmt.Fprintf(stdout, "kapi widgets server listening on %s (storage: %s)\n", url, *storageName)
-	fmt.Fprintf(stdout, "use it with kubectl:\n  export KUBECONFIG=%s\n  kubectl api-resources\n  kubectl get widgets\n", *kubeconfigPath)
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stdout, "kapi widgets server listening on %s (storage: %s)\n", url, storageLine(fl.cfg, srv))
+	fmt.Fprintf(stdout, "use it with kubectl:\n  export KUBECONFIG=%s\n  kubectl api-resources\n  kubectl get widgets\n", fl.kubeconfig)
+	return serve(ctx, &http.Server{Handler: srv.Handler, ReadHeaderTimeout: 10 * time.Second}, ln, fl.tlsCert, fl.tlsKey)
+}
+
+// serve serves on ln until ctx is done, then shuts hs down gracefully.
+func serve(ctx context.Context, hs *http.Server, ln net.Listener, tlsCert, tlsKey string) error {
 	errc := make(chan error, 1)
 	go func() {
-		if *tlsCert != "" {
-			errc <- hs.ServeTLS(ln, *tlsCert, *tlsKey)
+		if tlsCert != "" {
+			errc <- hs.ServeTLS(ln, tlsCert, tlsKey)
 		} else {
 			errc <- hs.Serve(ln)
 		}
@@ -116,4 +167,15 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// storageLine describes the store for the start-up message.
+func storageLine(cfg Config, srv *Server) string {
+	switch cfg.Storage {
+	case StorageEtcd:
+		return "etcd at " + strings.Join(cfg.EtcdEndpoints, ",")
+	case StorageEmbeddedEtcd:
+		return "embedded etcd in " + cfg.DataDir + ", clients at " + srv.EtcdURL
+	}
+	return StorageMemory
 }

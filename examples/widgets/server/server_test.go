@@ -85,11 +85,44 @@ func TestRunServesWritesKubeconfigAndStops(t *testing.T) {
 }
 
 func TestUnknownStorage(t *testing.T) {
-	if _, err := NewHandler(Config{Storage: "floppy"}); err == nil || !strings.Contains(err.Error(), "floppy") {
-		t.Errorf("err = %v", err)
+	const want = `unknown storage "floppy" (supported: memory, etcd, embedded-etcd)`
+	if _, err := NewHandler(Config{Storage: "floppy"}); err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
 	}
 	err := Run(context.Background(), []string{"--storage", "floppy", "--addr", freeAddr(t), "--kubeconfig", filepath.Join(t.TempDir(), "k")}, &syncBuffer{}, &syncBuffer{})
-	if err == nil {
-		t.Error("Run accepted an unknown storage")
+	if err == nil || err.Error() != want {
+		t.Errorf("Run: %v, want %s", err, want)
+	}
+}
+
+// TestStorageNeedsItsFlags checks that each etcd backend refuses to start
+// without the flag it needs, naming it.
+func TestStorageNeedsItsFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--storage", "etcd"}, "--etcd-endpoints"},
+		{[]string{"--storage", "etcd", "--etcd-endpoints", " , "}, "--etcd-endpoints"},
+		{[]string{"--storage", "embedded-etcd"}, "--data-dir"},
+	} {
+		args := append(tc.args, "--addr", freeAddr(t), "--kubeconfig", filepath.Join(t.TempDir(), "k"))
+		err := Run(context.Background(), args, &syncBuffer{}, &syncBuffer{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want an error naming %s", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestHelpListsStorage checks that --help documents the storage flags.
+func TestHelpListsStorage(t *testing.T) {
+	var stderr syncBuffer
+	if err := Run(context.Background(), []string{"-h"}, &syncBuffer{}, &stderr); err == nil {
+		t.Error("-h did not stop Run")
+	}
+	for _, want := range []string{"memory, etcd, embedded-etcd", "-etcd-endpoints", "-data-dir", "-etcd-prefix"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("usage lacks %q:\n%s", want, stderr.String())
+		}
 	}
 }
