@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -285,6 +286,71 @@ func TestWatchTooSlowEndsCleanly(t *testing.T) {
 		var e watchEvent
 		if err := json.Unmarshal([]byte(l), &e); err != nil || e.Type != "MODIFIED" || e.Object.Metadata.ResourceVersion != revs[i] {
 			t.Fatalf("event %d: %.200s (%v), want MODIFIED at %s", i, l, err, revs[i])
+		}
+	}
+}
+
+// flushCounter is a response writer that counts flushes.
+type flushCounter struct {
+	header  http.Header
+	mu      sync.Mutex
+	body    strings.Builder
+	flushes int
+}
+
+func (w *flushCounter) Header() http.Header { return w.header }
+func (w *flushCounter) WriteHeader(int)     {}
+func (w *flushCounter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.body.Write(b)
+}
+func (w *flushCounter) Flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.flushes++
+}
+
+func (w *flushCounter) events() (int, int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Count(w.body.String(), "\n"), w.flushes
+}
+
+// TestWatchBatchesBursts: a burst of events goes out in fewer flushes
+// than events, and the last event of the burst is not held back.
+func TestWatchBatchesBursts(t *testing.T) {
+	const burst = 40
+	srv := apiserver.New(apiserver.Options{})
+	srv.Register(widgetKind())
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	a := createWidget(t, ts, "a", "")
+	w := &flushCounter{header: http.Header{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.ServeHTTP(w, httptest.NewRequestWithContext(ctx, "GET", widgetsPath+"?watch=1&resourceVersion="+a.ResourceVersion, nil))
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	for i := range burst {
+		do(t, ts, "PATCH", widgetsPath+"/a", "application/merge-patch+json", fmt.Sprintf(`{"spec":{"replicas":%d}}`, i+2))
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		n, flushes := w.events()
+		if n == burst {
+			if flushes-1 >= burst { // one flush sends the headers
+				t.Fatalf("%d events in %d flushes", n, flushes-1)
+			}
+			t.Logf("%d events in %d flushes", n, flushes-1)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d events sent", n, burst)
 		}
 	}
 }
