@@ -16,8 +16,23 @@ import (
 	"github.com/kapi-dev/kapi/watch"
 )
 
+// flushSpacing is the least time between two flushes of a watch stream
+// that has more events ready.
+const flushSpacing = 20 * time.Millisecond
+
+// maxPending is how many bytes of framed events a stream gathers before
+// writing them, so that a watcher catching up writes in large pieces while
+// its memory stays bounded.
+const maxPending = 32 << 10
+
 // watchStream writes one watch response: framed events in the negotiated
 // media type, flushed after each batch.
+//
+// Each change's framed bytes are made once per rendering and shared by
+// every stream that sends the change (watch.Event.Encoded): the stream
+// that needs them first encodes, the others copy. A stream whose peer
+// takes nothing for the cache's stall timeout is cut: its writes carry a
+// deadline, as the cache closes a watcher whose consumer stalls.
 type watchStream struct {
 	req     *request
 	out     readOutput
@@ -29,6 +44,18 @@ type watchStream struct {
 	// apply.
 	raw bool
 	obj []byte
+	// key names the stream's rendering (media type, transformation,
+	// includeObject) among the encodings a change keeps.
+	key string
+	// cur is the event encodeCur frames; encodeFn is encodeCur, bound
+	// once so that sharing costs no allocation per event.
+	cur      watch.Event
+	encodeFn func() ([]byte, error)
+
+	flushed  time.Time     // when the stream last flushed
+	stall    time.Duration // a write may block this long at most
+	deadline time.Time     // the write deadline set; zero: none
+	noLimit  bool          // the connection takes no write deadline
 }
 
 // watch serves GET ?watch=true on a collection or object.
@@ -56,8 +83,8 @@ func (s *Server) watch(req *request) {
 		return
 	}
 
-	ws := &watchStream{req: req, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
-		raw: out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON}
+	ws := s.newWatchStream(req, out)
+	defer ws.clearDeadline()
 	req.w.Header().Set("Content-Type", ws.enc.StreamMediaType())
 	if out.as != "" {
 		req.w.Header().Set("Content-Type", out.contentType())
@@ -73,6 +100,18 @@ func (s *Server) watch(req *request) {
 	}
 	defer w.Stop()
 	ws.stream(ctx, w)
+}
+
+func (s *Server) newWatchStream(req *request, out readOutput) *watchStream {
+	ws := &watchStream{req: req, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
+		raw:   out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON,
+		key:   out.contentType() + ";includeObject=" + out.include,
+		stall: s.opts.WatchCache.StallTimeout}
+	if ws.stall <= 0 {
+		ws.stall = watch.DefaultStallTimeout
+	}
+	ws.encodeFn = ws.encodeCur
+	return ws
 }
 
 // startWatch starts a cache watch as the request asks: with the initial
@@ -112,16 +151,29 @@ func (s *Server) watchTimeout(opts resourceversion.Watch) time.Duration {
 	return min + time.Duration(rand.Int64N(int64(min)))
 }
 
-// stream forwards the watcher's events until the watch ends, flushing
-// whenever the watcher has nothing more ready.
+// stream forwards the watcher's events until the watch ends. It flushes
+// when the watcher has nothing more ready, but at most once per
+// flushSpacing: an event after a quiet spell goes out at once, while
+// during a burst each write carries several events, which saves the
+// server and the client a system call and a wake-up per event.
 func (ws *watchStream) stream(ctx context.Context, w *watch.Watcher) {
 	events := w.Events()
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	waiting := false // the timer runs for the pending bytes
 	for {
 		var ev watch.Event
 		var ok bool
 		select {
 		case <-ctx.Done():
 			return
+		case <-timer.C:
+			waiting = false
+			if ws.flush() != nil {
+				return
+			}
+			continue
 		case ev, ok = <-events:
 		}
 		if !ok {
@@ -132,8 +184,16 @@ func (ws *watchStream) stream(ctx context.Context, w *watch.Watcher) {
 			ws.fail(err)
 			return
 		}
-		if len(events) == 0 {
-			ws.flush()
+		if waiting || len(events) > 0 && len(ws.pending) < maxPending {
+			continue
+		}
+		if wait := time.Until(ws.flushed.Add(flushSpacing)); wait > 0 && len(ws.pending) < maxPending {
+			timer.Reset(wait)
+			waiting = true
+			continue
+		}
+		if ws.flush() != nil {
+			return // the peer is gone or took nothing for too long
 		}
 	}
 }
@@ -150,31 +210,60 @@ func (ws *watchStream) end(err error) {
 	ws.flush()
 }
 
-// event frames one cache event in the stream's rendering.
+// event adds one cache event, framed in the stream's rendering, to the
+// pending bytes.
 func (ws *watchStream) event(ev watch.Event) error {
-	typ := ev.Type.String()
 	if ev.Type == watch.Bookmark {
 		ws.bookmark(ev.Revision, ev.InitialEventsEnd)
 		return nil
 	}
-	if ws.raw {
-		var err error
-		if ws.obj, err = ws.req.res.appendJSON(ws.obj[:0], ev.Entry.KV); err != nil {
-			return err
-		}
-		ws.pending = ws.enc.AppendEvent(ws.pending, typ, ws.obj)
-		return nil
-	}
-	obj, err := object(ev.Entry)
+	ws.cur = ev
+	frame, err := ev.Encoded(ws.key, ws.encodeFn)
+	ws.cur = watch.Event{}
 	if err != nil {
 		return err
 	}
-	return ws.encode(typ, obj)
+	ws.pending = append(ws.pending, frame...)
+	return nil
 }
 
-// encode appends one event whose object is rendered as the client asked;
-// a Table stream sends each object as a one-row Table.
+// encodeCur frames ws.cur into new bytes, which may be shared with other
+// streams: nothing of the stream's own buffers is kept in them.
+func (ws *watchStream) encodeCur() ([]byte, error) {
+	ev := &ws.cur
+	typ := ev.Type.String()
+	var obj []byte
+	if ws.raw {
+		var err error
+		if ws.obj, err = ws.req.res.appendJSON(ws.obj[:0], ev.Entry.KV); err != nil {
+			return nil, err
+		}
+		obj = ws.obj
+	} else {
+		o, err := object(ev.Entry)
+		if err != nil {
+			return nil, err
+		}
+		if err := ws.render(typ, o); err != nil {
+			return nil, err
+		}
+		obj = ws.buf.Bytes()
+	}
+	return ws.enc.AppendEvent(make([]byte, 0, len(obj)+32), typ, obj), nil
+}
+
+// encode appends one event whose object is rendered as the client asked.
 func (ws *watchStream) encode(typ string, obj any) error {
+	if err := ws.render(typ, obj); err != nil {
+		return err
+	}
+	ws.pending = ws.enc.AppendEvent(ws.pending, typ, ws.buf.Bytes())
+	return nil
+}
+
+// render encodes obj, rendered as the client asked, into ws.buf; a Table
+// stream sends each object as a one-row Table.
+func (ws *watchStream) render(typ string, obj any) error {
 	v := obj
 	if _, isStatus := obj.(*meta.Status); !isStatus && !(typ == meta.Bookmark && ws.out.as == asTable) {
 		var err error
@@ -183,11 +272,7 @@ func (ws *watchStream) encode(typ string, obj any) error {
 		}
 	}
 	ws.buf.Reset()
-	if err := ws.out.ser.Encode(&ws.buf, v); err != nil {
-		return err
-	}
-	ws.pending = ws.enc.AppendEvent(ws.pending, typ, ws.buf.Bytes())
-	return nil
+	return ws.out.ser.Encode(&ws.buf, v)
 }
 
 // bookmark sends a BOOKMARK carrying only the kind, apiVersion and
@@ -210,11 +295,44 @@ func (ws *watchStream) fail(err error) {
 	ws.flush()
 }
 
-func (ws *watchStream) flush() {
+// flush writes the pending bytes and flushes them to the peer. The write
+// fails when the peer took nothing for the stall timeout.
+func (ws *watchStream) flush() error {
 	if len(ws.pending) == 0 {
+		return nil
+	}
+	ws.armDeadline()
+	_, err := ws.req.w.Write(ws.pending)
+	ws.pending = ws.pending[:0]
+	if err != nil {
+		return err
+	}
+	ws.flushed = time.Now()
+	return ws.rc.Flush()
+}
+
+// armDeadline lets the coming write block for between three quarters of
+// the stall timeout and all of it. The deadline is moved only when a
+// quarter of it has passed, so a busy stream does not pay for it on every
+// write.
+func (ws *watchStream) armDeadline() {
+	if ws.noLimit {
 		return
 	}
-	_, _ = ws.req.w.Write(ws.pending)
-	ws.pending = ws.pending[:0]
-	_ = ws.rc.Flush()
+	now := time.Now()
+	if ws.deadline.Sub(now) > ws.stall*3/4 {
+		return
+	}
+	ws.deadline = now.Add(ws.stall)
+	if ws.rc.SetWriteDeadline(ws.deadline) != nil {
+		ws.noLimit = true // not a connection; nothing to protect
+	}
+}
+
+// clearDeadline removes the write deadline, so that the next request on
+// a kept-alive connection is not cut by it.
+func (ws *watchStream) clearDeadline() {
+	if !ws.deadline.IsZero() && !ws.noLimit {
+		_ = ws.rc.SetWriteDeadline(time.Time{})
+	}
 }

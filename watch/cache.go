@@ -20,6 +20,7 @@ const (
 	DefaultWatcherBuffer       = 100
 	DefaultBookmarkInterval    = time.Minute
 	DefaultFreshnessTimeout    = 3 * time.Second
+	DefaultStallTimeout        = 10 * time.Second
 )
 
 // Options configures a [Cache]. The zero value gives the defaults.
@@ -40,6 +41,12 @@ type Options struct {
 	// WatcherBuffer is the capacity of each watcher's channel. Zero or
 	// less means DefaultWatcherBuffer (100).
 	WatcherBuffer int
+	// StallTimeout is how long a watcher may wait for its consumer to
+	// take an event (its channel full, the next event in hand) before it
+	// ends with ErrTooSlow. The check runs about once a second, so such a
+	// watcher ends within a second after the timeout. Zero or less means
+	// DefaultStallTimeout (10s).
+	StallTimeout time.Duration
 	// BookmarkInterval is how often watchers that allow bookmarks get one.
 	// Zero or less means DefaultBookmarkInterval (1m).
 	BookmarkInterval time.Duration
@@ -52,9 +59,13 @@ type Options struct {
 	// (concurrent first calls aside), so it must be safe for concurrent
 	// use and must not keep or modify kv. Nil: entries hold bytes only.
 	Decode func(kv *storage.KeyValue) (any, error)
-	// Clock is the time source for the window's age, snapshot expiry and
-	// bookmarks. Nil means the system clock.
+	// Clock is the time source for the window's age, snapshot expiry,
+	// bookmarks and stalled watchers. Nil means the system clock.
 	Clock Clock
+	// Counters, when set, receives the cache's counts: event encodings
+	// shared between watchers and watchers ended as too slow. Caches may
+	// share one.
+	Counters *Counters
 }
 
 func (o Options) withDefaults() Options {
@@ -69,6 +80,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.WatcherBuffer <= 0 {
 		o.WatcherBuffer = DefaultWatcherBuffer
+	}
+	if o.StallTimeout <= 0 {
+		o.StallTimeout = DefaultStallTimeout
 	}
 	if o.BookmarkInterval <= 0 {
 		o.BookmarkInterval = DefaultBookmarkInterval
@@ -92,6 +106,9 @@ type Cache struct {
 	opts   Options
 
 	cur atomic.Pointer[state]
+	// beat is closed and replaced by every housekeeping round: watchers
+	// blocked on a full channel wake on it to check whether they stalled.
+	beat atomic.Pointer[chan struct{}]
 
 	ctx      context.Context // canceled by Stop
 	cancel   context.CancelFunc
@@ -145,6 +162,8 @@ func New(store storage.Interface, prefix string, opts Options) *Cache {
 		finished: make(chan struct{}),
 	}
 	c.cur.Store(&state{root: new(node), base: &record{}, changed: make(chan struct{})})
+	beat := make(chan struct{})
+	c.beat.Store(&beat)
 	go c.run()
 	return c
 }
@@ -264,6 +283,12 @@ func (c *Cache) waitFor(ctx context.Context, rev int64) (*state, error) {
 			return nil, tooLarge(st.rev, rev)
 		}
 	}
+}
+
+// heartbeat wakes the watchers blocked on a full channel.
+func (c *Cache) heartbeat() {
+	next := make(chan struct{})
+	close(*c.beat.Swap(&next))
 }
 
 // now returns the clock's time in Unix nanoseconds.

@@ -91,9 +91,9 @@
 //  4. Termination: the channel closes when the consumer calls Stop or the
 //     watcher's context ends ([Watcher.Err] is nil), when the cache stops
 //     ([ErrStopped]), when the cache lists its store again (410 Expired),
-//     or when the watcher has fallen so far behind that the next change it
-//     owes has left the event window ([ErrTooSlow]). Events already in the
-//     channel are still delivered before it closes.
+//     or when its consumer is too slow ([ErrTooSlow], below). Events
+//     already in the channel are still delivered before it closes, so what
+//     a watcher delivers is always a gap-free prefix of what it owes.
 //  5. Starting points: Watch from N fails with 410 Expired when changes
 //     after N have left the window, and waits (up to FreshnessTimeout)
 //     when N is ahead of the cache.
@@ -107,10 +107,26 @@
 // cursor, applies its filter and sends to its channel of
 // [Options.WatcherBuffer] events. A watcher whose consumer is slow only
 // delays its own goroutine: its backlog is the part of the shared window it
-// has not read yet, so it costs no memory of its own, and when that
-// backlog outgrows the window (by count or by age) the watcher ends with
-// ErrTooSlow. Memory is bounded by the window and the channels, whatever
-// the consumers do.
+// has not read yet, so it costs no memory of its own. Memory is bounded by
+// the window and the channels, whatever the consumers do.
+//
+// A watcher is too slow, and ends with ErrTooSlow, when either
+//
+//   - its consumer stalled: the channel was full, with the next event
+//     waiting, for [Options.StallTimeout] without the consumer taking
+//     anything (checked about once a second, with [Options.Clock]); or
+//   - its backlog outgrew the window (by count or by age): the next change
+//     it owes is no longer there.
+//
+// A consumer that keeps taking events, however slowly, is only ended by
+// the second rule; one that stops is ended by the first, so its
+// connection and goroutine do not linger until the window moves on.
+//
+// Every change is encoded at most once per event type and media type:
+// [Event.Encoded] keeps the bytes with the change in the window and hands
+// the same bytes to every watcher that asks for that form.
+// [Options.Counters] counts those encodings and the watchers ended as too
+// slow.
 //
 // # Bookmarks
 //

@@ -9,10 +9,11 @@ import (
 )
 
 var (
-	// ErrTooSlow ends a watcher whose consumer fell so far behind that
-	// the next event it needed has left the event window. The consumer
-	// may watch again from the last revision it received (which then
-	// usually fails with a 410 Expired, since that revision is older than
+	// ErrTooSlow ends a watcher whose consumer is too slow: it took no
+	// event for [Options.StallTimeout] while one was waiting, or it fell
+	// so far behind that the next event it needed has left the event
+	// window. The consumer may watch again from the last revision it
+	// received (which fails with a 410 Expired when that revision has left
 	// the window) or list again. kube-apiserver ends such watches without
 	// an ERROR event; a server should do the same.
 	ErrTooSlow = errors.New("watch: the watcher fell behind the event window")

@@ -75,3 +75,38 @@ func Example() {
 	// ADDED 4: /widgets/default/b
 	// DELETED 5: /widgets/default/a
 }
+
+// Each change is encoded once per media type, however many watchers
+// deliver it: the first watcher to ask encodes, the others get the same
+// bytes.
+func ExampleEvent_Encoded() {
+	ctx := context.Background()
+	store := memory.New(memory.Options{})
+	defer store.Close()
+	counters := new(watch.Counters)
+	c := watch.New(store, "/widgets/", watch.Options{Counters: counters})
+	defer c.Stop()
+	var watchers []*watch.Watcher
+	for range 3 {
+		w, err := c.Watch(ctx, "/widgets/", 0, watch.WatchOptions{})
+		if err != nil {
+			panic(err)
+		}
+		defer w.Stop()
+		watchers = append(watchers, w)
+	}
+	store.OptimisticPut(ctx, "/widgets/default/a", []byte(`{"color":"red"}`), 0, storage.PutOptions{})
+	for _, w := range watchers {
+		ev := <-w.Events()
+		frame, _ := ev.Encoded("application/json", func() ([]byte, error) {
+			return fmt.Appendf(nil, `{"type":%q,"object":%s}`, ev.Type, ev.Entry.KV.Value), nil
+		})
+		fmt.Printf("%s\n", frame)
+	}
+	fmt.Println("encodings:", counters.Encodings())
+	// Output:
+	// {"type":"ADDED","object":{"color":"red"}}
+	// {"type":"ADDED","object":{"color":"red"}}
+	// {"type":"ADDED","object":{"color":"red"}}
+	// encodings: 1
+}

@@ -11,8 +11,8 @@ import (
 const (
 	// listPageSize is the page size of the cache's own lists.
 	listPageSize = 10000
-	// housekeepingInterval is how often the window is trimmed by age and
-	// snapshots are expired.
+	// housekeepingInterval is how often the window is trimmed by age,
+	// snapshots are expired and blocked watchers check for stalls.
 	housekeepingInterval = time.Second
 	// progressBookmarkSpacing is the least time between two bookmark
 	// rounds caused by progress notifications.
@@ -195,6 +195,7 @@ func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
 	}
 	c.up.gen++
 	rec := &record{rev: rev, at: now, prev: prev}
+	rec.frames.ctr = c.opts.Counters
 	switch ev.Type {
 	case storage.EventPut:
 		rec.entry = c.entry(ev.KV)
@@ -247,9 +248,11 @@ func (c *Cache) bookmarkRound() {
 	c.publish(&next)
 }
 
-// housekeep drops events older than the window's duration and expires
-// snapshots replaced more than SnapshotTTL ago.
+// housekeep wakes blocked watchers to check for stalls, drops events
+// older than the window's duration and expires snapshots replaced more
+// than SnapshotTTL ago.
 func (c *Cache) housekeep() {
+	c.heartbeat()
 	st := c.cur.Load()
 	now := c.now()
 	cutoff := now - int64(c.opts.EventWindowDuration)

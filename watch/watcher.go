@@ -56,6 +56,8 @@ type Event struct {
 	// object's own ModRevision; for a Bookmark the revision up to which
 	// every change has been delivered.
 	Revision int64
+
+	rec *record // the change, whose encodings [Event.Encoded] shares
 }
 
 // WatchOptions tunes [Cache.Watch] and [Cache.WatchWithInitialState].
@@ -228,8 +230,11 @@ func (w *Watcher) run() {
 	defer w.c.watchers.Done()
 	err := w.loop()
 	w.cancel()
-	if errors.Is(err, errDone) {
+	switch {
+	case errors.Is(err, errDone):
 		err = nil
+	case errors.Is(err, ErrTooSlow):
+		w.c.opts.Counters.addSlow()
 	}
 	w.mu.Lock()
 	w.err = err
@@ -335,11 +340,11 @@ func (w *Watcher) convert(r *record) (Event, bool) {
 	prev := r.prev != nil && w.match(r.prev)
 	switch {
 	case cur && prev:
-		return Event{Type: Modified, Entry: r.entry, Prev: r.prev, Revision: r.rev}, true
+		return Event{Type: Modified, Entry: r.entry, Prev: r.prev, Revision: r.rev, rec: r}, true
 	case cur:
-		return Event{Type: Added, Entry: r.entry, Prev: r.prev, Revision: r.rev}, true
+		return Event{Type: Added, Entry: r.entry, Prev: r.prev, Revision: r.rev, rec: r}, true
 	case prev:
-		return Event{Type: Deleted, Entry: r.tombstone(), Prev: r.prev, Revision: r.rev}, true
+		return Event{Type: Deleted, Entry: r.tombstone(), Prev: r.prev, Revision: r.rev, rec: r}, true
 	}
 	return Event{}, false
 }
@@ -347,19 +352,31 @@ func (w *Watcher) convert(r *record) (Event, bool) {
 func (w *Watcher) match(e *Entry) bool { return w.opts.Filter == nil || w.opts.Filter(e) }
 
 // send delivers ev, blocking while the channel is full, unless the watch
-// ends first.
+// ends first: because the consumer stalled (took nothing for
+// StallTimeout), or for a reason check finds while it waits.
 func (w *Watcher) send(ev Event) error {
 	select { // the common case, much cheaper than the select below
 	case w.ch <- ev:
 		return nil
 	default:
 	}
-	select {
-	case w.ch <- ev:
-		return nil
-	case <-w.ctx.Done():
-		return errDone
-	case <-w.c.ctx.Done():
-		return ErrStopped
+	since := w.c.opts.Clock.Now()
+	for {
+		beat := w.c.beat.Load()
+		select {
+		case w.ch <- ev:
+			return nil
+		case <-*beat:
+			if w.c.opts.Clock.Now().Sub(since) >= w.c.opts.StallTimeout {
+				return ErrTooSlow
+			}
+			if err := w.check(w.c.cur.Load()); err != nil {
+				return err
+			}
+		case <-w.ctx.Done():
+			return errDone
+		case <-w.c.ctx.Done():
+			return ErrStopped
+		}
 	}
 }

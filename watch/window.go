@@ -19,6 +19,8 @@ type record struct {
 	// when the change is a delete, made on first use when a put makes an
 	// object leave a watcher's filter.
 	tomb atomic.Pointer[Entry]
+	// frames are the change's encoded events, shared by its watchers.
+	frames frames
 }
 
 func (r *record) key() string {
