@@ -27,6 +27,9 @@ func newPatcher(k Kind) (*patch.Patcher, error) {
 	if k.StatusSubresource {
 		cfg.ResetFields = map[string][]string{"": {"status"}, "status": {"spec"}}
 	}
+	if k.Scale != nil {
+		cfg.ScaleReplicasPath = k.Scale.SpecReplicasPath
+	}
 	p, err := patch.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("building the patcher: %w", err)
@@ -40,7 +43,7 @@ func newPatcher(k Kind) (*patch.Patcher, error) {
 type trackFunc func(cur *storage.KeyValue, obj, old meta.Object)
 
 // updateTracker records ordinary writes (create, update, JSON, merge and
-// strategic merge patches, /scale) under manager, as kube-apiserver's
+// strategic merge patches) under manager, as kube-apiserver's
 // field manager does with UpdateNoErrors: a failure is logged and the
 // stored entries are kept.
 func (s *Server) updateTracker(req *request, manager string) trackFunc {
@@ -69,6 +72,39 @@ func (s *Server) updateTracker(req *request, manager string) trackFunc {
 		}
 		m.ManagedFields = entries
 	}
+}
+
+// scaleTracker records writes through /scale under manager the way
+// kube-apiserver's scale handler does: ownership of the replicas field
+// moves between the object's entries as the write changes the Scale, in
+// an entry with subresource "scale". Failures are logged and the stored
+// entries kept, as for other writes.
+func (s *Server) scaleTracker(req *request, manager string) trackFunc {
+	r := req.res
+	return func(_ *storage.KeyValue, obj, old meta.Object) {
+		m := obj.GetObjectMeta()
+		parent := old.GetObjectMeta().ManagedFields
+		live, err := r.scaleJSON(old)
+		if err == nil {
+			var next []byte
+			if next, err = r.scaleJSON(obj); err == nil {
+				m.ManagedFields, err = r.patcher.UpdateScale(parent, live, next, manager)
+			}
+		}
+		if err != nil {
+			s.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
+			m.ManagedFields = parent
+		}
+	}
+}
+
+// scaleJSON is the Scale view of obj as JSON.
+func (r *resource) scaleJSON(obj meta.Object) ([]byte, error) {
+	sc, err := r.scaleOf(obj)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(sc)
 }
 
 // keepManagedFieldsTimes reverts an update whose only change is the time

@@ -158,7 +158,7 @@ func (s *Server) serveScale(req *request) {
 		obj.GetObjectMeta().ResourceVersion = sc.Metadata.ResourceVersion
 		return obj, nil
 	}
-	out, _, err := s.guaranteedUpdate(ctx, req, dry, tryUpdate, nil, s.updateTracker(req, manager))
+	out, _, err := s.guaranteedUpdate(ctx, req, dry, tryUpdate, nil, s.scaleTracker(req, manager))
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return

@@ -69,6 +69,9 @@ type FieldManager struct {
 	strip    *fieldpath.Set
 	max      int
 	now      func() time.Time
+	// generalCreate turns off the create fast path (trackCreate), so
+	// that tests can compare it with the general one.
+	generalCreate bool
 }
 
 // NewFieldManager converts the kind's schema with [SMDSchema] once and

@@ -43,6 +43,11 @@ type Config struct {
 	MaxUpdateManagers int
 	Now               func() time.Time
 
+	// ScaleReplicasPath is the dotted path of the replicas field a /scale
+	// subresource reads and writes (e.g. ".spec.replicas"); set it to
+	// track writes through /scale with [Patcher.UpdateScale].
+	ScaleReplicasPath string
+
 	// JSONPatchMaxCopyBytes bounds the growth from JSON patch copy
 	// operations; 0 means [DefaultJSONPatchMaxCopyBytes].
 	JSONPatchMaxCopyBytes int64
@@ -56,6 +61,7 @@ type Patcher struct {
 	schema  *schema.Schema
 	smp     bool
 	maxCopy int64
+	scale   *scaleFields // nil without a /scale subresource
 }
 
 // New builds the Patcher of a kind, converting its schema for server-side
@@ -68,7 +74,14 @@ func New(cfg Config) (*Patcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Patcher{FieldManager: fm, schema: cfg.Schema, smp: !cfg.NoStrategicMerge, maxCopy: cfg.JSONPatchMaxCopyBytes}, nil
+	p := &Patcher{FieldManager: fm, schema: cfg.Schema, smp: !cfg.NoStrategicMerge, maxCopy: cfg.JSONPatchMaxCopyBytes}
+	if cfg.ScaleReplicasPath != "" {
+		opts := FieldManagerOptions{MaxUpdateManagers: cfg.MaxUpdateManagers, Now: cfg.Now}
+		if p.scale, err = newScaleFields(cfg.ScaleReplicasPath, opts); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
 }
 
 // PatchTypes lists the patch media types the kind accepts, in

@@ -41,7 +41,15 @@ func (m *FieldManager) Update(live, obj []byte, manager, subresource string, liv
 	mg := m.liveOrNew(subresource, liveManaged, newManaged)
 	removeManagedFields(liveObj)
 	removeManagedFields(newObj)
-	mg, err = m.update(liveObj, newObj, mg, manager, subresource)
+	if len(live) == 0 && len(mg.fields) == 0 && !m.generalCreate {
+		if created, ok := m.trackCreate(newObj, manager, subresource); ok {
+			mg = created
+		} else {
+			mg, err = m.update(liveObj, newObj, mg, manager, subresource)
+		}
+	} else {
+		mg, err = m.update(liveObj, newObj, mg, manager, subresource)
+	}
 	if err != nil {
 		return liveManaged, internal(err)
 	}
@@ -126,4 +134,28 @@ func (m *FieldManager) structuredUpdate(liveObj, newObj map[string]any, mg *mana
 	out := &managed{fields: fields, times: mg.times}
 	out.strip(currentOperation, m.strip)
 	return out, nil
+}
+
+// trackCreate records a create that carries no managedFields the fast
+// way: manager owns every field of newObj but the reset and stripped
+// ones. ok is false when the object needs the general path.
+func (m *FieldManager) trackCreate(newObj map[string]any, manager, subresource string) (*managed, bool) {
+	set, ok := m.createdFields(newObj)
+	if !ok {
+		return nil, false
+	}
+	id, err := m.managerID(manager, meta.ManagedFieldsOperationUpdate, subresource)
+	if err != nil {
+		return nil, false
+	}
+	if f := m.updater(subresource).IgnoreFilter[m.version]; f != nil {
+		set = f.Filter(set)
+	}
+	set = set.Difference(m.strip)
+	mg := emptyManaged()
+	if !set.Empty() {
+		mg.fields[id] = fieldpath.NewVersionedSet(set, m.version, false)
+		mg.times[id] = m.timeNow()
+	}
+	return mg, true
 }

@@ -27,7 +27,8 @@
 // The event log keeps one event per revision (the new value and the value
 // it replaced) for the last HistoryWindow revisions, in fixed-size chunks
 // addressed by revision. Older revisions are compacted automatically, and
-// [Store.Compact] drops them earlier. Old revisions cost no tree copies:
+// so are the oldest ones whenever the replaced values the log keeps exceed
+// HistoryBytes; [Store.Compact] drops them earlier. Old revisions cost no tree copies:
 // a read at a past revision takes the current tree and undoes the events
 // after that revision. Get walks the events after the revision until it
 // finds the key's first change, whose previous value is the answer; List

@@ -14,6 +14,7 @@ import (
 // The defaults of [Options].
 const (
 	DefaultHistoryWindow    = 10000
+	DefaultHistoryBytes     = 128 << 20
 	DefaultWatchBuffer      = 100
 	DefaultProgressInterval = time.Second
 )
@@ -26,6 +27,13 @@ type Options struct {
 	// its event and the value that event replaced. Zero or less means
 	// DefaultHistoryWindow (10000).
 	HistoryWindow int
+	// HistoryBytes bounds the bytes of past values the history keeps (the
+	// values later writes replaced or deleted, which only reads at old
+	// revisions and watches from them need): when a write takes them over
+	// the bound, the oldest revisions are compacted until they fit, so
+	// that large objects cannot make the window's memory unbounded. Zero
+	// or less means DefaultHistoryBytes (128 MiB).
+	HistoryBytes int64
 	// WatchBuffer is the capacity of each watch channel, in responses.
 	// Zero or less means DefaultWatchBuffer (100).
 	WatchBuffer int
@@ -68,6 +76,7 @@ type state struct {
 	compacted int64   // revisions at or below it are gone
 	root      *node   // nil when no key was ever written
 	hist      history // events of revisions (compacted, rev]
+	histBytes int64   // bytes of the past values hist keeps
 }
 
 var errClosed = errors.New("memory store closed")
@@ -76,6 +85,9 @@ var errClosed = errors.New("memory store closed")
 func New(opts Options) *Store {
 	if opts.HistoryWindow <= 0 {
 		opts.HistoryWindow = DefaultHistoryWindow
+	}
+	if opts.HistoryBytes <= 0 {
+		opts.HistoryBytes = DefaultHistoryBytes
 	}
 	if opts.WatchBuffer <= 0 {
 		opts.WatchBuffer = DefaultWatchBuffer
@@ -218,13 +230,39 @@ func matches(kv *storage.KeyValue, expectedRevision int64) bool {
 // publish installs the state after st that has root and records ev as its
 // revision's event, trimming history beyond the window. s.mu must be held.
 func (s *Store) publish(st *state, root *node, ev storage.Event) {
-	next := &state{rev: st.rev + 1, compacted: st.compacted, root: root}
+	next := &state{rev: st.rev + 1, compacted: st.compacted, root: root, histBytes: st.histBytes + pastBytes(&ev)}
 	next.hist = st.hist.appended(next.rev, ev)
-	if floor := next.rev - int64(s.opts.HistoryWindow); floor > next.compacted {
-		next.compacted = floor
-		next.hist = next.hist.trimmed(floor)
+	floor := max(next.compacted, next.rev-int64(s.opts.HistoryWindow))
+	next.dropThrough(floor)
+	// Over the byte bound, compact revision by revision; the newest
+	// revision's event stays for watchers that are one write behind.
+	for next.histBytes > s.opts.HistoryBytes && next.compacted < next.rev-1 {
+		next.dropThrough(next.compacted + 1)
+	}
+	if next.compacted > st.compacted {
+		next.hist = next.hist.trimmed(next.compacted)
 	}
 	s.cur.Store(next)
+}
+
+// pastBytes is what an event adds to the history's past values: the value
+// it replaced or deleted.
+func pastBytes(ev *storage.Event) int64 {
+	if ev.PrevKV == nil {
+		return 0
+	}
+	return int64(len(ev.PrevKV.Value))
+}
+
+// dropThrough compacts st through revision rev, accounting for the past
+// values it no longer keeps. The caller trims the log.
+func (st *state) dropThrough(rev int64) {
+	for r := st.compacted + 1; r <= rev; r++ {
+		st.histBytes -= pastBytes(st.hist.at(r))
+	}
+	if rev > st.compacted {
+		st.compacted = rev
+	}
 }
 
 // Compact implements [storage.Interface]. Compacting at or below the
@@ -243,6 +281,9 @@ func (s *Store) Compact(ctx context.Context, revision int64) error {
 	if revision <= st.compacted {
 		return nil
 	}
-	s.cur.Store(&state{rev: st.rev, compacted: revision, root: st.root, hist: st.hist.trimmed(revision)})
+	next := &state{rev: st.rev, compacted: st.compacted, root: st.root, hist: st.hist, histBytes: st.histBytes}
+	next.dropThrough(revision)
+	next.hist = next.hist.trimmed(revision)
+	s.cur.Store(next)
 	return nil
 }

@@ -1,0 +1,289 @@
+package patch_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
+	"github.com/kapi-dev/kapi/schema"
+)
+
+// createPair returns two patchers of one kind, the first with the create
+// fast path, the second with the general (structured-merge-diff) path.
+func createPair(t testing.TB, s *schema.Schema) (fast, general *patch.Patcher) {
+	t.Helper()
+	mk := func() *patch.Patcher {
+		p, err := patch.New(patch.Config{
+			Schema: s, Group: "stable.example.com", Version: "v1", Kind: "Widget",
+			ResetFields: map[string][]string{"": {"status"}, "status": {"spec"}},
+			Now:         newClock().Now,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fast, general = mk(), mk()
+	patch.SetGeneralCreate(general.FieldManager, true)
+	return fast, general
+}
+
+// sameCreate records a create of doc through both paths and fails unless
+// the entries (as stored, byte for byte) and the errors are the same. It
+// returns the entries.
+func sameCreate(t testing.TB, fast, general *patch.Patcher, doc []byte, subresource string, sent []meta.ManagedFieldsEntry) []meta.ManagedFieldsEntry {
+	t.Helper()
+	got, gotErr := fast.Update(nil, doc, "creator", subresource, nil, sent)
+	want, wantErr := general.Update(nil, doc, "creator", subresource, nil, sent)
+	gb, _ := json.Marshal(got)
+	wb, _ := json.Marshal(want)
+	// Both paths fail with structured-merge-diff's error, whose causes
+	// come in map order: compare whether they fail, not the wording.
+	if !bytes.Equal(gb, wb) || (gotErr == nil) != (wantErr == nil) {
+		t.Fatalf("create of %s (subresource %q):\nfast    %s (%v)\ngeneral %s (%v)", doc, subresource, gb, gotErr, wb, wantErr)
+	}
+	return got
+}
+
+func TestCreatedFieldsMatchStructuredMergeDiff(t *testing.T) {
+	wfast, wgeneral := createPair(t, widgetSchema(t))
+	tfast, tgeneral := createPair(t, thingSchema())
+	nfast, ngeneral := createPair(t, nil)
+	const head = `"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"ns","uid":"u","creationTimestamp":"2024-05-06T07:08:09Z"}`
+	sent := []meta.ManagedFieldsEntry{{Manager: "m", Operation: meta.ManagedFieldsOperationUpdate, APIVersion: "stable.example.com/v1",
+		FieldsType: patch.FieldsTypeV1, FieldsV1: &meta.FieldsV1{Raw: []byte(`{"f:spec":{"f:color":{}}}`)}}}
+	tests := []struct {
+		name        string
+		fast, gen   *patch.Patcher
+		doc         string
+		subresource string
+		sent        []meta.ManagedFieldsEntry
+		wantEntries int
+		general     bool // the fast path hands the object to the general one
+	}{
+		{name: "the 1.9 KB Widget", fast: wfast, gen: wgeneral, doc: string(widgetDoc()), wantEntries: 1},
+		{name: "metadata only", fast: wfast, gen: wgeneral, doc: `{` + head + `}`, wantEntries: 0},
+		{name: "labels, finalizers, owner", fast: wfast, gen: wgeneral, wantEntries: 1,
+			doc: `{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w","labels":{"a":"b"},"finalizers":["x","y"],"ownerReferences":[{"apiVersion":"v1","kind":"K","name":"o","uid":"1"}]}}`},
+		{name: "nulls and empties", fast: wfast, gen: wgeneral, wantEntries: 1,
+			doc: `{` + head + `,"spec":{"replicas":null,"tags":[],"ports":null,"color":""},"metadata":{"labels":{}}}`},
+		{name: "empty spec", fast: wfast, gen: wgeneral, doc: `{` + head + `,"spec":{}}`, wantEntries: 1},
+		{name: "status is reset on the main resource", fast: wfast, gen: wgeneral, wantEntries: 1,
+			doc: `{` + head + `,"spec":{"color":"red"},"status":{"readyReplicas":1}}`},
+		{name: "spec is reset on status", fast: wfast, gen: wgeneral, subresource: "status", wantEntries: 1,
+			doc: `{` + head + `,"spec":{"color":"red"},"status":{"readyReplicas":1,"conditions":[{"type":"Ready","status":"True"}]}}`},
+		{name: "another apiVersion", fast: wfast, gen: wgeneral, wantEntries: 1,
+			doc: `{"apiVersion":"v9","kind":"Other","metadata":{"name":"w"},"spec":{"size":"s"}}`},
+		// The sent entry loses every field the create sets, as before.
+		{name: "sent managedFields take the general path", fast: wfast, gen: wgeneral, sent: sent, wantEntries: 1,
+			doc: `{` + head + `,"spec":{"color":"red","size":"s"}}`},
+		{name: "undeclared field", general: true, fast: wfast, gen: wgeneral, doc: `{` + head + `,"spec":{"bogus":1}}`},
+		{name: "wrong scalar type", general: true, fast: wfast, gen: wgeneral, doc: `{` + head + `,"spec":{"replicas":"3"}}`},
+		{name: "object where a scalar goes", general: true, fast: wfast, gen: wgeneral, doc: `{` + head + `,"spec":{"color":{"a":1}}}`},
+		{name: "duplicate port", general: true, fast: wfast, gen: wgeneral, wantEntries: 1,
+			doc: `{` + head + `,"spec":{"ports":[{"name":"a","port":1},{"name":"a","port":2}]}}`},
+		{name: "duplicate tag", general: true, fast: wfast, gen: wgeneral, wantEntries: 1, doc: `{` + head + `,"spec":{"tags":["a","b","a"]}}`},
+		{name: "port without its key", general: true, fast: wfast, gen: wgeneral, doc: `{` + head + `,"spec":{"ports":[{"port":1}]}}`},
+		{name: "null port", general: true, fast: wfast, gen: wgeneral, doc: `{` + head + `,"spec":{"ports":[null]}}`},
+		{name: "object in a set", general: true, fast: wfast, gen: wgeneral, doc: `{` + head + `,"spec":{"tags":[{"a":1}]}}`},
+		{name: "escaped keys and values", fast: wfast, gen: wgeneral, wantEntries: 1,
+			doc: `{` + head + `,"spec":{"tags":["<a&b>","\u2028","é"],"ports":[{"name":"\"q\"","port":1}]},"metadata":{"labels":{"a/b.c~d":"x"}}}`},
+		{name: "atomic map, list, untyped and preserved values", fast: tfast, gen: tgeneral, wantEntries: 1,
+			doc: `{` + head + `,"spec":{"atomicMap":{"a":"x","b":2},"atomicList":[{"x":"1"},{"x":"1"}],"numbers":[1,2.5,-3],"pairs":[{"a":"x","b":1,"v":true},{"a":"x","b":2}],"any":{"q":[1,{"r":null}]},"free":{"z":{"y":[]}},"ios":"80%","when":"2024-01-01T00:00:00Z","flag":false,"labels":{"k":"v"}}}`},
+		{name: "bad value inside an atomic map", general: true, fast: tfast, gen: tgeneral, doc: `{` + head + `,"spec":{"atomicMap":{"a":1}}}`},
+		{name: "undeclared field inside an atomic list", general: true, fast: tfast, gen: tgeneral, doc: `{` + head + `,"spec":{"atomicList":[{"y":"1"}]}}`},
+		{name: "no schema", fast: nfast, gen: ngeneral, wantEntries: 1,
+			doc: `{` + head + `,"spec":{"a":{"b":[1,{"c":2}]},"d":null,"e":{}}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := js(t, tc.doc)
+			entries := sameCreate(t, tc.fast, tc.gen, doc, tc.subresource, tc.sent)
+			if fast := patch.CreatesFast(tc.fast.FieldManager, doc); fast == tc.general {
+				t.Errorf("fast path taken: %v, want %v", fast, !tc.general)
+			}
+			if len(entries) != tc.wantEntries {
+				t.Errorf("%d entries, want %d:\n%s", len(entries), tc.wantEntries, fieldsOf(entries))
+			}
+		})
+	}
+}
+
+// TestCreatedFieldsRandom compares the two paths on random objects of the
+// Widget and of a schema with every list and map kind, most of them valid
+// and some with values of the wrong type, unknown fields, duplicates,
+// nulls and empties.
+func TestCreatedFieldsRandom(t *testing.T) {
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	for _, s := range []struct {
+		name   string
+		schema *schema.Schema
+	}{{"widget", widgetSchema(t)}, {"thing", thingSchema()}, {"none", nil}} {
+		fast, general := createPair(t, s.schema)
+		g := &randomObjects{rng: rand.New(rand.NewPCG(7, uint64(len(s.name))))}
+		root := s.schema
+		if root == nil {
+			root = &schema.Schema{Type: "object", Properties: map[string]*schema.Schema{"spec": {}}}
+		}
+		fastCount := 0
+		for i := 0; i < n; i++ {
+			obj := g.object(root, 0)
+			obj["apiVersion"], obj["kind"] = "stable.example.com/v1", "Widget"
+			obj["metadata"] = map[string]any{"name": fmt.Sprint("w", i), "labels": g.labels()}
+			doc, err := json.Marshal(obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sub := range []string{"", "status"} {
+				sameCreate(t, fast, general, doc, sub, nil)
+			}
+			if patch.CreatesFast(fast.FieldManager, doc) {
+				fastCount++
+			}
+		}
+		// Most objects are valid: the comparison must cover the fast path.
+		if fastCount < n/4 {
+			t.Errorf("%s: %d of %d objects took the fast path", s.name, fastCount, n)
+		}
+		t.Logf("%s: %d of %d objects took the fast path", s.name, fastCount, n)
+	}
+}
+
+func FuzzCreatedFields(f *testing.F) {
+	f.Add(widgetDoc())
+	f.Add([]byte(`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"ports":[{"name":"a","port":1},{"name":"a"}],"tags":["x",1]}}`))
+	f.Add([]byte(`{"spec":{"atomicMap":{"a":"x"},"pairs":[{"a":"x","b":1}],"any":[1,{}],"numbers":[1,1]},"status":null}`))
+	wfast, wgeneral := createPair(f, widgetSchema(f))
+	tfast, tgeneral := createPair(f, thingSchema())
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		var m map[string]any
+		if json.Unmarshal(doc, &m) != nil || m == nil {
+			return
+		}
+		sameCreate(t, wfast, wgeneral, doc, "", nil)
+		sameCreate(t, tfast, tgeneral, doc, "", nil)
+	})
+}
+
+// thingSchema declares every kind of list and map server-side apply
+// distinguishes.
+func thingSchema() *schema.Schema {
+	str := func() *schema.Schema { return &schema.Schema{Type: "string"} }
+	integer := func() *schema.Schema { return &schema.Schema{Type: "integer"} }
+	return &schema.Schema{Type: "object", Properties: map[string]*schema.Schema{
+		"spec": {Type: "object", Properties: map[string]*schema.Schema{
+			"atomicMap":  {Type: "object", XMapType: "atomic", Properties: map[string]*schema.Schema{"a": str(), "b": integer()}},
+			"labels":     {Type: "object", AdditionalProperties: str()},
+			"atomicList": {Type: "array", Items: &schema.Schema{Type: "object", Properties: map[string]*schema.Schema{"x": str()}}},
+			"numbers":    {Type: "array", XListType: "set", Items: &schema.Schema{Type: "number"}},
+			"pairs": {Type: "array", XListType: "map", XListMapKeys: []string{"a", "b"}, Items: &schema.Schema{Type: "object",
+				Properties: map[string]*schema.Schema{"a": str(), "b": integer(), "v": {Type: "boolean"}}}},
+			"any":  {XPreserveUnknownFields: true},
+			"free": {Type: "object", XPreserveUnknownFields: true},
+			"ios":  {XIntOrString: true},
+			"when": {Type: "string", Format: "date-time"},
+			"flag": {Type: "boolean"},
+		}},
+		"status": {Type: "object", Properties: map[string]*schema.Schema{"n": integer()}},
+	}}
+}
+
+// randomObjects builds random values that mostly follow a schema.
+type randomObjects struct{ rng *rand.Rand }
+
+func (g *randomObjects) chance(pct int) bool { return g.rng.IntN(100) < pct }
+
+func (g *randomObjects) labels() map[string]any {
+	out := map[string]any{}
+	for i := g.rng.IntN(3); i > 0; i-- {
+		out[fmt.Sprint("l", g.rng.IntN(4))] = "v"
+	}
+	return out
+}
+
+// object returns a random map for an object schema.
+func (g *randomObjects) object(s *schema.Schema, depth int) map[string]any {
+	out := map[string]any{}
+	for name, p := range s.Properties {
+		if g.chance(60) {
+			out[name] = g.value(p, depth+1)
+		}
+	}
+	if g.chance(3) {
+		out["unknown"] = g.any(depth + 1)
+	}
+	if s.AdditionalProperties != nil || s.XPreserveUnknownFields || len(s.Properties) == 0 {
+		for i := g.rng.IntN(3); i > 0; i-- {
+			var v any = g.any(depth + 1)
+			if s.AdditionalProperties != nil {
+				v = g.value(s.AdditionalProperties, depth+1)
+			}
+			out[fmt.Sprint("k", g.rng.IntN(5))] = v
+		}
+	}
+	return out
+}
+
+// value returns a random value for s: of its type, or now and then null
+// or a value of any type.
+func (g *randomObjects) value(s *schema.Schema, depth int) any {
+	switch {
+	case g.chance(4):
+		return nil
+	case g.chance(3), depth > 6:
+		return g.any(depth)
+	}
+	switch s.Type {
+	case "object":
+		return g.object(s, depth)
+	case "array":
+		out := []any{}
+		for i := g.rng.IntN(4); i > 0; i-- {
+			out = append(out, g.value(s.Items, depth+1))
+		}
+		return out
+	case "string":
+		return []string{"a", "b", "c", "<&>", ""}[g.rng.IntN(5)]
+	case "integer":
+		return int64(g.rng.IntN(3))
+	case "number":
+		return []any{int64(1), 2.5, int64(1), -0.5}[g.rng.IntN(4)]
+	case "boolean":
+		return g.chance(50)
+	}
+	return g.any(depth)
+}
+
+// any returns a random JSON value.
+func (g *randomObjects) any(depth int) any {
+	switch n := g.rng.IntN(7); {
+	case n == 0 || depth > 6:
+		return nil
+	case n == 1:
+		return "s"
+	case n == 2:
+		return int64(g.rng.IntN(3))
+	case n == 3:
+		return g.chance(50)
+	case n == 4:
+		return 1.5
+	case n == 5:
+		out := []any{}
+		for i := g.rng.IntN(3); i > 0; i-- {
+			out = append(out, g.any(depth+1))
+		}
+		return out
+	}
+	out := map[string]any{}
+	for i := g.rng.IntN(3); i > 0; i-- {
+		out[fmt.Sprint("k", g.rng.IntN(3))] = g.any(depth + 1)
+	}
+	return out
+}
