@@ -13,6 +13,9 @@
 //	BenchmarkGetParallel/objects=10000/transport=T  the same, 16 clients
 //	BenchmarkList/objects=N/transport=T             GET all N Widgets as JSON (MB/s is the response size over time)
 //	BenchmarkUpdate/transport=T                     PUT with the current resourceVersion and a changed spec, 1,000 Widgets
+//	BenchmarkWrite/op=O                             update, merge-patch or apply of spec.replicas, in process, 1,000 Widgets
+//	BenchmarkMemoryPerWidget                        live heap per stored Widget after loading 10,000 and listing them
+//	BenchmarkWatchFanOut/watchers=W                 W watchers over loopback, 1,000 updates at 500/s: delivery p50/p99/max, encodings per event
 //
 // N is 1,000 and 10,000. T is the transport:
 //
