@@ -109,11 +109,13 @@ func (s *Serializer) decodeEntry(f *field, fv reflect.Value, typ protowire.Type,
 		entry = entry[m:]
 		switch num {
 		case 1:
-			ks, m := protowire.ConsumeBytes(entry)
-			if etyp != protowire.BytesType || m < 0 {
-				return 0, fmt.Errorf("malformed map key")
+			if etyp != protowire.BytesType {
+				return 0, fmt.Errorf("map key has wire type %d", etyp)
 			}
-			key.SetString(string(ks))
+			var ks []byte
+			if ks, m = protowire.ConsumeBytes(entry); m >= 0 {
+				key.SetString(string(ks))
+			}
 		case 2:
 			m, err := s.decodeValue(&f.val, val, etyp, entry, depth)
 			if err != nil {
