@@ -174,7 +174,11 @@ func (b *builder) field(sf reflect.StructField, tag string) (field, error) {
 	if f.val, err = b.value(t, f.shape == repeated); err != nil {
 		return field{}, err
 	}
-	f.tag = protowire.AppendTag(nil, f.num, f.val.kind.wireType())
+	wt := f.val.kind.wireType()
+	if f.shape == mapped {
+		wt = protowire.BytesType // entries are messages, whatever their values
+	}
+	f.tag = protowire.AppendTag(nil, f.num, wt)
 	return f, nil
 }
 
