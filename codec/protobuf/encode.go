@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"sort"
+	"slices"
+	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -16,20 +17,27 @@ import (
 // written) and sorts map keys, the second writes, taking each length from
 // the first. Every message is thus sized once, whatever its depth.
 type encoder struct {
-	ser   *Serializer
-	sizes []int
-	next  int
-	keys  [][]reflect.Value
-	nextK int
-	err   error
+	ser     *Serializer
+	sizes   []int
+	next    int
+	entries []mapEntry // the entries of every map, each map's sorted by key
+	nextE   int
+	err     error
+}
+
+// mapEntry is one map entry read in the first pass. Strings and bytes are
+// kept as such, other values as a copy.
+type mapEntry struct {
+	key string
+	str string
+	raw []byte
+	val reflect.Value
 }
 
 func (e *encoder) reset() {
 	e.sizes, e.next = e.sizes[:0], 0
-	for i := range e.keys {
-		e.keys[i] = nil
-	}
-	e.keys, e.nextK = e.keys[:0], 0
+	clear(e.entries)
+	e.entries, e.nextE = e.entries[:0], 0
 	e.err = nil
 }
 
@@ -91,25 +99,58 @@ func (e *encoder) sizeMessage(p *plan, v reflect.Value) int {
 }
 
 // sizeMap sizes the entries of a map field, each a message {key=1,
-// value=2}, and keeps its keys sorted for the second pass.
+// value=2}, and keeps them sorted by key for the second pass.
 func (e *encoder) sizeMap(f *field, m reflect.Value) int {
 	if m.Len() == 0 {
 		return 0
 	}
-	keys := m.MapKeys()
-	sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
-	e.keys = append(e.keys, keys)
-	n := 0
-	for _, k := range keys {
-		idx := e.reserve()
-		entry := 1 + protowire.SizeBytes(k.Len())
-		if v := m.MapIndex(k); !(f.val.kind == kBytes && v.IsNil()) {
-			entry += 1 + e.sizeValue(&f.val, v)
+	start := len(e.entries)
+	key := reflect.New(m.Type().Key()).Elem()
+	var val reflect.Value
+	if f.val.kind == kString || f.val.kind == kBytes {
+		val = reflect.New(f.val.typ).Elem()
+	}
+	for it := m.MapRange(); it.Next(); {
+		key.SetIterKey(it)
+		ent := mapEntry{key: key.String()}
+		switch f.val.kind {
+		case kString:
+			val.SetIterValue(it)
+			ent.str = val.String()
+		case kBytes:
+			val.SetIterValue(it)
+			ent.raw = val.Bytes()
+		default:
+			ent.val = reflect.New(f.val.typ).Elem()
+			ent.val.SetIterValue(it)
 		}
-		e.sizes[idx] = entry
-		n += len(f.tag) + protowire.SizeBytes(entry)
+		e.entries = append(e.entries, ent)
+	}
+	entries := e.entries[start:]
+	slices.SortFunc(entries, func(a, b mapEntry) int { return strings.Compare(a.key, b.key) })
+	n := 0
+	for i := range entries {
+		idx := e.reserve()
+		size := 1 + protowire.SizeBytes(len(entries[i].key)) + e.sizeEntryValue(f, &entries[i])
+		e.sizes[idx] = size
+		n += len(f.tag) + protowire.SizeBytes(size)
 	}
 	return n
+}
+
+// sizeEntryValue is the size of an entry's value field, key included;
+// nil bytes are left out, as generated code leaves them out.
+func (e *encoder) sizeEntryValue(f *field, ent *mapEntry) int {
+	switch f.val.kind {
+	case kString:
+		return 1 + protowire.SizeBytes(len(ent.str))
+	case kBytes:
+		if ent.raw == nil {
+			return 0
+		}
+		return 1 + protowire.SizeBytes(len(ent.raw))
+	}
+	return 1 + e.sizeValue(&f.val, ent.val)
 }
 
 func (e *encoder) reserve() int {
@@ -228,20 +269,24 @@ func (e *encoder) appendMessage(b []byte, p *plan, v reflect.Value) []byte {
 }
 
 func (e *encoder) appendMap(b []byte, f *field, m reflect.Value) []byte {
-	if m.Len() == 0 {
-		return b
-	}
-	keys := e.keys[e.nextK]
-	e.nextK++
-	for _, k := range keys {
+	for n := m.Len(); n > 0; n-- {
+		ent := &e.entries[e.nextE]
+		e.nextE++
 		b = append(b, f.tag...)
 		b = protowire.AppendVarint(b, uint64(e.sizes[e.next]))
 		e.next++
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendString(b, k.String())
-		if v := m.MapIndex(k); !(f.val.kind == kBytes && v.IsNil()) {
+		b = protowire.AppendString(b, ent.key)
+		switch f.val.kind {
+		case kString:
+			b = protowire.AppendString(append(b, 0x12), ent.str)
+		case kBytes:
+			if ent.raw != nil {
+				b = protowire.AppendBytes(append(b, 0x12), ent.raw)
+			}
+		default:
 			b = protowire.AppendTag(b, 2, f.val.kind.wireType())
-			b = e.appendValue(b, &f.val, v)
+			b = e.appendValue(b, &f.val, ent.val)
 		}
 	}
 	return b
