@@ -82,7 +82,8 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		st.Code = http.StatusInternalServerError
 	}
 	ser, _, nerr := s.codecs.Negotiate(r.Header.Get("Accept"), acceptPlain(statusType))
-	if nerr != nil {
+	if nerr != nil || st.Reason == meta.StatusReasonNotAcceptable {
+		// As kube-apiserver, a failed negotiation is reported in JSON.
 		ser = codec.JSON{}
 	}
 	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {
