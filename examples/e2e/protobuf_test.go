@@ -137,10 +137,15 @@ func TestProtobufTypedClientset(t *testing.T) {
 	expectEvent(t, w, watch.Modified, func(cm *corev1.ConfigMap) bool { return cm.Data["color"] == "red" })
 	expectEvent(t, w, watch.Deleted, func(cm *corev1.ConfigMap) bool { return cm.Name == "settings" })
 
-	// Every exchange with a body went as protobuf both ways, the watch as
-	// a protobuf stream.
+	assertProtobufExchanges(t, ct.all())
+}
+
+// assertProtobufExchanges checks that every exchange with a body went as
+// protobuf both ways, and the watch as a protobuf stream.
+func assertProtobufExchanges(t *testing.T, exchanges []string) {
+	t.Helper()
 	var sawStream bool
-	for _, s := range ct.all() {
+	for _, s := range exchanges {
 		if !strings.Contains(s, "-> "+protobufType) {
 			t.Errorf("exchange not in protobuf: %s", s)
 		}
@@ -150,7 +155,7 @@ func TestProtobufTypedClientset(t *testing.T) {
 		sawStream = sawStream || strings.HasSuffix(s, protobufType+";stream=watch")
 	}
 	if !sawStream {
-		t.Errorf("no protobuf watch stream among %q", ct.all())
+		t.Errorf("no protobuf watch stream among %q", exchanges)
 	}
 }
 
@@ -223,4 +228,3 @@ func TestProtobufMetadataClient(t *testing.T) {
 		t.Errorf("%d metadata reads, want 2: %q", partial, ct.all())
 	}
 }
-
