@@ -58,14 +58,30 @@ func hexOf(s string) []byte {
 }
 
 type (
-	optInt   struct{ P *int64 `protobuf:"varint,1,opt,name=p"` }
-	strList  struct{ L []string `protobuf:"bytes,1,rep,name=l"` }
-	strMap   struct{ M map[string]string `protobuf:"bytes,1,rep,name=m"` }
-	bytesMap struct{ M map[string][]byte `protobuf:"bytes,1,rep,name=m"` }
-	rawBytes struct{ B []byte `protobuf:"bytes,1,opt,name=b"` }
-	oneTime  struct{ T meta.Time `protobuf:"bytes,1,opt,name=t"` }
-	oneRaw   struct{ R json.RawMessage `protobuf:"bytes,1,opt,name=r"` }
-	oneF64   struct{ F float64 `protobuf:"fixed64,1,opt,name=f"` }
+	optInt struct {
+		P *int64 `protobuf:"varint,1,opt,name=p"`
+	}
+	strList struct {
+		L []string `protobuf:"bytes,1,rep,name=l"`
+	}
+	strMap struct {
+		M map[string]string `protobuf:"bytes,1,rep,name=m"`
+	}
+	bytesMap struct {
+		M map[string][]byte `protobuf:"bytes,1,rep,name=m"`
+	}
+	rawBytes struct {
+		B []byte `protobuf:"bytes,1,opt,name=b"`
+	}
+	oneTime struct {
+		T meta.Time `protobuf:"bytes,1,opt,name=t"`
+	}
+	oneRaw struct {
+		R json.RawMessage `protobuf:"bytes,1,opt,name=r"`
+	}
+	oneF64 struct {
+		F float64 `protobuf:"fixed64,1,opt,name=f"`
+	}
 	reversed struct {
 		Second string `protobuf:"bytes,2,opt,name=second"`
 		First  int32  `protobuf:"varint,1,opt,name=first"`
