@@ -16,4 +16,5 @@ require (
 	github.com/modern-go/reflect2 v1.0.2 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
 )

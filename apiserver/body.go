@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -75,10 +77,13 @@ func (s *Server) decodeBody(req *request) (meta.Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	obj := req.res.kind.New()
+	if !codec.Supports(ser, reflect.TypeOf(obj)) {
+		return nil, status.UnsupportedMediaType(req.r.Header.Get("Content-Type"), s.mediaTypesFor(reflect.TypeOf(obj)))
+	}
 	if len(strings.TrimSpace(string(body))) == 0 {
 		return nil, status.BadRequest("the body of the request was empty")
 	}
-	obj := req.res.kind.New()
 	strict, err := ser.Decode(body, obj)
 	if err != nil {
 		return nil, status.BadRequest(decodeErrorMessage(err))
@@ -92,6 +97,18 @@ func (s *Server) decodeBody(req *request) (meta.Object, error) {
 		return nil, err
 	}
 	return obj, nil
+}
+
+// mediaTypesFor lists the registered media types that can carry values of
+// every given type.
+func (s *Server) mediaTypesFor(types ...reflect.Type) []string {
+	var out []string
+	for _, mt := range s.codecs.MediaTypes() {
+		if ser, ok := s.codecs.Lookup(mt); ok && supportsAll(ser, types) {
+			out = append(out, mt)
+		}
+	}
+	return out
 }
 
 func decodeErrorMessage(err error) string {

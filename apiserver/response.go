@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -11,21 +12,44 @@ import (
 	"github.com/kapi-dev/kapi/status"
 )
 
-// negotiate picks the response serializer for an object or list response.
-func (s *Server) negotiate(r *http.Request) (codec.Serializer, codec.MediaType, error) {
-	return s.codecs.Negotiate(r.Header.Get("Accept"), acceptPlain)
+// negotiate picks the response serializer for v, an object, list or
+// Status: the first acceptable media type whose serializer can encode v's
+// type.
+// A list's items are checked with the resource's kind.
+func (s *Server) negotiate(req *request, v any) (codec.Serializer, codec.MediaType, error) {
+	types := []reflect.Type{reflect.TypeOf(v)}
+	if _, isList := v.(*meta.List); isList {
+		types = append(types, reflect.TypeOf(req.res.newObject()))
+	}
+	ser, mt, err := s.codecs.Negotiate(req.r.Header.Get("Accept"), acceptPlain(types...))
+	if err != nil {
+		return nil, mt, status.NotAcceptable(s.mediaTypesFor(types...))
+	}
+	return ser, mt, nil
 }
 
 // acceptPlain accepts media types without a transformation (as=Table and
-// friends are not served yet) and refuses streaming-only entries.
-func acceptPlain(mt codec.MediaType, _ codec.Serializer) bool {
-	return mt.Param("as") == "" && mt.Param("stream") == ""
+// friends) whose serializer can encode values of every given type, and
+// refuses streaming-only entries.
+func acceptPlain(types ...reflect.Type) func(codec.MediaType, codec.Serializer) bool {
+	return func(mt codec.MediaType, ser codec.Serializer) bool {
+		return mt.Param("as") == "" && mt.Param("stream") == "" && supportsAll(ser, types)
+	}
+}
+
+func supportsAll(ser codec.Serializer, types []reflect.Type) bool {
+	for _, t := range types {
+		if !codec.Supports(ser, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // writeObject encodes one object (or list, or Status) in the negotiated
 // media type.
 func (s *Server) writeObject(req *request, code int, obj any) {
-	ser, _, err := s.negotiate(req.r)
+	ser, _, err := s.negotiate(req, obj)
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
@@ -43,6 +67,8 @@ func (s *Server) writeEncoded(req *request, code int, ser codec.Serializer, cont
 	writeBody(req.w, req.r, code, contentType, buf.Bytes())
 }
 
+var statusType = reflect.TypeOf(&meta.Status{})
+
 // writeError is the one sink for failures: it writes err as a Status in a
 // media type the client accepts (JSON when it accepts none we know), with
 // Retry-After when the Status asks for it.
@@ -51,8 +77,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if st.Code == 0 {
 		st.Code = http.StatusInternalServerError
 	}
-	ser, _, nerr := s.codecs.Negotiate(r.Header.Get("Accept"), acceptPlain)
-	if nerr != nil {
+	ser, _, nerr := s.codecs.Negotiate(r.Header.Get("Accept"), acceptPlain(statusType))
+	if nerr != nil || st.Reason == meta.StatusReasonNotAcceptable {
+		// As kube-apiserver, a failed negotiation is reported in JSON.
 		ser = codec.JSON{}
 	}
 	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {

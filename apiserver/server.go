@@ -14,6 +14,7 @@ import (
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/cbor"
+	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/storage"
 	"github.com/kapi-dev/kapi/storage/memory"
@@ -31,7 +32,8 @@ type Options struct {
 	MaxRequestBodyBytes int64
 	// Logger receives one debug line per request; default: discard.
 	Logger *slog.Logger
-	// Serializers replaces the default codec registry (JSON, YAML).
+	// Serializers replaces the default codec registry (JSON, YAML,
+	// Kubernetes protobuf, CBOR).
 	Serializers *codec.Registry
 	// Version is what /version reports; default: a Kubernetes version
 	// kapi is compatible with.
@@ -101,7 +103,7 @@ func New(opts Options) *Server {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if opts.Serializers == nil {
-		opts.Serializers = codec.NewRegistry(codec.JSON{}, codec.YAML{}, cbor.Serializer{})
+		opts.Serializers = codec.NewRegistry(codec.JSON{}, codec.YAML{}, protobuf.New(), cbor.Serializer{})
 	}
 	if opts.Version.GitVersion == "" {
 		opts.Version = defaultVersion()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"time"
 
@@ -60,6 +61,7 @@ type readOutput struct {
 // where partial metadata is a PartialObjectMetadataList.
 func (s *Server) negotiateRead(req *request, list bool, watch bool) (readOutput, error) {
 	var out readOutput
+	kind := reflect.TypeOf(req.res.newObject())
 	accept := func(mt codec.MediaType, ser codec.Serializer) bool {
 		if watch {
 			if _, ok := ser.(codec.WatchEncoder); !ok {
@@ -68,8 +70,11 @@ func (s *Server) negotiateRead(req *request, list bool, watch bool) (readOutput,
 		}
 		as := mt.Param("as")
 		if as == "" {
+			if (mt.Param("stream") != "" && !watch) || !codec.Supports(ser, kind) {
+				return false
+			}
 			out = readOutput{ser: ser}
-			return mt.Param("stream") == "" || watch
+			return true
 		}
 		v := mt.Param("v")
 		if mt.Param("g") != metaGroup || (v != "v1" && v != "v1beta1") {
@@ -82,11 +87,14 @@ func (s *Server) negotiateRead(req *request, list bool, watch bool) (readOutput,
 		default:
 			return false
 		}
+		if !codec.Supports(ser, renderedType(as)) {
+			return false
+		}
 		out = readOutput{ser: ser, as: as, apiVersion: metaGroup + "/" + v}
 		return true
 	}
 	if _, _, err := s.codecs.Negotiate(req.r.Header.Get("Accept"), accept); err != nil {
-		return out, err
+		return out, status.NotAcceptable(s.mediaTypesFor(kind))
 	}
 	if out.as == asTable {
 		out.include = req.r.URL.Query().Get("includeObject")
@@ -100,6 +108,18 @@ func (s *Server) negotiateRead(req *request, list bool, watch bool) (readOutput,
 		}
 	}
 	return out, nil
+}
+
+// renderedType is the Go type a transformation renders to, for checking
+// that a serializer can encode it.
+func renderedType(as string) reflect.Type {
+	switch as {
+	case asPartial:
+		return reflect.TypeOf(&partialObject{})
+	case asPartialList:
+		return reflect.TypeOf(&partialList{})
+	}
+	return reflect.TypeOf(&table{})
 }
 
 // render turns an object or list into what the client asked for.
@@ -125,15 +145,17 @@ func (o readOutput) render(r *resource, v any) (any, error) {
 	return v, nil
 }
 
+// partialObject and partialList are meta.k8s.io's PartialObjectMetadata
+// and PartialObjectMetadataList, with their meta/v1 protobuf numbers.
 type partialObject struct {
 	meta.TypeMeta `json:",inline"`
-	Metadata      meta.ObjectMeta `json:"metadata,omitempty"`
+	Metadata      meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 }
 
 type partialList struct {
 	meta.TypeMeta `json:",inline"`
-	ListMeta      meta.ListMeta   `json:"metadata"`
-	Items         []partialObject `json:"items"`
+	ListMeta      meta.ListMeta   `json:"metadata" protobuf:"bytes,1,opt,name=metadata"`
+	Items         []partialObject `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 
 func (o readOutput) partial(obj meta.Object) *partialObject {

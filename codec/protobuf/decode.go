@@ -1,0 +1,237 @@
+package protobuf
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// maxDepth bounds message nesting while decoding, so that a hostile body
+// cannot exhaust the stack through a recursive type.
+const maxDepth = 1000
+
+// decodeMessage merges the fields of msg into v, an addressable struct, as
+// generated code does: a repeated message field appends, a second
+// occurrence of a singular message merges into the first, unknown fields
+// are skipped.
+func (s *Serializer) decodeMessage(p *plan, v reflect.Value, msg []byte, depth int) error {
+	if depth > maxDepth {
+		return fmt.Errorf("protobuf: messages nested deeper than %d", maxDepth)
+	}
+	for len(msg) > 0 {
+		num, typ, n := protowire.ConsumeTag(msg)
+		if n < 0 {
+			return wireError(n)
+		}
+		msg = msg[n:]
+		i, known := p.byNum[num]
+		if !known {
+			if n = protowire.ConsumeFieldValue(num, typ, msg); n < 0 {
+				return wireError(n)
+			}
+			msg = msg[n:]
+			continue
+		}
+		f := &p.fields[i]
+		n, err := s.decodeField(f, v.Field(f.index), typ, msg, depth)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+		msg = msg[n:]
+	}
+	return nil
+}
+
+// decodeField reads one occurrence of a field and returns the bytes it
+// took.
+func (s *Serializer) decodeField(f *field, fv reflect.Value, typ protowire.Type, b []byte, depth int) (int, error) {
+	switch f.shape {
+	case pointer:
+		if fv.IsNil() {
+			fv.Set(reflect.New(f.val.typ))
+		}
+		fv = fv.Elem()
+	case repeated:
+		if typ == protowire.BytesType && f.val.kind.scalar() {
+			return s.decodePacked(f, fv, b)
+		}
+		fv.Set(reflect.Append(fv, reflect.Zero(f.val.typ)))
+		fv = fv.Index(fv.Len() - 1)
+	case mapped:
+		return s.decodeEntry(f, fv, typ, b, depth)
+	}
+	return s.decodeValue(&f.val, fv, typ, b, depth)
+}
+
+// decodePacked reads a packed repeated scalar field, which generated
+// Kubernetes code never writes but protobuf readers must accept.
+func (s *Serializer) decodePacked(f *field, fv reflect.Value, b []byte) (int, error) {
+	payload, n := protowire.ConsumeBytes(b)
+	if n < 0 {
+		return 0, wireError(n)
+	}
+	for len(payload) > 0 {
+		fv.Set(reflect.Append(fv, reflect.Zero(f.val.typ)))
+		m, err := s.decodeValue(&f.val, fv.Index(fv.Len()-1), f.val.kind.wireType(), payload, 0)
+		if err != nil {
+			return 0, err
+		}
+		payload = payload[m:]
+	}
+	return n, nil
+}
+
+// decodeEntry reads one map entry {key=1, value=2}; a missing key or
+// value is the zero value.
+func (s *Serializer) decodeEntry(f *field, fv reflect.Value, typ protowire.Type, b []byte, depth int) (int, error) {
+	if typ != protowire.BytesType {
+		return 0, fmt.Errorf("map entry has wire type %d", typ)
+	}
+	entry, n := protowire.ConsumeBytes(b)
+	if n < 0 {
+		return 0, wireError(n)
+	}
+	if fv.IsNil() {
+		fv.Set(reflect.MakeMap(fv.Type()))
+	}
+	key := reflect.New(fv.Type().Key()).Elem()
+	val := reflect.New(f.val.typ).Elem()
+	for len(entry) > 0 {
+		num, etyp, m := protowire.ConsumeTag(entry)
+		if m < 0 {
+			return 0, wireError(m)
+		}
+		entry = entry[m:]
+		switch num {
+		case 1:
+			if etyp != protowire.BytesType {
+				return 0, fmt.Errorf("map key has wire type %d", etyp)
+			}
+			var ks []byte
+			if ks, m = protowire.ConsumeBytes(entry); m >= 0 {
+				key.SetString(string(ks))
+			}
+		case 2:
+			m, err := s.decodeValue(&f.val, val, etyp, entry, depth)
+			if err != nil {
+				return 0, err
+			}
+			entry = entry[m:]
+			continue
+		default:
+			m = protowire.ConsumeFieldValue(num, etyp, entry)
+		}
+		if m < 0 {
+			return 0, wireError(m)
+		}
+		entry = entry[m:]
+	}
+	if f.val.kind == kBytes && val.IsNil() {
+		val.SetBytes([]byte{})
+	}
+	fv.SetMapIndex(key, val)
+	return n, nil
+}
+
+// decodeValue reads one value of wire type typ into v.
+func (s *Serializer) decodeValue(vt *valueType, v reflect.Value, typ protowire.Type, b []byte, depth int) (int, error) {
+	if want := vt.kind.wireType(); typ != want {
+		return 0, fmt.Errorf("wire type %d, want %d", typ, want)
+	}
+	switch typ {
+	case protowire.VarintType:
+		x, n := protowire.ConsumeVarint(b)
+		if n < 0 {
+			return 0, wireError(n)
+		}
+		switch vt.kind {
+		case kBool:
+			v.SetBool(x != 0)
+		case kInt:
+			v.SetInt(int64(x)) // narrower ints truncate, as generated code does
+		default:
+			v.SetUint(x)
+		}
+		return n, nil
+	case protowire.Fixed32Type:
+		x, n := protowire.ConsumeFixed32(b)
+		if n < 0 {
+			return 0, wireError(n)
+		}
+		v.SetFloat(float64(math.Float32frombits(x)))
+		return n, nil
+	case protowire.Fixed64Type:
+		x, n := protowire.ConsumeFixed64(b)
+		if n < 0 {
+			return 0, wireError(n)
+		}
+		v.SetFloat(math.Float64frombits(x))
+		return n, nil
+	}
+	payload, n := protowire.ConsumeBytes(b)
+	if n < 0 {
+		return 0, wireError(n)
+	}
+	return n, s.decodeBytes(vt, v, payload, depth)
+}
+
+// decodeBytes reads a length-delimited value.
+func (s *Serializer) decodeBytes(vt *valueType, v reflect.Value, payload []byte, depth int) error {
+	switch vt.kind {
+	case kString:
+		v.SetString(string(payload))
+	case kBytes:
+		v.SetBytes(append([]byte{}, payload...))
+	case kMessage:
+		return s.decodeMessage(vt.msg, v, payload, depth+1)
+	case kTime:
+		t, err := decodeTime(payload)
+		if err != nil {
+			return err
+		}
+		v.Set(reflect.ValueOf(t))
+	case kRaw:
+		return walk(payload, func(num protowire.Number, typ protowire.Type, b []byte) error {
+			if num == 1 && typ == protowire.BytesType {
+				v.SetBytes(append([]byte{}, b...))
+			}
+			return nil
+		})
+	case kDynamic:
+		return fmt.Errorf("cannot decode into %v", v.Type())
+	}
+	return nil
+}
+
+// decodeTime reads meta/v1 Time; like kube-apiserver it keeps the seconds
+// only, and an empty message is the zero time.
+func decodeTime(payload []byte) (meta.Time, error) {
+	if len(payload) == 0 {
+		return meta.Time{}, nil
+	}
+	var secs int64
+	for len(payload) > 0 {
+		num, typ, n := protowire.ConsumeTag(payload)
+		if n < 0 {
+			return meta.Time{}, wireError(n)
+		}
+		payload = payload[n:]
+		if num == 1 && typ == protowire.VarintType {
+			var x uint64
+			x, n = protowire.ConsumeVarint(payload)
+			secs = int64(x)
+		} else {
+			n = protowire.ConsumeFieldValue(num, typ, payload)
+		}
+		if n < 0 {
+			return meta.Time{}, wireError(n)
+		}
+		payload = payload[n:]
+	}
+	return meta.Time{Time: time.Unix(secs, 0).UTC()}, nil
+}
