@@ -156,7 +156,7 @@ func unstructuredViaJSON(t *testing.T, v any) *unstructured.Unstructured {
 	return u
 }
 
-func sameBytes(t *testing.T, what string, got, want []byte) {
+func sameCBOR(t *testing.T, what string, got, want []byte) {
 	t.Helper()
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s:\n kapi         %s\n apimachinery %s", what, hex.EncodeToString(got), hex.EncodeToString(want))
@@ -169,8 +169,8 @@ func sameBytes(t *testing.T, what string, got, want []byte) {
 func TestCBORObjectsMatchApimachinery(t *testing.T) {
 	for _, w := range []*api.Widget{fullWidget("full"), bareWidget()} {
 		got := kapiCBOR(t, w)
-		sameBytes(t, w.Name+" as a typed object", got, amCBOR(t, viaJSON[amWidget](t, w)))
-		sameBytes(t, w.Name+" as unstructured", got, amCBOR(t, unstructuredViaJSON(t, w)))
+		sameCBOR(t, w.Name+" as a typed object", got, amCBOR(t, viaJSON[amWidget](t, w)))
+		sameCBOR(t, w.Name+" as unstructured", got, amCBOR(t, unstructuredViaJSON(t, w)))
 	}
 }
 
@@ -184,13 +184,13 @@ func TestCBORListsMatchApimachinery(t *testing.T) {
 			ListMeta: meta.ListMeta{ResourceVersion: "1"}, Items: []meta.Object{}},
 	} {
 		got := kapiCBOR(t, l)
-		sameBytes(t, name+" typed", got, amCBOR(t, viaJSON[amWidgetList](t, l)))
+		sameCBOR(t, name+" typed", got, amCBOR(t, viaJSON[amWidgetList](t, l)))
 		b, _ := json.Marshal(l)
 		ul := &unstructured.UnstructuredList{}
 		if err := ul.UnmarshalJSON(b); err != nil {
 			t.Fatal(err)
 		}
-		sameBytes(t, name+" unstructured", got, amCBOR(t, ul))
+		sameCBOR(t, name+" unstructured", got, amCBOR(t, ul))
 	}
 }
 
@@ -216,7 +216,7 @@ func TestCBORUnstructuredMatchesApimachinery(t *testing.T) {
 	}
 	obj["metadata"] = md
 	want := amCBOR(t, &unstructured.Unstructured{Object: obj})
-	sameBytes(t, "unstructured object", kapiCBOR(t, u), want)
+	sameCBOR(t, "unstructured object", kapiCBOR(t, u), want)
 
 	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: "ThingList", APIVersion: "dyn.example.com/v1"},
 		ListMeta: meta.ListMeta{ResourceVersion: "7"}, Items: []meta.Object{u}}
@@ -224,7 +224,7 @@ func TestCBORUnstructuredMatchesApimachinery(t *testing.T) {
 		Object: map[string]any{"apiVersion": "dyn.example.com/v1", "kind": "ThingList",
 			"metadata": map[string]any{"resourceVersion": "7"}},
 		Items: []unstructured.Unstructured{{Object: obj}}})
-	sameBytes(t, "unstructured list", kapiCBOR(t, l), wantList)
+	sameCBOR(t, "unstructured list", kapiCBOR(t, l), wantList)
 }
 
 func statuses() (*meta.Status, *metav1.Status) {
@@ -244,10 +244,10 @@ func statuses() (*meta.Status, *metav1.Status) {
 
 func TestCBORStatusMatchesApimachinery(t *testing.T) {
 	k, a := statuses()
-	sameBytes(t, "failure", kapiCBOR(t, k), amCBOR(t, a))
+	sameCBOR(t, "failure", kapiCBOR(t, k), amCBOR(t, a))
 	ok := &meta.Status{TypeMeta: meta.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: meta.StatusSuccess,
 		Details: &meta.StatusDetails{Name: "w", Group: "stable.example.com", Kind: "widgets"}}
-	sameBytes(t, "success", kapiCBOR(t, ok), amCBOR(t, &metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+	sameCBOR(t, "success", kapiCBOR(t, ok), amCBOR(t, &metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
 		Status: metav1.StatusSuccess, Details: &metav1.StatusDetails{Name: "w", Group: "stable.example.com", Kind: "widgets"}}))
 }
 
@@ -273,7 +273,7 @@ func TestCBORWatchEventsMatchApimachinery(t *testing.T) {
 		if err := stream.Encode(ev, amcbor.NewFramer().NewFrameWriter(&want)); err != nil {
 			t.Fatal(err)
 		}
-		sameBytes(t, tc.typ+" event", got, want.Bytes())
+		sameCBOR(t, tc.typ+" event", got, want.Bytes())
 	}
 }
 
