@@ -28,18 +28,18 @@ type ScaleSubresource struct {
 // scale is autoscaling/v1 Scale.
 type scale struct {
 	meta.TypeMeta `json:",inline"`
-	Metadata      meta.ObjectMeta `json:"metadata,omitempty"`
-	Spec          scaleSpec       `json:"spec,omitempty"`
-	Status        scaleStatus     `json:"status,omitempty"`
+	Metadata      meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec          scaleSpec       `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
+	Status        scaleStatus     `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 type scaleSpec struct {
-	Replicas int32 `json:"replicas,omitempty"`
+	Replicas int32 `json:"replicas,omitempty" protobuf:"varint,1,opt,name=replicas"`
 }
 
 type scaleStatus struct {
-	Replicas int32  `json:"replicas"`
-	Selector string `json:"selector,omitempty"`
+	Replicas int32  `json:"replicas" protobuf:"varint,1,opt,name=replicas"`
+	Selector string `json:"selector,omitempty" protobuf:"bytes,2,opt,name=selector"`
 }
 
 // scaleOf reads the Scale view of an object.
