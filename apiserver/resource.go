@@ -1,12 +1,14 @@
 package apiserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
 
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
@@ -37,6 +39,11 @@ type resource struct {
 	cache *watch.Cache
 	// patcher applies patches and keeps managedFields.
 	patcher *patch.Patcher
+	// storageCodec encodes stored values; nil means JSON with a
+	// resourceVersion placeholder (see appendJSON). codecs decodes values
+	// of any encoding, found by codec.Sniff.
+	storageCodec codec.Serializer
+	codecs       *codec.Registry
 }
 
 type subresourceInfo struct {
@@ -52,7 +59,7 @@ func typeOf(obj meta.Object) reflect.Type {
 	return t
 }
 
-func newResource(k Kind, cacheOpts watch.Options) (*resource, error) {
+func newResource(k Kind, cacheOpts watch.Options, codecs *codec.Registry, storageMediaType string) (*resource, error) {
 	p, err := newPatcher(k)
 	if err != nil {
 		return nil, err
@@ -70,6 +77,10 @@ func newResource(k Kind, cacheOpts watch.Options) (*resource, error) {
 		gr:          k.groupResource(),
 		statusField: -1,
 		patcher:     p,
+		codecs:      codecs,
+	}
+	if err := r.setStorageCodec(storageMediaType); err != nil {
+		return nil, err
 	}
 	cacheOpts.Decode = func(kv *storage.KeyValue) (any, error) { return r.decode(kv) }
 	r.cache = watch.New(r.store, r.prefix, cacheOpts)
@@ -177,11 +188,34 @@ func (r *resource) newObject() meta.Object {
 	return obj
 }
 
+// setStorageCodec picks the serializer of stored values. JSON (the
+// default) is what lets JSON reads be served without decoding; a binary
+// encoding makes values smaller in the store at the cost of a decode per
+// JSON read. A kind the serializer cannot encode (a kind without protobuf
+// tags) is stored as JSON.
+func (r *resource) setStorageCodec(mediaType string) error {
+	if mediaType == "" || mediaType == codec.MediaTypeJSON {
+		return nil
+	}
+	ser, ok := r.codecs.Lookup(mediaType)
+	if !ok {
+		return fmt.Errorf("storage media type %q: no such serializer (have %v)", mediaType, r.codecs.MediaTypes())
+	}
+	if mediaType != codec.MediaTypeProtobuf && mediaType != codec.MediaTypeCBOR {
+		return fmt.Errorf("storage media type %q: stored values must be JSON, Kubernetes protobuf or CBOR", mediaType)
+	}
+	if codec.Supports(ser, typeOf(r.kind.New())) {
+		r.storageCodec = ser
+	}
+	return nil
+}
+
 // decode turns a stored value into an object whose resourceVersion is the
-// value's ModRevision.
+// value's ModRevision. Values in any storage encoding are read, so that a
+// store written before a change of Options.StorageMediaType stays readable.
 func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
 	obj := r.kind.New()
-	if err := json.Unmarshal(kv.Value, obj); err != nil {
+	if err := r.decodeValue(kv.Value, obj); err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 	}
 	tm := obj.GetTypeMeta()
@@ -190,16 +224,34 @@ func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
 	return obj, nil
 }
 
+func (r *resource) decodeValue(value []byte, obj meta.Object) error {
+	mt := codec.Sniff(value)
+	if mt == codec.MediaTypeJSON {
+		return json.Unmarshal(value, obj)
+	}
+	ser, ok := r.codecs.Lookup(mt)
+	if !ok {
+		return fmt.Errorf("stored value in %s, which this server does not decode", mt)
+	}
+	_, err := ser.Decode(value, obj)
+	return err
+}
+
 // encode turns an object into its stored value: the resourceVersion is not
-// stored, since the store's revision is the source of truth; a placeholder
-// marks where it goes (see appendJSON).
+// stored, since the store's revision is the source of truth. In JSON a
+// placeholder marks where it goes (see appendJSON).
 func (r *resource) encode(obj meta.Object) ([]byte, error) {
 	m := obj.GetObjectMeta()
 	rv := m.ResourceVersion
+	defer func() { m.ResourceVersion = rv }()
+	if r.storageCodec != nil {
+		m.ResourceVersion = ""
+		var buf bytes.Buffer
+		err := r.storageCodec.Encode(&buf, obj)
+		return buf.Bytes(), err
+	}
 	m.ResourceVersion = rvPlaceholder
-	b, err := json.Marshal(obj)
-	m.ResourceVersion = rv
-	return b, err
+	return json.Marshal(obj)
 }
 
 // field returns a top-level field of a typed object, addressable.

@@ -46,6 +46,15 @@ type Options struct {
 	// client gives no timeoutSeconds; the actual timeout is randomised
 	// between it and twice it, as kube-apiserver does. Default 30 minutes.
 	MinRequestTimeout time.Duration
+	// StorageMediaType is the encoding of stored values: JSON (the
+	// default), Kubernetes protobuf or CBOR, by media type. JSON reads of
+	// JSON values are served from the stored bytes without decoding; the
+	// binary encodings take less room in the store (an etcd cluster's
+	// disk, network and memory) and cost a decode per JSON read. Values
+	// in any of the three are read whatever this says, so it can change
+	// over the life of a store. Kinds the encoding cannot carry (no
+	// protobuf tags) are stored as JSON.
+	StorageMediaType string
 	// MutatingAdmission runs, in order, on every create, update, patch
 	// and delete (dry runs included), after defaulting and before
 	// validation; its functions may change the object. See
@@ -187,7 +196,7 @@ func (s *Server) register(k Kind) error {
 			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
 		}
 	}
-	r, err := newResource(k, s.opts.WatchCache)
+	r, err := newResource(k, s.opts.WatchCache, s.codecs, s.opts.StorageMediaType)
 	if err != nil {
 		return err
 	}

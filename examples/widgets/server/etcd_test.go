@@ -14,6 +14,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
 )
 
 const widgets = "/apis/stable.example.com/v1/namespaces/default/widgets"
@@ -120,7 +123,8 @@ func versions(list object) map[string]string {
 // TestEmbeddedEtcdRestart stops a server on an embedded etcd and starts
 // it again on the same data directory: every object is there with its
 // resourceVersion, the list's resourceVersion too, and new writes go on
-// after them.
+// after them. The second server stores protobuf where the first stored
+// JSON, and reads both.
 func TestEmbeddedEtcdRestart(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "etcd")
 	r := start(t, "--storage", "embedded-etcd", "--data-dir", dir)
@@ -137,7 +141,7 @@ func TestEmbeddedEtcdRestart(t *testing.T) {
 	before := r.call(t, "GET", widgets, "", http.StatusOK)
 	r.stop()
 
-	r = start(t, "--storage", "embedded-etcd", "--data-dir", dir)
+	r = start(t, "--storage", "embedded-etcd", "--data-dir", dir, "--storage-media-type", "application/vnd.kubernetes.protobuf")
 	after := r.call(t, "GET", widgets, "", http.StatusOK)
 	want, got := versions(before), versions(after)
 	if len(want) != 19 || fmt.Sprint(got) != fmt.Sprint(want) {
@@ -157,6 +161,34 @@ func TestEmbeddedEtcdRestart(t *testing.T) {
 	if rv(t, o) <= rv(t, before) {
 		t.Errorf("a write after the restart got resourceVersion %s, not after %s", o.Metadata.ResourceVersion, before.Metadata.ResourceVersion)
 	}
+	if got := r.call(t, "GET", widgets+"/w00", "", http.StatusOK); got.Metadata.ResourceVersion != o.Metadata.ResourceVersion {
+		t.Errorf("w00 read back at %s, written at %s", got.Metadata.ResourceVersion, o.Metadata.ResourceVersion)
+	}
+	if v := storedValue(t, r.stdout.String(), DefaultEtcdPrefix+"/stable.example.com/widgets/default/w00"); !bytes.HasPrefix(v, []byte("k8s\x00")) {
+		t.Errorf("w00 stored as %q, want Kubernetes protobuf", v[:min(len(v), 16)])
+	}
+}
+
+// storedValue reads one key from the embedded etcd whose client URL the
+// server's start-up line names.
+func storedValue(t *testing.T, startup, key string) []byte {
+	t.Helper()
+	m := regexp.MustCompile(`clients at (http://[0-9.:]+)`).FindStringSubmatch(startup)
+	if m == nil {
+		t.Fatalf("no client URL in %q", startup)
+	}
+	c, err := clientv3.New(clientv3.Config{Endpoints: []string{m[1]}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	resp, err := c.Get(ctx, key)
+	if err != nil || len(resp.Kvs) != 1 {
+		t.Fatalf("get %s: %v %v", key, resp, err)
+	}
+	return resp.Kvs[0].Value
 }
 
 // TestEtcdEndpoints runs two servers with --storage etcd on the embedded

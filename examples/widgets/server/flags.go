@@ -27,6 +27,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	endpoints := fs.String("etcd-endpoints", "", "--storage etcd: comma-separated client URLs of the etcd cluster, e.g. http://127.0.0.1:2379")
 	fs.StringVar(&f.cfg.DataDir, "data-dir", "", "--storage embedded-etcd: data directory of the in-process etcd (created if missing, reopened if not)")
 	fs.StringVar(&f.cfg.EtcdPrefix, "etcd-prefix", DefaultEtcdPrefix, "--storage etcd and embedded-etcd: prefix of every etcd key")
+	fs.StringVar(&f.cfg.StorageMediaType, "storage-media-type", "application/json", "encoding of stored objects: application/json, application/vnd.kubernetes.protobuf or application/cbor")
 	fs.StringVar(&f.tlsCert, "tls-cert-file", "", "serve HTTPS with this certificate (and --tls-private-key-file)")
 	fs.StringVar(&f.tlsKey, "tls-private-key-file", "", "private key of --tls-cert-file")
 	verbose := fs.Bool("v", false, "log every request (debug level)")

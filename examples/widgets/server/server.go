@@ -54,6 +54,10 @@ type Config struct {
 	// EtcdRequestTimeout bounds each etcd request; default: the etcd
 	// backend's (etcd.DefaultRequestTimeout).
 	EtcdRequestTimeout time.Duration
+	// StorageMediaType is the encoding of stored values (apiserver
+	// Options.StorageMediaType): "" or application/json,
+	// application/vnd.kubernetes.protobuf or application/cbor.
+	StorageMediaType string
 	// Logger receives the request log; nil discards it.
 	Logger *slog.Logger
 }
@@ -78,7 +82,7 @@ func Open(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	srv := &Server{EtcdURL: st.clientURL, closes: st.closes}
-	srv.api = apiserver.New(apiserver.Options{Storage: st.store, Logger: cfg.Logger})
+	srv.api = apiserver.New(apiserver.Options{Storage: st.store, StorageMediaType: cfg.StorageMediaType, Logger: cfg.Logger})
 	sprocket, err := api.SprocketKind()
 	if err != nil {
 		srv.Close()
