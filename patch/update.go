@@ -116,9 +116,15 @@ func (m *FieldManager) trackUpdate(liveObj, newObj map[string]any, mg *managed, 
 	return mg, nil
 }
 
-// structuredUpdate computes the fields the write changed with
-// structured-merge-diff and gives them to the current operation.
+// structuredUpdate computes the fields the write changed and gives them to
+// the current operation: by walking both objects (fastUpdate) when it can,
+// with structured-merge-diff's typed comparison otherwise.
 func (m *FieldManager) structuredUpdate(liveObj, newObj map[string]any, mg *managed, subresource string) (*managed, error) {
+	if !m.generalUpdate {
+		if out, ok := m.fastUpdate(liveObj, newObj, mg, subresource); ok {
+			return out, nil
+		}
+	}
 	newTyped, err := m.pt.FromUnstructured(newObj, typed.AllowDuplicates)
 	if err != nil {
 		return nil, fmt.Errorf("failed to convert new object (%v) to smd typed: %v", objectGVKNN(newObj), err)
