@@ -2,6 +2,7 @@ package patch
 
 import (
 	"fmt"
+	"strconv"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smd "sigs.k8s.io/structured-merge-diff/v6/schema"
@@ -239,24 +240,21 @@ func (w *diffWalker) listNode(t *smd.List, tr smd.TypeRef, l, r side) bool {
 // items compares the entries of two associative lists by their keys (or
 // values, in a set).
 func (w *diffWalker) items(t *smd.List, ll, rl []any) bool {
-	lpes, ok := entryElements(t, ll)
+	lpes, lids, ok := entryElements(t, ll)
 	if !ok {
 		return false
 	}
-	rpes, ok := entryElements(t, rl)
+	rpes, rids, ok := entryElements(t, rl)
 	if !ok {
 		return false
 	}
-	byKey := fieldpath.MakePathElementMap(len(ll))
-	for i, pe := range lpes {
-		byKey.Insert(pe, i)
-	}
+	match := entryMatcher(lpes, lids)
 	matched := make([]bool, len(ll))
 	for j, pe := range rpes {
 		l := side{}
-		if i, ok := byKey.Get(pe); ok {
-			l = side{ll[i.(int)], true}
-			matched[i.(int)] = true
+		if i := match(pe, rids, j); i >= 0 {
+			l = side{ll[i], true}
+			matched[i] = true
 		}
 		if !w.item(t, pe, l, side{rl[j], true}) {
 			return false
@@ -270,31 +268,104 @@ func (w *diffWalker) items(t *smd.List, ll, rl []any) bool {
 	return true
 }
 
+// entryMatcher returns a function that finds the entry of a list whose
+// name is pe (the j-th of ids), or -1.
+func entryMatcher(pes []fieldpath.PathElement, ids []string) func(pe fieldpath.PathElement, rids []string, j int) int {
+	if ids != nil {
+		byID := make(map[string]int, len(ids))
+		for i, id := range ids {
+			byID[id] = i
+		}
+		return func(pe fieldpath.PathElement, rids []string, j int) int {
+			if rids != nil {
+				if i, ok := byID[rids[j]]; ok {
+					return i
+				}
+				return -1
+			}
+			return findElement(pes, pe)
+		}
+	}
+	return func(pe fieldpath.PathElement, _ []string, _ int) int { return findElement(pes, pe) }
+}
+
+func findElement(pes []fieldpath.PathElement, pe fieldpath.PathElement) int {
+	for i := range pes {
+		if pes[i].Equals(pe) {
+			return i
+		}
+	}
+	return -1
+}
+
+// entryElements names the entries of an associative list; ok is false
+// when one has no name or two have the same (duplicates are compared as
+// one atomic value, which the general path does). When every name is
+// made of strings, ids holds them as map keys; otherwise ids is nil and
+// names are compared as path elements, numbers by value.
+func entryElements(t *smd.List, list []any) (pes []fieldpath.PathElement, ids []string, ok bool) {
+	pes = make([]fieldpath.PathElement, len(list))
+	ids = make([]string, len(list))
+	for i, item := range list {
+		pe, ok := itemElement(t, item)
+		if !ok {
+			return nil, nil, false
+		}
+		pes[i] = pe
+		if ids != nil {
+			var isStr bool
+			if ids[i], isStr = stringID(t, item); !isStr {
+				ids = nil
+			}
+		}
+	}
+	if ids != nil {
+		seen := make(map[string]struct{}, len(ids))
+		for _, id := range ids {
+			if _, dup := seen[id]; dup {
+				return nil, nil, false
+			}
+			seen[id] = struct{}{}
+		}
+		return pes, ids, true
+	}
+	for i := range pes {
+		if findElement(pes[:i], pes[i]) >= 0 {
+			return nil, nil, false
+		}
+	}
+	return pes, nil, true
+}
+
+// stringID renders the name of an entry whose key values (or value, in a
+// set) are all strings as one string; ok is false otherwise.
+func stringID(t *smd.List, item any) (string, bool) {
+	if len(t.Keys) == 0 {
+		s, ok := item.(string)
+		return s, ok
+	}
+	obj := item.(map[string]any) // itemElement checked it
+	if len(t.Keys) == 1 {
+		s, ok := obj[t.Keys[0]].(string)
+		return s, ok
+	}
+	var b []byte
+	for _, k := range t.Keys {
+		s, ok := obj[k].(string)
+		if !ok {
+			return "", false
+		}
+		b = strconv.AppendInt(b, int64(len(s)), 10)
+		b = append(append(b, ':'), s...)
+	}
+	return string(b), true
+}
+
 func (w *diffWalker) item(t *smd.List, pe fieldpath.PathElement, l, r side) bool {
 	w.path = append(w.path, pe)
 	ok := w.node(t.ElementType, l, r)
 	w.path = w.path[:len(w.path)-1]
 	return ok
-}
-
-// entryElements names the entries of an associative list; ok is false
-// when one has no name or two have the same (duplicates are compared as
-// one atomic value, which the general path does).
-func entryElements(t *smd.List, list []any) ([]fieldpath.PathElement, bool) {
-	pes := make([]fieldpath.PathElement, len(list))
-	seen := fieldpath.MakePathElementMap(len(list))
-	for i, item := range list {
-		pe, ok := itemElement(t, item)
-		if !ok {
-			return nil, false
-		}
-		if _, dup := seen.Get(pe); dup {
-			return nil, false
-		}
-		seen.Insert(pe, nil)
-		pes[i] = pe
-	}
-	return pes, true
 }
 
 // jsonEqual compares two decoded JSON values as structured-merge-diff's
