@@ -56,11 +56,12 @@ func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) error {
 }
 
 // validate checks an object about to be written against the rules for
-// metadata, the schema and the kind's hook; old is nil on create.
-func (r *resource) validate(ctx context.Context, obj, old meta.Object) error {
+// metadata, the schema and the kind's hook; old is nil on create. decoded
+// is obj decoded from its JSON, if the write already has it, or nil.
+func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded map[string]any) error {
 	m := obj.GetObjectMeta()
 	errs := validateObjectMeta(m, r.kind.Namespaced)
-	schemaErrs, err := r.kind.plan.validate(obj)
+	schemaErrs, err := r.kind.plan.validate(obj, decoded)
 	if err != nil {
 		return status.InternalError(err)
 	}
@@ -81,8 +82,9 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object) error {
 // admitWrite defaults obj, runs mutating admission (and defaults again
 // what it changed), records the write with track (unless nil), validates
 // the result and runs validating admission: every write goes through
-// these steps in this order before it is stored.
-func (s *Server) admitWrite(ctx context.Context, r *resource, a *AdmissionRequest, track func()) error {
+// these steps in this order before it is stored. track returns the object
+// as decoded JSON when it decoded it, for validation to use.
+func (s *Server) admitWrite(ctx context.Context, r *resource, a *AdmissionRequest, track func() map[string]any) error {
 	if err := r.applyDefaults(ctx, a.Object); err != nil {
 		return err
 	}
@@ -95,10 +97,11 @@ func (s *Server) admitWrite(ctx context.Context, r *resource, a *AdmissionReques
 			return err
 		}
 	}
+	var decoded map[string]any
 	if track != nil {
-		track()
+		decoded = track()
 	}
-	if err := r.validate(ctx, a.Object, a.OldObject); err != nil {
+	if err := r.validate(ctx, a.Object, a.OldObject, decoded); err != nil {
 		return err
 	}
 	return s.admit(ctx, r, a)
@@ -121,9 +124,9 @@ func (s *Server) createStored(ctx context.Context, r *resource, obj meta.Object,
 	if generated {
 		m.Name = generateName(m.GenerateName)
 	}
-	var record func()
+	var record func() map[string]any
 	if track != nil {
-		record = func() { track(nil, obj, nil) }
+		record = func() map[string]any { return track(nil, obj, nil) }
 	}
 	if err := s.admitWrite(ctx, r, r.admissionRequest(OperationCreate, "", obj, nil, dry), record); err != nil {
 		return nil, nil, err

@@ -194,15 +194,16 @@ func (s *Server) prepareForUpdate(ctx context.Context, req *request, cur *storag
 	if req.subresource == "" && r.kind.StatusSubresource {
 		r.copyStatus(obj, old)
 	}
-	record := func() {
+	record := func() map[string]any {
 		// The generation follows the object as admission left it.
 		m.Generation = om.Generation
 		if r.specChanged(obj, old) {
 			m.Generation++
 		}
 		if track != nil {
-			track(cur, obj, old)
+			return track(cur, obj, old)
 		}
+		return nil
 	}
 	a := r.admissionRequest(OperationUpdate, req.subresource, obj, old, dry)
 	if err := s.admitWrite(ctx, r, a, record); err != nil {
