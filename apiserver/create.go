@@ -7,6 +7,7 @@ import (
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
+	"github.com/kapi-dev/kapi/storage"
 )
 
 // maxGenerateNameAttempts bounds retries when a generated name collides.
@@ -20,12 +21,12 @@ func (s *Server) create(req *request) {
 		return
 	}
 	obj, dry, manager := in.obj, in.dry, in.manager
-	out, err := s.createObject(req.r.Context(), req.res, obj, dry, s.updateTracker(req, manager))
+	out, kv, err := s.createStored(req.r.Context(), req.res, obj, dry, s.updateTracker(req, manager))
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
 	}
-	s.writeObject(req, http.StatusCreated, out)
+	s.writeStored(req, http.StatusCreated, out, kv)
 }
 
 // prepareForCreate sets the fields the server owns on a new object.
@@ -55,11 +56,12 @@ func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) error {
 }
 
 // validate checks an object about to be written against the rules for
-// metadata, the schema and the kind's hook; old is nil on create.
-func (r *resource) validate(ctx context.Context, obj, old meta.Object) error {
+// metadata, the schema and the kind's hook; old is nil on create. decoded
+// is obj decoded from its JSON, if the write already has it, or nil.
+func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded map[string]any) error {
 	m := obj.GetObjectMeta()
 	errs := validateObjectMeta(m, r.kind.Namespaced)
-	schemaErrs, err := r.kind.plan.validate(obj)
+	schemaErrs, err := r.kind.plan.validate(obj, decoded)
 	if err != nil {
 		return status.InternalError(err)
 	}
@@ -80,8 +82,9 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object) error {
 // admitWrite defaults obj, runs mutating admission (and defaults again
 // what it changed), records the write with track (unless nil), validates
 // the result and runs validating admission: every write goes through
-// these steps in this order before it is stored.
-func (s *Server) admitWrite(ctx context.Context, r *resource, a *AdmissionRequest, track func()) error {
+// these steps in this order before it is stored. track returns the object
+// as decoded JSON when it decoded it, for validation to use.
+func (s *Server) admitWrite(ctx context.Context, r *resource, a *AdmissionRequest, track func() map[string]any) error {
 	if err := r.applyDefaults(ctx, a.Object); err != nil {
 		return err
 	}
@@ -94,10 +97,11 @@ func (s *Server) admitWrite(ctx context.Context, r *resource, a *AdmissionReques
 			return err
 		}
 	}
+	var decoded map[string]any
 	if track != nil {
-		track()
+		decoded = track()
 	}
-	if err := r.validate(ctx, a.Object, a.OldObject); err != nil {
+	if err := r.validate(ctx, a.Object, a.OldObject, decoded); err != nil {
 		return err
 	}
 	return s.admit(ctx, r, a)
@@ -107,37 +111,44 @@ func (s *Server) admitWrite(ctx context.Context, r *resource, a *AdmissionReques
 // retrying on generated-name collisions. track (if not nil) records the
 // write in managedFields. With dry set nothing is stored.
 func (s *Server) createObject(ctx context.Context, r *resource, obj meta.Object, dry bool, track trackFunc) (meta.Object, error) {
+	out, _, err := s.createStored(ctx, r, obj, dry, track)
+	return out, err
+}
+
+// createStored is createObject that also returns the stored value, nil
+// for a dry run.
+func (s *Server) createStored(ctx context.Context, r *resource, obj meta.Object, dry bool, track trackFunc) (meta.Object, *storage.KeyValue, error) {
 	r.prepareForCreate(obj)
 	m := obj.GetObjectMeta()
 	generated := m.Name == "" && m.GenerateName != ""
 	if generated {
 		m.Name = generateName(m.GenerateName)
 	}
-	var record func()
+	var record func() map[string]any
 	if track != nil {
-		record = func() { track(nil, obj, nil) }
+		record = func() map[string]any { return track(nil, obj, nil) }
 	}
 	if err := s.admitWrite(ctx, r, r.admissionRequest(OperationCreate, "", obj, nil, dry), record); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if dry {
-		return obj, nil
+		return obj, nil, nil
 	}
 	for attempt := 1; ; attempt++ {
 		value, err := r.encode(obj)
 		if err != nil {
-			return nil, status.InternalError(err)
+			return nil, nil, status.InternalError(err)
 		}
 		resp, err := r.store.OptimisticPut(ctx, r.key(m.Namespace, m.Name), value, 0, storagePutOptions)
 		if err != nil {
-			return nil, storageError(err)
+			return nil, nil, storageError(err)
 		}
 		if resp.Succeeded {
 			m.ResourceVersion = strconv.FormatInt(resp.KV.ModRevision, 10)
-			return obj, nil
+			return obj, &storage.KeyValue{Key: resp.KV.Key, Value: value, ModRevision: resp.KV.ModRevision}, nil
 		}
 		if !generated || attempt >= maxGenerateNameAttempts {
-			return nil, status.AlreadyExists(r.gr, m.Name)
+			return nil, nil, status.AlreadyExists(r.gr, m.Name)
 		}
 		m.Name = generateName(m.GenerateName)
 	}

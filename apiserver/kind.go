@@ -210,8 +210,10 @@ func (p *schemaPlan) applyDefaults(obj meta.Object) error {
 	return nil
 }
 
-// validate checks obj against the schema.
-func (p *schemaPlan) validate(obj meta.Object) (status.FieldErrors, error) {
+// validate checks obj against the schema. decoded, when not nil, is obj
+// decoded from its JSON (as the field manager decodes it): a typed
+// object's fields are then validated from it rather than encoded again.
+func (p *schemaPlan) validate(obj meta.Object, decoded map[string]any) (status.FieldErrors, error) {
 	if p == nil {
 		return nil, nil
 	}
@@ -226,9 +228,14 @@ func (p *schemaPlan) validate(obj meta.Object) (status.FieldErrors, error) {
 	}
 	var errs status.FieldErrors
 	for _, fp := range p.fields {
-		x, err := jsonForm(reflect.ValueOf(obj).Elem().Field(fp.index))
-		if err != nil {
-			return nil, err
+		// A field the object's JSON leaves out (empty, omitempty) reads
+		// as its own encoding, null or empty, as before.
+		x, ok := decoded[fp.name]
+		if !ok {
+			var err error
+			if x, err = jsonForm(reflect.ValueOf(obj).Elem().Field(fp.index)); err != nil {
+				return nil, err
+			}
 		}
 		// Unset pointers of fields without omitempty encode as null:
 		// drop those, as decoding a custom resource does.

@@ -39,8 +39,10 @@ func newPatcher(k Kind) (*patch.Patcher, error) {
 
 // trackFunc records a write in obj's managedFields. cur is the stored
 // value and old the stored object, both nil on create. The entries obj
-// carries on entry are the ones the request sent.
-type trackFunc func(cur *storage.KeyValue, obj, old meta.Object)
+// carries on entry are the ones the request sent. It returns obj decoded
+// from its JSON when it had to decode it (nil otherwise), so that
+// validation need not encode obj again.
+type trackFunc func(cur *storage.KeyValue, obj, old meta.Object) map[string]any
 
 // updateTracker records ordinary writes (create, update, JSON, merge and
 // strategic merge patches) under manager, as kube-apiserver's
@@ -48,29 +50,34 @@ type trackFunc func(cur *storage.KeyValue, obj, old meta.Object)
 // stored entries are kept.
 func (s *Server) updateTracker(req *request, manager string) trackFunc {
 	r := req.res
-	return func(cur *storage.KeyValue, obj, old meta.Object) {
+	return func(cur *storage.KeyValue, obj, old meta.Object) map[string]any {
 		var live []byte
 		var liveManaged []meta.ManagedFieldsEntry
 		var err error
 		if cur != nil {
 			if live, err = r.appendJSON(nil, cur); err != nil {
 				s.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
-				return
+				return nil
 			}
 			liveManaged = old.GetObjectMeta().ManagedFields
 		}
 		m := obj.GetObjectMeta()
+		var tree map[string]any
 		b, err := json.Marshal(obj)
+		if err == nil {
+			tree, err = patch.DecodeObject(b)
+		}
 		if err != nil {
 			s.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
 			m.ManagedFields = liveManaged
-			return
+			return nil
 		}
-		entries, err := r.patcher.Update(live, b, manager, req.subresource, liveManaged, m.ManagedFields)
+		entries, err := r.patcher.UpdateObject(live, tree, manager, req.subresource, liveManaged, m.ManagedFields)
 		if err != nil {
 			s.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
 		}
 		m.ManagedFields = entries
+		return tree
 	}
 }
 
@@ -81,7 +88,7 @@ func (s *Server) updateTracker(req *request, manager string) trackFunc {
 // entries kept, as for other writes.
 func (s *Server) scaleTracker(req *request, manager string) trackFunc {
 	r := req.res
-	return func(_ *storage.KeyValue, obj, old meta.Object) {
+	return func(_ *storage.KeyValue, obj, old meta.Object) map[string]any {
 		m := obj.GetObjectMeta()
 		parent := old.GetObjectMeta().ManagedFields
 		live, err := r.scaleJSON(old)
@@ -95,6 +102,7 @@ func (s *Server) scaleTracker(req *request, manager string) trackFunc {
 			s.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
 			m.ManagedFields = parent
 		}
+		return nil
 	}
 }
 

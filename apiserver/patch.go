@@ -58,13 +58,13 @@ func (s *Server) patch(req *request) {
 		strict = append(append([]error(nil), bodyStrict...), resultStrict...)
 		return obj, strictError(opts.validation, strict)
 	}
-	out, _, err := s.guaranteedUpdate(req.r.Context(), req, opts.dry, tryUpdate, nil, s.updateTracker(req, opts.manager))
+	w, err := s.guaranteedUpdateStored(req.r.Context(), req, opts.dry, tryUpdate, nil, s.updateTracker(req, opts.manager))
 	warnStrict(req.w, opts.validation, strict)
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
 	}
-	s.writeObject(req, http.StatusOK, out)
+	s.writeStored(req, http.StatusOK, w.obj, w.kv)
 }
 
 // readPatch checks a PATCH's Content-Type against the patch types the

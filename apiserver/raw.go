@@ -84,3 +84,21 @@ func (s *Server) writeRawObject(req *request, kv *storage.KeyValue) {
 	buf = append(buf, '\n')
 	writeBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, buf)
 }
+
+// writeStored answers a create or update with the object written. When
+// the answer is plain JSON it is the stored value with its
+// resourceVersion spliced in, which is what encoding obj gives, without
+// encoding it again; kv nil (a dry run, a delete) or any other media type
+// encodes obj.
+func (s *Server) writeStored(req *request, code int, obj meta.Object, kv *storage.KeyValue) {
+	if kv != nil {
+		if ser, _, err := s.negotiate(req.r); err == nil && ser.MediaType() == codec.MediaTypeJSON {
+			buf, err := req.res.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
+			if err == nil {
+				writeBody(req.w, req.r, code, codec.MediaTypeJSON, append(buf, '\n'))
+				return
+			}
+		}
+	}
+	s.writeObject(req, code, obj)
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/schema"
 )
 
@@ -66,7 +67,27 @@ func BenchmarkSchemaPlan(b *testing.B) {
 			if err := k.plan.applyDefaults(obj); err != nil {
 				b.Fatal(err)
 			}
-			if errs, err := k.plan.validate(obj); err != nil || len(errs) > 0 {
+			if errs, err := k.plan.validate(obj, nil); err != nil || len(errs) > 0 {
+				b.Fatal(errs, err)
+			}
+		}
+	})
+	// validate-decoded validates the object decoded from JSON, which the
+	// field manager's decoding of a write gives it.
+	b.Run("validate-decoded", func(b *testing.B) {
+		enc, err := json.Marshal(obj)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for range b.N {
+			b.StopTimer()
+			decoded, err := patch.DecodeObject(enc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			if errs, err := k.plan.validate(obj, decoded); err != nil || len(errs) > 0 {
 				b.Fatal(errs, err)
 			}
 		}

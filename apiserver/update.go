@@ -30,23 +30,23 @@ func (s *Server) update(req *request) {
 		m.ResourceVersion, m.ManagedFields = bodyRV, bodyManaged
 		return obj, nil
 	}
-	var create func() (meta.Object, error)
+	var create createFunc
 	if req.res.kind.AllowCreateOnUpdate && req.subresource == "" {
-		create = func() (meta.Object, error) {
+		create = func() (meta.Object, *storage.KeyValue, error) {
 			m.ResourceVersion, m.ManagedFields = bodyRV, bodyManaged
-			return s.createObject(req.r.Context(), req.res, obj, dry, track)
+			return s.createStored(req.r.Context(), req.res, obj, dry, track)
 		}
 	}
-	out, created, err := s.guaranteedUpdate(req.r.Context(), req, dry, tryUpdate, create, track)
+	w, err := s.guaranteedUpdateStored(req.r.Context(), req, dry, tryUpdate, create, track)
 	if err != nil {
 		s.writeError(req.w, req.r, err)
 		return
 	}
 	code := http.StatusOK
-	if created {
+	if w.created {
 		code = http.StatusCreated
 	}
-	s.writeObject(req, code, out)
+	s.writeStored(req, code, w.obj, w.kv)
 }
 
 func (req *request) checkName(obj meta.Object) error {
@@ -67,49 +67,77 @@ type updateFunc func(cur *storage.KeyValue, old meta.Object) (meta.Object, error
 // missing, create (if not nil) is called instead. track (if not nil)
 // records the write in managedFields.
 func (s *Server) guaranteedUpdate(ctx context.Context, req *request, dry bool, tryUpdate updateFunc, create func() (meta.Object, error), track trackFunc) (meta.Object, bool, error) {
+	var createKV createFunc
+	if create != nil {
+		createKV = func() (meta.Object, *storage.KeyValue, error) {
+			obj, err := create()
+			return obj, nil, err
+		}
+	}
+	w, err := s.guaranteedUpdateStored(ctx, req, dry, tryUpdate, createKV, track)
+	return w.obj, w.created, err
+}
+
+// createFunc creates the object an update did not find, returning the
+// stored value (nil when not known or not stored).
+type createFunc func() (meta.Object, *storage.KeyValue, error)
+
+// written is the outcome of a write: the object, the value stored for it
+// (nil when nothing was stored, or the object was deleted) and whether it
+// was created.
+type written struct {
+	obj     meta.Object
+	kv      *storage.KeyValue
+	created bool
+}
+
+// guaranteedUpdateStored is guaranteedUpdate that also returns the stored
+// value, from which a JSON answer is served without encoding the object
+// again.
+func (s *Server) guaranteedUpdateStored(ctx context.Context, req *request, dry bool, tryUpdate updateFunc, create createFunc, track trackFunc) (written, error) {
 	r := req.res
 	key := r.key(req.namespace, req.name)
 	for races := 0; ; {
 		cur, err := r.store.Get(ctx, key, storageGetOptions)
 		if err != nil {
-			return nil, false, storageError(err)
+			return written{}, storageError(err)
 		}
 		if cur.KV == nil {
 			if create == nil {
-				return nil, false, status.NotFound(r.gr, req.name)
+				return written{}, status.NotFound(r.gr, req.name)
 			}
-			out, err := create()
+			out, kv, err := create()
 			if status.IsAlreadyExists(err) && races < maxCreateRaces {
 				// Created concurrently: update it instead.
 				races++
 				continue
 			}
-			return out, err == nil, err
+			return written{obj: out, kv: kv, created: err == nil}, err
 		}
 		old, err := r.decode(cur.KV)
 		if err != nil {
-			return nil, false, status.InternalError(err)
+			return written{}, status.InternalError(err)
 		}
 		obj, err := tryUpdate(cur.KV, old)
 		if err != nil {
-			return nil, false, err
+			return written{}, err
 		}
 		precondition, err := preconditionRevision(obj, r, req.name)
 		if err != nil {
-			return nil, false, err
+			return written{}, err
 		}
 		if precondition != 0 && precondition != cur.KV.ModRevision {
-			return nil, false, status.Conflict(r.gr, req.name, fmt.Errorf(status.OptimisticLockMessage))
+			return written{}, status.Conflict(r.gr, req.name, fmt.Errorf(status.OptimisticLockMessage))
 		}
 		if obj, err = s.prepareForUpdate(ctx, req, cur.KV, obj, old, dry, track); err != nil {
-			return nil, false, err
+			return written{}, err
 		}
 		r.keepManagedFieldsTimes(obj, old, cur.KV)
 		// A lost race is retried: tryUpdate sees the new object, and a
 		// resourceVersion precondition then fails above.
-		out, done, err := s.writeUpdate(ctx, r, key, cur.KV, obj, dry)
+		out, kv, done, err := s.writeUpdateStored(ctx, r, key, cur.KV, obj, dry)
 		if err != nil || done {
-			return out, false, err
+			return written{obj: out, kv: kv}, err
 		}
 	}
 }
@@ -166,15 +194,16 @@ func (s *Server) prepareForUpdate(ctx context.Context, req *request, cur *storag
 	if req.subresource == "" && r.kind.StatusSubresource {
 		r.copyStatus(obj, old)
 	}
-	record := func() {
+	record := func() map[string]any {
 		// The generation follows the object as admission left it.
 		m.Generation = om.Generation
 		if r.specChanged(obj, old) {
 			m.Generation++
 		}
 		if track != nil {
-			track(cur, obj, old)
+			return track(cur, obj, old)
 		}
+		return nil
 	}
 	a := r.admissionRequest(OperationUpdate, req.subresource, obj, old, dry)
 	if err := s.admitWrite(ctx, r, a, record); err != nil {
@@ -199,31 +228,42 @@ func (r *resource) decodeCopy(obj meta.Object) (meta.Object, error) {
 // nothing is not written and keeps its resourceVersion; one that removes
 // the last finalizer of an object being deleted deletes it.
 func (s *Server) writeUpdate(ctx context.Context, r *resource, key string, cur *storage.KeyValue, obj meta.Object, dry bool) (meta.Object, bool, error) {
+	out, _, done, err := s.writeUpdateStored(ctx, r, key, cur, obj, dry)
+	return out, done, err
+}
+
+// writeUpdateStored is writeUpdate that also returns the value stored for
+// obj: cur's for an update that changes nothing, nil for a dry run or a
+// delete.
+func (s *Server) writeUpdateStored(ctx context.Context, r *resource, key string, cur *storage.KeyValue, obj meta.Object, dry bool) (meta.Object, *storage.KeyValue, bool, error) {
 	value, err := r.encode(obj)
 	if err != nil {
-		return nil, false, status.InternalError(err)
+		return nil, nil, false, status.InternalError(err)
 	}
-	if bytes.Equal(value, cur.Value) || dry {
-		return obj, true, nil
+	if dry {
+		return obj, nil, true, nil
+	}
+	if bytes.Equal(value, cur.Value) {
+		return obj, cur, true, nil
 	}
 	m := obj.GetObjectMeta()
 	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 {
 		resp, err := r.store.OptimisticDelete(ctx, key, cur.ModRevision, storageDeleteOptions)
 		if err != nil {
-			return nil, false, storageError(err)
+			return nil, nil, false, storageError(err)
 		}
 		if resp.Succeeded {
 			m.ResourceVersion = strconv.FormatInt(resp.Revision, 10)
 		}
-		return obj, resp.Succeeded, nil
+		return obj, nil, resp.Succeeded, nil
 	}
 	resp, err := r.store.OptimisticPut(ctx, key, value, cur.ModRevision, storagePutOptions)
 	if err != nil {
-		return nil, false, storageError(err)
+		return nil, nil, false, storageError(err)
 	}
 	if !resp.Succeeded {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	m.ResourceVersion = strconv.FormatInt(resp.KV.ModRevision, 10)
-	return obj, true, nil
+	return obj, &storage.KeyValue{Key: key, Value: value, ModRevision: resp.KV.ModRevision}, true, nil
 }

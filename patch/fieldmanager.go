@@ -72,6 +72,8 @@ type FieldManager struct {
 	// generalCreate turns off the create fast path (trackCreate), so
 	// that tests can compare it with the general one.
 	generalCreate bool
+	// generalUpdate turns off the update fast path (fastUpdate).
+	generalUpdate bool
 }
 
 // NewFieldManager converts the kind's schema with [SMDSchema] once and

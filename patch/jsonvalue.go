@@ -34,6 +34,11 @@ func decodeJSON(data []byte) (any, error) {
 	return convertNumbers(v)
 }
 
+// DecodeObject parses data as one JSON object the way the patch engines
+// and the field manager decode objects: integers that fit as int64, other
+// numbers as float64; null gives a nil map.
+func DecodeObject(data []byte) (map[string]any, error) { return decodeObject(data) }
+
 // decodeObject parses data as one JSON object; null gives a nil map. Other
 // values fail with encoding/json's message for decoding them into a map.
 func decodeObject(data []byte) (map[string]any, error) {

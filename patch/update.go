@@ -30,12 +30,23 @@ import (
 // On error Update returns liveManaged with the error: kube logs such
 // errors and keeps the stored entries (UpdateNoErrors).
 func (m *FieldManager) Update(live, obj []byte, manager, subresource string, liveManaged, newManaged []meta.ManagedFieldsEntry) ([]meta.ManagedFieldsEntry, error) {
+	newObj, err := decodeObject(obj)
+	if err != nil || newObj == nil {
+		return liveManaged, internal(fmt.Errorf("failed to decode new object: %v", err))
+	}
+	return m.UpdateObject(live, newObj, manager, subresource, liveManaged, newManaged)
+}
+
+// UpdateObject is [FieldManager.Update] of an object already decoded (as
+// [DecodeObject] decodes it), for callers that use the decoded object for
+// more than tracking. It removes metadata.managedFields from newObj and
+// does not change it otherwise.
+func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, manager, subresource string, liveManaged, newManaged []meta.ManagedFieldsEntry) ([]meta.ManagedFieldsEntry, error) {
 	liveObj, err := m.decodeLive(live)
 	if err != nil {
 		return liveManaged, internal(err)
 	}
-	newObj, err := decodeObject(obj)
-	if err != nil || newObj == nil {
+	if newObj == nil {
 		return liveManaged, internal(fmt.Errorf("failed to decode new object: %v", err))
 	}
 	mg := m.liveOrNew(subresource, liveManaged, newManaged)
@@ -116,9 +127,15 @@ func (m *FieldManager) trackUpdate(liveObj, newObj map[string]any, mg *managed, 
 	return mg, nil
 }
 
-// structuredUpdate computes the fields the write changed with
-// structured-merge-diff and gives them to the current operation.
+// structuredUpdate computes the fields the write changed and gives them to
+// the current operation: by walking both objects (fastUpdate) when it can,
+// with structured-merge-diff's typed comparison otherwise.
 func (m *FieldManager) structuredUpdate(liveObj, newObj map[string]any, mg *managed, subresource string) (*managed, error) {
+	if !m.generalUpdate {
+		if out, ok := m.fastUpdate(liveObj, newObj, mg, subresource); ok {
+			return out, nil
+		}
+	}
 	newTyped, err := m.pt.FromUnstructured(newObj, typed.AllowDuplicates)
 	if err != nil {
 		return nil, fmt.Errorf("failed to convert new object (%v) to smd typed: %v", objectGVKNN(newObj), err)

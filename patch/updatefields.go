@@ -1,0 +1,489 @@
+package patch
+
+import (
+	"fmt"
+	"strconv"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smd "sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+)
+
+// An update moves to its manager the fields whose values it added or
+// changed, and takes the fields it removed from everyone. Which fields
+// those are is structured-merge-diff's comparison of the typed live and
+// new objects; converting both objects to typed values (which validates
+// them) and comparing them is most of the cost of an update. Walking the
+// two decoded objects side by side along the schema finds the same three
+// sets in one pass, and the set arithmetic that hands them out is then
+// done as the library's Updater does it.
+//
+// As for creates (createfields.go), the walk accepts only objects the
+// conversion would accept and that the comparison treats plainly; anything
+// else (a value of the wrong type, an undeclared field, a duplicate or
+// keyless list entry, a null or a change of kind in an untyped value)
+// ends it with ok false and the update takes the general path.
+// TestUpdatedFieldsMatchStructuredMergeDiff, TestUpdatedFieldsRandom and
+// FuzzUpdatedFields compare the two paths byte for byte.
+
+// changedFields compares live with obj along the schema, or reports ok
+// false to use the general path.
+func (m *FieldManager) changedFields(live, obj map[string]any) (cmp *typed.Comparison, ok bool) {
+	atom, ok := m.pt.Schema.Resolve(m.pt.TypeRef)
+	if !ok || atom.Map == nil || len(live) == 0 || len(obj) == 0 {
+		return nil, false
+	}
+	w := diffWalker{
+		fields: fieldWalker{schema: m.pt.Schema},
+		cmp:    &typed.Comparison{Removed: fieldpath.NewSet(), Modified: fieldpath.NewSet(), Added: fieldpath.NewSet()},
+		path:   make(fieldpath.Path, 0, 8),
+	}
+	if !w.fieldsOf(atom.Map, live, obj) {
+		return nil, false
+	}
+	return w.cmp, true
+}
+
+// diffWalker compares two decoded objects along a schema.
+type diffWalker struct {
+	fields fieldWalker // checks the inside of atomic values
+	cmp    *typed.Comparison
+	path   fieldpath.Path
+}
+
+// side is one object's value at a node; absent when the object has no
+// such field or list entry (a null is present).
+type side struct {
+	v       any
+	present bool
+}
+
+// node compares the values at the current path, of type tr.
+func (w *diffWalker) node(tr smd.TypeRef, l, r side) bool {
+	atom, ok := w.fields.schema.Resolve(tr)
+	if !ok {
+		return false
+	}
+	if l.v == nil && r.v == nil && atom.Map != nil && (atom.Scalar != nil || atom.List != nil) {
+		// Nulls (or a null and nothing) in an untyped value: the
+		// comparison takes them as an empty map, a leaf.
+		w.leaf(l, r)
+		return true
+	}
+	if atom, ok = deduce(atom, l, r); !ok {
+		return false
+	}
+	switch {
+	case atom.Map != nil:
+		return w.mapNode(atom.Map, tr, l, r)
+	case atom.Scalar != nil:
+		if !scalarOrNull(*atom.Scalar, l) || !scalarOrNull(*atom.Scalar, r) {
+			return false
+		}
+		w.leaf(l, r)
+		return true
+	case atom.List != nil:
+		return w.listNode(atom.List, tr, l, r)
+	}
+	return false
+}
+
+// deduce picks the part of an untyped atom (one that may be a map, a list
+// or a scalar) the values are; values of different kinds, and nulls, are
+// compared twice over by the general path, so they are left to it.
+func deduce(atom smd.Atom, l, r side) (smd.Atom, bool) {
+	n := 0
+	for _, p := range []bool{atom.Map != nil, atom.List != nil, atom.Scalar != nil} {
+		if p {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return atom, false
+	case n == 1:
+		return atom, true
+	}
+	v := r.v
+	if !r.present {
+		v = l.v
+	}
+	if (l.present && l.v == nil) || (r.present && r.v == nil) || (l.present && r.present && kindOf(l.v) != kindOf(r.v)) {
+		return atom, false
+	}
+	switch kindOf(v) {
+	case 'm':
+		return smd.Atom{Map: atom.Map}, atom.Map != nil
+	case 'l':
+		return smd.Atom{List: atom.List}, atom.List != nil
+	case 's':
+		return smd.Atom{Scalar: atom.Scalar}, atom.Scalar != nil
+	}
+	return atom, false
+}
+
+// kindOf classifies a decoded value: map, list, scalar, or 0.
+func kindOf(v any) byte {
+	switch v.(type) {
+	case map[string]any:
+		return 'm'
+	case []any:
+		return 'l'
+	}
+	if isScalar(v) {
+		return 's'
+	}
+	return 0
+}
+
+func scalarOrNull(t smd.Scalar, s side) bool {
+	return !s.present || s.v == nil || scalarFits(t, s.v)
+}
+
+// leaf records a value compared as a whole.
+func (w *diffWalker) leaf(l, r side) {
+	switch {
+	case !l.present:
+		w.cmp.Added.Insert(w.path)
+	case !r.present:
+		w.cmp.Removed.Insert(w.path)
+	case !jsonEqual(l.v, r.v):
+		w.cmp.Modified.Insert(w.path)
+	}
+}
+
+// mapNode compares maps or structs; a null is an empty map.
+func (w *diffWalker) mapNode(t *smd.Map, tr smd.TypeRef, l, r side) bool {
+	lm, lok := l.v.(map[string]any)
+	rm, rok := r.v.(map[string]any)
+	if (l.v != nil && !lok) || (r.v != nil && !rok) {
+		return false
+	}
+	if t.ElementRelationship == smd.Atomic || (len(lm) == 0 && len(rm) == 0) {
+		if t.ElementRelationship == smd.Atomic && (!w.fields.check(l.v, tr) || !w.fields.check(r.v, tr)) {
+			return false
+		}
+		w.leaf(l, r)
+		return true
+	}
+	if !w.fieldsOf(t, lm, rm) {
+		return false
+	}
+	w.presence(l, r)
+	return true
+}
+
+// fieldsOf compares the fields of two maps of type t.
+func (w *diffWalker) fieldsOf(t *smd.Map, lm, rm map[string]any) bool {
+	for k, lv := range lm {
+		rv, ok := rm[k]
+		if !w.field(t, k, side{lv, true}, side{rv, ok}) {
+			return false
+		}
+	}
+	for k, rv := range rm {
+		if _, ok := lm[k]; ok {
+			continue
+		}
+		if !w.field(t, k, side{}, side{rv, true}) {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *diffWalker) field(t *smd.Map, k string, l, r side) bool {
+	ft, ok := fieldType(t, k)
+	if !ok {
+		return false
+	}
+	name := k
+	w.path = append(w.path, fieldpath.PathElement{FieldName: &name})
+	ok = w.node(ft, l, r)
+	w.path = w.path[:len(w.path)-1]
+	return ok
+}
+
+// presence records a granular map or list that only one object has; one
+// both have is recorded through what changed inside it.
+func (w *diffWalker) presence(l, r side) {
+	switch {
+	case !l.present:
+		w.cmp.Added.Insert(w.path)
+	case !r.present:
+		w.cmp.Removed.Insert(w.path)
+	}
+}
+
+// listNode compares lists; a null is an empty list.
+func (w *diffWalker) listNode(t *smd.List, tr smd.TypeRef, l, r side) bool {
+	ll, lok := l.v.([]any)
+	rl, rok := r.v.([]any)
+	if (l.v != nil && !lok) || (r.v != nil && !rok) {
+		return false
+	}
+	if t.ElementRelationship == smd.Atomic || (len(ll) == 0 && len(rl) == 0) {
+		if t.ElementRelationship == smd.Atomic && (!w.fields.check(l.v, tr) || !w.fields.check(r.v, tr)) {
+			return false
+		}
+		w.leaf(l, r)
+		return true
+	}
+	if t.ElementRelationship != smd.Associative || !w.items(t, ll, rl) {
+		return false
+	}
+	w.presence(l, r)
+	return true
+}
+
+// items compares the entries of two associative lists by their keys (or
+// values, in a set).
+func (w *diffWalker) items(t *smd.List, ll, rl []any) bool {
+	lpes, lids, ok := entryElements(t, ll)
+	if !ok {
+		return false
+	}
+	rpes, rids, ok := entryElements(t, rl)
+	if !ok {
+		return false
+	}
+	match := entryMatcher(lpes, lids)
+	matched := make([]bool, len(ll))
+	for j, pe := range rpes {
+		l := side{}
+		if i := match(pe, rids, j); i >= 0 {
+			l = side{ll[i], true}
+			matched[i] = true
+		}
+		if !w.item(t, pe, l, side{rl[j], true}) {
+			return false
+		}
+	}
+	for i, pe := range lpes {
+		if !matched[i] && !w.item(t, pe, side{ll[i], true}, side{}) {
+			return false
+		}
+	}
+	return true
+}
+
+// entryMatcher returns a function that finds the entry of a list whose
+// name is pe (the j-th of ids), or -1.
+func entryMatcher(pes []fieldpath.PathElement, ids []string) func(pe fieldpath.PathElement, rids []string, j int) int {
+	if ids != nil {
+		byID := make(map[string]int, len(ids))
+		for i, id := range ids {
+			byID[id] = i
+		}
+		return func(pe fieldpath.PathElement, rids []string, j int) int {
+			if rids != nil {
+				if i, ok := byID[rids[j]]; ok {
+					return i
+				}
+				return -1
+			}
+			return findElement(pes, pe)
+		}
+	}
+	return func(pe fieldpath.PathElement, _ []string, _ int) int { return findElement(pes, pe) }
+}
+
+func findElement(pes []fieldpath.PathElement, pe fieldpath.PathElement) int {
+	for i := range pes {
+		if pes[i].Equals(pe) {
+			return i
+		}
+	}
+	return -1
+}
+
+// entryElements names the entries of an associative list; ok is false
+// when one has no name or two have the same (duplicates are compared as
+// one atomic value, which the general path does). When every name is
+// made of strings, ids holds them as map keys; otherwise ids is nil and
+// names are compared as path elements, numbers by value.
+func entryElements(t *smd.List, list []any) (pes []fieldpath.PathElement, ids []string, ok bool) {
+	pes = make([]fieldpath.PathElement, len(list))
+	ids = make([]string, len(list))
+	for i, item := range list {
+		pe, ok := itemElement(t, item)
+		if !ok {
+			return nil, nil, false
+		}
+		pes[i] = pe
+		if ids != nil {
+			var isStr bool
+			if ids[i], isStr = stringID(t, item); !isStr {
+				ids = nil
+			}
+		}
+	}
+	if ids != nil {
+		seen := make(map[string]struct{}, len(ids))
+		for _, id := range ids {
+			if _, dup := seen[id]; dup {
+				return nil, nil, false
+			}
+			seen[id] = struct{}{}
+		}
+		return pes, ids, true
+	}
+	for i := range pes {
+		if findElement(pes[:i], pes[i]) >= 0 {
+			return nil, nil, false
+		}
+	}
+	return pes, nil, true
+}
+
+// stringID renders the name of an entry whose key values (or value, in a
+// set) are all strings as one string; ok is false otherwise.
+func stringID(t *smd.List, item any) (string, bool) {
+	if len(t.Keys) == 0 {
+		s, ok := item.(string)
+		return s, ok
+	}
+	obj := item.(map[string]any) // itemElement checked it
+	if len(t.Keys) == 1 {
+		s, ok := obj[t.Keys[0]].(string)
+		return s, ok
+	}
+	var b []byte
+	for _, k := range t.Keys {
+		s, ok := obj[k].(string)
+		if !ok {
+			return "", false
+		}
+		b = strconv.AppendInt(b, int64(len(s)), 10)
+		b = append(append(b, ':'), s...)
+	}
+	return string(b), true
+}
+
+func (w *diffWalker) item(t *smd.List, pe fieldpath.PathElement, l, r side) bool {
+	w.path = append(w.path, pe)
+	ok := w.node(t.ElementType, l, r)
+	w.path = w.path[:len(w.path)-1]
+	return ok
+}
+
+// jsonEqual compares two decoded JSON values as structured-merge-diff's
+// value.Equals does: numbers by value whatever their form.
+func jsonEqual(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case int64:
+		switch y := b.(type) {
+		case int64:
+			return x == y
+		case float64:
+			return float64(x) == y
+		}
+		return false
+	case float64:
+		switch y := b.(type) {
+		case int64:
+			return x == float64(y)
+		case float64:
+			return x == y
+		}
+		return false
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			u, ok := y[k]
+			if !ok || !jsonEqual(v, u) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// fastUpdate hands out the fields an update changed as the Updater's
+// Update does, from the comparison of changedFields; ok is false when the
+// general path must do it.
+func (m *FieldManager) fastUpdate(liveObj, newObj map[string]any, mg *managed, subresource string) (*managed, bool) {
+	cmp, ok := m.changedFields(liveObj, newObj)
+	if !ok {
+		return nil, false
+	}
+	managers, err := m.reconcile(liveObj, mg.fields)
+	if err != nil {
+		return nil, false
+	}
+	filter := m.updater(subresource).IgnoreFilter[m.version]
+	if filter != nil {
+		cmp = cmp.FilterFields(filter)
+	}
+	changed := cmp.Modified.Union(cmp.Added)
+	for id, vs := range managers {
+		set := vs.Set()
+		if c := set.Intersection(changed); !c.Empty() {
+			set = set.Difference(c)
+		}
+		if !cmp.Removed.Empty() {
+			set = set.Difference(cmp.Removed)
+		}
+		if set.Empty() {
+			delete(managers, id)
+		} else if set != vs.Set() {
+			managers[id] = fieldpath.NewVersionedSet(set, vs.APIVersion(), vs.Applied())
+		}
+	}
+	set := fieldpath.NewSet().Difference(cmp.Removed).Union(cmp.Modified).Union(cmp.Added)
+	if filter != nil {
+		set = filter.Filter(set)
+	}
+	if !set.Empty() {
+		managers[currentOperation] = fieldpath.NewVersionedSet(set, m.version, false)
+	}
+	out := &managed{fields: managers, times: mg.times}
+	out.strip(currentOperation, m.strip)
+	return out, true
+}
+
+// reconcile drops the entries of other versions and adapts the others to
+// the schema, as the Updater does before every update. The typed value is
+// only a carrier of the schema there: it is not validated.
+func (m *FieldManager) reconcile(liveObj map[string]any, fields fieldpath.ManagedFields) (fieldpath.ManagedFields, error) {
+	tv := typed.AsTypedUnvalidated(value.NewValueInterface(liveObj), m.pt.Schema, m.pt.TypeRef)
+	out := make(fieldpath.ManagedFields, len(fields)+1)
+	for id, vs := range fields {
+		if vs.APIVersion() != m.version {
+			continue
+		}
+		set, err := typed.ReconcileFieldSetWithSchema(vs.Set(), tv)
+		if err != nil {
+			return nil, fmt.Errorf("reconciling %s: %w", id, err)
+		}
+		if set != nil {
+			vs = fieldpath.NewVersionedSet(set, vs.APIVersion(), vs.Applied())
+		}
+		out[id] = vs
+	}
+	return out, nil
+}
