@@ -92,7 +92,7 @@ func (s *Server) writeRawObject(req *request, kv *storage.KeyValue) {
 // encodes obj.
 func (s *Server) writeStored(req *request, code int, obj meta.Object, kv *storage.KeyValue) {
 	if kv != nil {
-		if ser, _, err := s.negotiate(req.r); err == nil && ser.MediaType() == codec.MediaTypeJSON {
+		if ser, _, err := s.negotiate(req, obj); err == nil && ser.MediaType() == codec.MediaTypeJSON {
 			buf, err := req.res.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 			if err == nil {
 				writeBody(req.w, req.r, code, codec.MediaTypeJSON, append(buf, '\n'))
