@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -20,29 +19,7 @@ import (
 // doWith sends a request with the given headers and a binary body.
 func doWith(t testing.TB, ts *httptest.Server, method, path string, header map[string]string, body []byte) response {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequest(method, ts.URL+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	// A bare transport: the default one asks for gzip on its own and
-	// hides the Content-Encoding of what it decompresses.
-	resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return response{code: resp.StatusCode, header: resp.Header, body: b}
+	return send(t, ts.URL+path, method, header, body)
 }
 
 // cborOf encodes a JSON document as CBOR, as a CBOR client would send it.

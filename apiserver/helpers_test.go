@@ -1,12 +1,12 @@
 package apiserver_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"github.com/kapi-dev/kapi/apiserver"
@@ -97,20 +97,28 @@ type response struct {
 	body   []byte
 }
 
-func do(t testing.TB, ts *httptest.Server, method, path, contentType, body string) response {
+// testTransport sends every test request: no automatic gzip, so that
+// tests see the Content-Encoding the server chose.
+var testTransport = &http.Transport{DisableCompression: true}
+
+// send makes one request with the given headers and returns the whole
+// response.
+func send(t testing.TB, url, method string, header map[string]string, body []byte) response {
 	t.Helper()
 	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
+	if body != nil {
+		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequest(method, ts.URL+path, rd)
+	req, err := http.NewRequest(method, url, rd)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
+	for k, v := range header {
+		if v != "" {
+			req.Header.Set(k, v)
+		}
 	}
-	resp, err := ts.Client().Do(req)
+	resp, err := (&http.Client{Transport: testTransport}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +128,15 @@ func do(t testing.TB, ts *httptest.Server, method, path, contentType, body strin
 		t.Fatal(err)
 	}
 	return response{code: resp.StatusCode, header: resp.Header, body: b}
+}
+
+func do(t testing.TB, ts *httptest.Server, method, path, contentType, body string) response {
+	t.Helper()
+	var b []byte
+	if body != "" {
+		b = []byte(body)
+	}
+	return send(t, ts.URL+path, method, map[string]string{"Content-Type": contentType}, b)
 }
 
 func decodeStatus(t testing.TB, r response) meta.Status {

@@ -2,7 +2,6 @@ package apiserver_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -17,24 +16,7 @@ import (
 // doAs is do with a User-Agent.
 func doAs(t testing.TB, ts *httptest.Server, userAgent, method, path, contentType, body string) response {
 	t.Helper()
-	req, err := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	req.Header.Set("User-Agent", userAgent)
-	resp, err := ts.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return response{code: resp.StatusCode, header: resp.Header, body: b}
+	return send(t, ts.URL+path, method, map[string]string{"Content-Type": contentType, "User-Agent": userAgent}, []byte(body))
 }
 
 func portsOf(w widget) string {

@@ -3,7 +3,6 @@ package apiserver_test
 import (
 	"bytes"
 	"encoding/binary"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -37,33 +36,10 @@ func sprocketKind() apiserver.Kind {
 		Namespaced: true, New: func() meta.Object { return &sprocket{} }}
 }
 
-// doWith sends a request with Accept and Content-Type headers.
+// doMedia sends a request with Accept and Content-Type headers.
 func doMedia(t *testing.T, url, method, accept, contentType string, body []byte) response {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequest(method, url, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if accept != "" {
-		req.Header.Set("Accept", accept)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return response{code: resp.StatusCode, header: resp.Header, body: b}
+	return send(t, url, method, map[string]string{"Accept": accept, "Content-Type": contentType}, body)
 }
 
 func pbEncode(t *testing.T, v any) []byte {

@@ -3,7 +3,6 @@ package apiserver_test
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -41,7 +40,7 @@ func TestWriteAnswersAreTheObjectsEncoding(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, ct, body := send(t, ts.URL+tc.path, tc.method, tc.contentType, "application/json", tc.body)
+			code, ct, body := sendAccept(t, ts.URL+tc.path, tc.method, tc.contentType, "application/json", tc.body)
 			if code != tc.code || ct != "application/json" {
 				t.Fatalf("%d %s: %s", code, ct, body)
 			}
@@ -59,36 +58,20 @@ func TestWriteAnswersAreTheObjectsEncoding(t *testing.T) {
 			if tc.dry {
 				return
 			}
-			_, _, got := send(t, ts.URL+widgetsPath+"/"+w.Name, "GET", "", "application/json", "")
+			_, _, got := sendAccept(t, ts.URL+widgetsPath+"/"+w.Name, "GET", "", "application/json", "")
 			if !bytes.Equal(body, got) {
 				t.Errorf("answer\n%s\nis not what GET serves\n%s", body, got)
 			}
 		})
 	}
-	code, ct, body := send(t, ts.URL+widgetsPath+"/w", "PUT", "application/json", "application/yaml", strings.Replace(obj, `"replicas":2`, `"replicas":4`, 1))
+	code, ct, body := sendAccept(t, ts.URL+widgetsPath+"/w", "PUT", "application/json", "application/yaml", strings.Replace(obj, `"replicas":2`, `"replicas":4`, 1))
 	if code != http.StatusOK || ct != "application/yaml" || !bytes.Contains(body, []byte("replicas: 4")) {
 		t.Errorf("update answered as YAML: %d %s\n%s", code, ct, body)
 	}
 }
 
-func send(t *testing.T, url, method, contentType, accept, body string) (int, string, []byte) {
+func sendAccept(t *testing.T, url, method, contentType, accept, body string) (int, string, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	req.Header.Set("Accept", accept)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, resp.Header.Get("Content-Type"), b
+	r := send(t, url, method, map[string]string{"Content-Type": contentType, "Accept": accept}, []byte(body))
+	return r.code, r.header.Get("Content-Type"), r.body
 }
