@@ -119,13 +119,19 @@ type Cache struct {
 	watchers sync.WaitGroup
 
 	up upstream // owned by the upstream goroutine
+
+	// gens numbers tree changes: every change of a shared tree, by the
+	// upstream goroutine or by a reader rebuilding a past state, takes a
+	// fresh generation so that it copies the nodes it did not create.
+	gens  atomic.Uint64
+	snaps snapshots // past states rebuilt for Exact and continuation reads
 }
 
 // The mirror is a copy-on-write B-tree of *Entry ordered by key, never
 // nil: the empty mirror is an empty node. Each event changes it with a
-// fresh generation (upstream.gen), so every event's tree is a snapshot
-// that later events never touch; a (re)list builds its whole tree with
-// one generation, in place.
+// fresh generation (Cache.nextGen), so a published tree is never changed
+// by later events; a (re)list builds its whole tree with one generation,
+// in place.
 type node = btree.Node[*Entry]
 
 var tree = btree.NewOps(func(e *Entry) string { return e.KV.Key })
@@ -135,9 +141,8 @@ type state struct {
 	rev  int64 // every change under the prefix up to rev is applied
 	root *node // the mirror at rev
 	log  evlog // the event window
-	// base is the state at the oldest revision a watch can start from:
-	// every change after base.rev is in log. Its root is the snapshot
-	// for revisions before the log's first record.
+	// base is the oldest revision a watch can start from: every change
+	// after base.rev is in log.
 	base      *record
 	epoch     int64 // bumped by every (re)list: older watchers expire
 	bookmarks int64 // bumped by every bookmark round
@@ -293,6 +298,9 @@ func (c *Cache) heartbeat() {
 
 // now returns the clock's time in Unix nanoseconds.
 func (c *Cache) now() int64 { return c.opts.Clock.Now().UnixNano() }
+
+// nextGen returns a generation no tree change has used.
+func (c *Cache) nextGen() uint64 { return c.gens.Add(1) }
 
 // entry makes an Entry for kv with the cache's decoder.
 func (c *Cache) entry(kv *storage.KeyValue) *Entry { return newEntry(kv, c.opts.Decode) }

@@ -60,11 +60,14 @@
 // the store; else 410 Expired with a token that resumes at the current
 // revision).
 //
-// Snapshots are copy-on-write: the mirror is a persistent B-tree and each
-// change's tree is kept with the change in the event window. The state at
-// a past revision stays readable for [Options.SnapshotTTL] after a later
-// change replaced it, and never longer than the change stays in the event
-// window.
+// Past states are not kept tree by tree: the mirror is a persistent
+// B-tree, and each change in the event window keeps the entry it replaced,
+// so the state at a past revision is rebuilt on demand by undoing the later
+// changes on a copy-on-write clone of the current tree. The few rebuilt
+// states that paged lists come back for are kept while they are used. The
+// state at a past revision stays readable for [Options.SnapshotTTL] after a
+// later change replaced it, and never longer than the change stays in the
+// event window.
 //
 // # Watchers
 //

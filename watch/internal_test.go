@@ -49,3 +49,37 @@ func TestEvlog(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshots checks the set of rebuilt trees: one build per revision
+// while it is kept, at most maxSnapshots kept, least recently used dropped
+// first, and expiry by last use.
+func TestSnapshots(t *testing.T) {
+	var s snapshots
+	builds := 0
+	get := func(rev, now int64) *node {
+		return s.get(rev, now, func() *node { builds++; return &node{} })
+	}
+	a := get(1, 0)
+	if get(1, 1) != a || builds != 1 {
+		t.Fatalf("%d builds for one revision", builds)
+	}
+	for rev := int64(2); rev <= maxSnapshots; rev++ {
+		get(rev, rev)
+	}
+	get(1, 10)              // 1 is now the most recently used
+	get(maxSnapshots+1, 11) // drops 2, the least recently used
+	if s.len() != maxSnapshots || builds != maxSnapshots+1 {
+		t.Fatalf("%d kept, %d builds", s.len(), builds)
+	}
+	if get(1, 12) != a || builds != maxSnapshots+1 {
+		t.Fatal("revision 1 was rebuilt")
+	}
+	get(2, 13)
+	if builds != maxSnapshots+2 {
+		t.Fatal("revision 2 was kept past the bound")
+	}
+	s.expire(12)
+	if s.len() != 2 { // used at 12 and 13
+		t.Fatalf("%d kept after expiry", s.len())
+	}
+}

@@ -112,7 +112,8 @@ func (c *Cache) List(ctx context.Context, prefix string, opts ListOptions) (List
 	return listTree(root, rev, start, hi, opts.Limit, opts.Filter), nil
 }
 
-// snapshotAt returns the mirror at rev (< st.rev) or nil when it is gone.
+// snapshotAt returns the mirror at rev (< st.rev) or nil when it is gone:
+// before the window, or replaced more than SnapshotTTL ago.
 func (c *Cache) snapshotAt(st *state, rev int64) *node {
 	if rev < st.base.rev {
 		return nil
@@ -122,13 +123,11 @@ func (c *Cache) snapshotAt(st *state, rev int64) *node {
 	if seq == l.end { // nothing changed after rev
 		return st.root
 	}
-	if c.opts.SnapshotTTL <= 0 || l.at(seq).at < c.now()-int64(c.opts.SnapshotTTL) {
+	now := c.now()
+	if c.opts.SnapshotTTL <= 0 || l.at(seq).at < now-int64(c.opts.SnapshotTTL) {
 		return nil
 	}
-	if seq > l.first {
-		return l.at(seq - 1).root.Load()
-	}
-	return st.base.root.Load()
+	return c.snaps.get(rev, now, func() *node { return c.rewind(st, seq) })
 }
 
 // listTree reads a page of the keys in [start, hi) of root.

@@ -27,10 +27,8 @@ var errWatchEnded = errors.New("watch: upstream watch ended")
 
 // upstream is the state of the goroutine that feeds the cache.
 type upstream struct {
-	gen          uint64 // the last generation used for tree changes
-	received     int64  // upstream responses received
-	expired      int64  // snapshots of records before it are cleared
-	lastProgress int64  // when progress last caused a bookmark round
+	received     int64 // upstream responses received
+	lastProgress int64 // when progress last caused a bookmark round
 	bookmarkTick <-chan time.Time
 	houseTick    <-chan time.Time
 	backoff      time.Duration
@@ -93,8 +91,7 @@ func (c *Cache) sleep() {
 // revision changes nothing: the cache already has that state.
 func (c *Cache) list() error {
 	old := c.cur.Load()
-	c.up.gen++
-	gen := c.up.gen
+	gen := c.nextGen()
 	root := new(node) // built in place with gen, non-nil even if empty
 	opts := storage.ListOptions{Limit: listPageSize}
 	for {
@@ -118,15 +115,10 @@ func (c *Cache) list() error {
 	if old.ready && opts.Revision == old.rev {
 		return nil
 	}
-	base := &record{rev: opts.Revision, at: c.now()}
-	if c.opts.SnapshotTTL > 0 {
-		base.root.Store(root)
-	}
-	c.up.expired = 0
 	c.publish(&state{
 		rev:       opts.Revision,
 		root:      root,
-		base:      base,
+		base:      &record{rev: opts.Revision, at: c.now()},
 		epoch:     old.epoch + 1,
 		bookmarks: old.bookmarks,
 		ready:     true,
@@ -193,35 +185,27 @@ func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
 	if prev == nil && ev.PrevKV != nil {
 		prev = c.entry(ev.PrevKV)
 	}
-	c.up.gen++
 	rec := &record{rev: rev, at: now, prev: prev}
 	rec.frames.ctr = c.opts.Counters
 	switch ev.Type {
 	case storage.EventPut:
 		rec.entry = c.entry(ev.KV)
-		next.root, _, _ = tree.Put(next.root, rec.entry, c.up.gen)
+		next.root, _, _ = tree.Put(next.root, rec.entry, c.nextGen())
 	case storage.EventDelete:
 		if prev == nil { // nothing the cache or its watchers know of
 			next.rev = rev
 			return
 		}
-		next.root, _, _ = tree.Delete(next.root, key, c.up.gen)
+		next.root, _, _ = tree.Delete(next.root, key, c.nextGen())
 		rec.tomb.Store(prev.stamped(rev))
-	}
-	if c.opts.SnapshotTTL > 0 {
-		rec.root.Store(next.root)
 	}
 	next.log = next.log.appended(rec)
 	next.rev = rev
 }
 
 // evict drops the records before first from next's window; the last one
-// dropped becomes the base. Dropped snapshots are released.
+// dropped becomes the base.
 func (c *Cache) evict(next *state, first int64) {
-	next.base.root.Store(nil)
-	for seq := next.log.first; seq < first-1; seq++ {
-		next.log.at(seq).root.Store(nil)
-	}
 	next.base = next.log.at(first - 1)
 	next.log = next.log.trimmed(first)
 }
@@ -249,8 +233,8 @@ func (c *Cache) bookmarkRound() {
 }
 
 // housekeep wakes blocked watchers to check for stalls, drops events
-// older than the window's duration and expires snapshots replaced more
-// than SnapshotTTL ago.
+// older than the window's duration and the rebuilt past states unused for
+// SnapshotTTL.
 func (c *Cache) housekeep() {
 	c.heartbeat()
 	st := c.cur.Load()
@@ -264,24 +248,6 @@ func (c *Cache) housekeep() {
 		next := *st
 		c.evict(&next, first)
 		c.publish(&next)
-		st = &next
 	}
-	if c.opts.SnapshotTTL > 0 {
-		c.expireSnapshots(st, now-int64(c.opts.SnapshotTTL))
-	}
-}
-
-// expireSnapshots clears the snapshots replaced before cutoff: the
-// snapshot of a record is replaced by the next record.
-func (c *Cache) expireSnapshots(st *state, cutoff int64) {
-	l := &st.log
-	if l.len() == 0 || l.at(l.first).at >= cutoff {
-		return
-	}
-	st.base.root.Store(nil)
-	seq := max(c.up.expired, l.first)
-	for ; seq+1 < l.end && l.at(seq+1).at < cutoff; seq++ {
-		l.at(seq).root.Store(nil)
-	}
-	c.up.expired = seq
+	c.snaps.expire(now - int64(c.opts.SnapshotTTL))
 }

@@ -10,11 +10,10 @@ type record struct {
 	rev   int64
 	at    int64  // when the cache applied it, in Clock Unix nanoseconds
 	entry *Entry // the new entry of a put; nil for a delete
-	prev  *Entry // the entry it replaced or deleted; nil for a create
-	// root is the mirror right after this change: the snapshot serving
-	// reads at revisions from rev until the next change. It is cleared
-	// when the snapshot expires.
-	root atomic.Pointer[node]
+	// prev is the entry it replaced or deleted, nil for a create: what
+	// filtered watchers test, and what undoes the change when a past
+	// state is rebuilt (see rewind).
+	prev *Entry
 	// tomb is prev stamped with rev, the object of a Deleted event: set
 	// when the change is a delete, made on first use when a put makes an
 	// object leave a watcher's filter.
