@@ -15,6 +15,7 @@
 //	BenchmarkUpdate/transport=T                     PUT with the current resourceVersion and a changed spec, 1,000 Widgets
 //	BenchmarkWrite/op=O                             update, merge-patch or apply of spec.replicas, in process, 1,000 Widgets
 //	BenchmarkMemoryPerWidget                        live heap per stored Widget after loading 10,000 and listing them
+//	BenchmarkStartToReady/path=P                    from server.Open (in process) or Run (loopback) to /readyz and a Widget list answering 200
 //	BenchmarkWatchFanOut/watchers=W                 W watchers over loopback, 1,000 updates at 500/s: delivery p50/p99/max, encodings per event
 //
 // N is 1,000 and 10,000. T is the transport:
