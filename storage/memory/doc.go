@@ -28,8 +28,11 @@
 // it replaced) for the last HistoryWindow revisions, in fixed-size chunks
 // addressed by revision. Older revisions are compacted automatically, and
 // so are the oldest ones whenever the replaced values the log keeps exceed
-// HistoryBytes; [Store.Compact] drops them earlier. Old revisions cost no tree copies:
-// a read at a past revision takes the current tree and undoes the events
+// HistoryBytes, and every CompactionInterval (5 minutes, as kube-apiserver
+// has etcd compacted) the store compacts through the revision of the tick
+// before, so that an idle store does not keep replaced values forever;
+// [Store.Compact] drops them earlier. Old revisions cost no tree copies: a
+// read at a past revision takes the current tree and undoes the events
 // after that revision. Get walks the events after the revision until it
 // finds the key's first change, whose previous value is the answer; List
 // collects the keys of its range that changed since, each with its value

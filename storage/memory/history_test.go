@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kapi-dev/kapi/storage"
 	"github.com/kapi-dev/kapi/storage/memory"
@@ -72,5 +73,31 @@ func TestHistoryBytesCompact(t *testing.T) {
 	// 900 bytes of past values fit: nothing after the compaction is lost.
 	if resp, err := s.Get(ctx, "/b", storage.GetOptions{Revision: first + 1}); err != nil || resp.KV == nil {
 		t.Errorf("Get at %d: %+v, %v", first+1, resp, err)
+	}
+}
+
+// TestCompactionInterval checks that an idle store compacts on its own:
+// revisions written before one tick are gone after the next, the current
+// value stays.
+func TestCompactionInterval(t *testing.T) {
+	s := newStore(t, memory.Options{CompactionInterval: 10 * time.Millisecond})
+	ctx := context.Background()
+	first := put(t, s, "/a", "v1", 0).Revision
+	last := put(t, s, "/a", "v2", first).Revision
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := s.Get(ctx, "/a", storage.GetOptions{Revision: first})
+		var se *storage.Error
+		if errors.As(err, &se) && se.Code == storage.ErrCompacted {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("revision %d still readable after 10s of 10ms compaction ticks: %v", first, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	resp, err := s.Get(ctx, "/a", storage.GetOptions{})
+	if err != nil || resp.KV == nil || string(resp.KV.Value) != "v2" || resp.KV.ModRevision != last {
+		t.Fatalf("current value after compaction: %+v, %v", resp.KV, err)
 	}
 }

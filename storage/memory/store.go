@@ -13,10 +13,13 @@ import (
 
 // The defaults of [Options].
 const (
-	DefaultHistoryWindow    = 10000
-	DefaultHistoryBytes     = 128 << 20
-	DefaultWatchBuffer      = 100
-	DefaultProgressInterval = time.Second
+	DefaultHistoryWindow = 10000
+	DefaultHistoryBytes  = 128 << 20
+	// DefaultCompactionInterval is kube-apiserver's default
+	// --etcd-compaction-interval.
+	DefaultCompactionInterval = 5 * time.Minute
+	DefaultWatchBuffer        = 100
+	DefaultProgressInterval   = time.Second
 )
 
 // Options configures a [Store]. The zero value gives the defaults.
@@ -34,6 +37,12 @@ type Options struct {
 	// that large objects cannot make the window's memory unbounded. Zero
 	// or less means DefaultHistoryBytes (128 MiB).
 	HistoryBytes int64
+	// CompactionInterval is how often the store compacts on its own, as
+	// kube-apiserver has etcd compacted: each time it compacts through
+	// the revision that was current one interval earlier, so that past
+	// values live between one and two intervals, however few writes come.
+	// Zero means DefaultCompactionInterval (5m); negative turns it off.
+	CompactionInterval time.Duration
 	// WatchBuffer is the capacity of each watch channel, in responses.
 	// Zero or less means DefaultWatchBuffer (100).
 	WatchBuffer int
@@ -95,9 +104,36 @@ func New(opts Options) *Store {
 	if opts.ProgressInterval <= 0 {
 		opts.ProgressInterval = DefaultProgressInterval
 	}
+	if opts.CompactionInterval == 0 {
+		opts.CompactionInterval = DefaultCompactionInterval
+	}
 	s := &Store{opts: opts, done: make(chan struct{})}
 	s.cur.Store(&state{rev: 1})
+	if opts.CompactionInterval > 0 {
+		s.watchers.Add(1)
+		go s.compactPeriodically(opts.CompactionInterval)
+	}
 	return s
+}
+
+// compactPeriodically compacts, at every tick, through the revision that
+// was current at the tick before, until the store is closed.
+func (s *Store) compactPeriodically(every time.Duration) {
+	defer s.watchers.Done()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	var last int64
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-t.C:
+		}
+		if last > 0 {
+			_ = s.Compact(context.Background(), last)
+		}
+		last = s.cur.Load().rev
+	}
 }
 
 // Close stops every watch, each with a last response whose Err is an
