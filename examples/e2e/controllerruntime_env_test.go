@@ -14,6 +14,7 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
@@ -105,7 +106,11 @@ var setCRLogger sync.Once
 // package-level one controller-runtime insists on having.
 func crLogger() logr.Logger {
 	l := logr.FromSlogHandler(testLogger().Handler())
-	setCRLogger.Do(func() { ctrllog.SetLogger(l) })
+	setCRLogger.Do(func() {
+		ctrllog.SetLogger(l)
+		// client-go's event broadcaster and leader election log through klog.
+		klog.SetLogger(l)
+	})
 	return l
 }
 

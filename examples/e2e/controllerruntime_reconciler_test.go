@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -19,7 +20,8 @@ const widgetFinalizer = "stable.example.com/cleanup"
 // up (here: counted it).
 type widgetReconciler struct {
 	client   client.Client
-	recorder events.EventRecorder // optional
+	recorder events.EventRecorder // optional, events.k8s.io/v1
+	legacy   record.EventRecorder // optional, core/v1
 
 	reconciles atomic.Int64
 	finalized  atomic.Int64
@@ -60,6 +62,9 @@ func (r *widgetReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 	r.statuses.Add(1)
 	if r.recorder != nil {
 		r.recorder.Eventf(&w, nil, corev1.EventTypeNormal, "Ready", "Reconcile", "%d replicas ready", want)
+	}
+	if r.legacy != nil {
+		r.legacy.Eventf(&w, corev1.EventTypeNormal, "Ready", "%d replicas ready", want)
 	}
 	return reconcile.Result{}, nil
 }
