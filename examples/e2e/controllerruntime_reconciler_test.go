@@ -45,8 +45,11 @@ func (r *widgetReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 		return reconcile.Result{}, nil
 	}
 	if controllerutil.AddFinalizer(&w, widgetFinalizer) {
-		// The update's watch event brings the Widget back for its status.
-		return reconcile.Result{}, r.client.Update(ctx, &w)
+		// Go on with the updated object: a controller filtering on
+		// generation changes never sees this update come back.
+		if err := r.client.Update(ctx, &w); err != nil {
+			return reconcile.Result{}, err
+		}
 	}
 	want := int32(1)
 	if w.Spec.Replicas != nil {
