@@ -205,12 +205,32 @@ func testApply(t *testing.T, c client.Client) {
 	if got.Spec.Color != "pink" || ptr.Deref(got.Spec.Replicas, 0) != 4 {
 		t.Errorf("applied spec: %+v", got.Spec)
 	}
+	// Apply to the status subresource: only status is taken, under its
+	// own manager entry for the subresource.
+	st := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "stable.example.com/v1", "kind": "Widget",
+		"metadata": map[string]any{"name": "applied", "namespace": "default"},
+		"spec":     map[string]any{"color": "black"},
+		"status":   map[string]any{"readyReplicas": int64(4)},
+	}}
+	if err := c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(st), client.FieldOwner("cr-status")); err != nil {
+		t.Fatalf("status apply: %v", err)
+	}
+	got, err = serverWidget(c, "applied")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Spec.Color != "pink" || got.Status.ReadyReplicas != 4 {
+		t.Errorf("after status apply: spec %+v status %+v", got.Spec, got.Status)
+	}
 	managers := map[string]bool{}
 	for _, mf := range got.ManagedFields {
-		managers[mf.Manager+"/"+string(mf.Operation)] = true
+		managers[mf.Manager+"/"+string(mf.Operation)+"/"+mf.Subresource] = true
 	}
-	if !managers["cr-applier/Apply"] || !managers["other/Apply"] {
-		t.Errorf("managedFields managers: %v", managers)
+	for _, m := range []string{"cr-applier/Apply/", "other/Apply/", "cr-status/Apply/status"} {
+		if !managers[m] {
+			t.Errorf("no managedFields entry %s in %v", m, managers)
+		}
 	}
 }
 
