@@ -15,8 +15,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -147,6 +149,9 @@ func newCRManager(t testing.TB, cfg *rest.Config, scheme *runtime.Scheme, adjust
 		Logger:                 crLogger(),
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
+		// Controller names are checked for uniqueness across the process,
+		// which repeated runs (-count) of one test break.
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 	}
 	if adjust != nil {
 		adjust(&opts)
