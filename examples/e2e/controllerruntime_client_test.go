@@ -95,6 +95,32 @@ func TestControllerRuntimeClientReads(t *testing.T) {
 			}
 		})
 	}
+	// Only the server pages; the cache cuts at the limit but cannot continue.
+	t.Run("direct/pages", func(t *testing.T) {
+		var names []string
+		var l crWidgetList
+		opts := []client.ListOption{client.InNamespace("default"), client.Limit(2)}
+		for pages := 1; ; pages++ {
+			if err := direct.List(ctx, &l, opts...); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, widgetNames(&l)...)
+			if l.Continue == "" {
+				if pages != 2 {
+					t.Errorf("%d pages of at most 2 for 3 Widgets", pages)
+				}
+				break
+			}
+			if ptr.Deref(l.RemainingItemCount, -1) != 1 {
+				t.Errorf("remainingItemCount %v on page %d", l.RemainingItemCount, pages)
+			}
+			opts = []client.ListOption{client.InNamespace("default"), client.Limit(2), client.Continue(l.Continue)}
+		}
+		slices.Sort(names)
+		if !slices.Equal(names, []string{"a", "b", "c"}) {
+			t.Errorf("pages hold %v", names)
+		}
+	})
 }
 
 // TestControllerRuntimeClientWrites drives every write verb of the
@@ -116,6 +142,16 @@ func TestControllerRuntimeClientWrites(t *testing.T) {
 	}
 	if err := c.Create(ctx, newCRWidget("w", 1, "red", nil)); !apierrors.IsAlreadyExists(err) {
 		t.Errorf("second create: %v", err)
+	}
+	gen := &crWidget{ObjectMeta: metav1.ObjectMeta{GenerateName: "gen-", Namespace: "default"}}
+	if err := c.Create(ctx, gen); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(gen.Name, "gen-") || len(gen.Name) != len("gen-")+5 {
+		t.Errorf("generated name %q", gen.Name)
+	}
+	if err := c.Delete(ctx, gen, client.GracePeriodSeconds(0)); err != nil {
+		t.Fatal(err)
 	}
 
 	w.Spec.Size = "large"
