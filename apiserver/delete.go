@@ -104,11 +104,11 @@ func (s *Server) deleteObject(ctx context.Context, r *resource, namespace, name 
 		}
 		m := obj.GetObjectMeta()
 		if len(m.Finalizers) > 0 {
-			if m.DeletionTimestamp != nil || dry {
-				markDeleting(m)
+			marked := m.DeletionTimestamp != nil
+			markDeleting(m)
+			if marked || dry {
 				return obj, false, nil
 			}
-			markDeleting(m)
 			out, done, err := s.writeUpdate(ctx, r, key, cur.KV, obj, false)
 			if err != nil || done {
 				return out, false, err
