@@ -8,6 +8,9 @@ import (
 	"time"
 
 	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
 )
 
 // TestControllerRuntimeEventsNotServed records Events from a reconciler,
@@ -59,4 +62,42 @@ func TestControllerRuntimeEventsNotServed(t *testing.T) {
 	if n := r.statuses.Load(); n < 3 {
 		t.Errorf("%d status updates, want at least 3", n)
 	}
+}
+
+// TestControllerRuntimeEventsServedProtobuf serves events.k8s.io/v1 Events
+// (as unstructured objects, as a host might): client-go's events client
+// posts them as protobuf, which kapi does not decode, so each post is a
+// 415 that the broadcaster logs while reconciling goes on.
+func TestControllerRuntimeEventsServedProtobuf(t *testing.T) {
+	ts := startCRServer(t, apiserver.Kind{
+		Group: "events.k8s.io", Version: "v1", Kind: "Event", Resource: "events", Namespaced: true,
+		New: func() meta.Object { return &meta.Unstructured{} },
+	})
+	cfg, scheme := crConfig(ts.URL), newCRSchemeT(t)
+	mgr := newCRManager(t, cfg, scheme, nil)
+	r := &widgetReconciler{client: mgr.GetClient(), recorder: mgr.GetEventRecorder("widgets-events-pb")}
+	if err := ctrl.NewControllerManagedBy(mgr).Named("widgets-events-pb").For(&crWidget{}).Complete(r); err != nil {
+		t.Fatal(err)
+	}
+	runManager(t, mgr)
+	direct := newDirectClient(t, cfg, scheme)
+	if err := direct.Create(context.Background(), newCRWidget("e", 2, "red", nil)); err != nil {
+		t.Fatal(err)
+	}
+	path := "/apis/events.k8s.io/v1/namespaces/default/events"
+	eventually(t, 10*time.Second, func() (bool, string) {
+		return len(ts.seen("POST", path)) > 0, "no POST " + path
+	})
+	for _, req := range ts.seen("POST", path) {
+		if req.code != http.StatusUnsupportedMediaType || req.contentType != "application/vnd.kubernetes.protobuf" {
+			t.Errorf("event post: %+v", req)
+		}
+	}
+	eventually(t, 10*time.Second, func() (bool, string) {
+		w, err := serverWidget(direct, "e")
+		if err != nil {
+			return false, err.Error()
+		}
+		return w.Status.ReadyReplicas == 2, fmt.Sprintf("status %+v", w.Status)
+	})
 }
