@@ -104,15 +104,11 @@ func (s *Server) deleteObject(ctx context.Context, r *resource, namespace, name 
 		}
 		m := obj.GetObjectMeta()
 		if len(m.Finalizers) > 0 {
-			if m.DeletionTimestamp != nil || dry {
-				if m.DeletionTimestamp == nil {
-					now, zero := meta.Now(), int64(0)
-					m.DeletionTimestamp, m.DeletionGracePeriodSeconds = &now, &zero
-				}
+			marked := m.DeletionTimestamp != nil
+			markDeleting(m)
+			if marked || dry {
 				return obj, false, nil
 			}
-			now, zero := meta.Now(), int64(0)
-			m.DeletionTimestamp, m.DeletionGracePeriodSeconds = &now, &zero
 			out, done, err := s.writeUpdate(ctx, r, key, cur.KV, obj, false)
 			if err != nil || done {
 				return out, false, err
@@ -130,6 +126,21 @@ func (s *Server) deleteObject(ctx context.Context, r *resource, namespace, name 
 			return obj, true, nil
 		}
 	}
+}
+
+// markDeleting marks an object that has finalizers as being deleted, once.
+// The first marking also bumps its generation, as kube-apiserver does:
+// controllers that only watch generation changes (controller-runtime's
+// GenerationChangedPredicate) learn of the deletion that way.
+func markDeleting(m *meta.ObjectMeta) {
+	if m.DeletionTimestamp != nil {
+		return
+	}
+	if m.Generation > 0 {
+		m.Generation++
+	}
+	now, zero := meta.Now(), int64(0)
+	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = &now, &zero
 }
 
 func checkPreconditions(r *resource, obj meta.Object, p *meta.Preconditions) error {
