@@ -13,12 +13,16 @@ func (t Time) MarshalCBOR() ([]byte, error) {
 		return []byte{0xf6}, nil // null
 	}
 	var s [len(time.RFC3339) + 16]byte
-	text := t.UTC().AppendFormat(s[:0], time.RFC3339)
-	// Major type 2 (byte string); RFC 3339 times in UTC are 20 bytes,
-	// years beyond 9999 a little more, so one or two head bytes.
+	return cborBytes(t.UTC().AppendFormat(s[:0], time.RFC3339)), nil
+}
+
+// cborBytes encodes text (shorter than 256 bytes) as a CBOR byte string:
+// major type 2, with the length in the head byte below 24 and in one more
+// byte above.
+func cborBytes(text []byte) []byte {
 	head := []byte{0x40 | byte(len(text))}
 	if len(text) >= 24 {
 		head = []byte{0x58, byte(len(text))}
 	}
-	return append(head, text...), nil
+	return append(head, text...)
 }

@@ -37,6 +37,13 @@ func metaSpecial(t reflect.Type) *Schema {
 			Format:      "date-time",
 			Description: "A timestamp in RFC 3339 form, in UTC with second precision.",
 		}
+	case reflect.TypeFor[meta.MicroTime]():
+		return &Schema{
+			Name:        metaPrefix + "MicroTime",
+			Type:        "string",
+			Format:      "date-time",
+			Description: "A timestamp in RFC 3339 form, in UTC with microsecond precision.",
+		}
 	case reflect.TypeFor[meta.FieldsV1]():
 		return &Schema{
 			Name:                   metaPrefix + "FieldsV1",

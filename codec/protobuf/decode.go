@@ -190,9 +190,23 @@ func (s *Serializer) decodeBytes(vt *valueType, v reflect.Value, payload []byte,
 	case kMessage:
 		return s.decodeMessage(vt.msg, v, payload, depth+1)
 	case kTime:
-		t, err := decodeTime(payload)
+		secs, _, err := decodeTimestamp(payload)
 		if err != nil {
 			return err
+		}
+		t := meta.Time{}
+		if len(payload) > 0 {
+			t = meta.Time{Time: time.Unix(secs, 0).UTC()}
+		}
+		v.Set(reflect.ValueOf(t))
+	case kMicroTime:
+		secs, nanos, err := decodeTimestamp(payload)
+		if err != nil {
+			return err
+		}
+		t := meta.MicroTime{}
+		if len(payload) > 0 {
+			t = meta.NewMicroTime(time.Unix(secs, int64(nanos)))
 		}
 		v.Set(reflect.ValueOf(t))
 	case kRaw:
@@ -208,30 +222,32 @@ func (s *Serializer) decodeBytes(vt *valueType, v reflect.Value, payload []byte,
 	return nil
 }
 
-// decodeTime reads meta/v1 Time; like kube-apiserver it keeps the seconds
-// only, and an empty message is the zero time.
-func decodeTime(payload []byte) (meta.Time, error) {
-	if len(payload) == 0 {
-		return meta.Time{}, nil
-	}
-	var secs int64
+// decodeTimestamp reads the seconds and nanos of a meta/v1 Time or
+// MicroTime; an empty message is the zero time, which the caller tells
+// apart by the payload's length. Time keeps the seconds only, as
+// kube-apiserver does.
+func decodeTimestamp(payload []byte) (secs int64, nanos int32, err error) {
 	for len(payload) > 0 {
 		num, typ, n := protowire.ConsumeTag(payload)
 		if n < 0 {
-			return meta.Time{}, wireError(n)
+			return 0, 0, wireError(n)
 		}
 		payload = payload[n:]
-		if num == 1 && typ == protowire.VarintType {
+		if (num == 1 || num == 2) && typ == protowire.VarintType {
 			var x uint64
 			x, n = protowire.ConsumeVarint(payload)
-			secs = int64(x)
+			if num == 1 {
+				secs = int64(x)
+			} else {
+				nanos = int32(x)
+			}
 		} else {
 			n = protowire.ConsumeFieldValue(num, typ, payload)
 		}
 		if n < 0 {
-			return meta.Time{}, wireError(n)
+			return 0, 0, wireError(n)
 		}
 		payload = payload[n:]
 	}
-	return meta.Time{Time: time.Unix(secs, 0).UTC()}, nil
+	return secs, nanos, nil
 }

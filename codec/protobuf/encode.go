@@ -176,6 +176,8 @@ func (e *encoder) sizeValue(vt *valueType, v reflect.Value) int {
 		return 8
 	case kTime:
 		return protowire.SizeBytes(timeSize(timeOf(v)))
+	case kMicroTime:
+		return protowire.SizeBytes(microTimeSize(microTimeOf(v)))
 	case kRaw:
 		return protowire.SizeBytes(rawSize(v))
 	case kMessage:
@@ -234,6 +236,28 @@ func timeSize(t meta.Time) int {
 		return 0
 	}
 	return 1 + protowire.SizeVarint(uint64(t.Unix())) + 1 + 1
+}
+
+func microTimeOf(v reflect.Value) meta.MicroTime {
+	if v.CanAddr() {
+		return *(*meta.MicroTime)(v.Addr().UnsafePointer())
+	}
+	return v.Interface().(meta.MicroTime)
+}
+
+// microNanos is the nanos field of meta/v1 MicroTime: the nanoseconds
+// truncated to the microsecond, as apimachinery writes them.
+func microNanos(t meta.MicroTime) int32 {
+	return int32(t.Nanosecond() / 1000 * 1000)
+}
+
+// microTimeSize is the size of meta/v1 MicroTime: empty when zero, else
+// seconds and nanos, both always written.
+func microTimeSize(t meta.MicroTime) int {
+	if t.IsZero() {
+		return 0
+	}
+	return 1 + protowire.SizeVarint(uint64(t.Unix())) + 1 + protowire.SizeVarint(uint64(int64(microNanos(t))))
 }
 
 func rawSize(v reflect.Value) int {
@@ -317,6 +341,14 @@ func (e *encoder) appendValue(b []byte, vt *valueType, v reflect.Value) []byte {
 		}
 		b = protowire.AppendVarint(append(b, 0x08), uint64(t.Unix()))
 		return append(b, 0x10, 0x00)
+	case kMicroTime:
+		t := microTimeOf(v)
+		b = protowire.AppendVarint(b, uint64(microTimeSize(t)))
+		if t.IsZero() {
+			return b
+		}
+		b = protowire.AppendVarint(append(b, 0x08), uint64(t.Unix()))
+		return protowire.AppendVarint(append(b, 0x10), uint64(int64(microNanos(t))))
 	case kRaw:
 		b = protowire.AppendVarint(b, uint64(rawSize(v)))
 		if v.IsNil() {

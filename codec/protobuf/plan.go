@@ -17,17 +17,18 @@ import (
 type valueKind uint8
 
 const (
-	kString  valueKind = iota // string-kinded: bytes
-	kBytes                    // []byte: bytes
-	kBool                     // varint 0 or 1
-	kInt                      // signed integer: varint, sign-extended as gogo does
-	kUint                     // unsigned integer: varint
-	kFloat32                  // fixed32
-	kFloat64                  // fixed64
-	kMessage                  // struct with its own plan: bytes
-	kTime                     // meta.Time as meta/v1 Time{seconds=1, nanos=2}
-	kRaw                      // json.RawMessage as runtime.RawExtension{raw=1}
-	kDynamic                  // interface holding a pointer to a struct: a message of its dynamic type
+	kString    valueKind = iota // string-kinded: bytes
+	kBytes                      // []byte: bytes
+	kBool                       // varint 0 or 1
+	kInt                        // signed integer: varint, sign-extended as gogo does
+	kUint                       // unsigned integer: varint
+	kFloat32                    // fixed32
+	kFloat64                    // fixed64
+	kMessage                    // struct with its own plan: bytes
+	kTime                       // meta.Time as meta/v1 Time{seconds=1, nanos=2}
+	kMicroTime                  // meta.MicroTime as meta/v1 MicroTime{seconds=1, nanos=2}
+	kRaw                        // json.RawMessage as runtime.RawExtension{raw=1}
+	kDynamic                    // interface holding a pointer to a struct: a message of its dynamic type
 )
 
 // wireType is the wire type a value of the kind is written with.
@@ -85,9 +86,10 @@ type plan struct {
 }
 
 var (
-	timeType     = reflect.TypeOf(meta.Time{})
-	rawType      = reflect.TypeOf(json.RawMessage(nil))
-	typeMetaType = reflect.TypeOf(meta.TypeMeta{})
+	timeType      = reflect.TypeOf(meta.Time{})
+	microTimeType = reflect.TypeOf(meta.MicroTime{})
+	rawType       = reflect.TypeOf(json.RawMessage(nil))
+	typeMetaType  = reflect.TypeOf(meta.TypeMeta{})
 )
 
 // builder builds the plans of one struct type and every struct it reaches;
@@ -156,7 +158,7 @@ func (b *builder) field(sf reflect.StructField, tag string) (field, error) {
 	f := field{num: protowire.Number(n), name: sf.Name}
 	t := sf.Type
 	switch {
-	case t == rawType || t == timeType:
+	case t == rawType || t == timeType || t == microTimeType:
 		f.shape = single
 	case t.Kind() == reflect.Pointer:
 		f.shape, t = pointer, t.Elem()
@@ -209,6 +211,10 @@ func (b *builder) value(t reflect.Type, inSlice bool) (valueType, error) {
 	case reflect.Struct:
 		if t == timeType {
 			vt.kind = kTime
+			break
+		}
+		if t == microTimeType {
+			vt.kind = kMicroTime
 			break
 		}
 		p, err := b.plan(t)

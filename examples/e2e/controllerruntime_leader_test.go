@@ -14,25 +14,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
-	"github.com/kapi-dev/kapi/apiserver"
-	"github.com/kapi-dev/kapi/meta"
+	kcoordinationv1 "github.com/kapi-dev/kapi/examples/coordinationv1"
 )
-
-// lease is coordination.k8s.io/v1 Lease as a kapi host registers it: kapi's
-// metadata with the spec type of k8s.io/api.
-type lease struct {
-	meta.TypeMeta   `json:",inline"`
-	meta.ObjectMeta `json:"metadata,omitempty"`
-	Spec            coordinationv1.LeaseSpec `json:"spec,omitempty"`
-}
-
-func leaseKind() apiserver.Kind {
-	return apiserver.Kind{
-		Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", Resource: "leases",
-		Namespaced: true,
-		New:        func() meta.Object { return &lease{} },
-	}
-}
 
 // electedManager is a manager under leader election running a Widget
 // controller, stoppable on its own.
@@ -94,15 +77,13 @@ func (e *electedManager) elected() bool {
 // election over a Lease served by kapi: one leads and reconciles, the other
 // waits; when the leader stops and releases the Lease the other takes over.
 func TestControllerRuntimeLeaderElection(t *testing.T) {
-	ts := startCRServer(t, leaseKind())
+	ts := startCRServer(t, kcoordinationv1.LeaseKind())
 	direct := newDirectClient(t, crConfig(ts.URL), newCRSchemeT(t))
 	ctx := context.Background()
-	// client-go's Lease client speaks protobuf, which kapi does not (see
-	// TestControllerRuntimeLeaderElectionProtobuf); JSON is one setting.
-	leaseCfg := crConfig(ts.URL)
-	leaseCfg.ContentType = "application/json"
-	a := startElectedManager(t, ts.URL, "widgets-a", leaseCfg)
-	b := startElectedManager(t, ts.URL, "widgets-b", leaseCfg)
+	// The default configuration: client-go's Lease client speaks
+	// protobuf.
+	a := startElectedManager(t, ts.URL, "widgets-a", nil)
+	b := startElectedManager(t, ts.URL, "widgets-b", nil)
 
 	var leader, follower *electedManager
 	eventually(t, 15*time.Second, func() (bool, string) {
@@ -116,6 +97,17 @@ func TestControllerRuntimeLeaderElection(t *testing.T) {
 		}
 		return leader != nil, "no manager elected"
 	})
+	leases := "/apis/coordination.k8s.io/v1/namespaces/default/leases"
+	var created bool
+	for _, r := range ts.seen("POST", leases) {
+		if r.contentType != "application/vnd.kubernetes.protobuf" {
+			t.Errorf("lease create in %q, want protobuf", r.contentType)
+		}
+		created = created || r.code == http.StatusCreated
+	}
+	if !created {
+		t.Errorf("no lease create answered 201: %+v", ts.seen("POST", leases))
+	}
 	var l coordinationv1.Lease
 	if err := direct.Get(ctx, client.ObjectKey{Namespace: "default", Name: "widgets-controller"}, &l); err != nil {
 		t.Fatal(err)
@@ -165,25 +157,4 @@ func TestControllerRuntimeLeaderElection(t *testing.T) {
 		}
 		return w.Status.ReadyReplicas == 4, fmt.Sprintf("status %+v", w.Status)
 	})
-}
-
-// TestControllerRuntimeLeaderElectionProtobuf shows what happens with the
-// default configuration: client-go's Lease client sends protobuf, kapi
-// has no protobuf codec, so every create of the Lease is a 415 and the
-// manager is never elected (it keeps retrying, logging the error).
-func TestControllerRuntimeLeaderElectionProtobuf(t *testing.T) {
-	ts := startCRServer(t, leaseKind())
-	e := startElectedManager(t, ts.URL, "widgets-proto", nil)
-	path := "/apis/coordination.k8s.io/v1/namespaces/default/leases"
-	eventually(t, 15*time.Second, func() (bool, string) {
-		return len(ts.seen("POST", path)) >= 2, "fewer than two lease creates"
-	})
-	for _, r := range ts.seen("POST", path) {
-		if r.code != http.StatusUnsupportedMediaType || r.contentType != "application/vnd.kubernetes.protobuf" {
-			t.Errorf("lease create: %+v", r)
-		}
-	}
-	if e.elected() {
-		t.Error("elected without a lease")
-	}
 }

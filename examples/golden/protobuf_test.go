@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -22,6 +23,7 @@ import (
 	restwatch "k8s.io/client-go/rest/watch"
 
 	"github.com/kapi-dev/kapi/codec/protobuf"
+	kcoordinationv1 "github.com/kapi-dev/kapi/examples/coordinationv1"
 	kcorev1 "github.com/kapi-dev/kapi/examples/corev1"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -159,6 +161,7 @@ func fixtures(t *testing.T) []fixture {
 				{Type: "NamespaceDeletionDiscoveryFailure", Status: "True", LastTransitionTime: metav1.NewTime(t0), Reason: "R", Message: "m"},
 				{Type: "NamespaceContentRemaining", Status: "False"},
 			}}}, &namespace{}},
+		{"lease", lease(), &kcoordinationv1.Lease{}},
 	}
 	out := make([]fixture, len(objs))
 	for i, o := range objs {
@@ -202,6 +205,9 @@ func newK8s(t *testing.T) k8s {
 		t.Fatal(err)
 	}
 	if err := rbacv1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := coordinationv1.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Group: "meta.k8s.io", Version: "v1"})

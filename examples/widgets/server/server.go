@@ -1,6 +1,7 @@
 // Package server runs the Widget example: kapi serving the Widget and
 // Gadget kinds and the run-time Sprocket kind, mounted on a plain
-// net/http mux.
+// net/http mux. It also serves coordination.k8s.io/v1 Leases, so that
+// controllers with leader election run against it.
 //
 // # Storage
 //
@@ -33,6 +34,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/examples/coordinationv1"
 	"github.com/kapi-dev/kapi/examples/internal/kubeconfig"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
 )
@@ -88,7 +90,7 @@ func Open(cfg Config) (*Server, error) {
 		srv.Close()
 		return nil, err
 	}
-	srv.api.Register(api.WidgetKind()).Register(api.GadgetKind()).Register(sprocket)
+	srv.api.Register(api.WidgetKind()).Register(api.GadgetKind()).Register(sprocket).Register(coordinationv1.LeaseKind())
 	if err := srv.api.Err(); err != nil {
 		srv.Close()
 		return nil, err
