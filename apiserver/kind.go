@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -99,6 +100,9 @@ type fieldPlan struct {
 	schema    *schema.Schema
 	validator *schema.Validator
 	defaults  bool // the subtree has defaults
+	// defaulter applies them to the Go value; nil when the schema and
+	// type are beyond it, and the JSON form is defaulted instead.
+	defaulter *schema.Defaulter
 }
 
 // compileSchema builds the kind's schema plan.
@@ -133,7 +137,17 @@ func (k *Kind) compileSchema() error {
 		if err != nil {
 			return err
 		}
-		p.fields = append(p.fields, fieldPlan{index: i, name: name, schema: fs, validator: v, defaults: hasDefaults(fs)})
+		fp := fieldPlan{index: i, name: name, schema: fs, validator: v, defaults: hasDefaults(fs)}
+		if fp.defaults {
+			d, err := schema.NewDefaulter(fs, f.Type)
+			switch {
+			case err == nil:
+				fp.defaulter = d
+			case !errors.Is(err, schema.ErrNotPlannable):
+				return err
+			}
+		}
+		p.fields = append(p.fields, fp)
 	}
 	k.plan = p
 	return nil
@@ -188,6 +202,12 @@ func (p *schemaPlan) applyDefaults(obj meta.Object) error {
 			continue
 		}
 		fv := reflect.ValueOf(obj).Elem().Field(fp.index)
+		if fp.defaulter != nil {
+			if _, err := fp.defaulter.Default(fv); err != nil {
+				return err
+			}
+			continue
+		}
 		x, err := jsonForm(fv)
 		if err != nil {
 			return err

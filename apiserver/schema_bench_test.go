@@ -72,6 +72,26 @@ func BenchmarkSchemaPlan(b *testing.B) {
 			}
 		}
 	})
+	// default-plan and default-json default an object missing its
+	// defaults along the schema's plan and through the JSON form.
+	_, viaJSON := compiledBenchKind(b)
+	for _, c := range []struct {
+		name string
+		plan *schemaPlan
+	}{{"default-plan", k.plan}, {"default-json", viaJSON}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				b.StopTimer()
+				w := benchObject()
+				w.Spec.Replicas, w.Spec.Ports[0].Protocol = nil, ""
+				b.StartTimer()
+				if err := c.plan.applyDefaults(w); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	// validate-decoded validates the object decoded from JSON, which the
 	// field manager's decoding of a write gives it.
 	b.Run("validate-decoded", func(b *testing.B) {

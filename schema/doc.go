@@ -85,5 +85,7 @@
 // custom resources: [Schema.Prune] drops unknown fields and names them for
 // field validation, [Schema.ApplyDefaults] fills in defaults, and a
 // [Validator] reports constraint violations as status field errors worded
-// as kube-apiserver words them.
+// as kube-apiserver words them. For Go values, a [Defaulter] built once per
+// type gives the outcome of [Schema.ApplyDefaults] on their JSON form
+// without encoding them.
 package schema

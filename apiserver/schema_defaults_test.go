@@ -1,0 +1,125 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
+)
+
+// compiledBenchKind is the kind of benchWidget with its schema compiled,
+// and a copy of its plan that defaults through the JSON form only.
+func compiledBenchKind(t testing.TB) (plan, viaJSON *schemaPlan) {
+	k := Kind{New: func() meta.Object { return &benchWidget{} }}
+	s, err := schema.FromType(typeOf(k.New()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.Schema = s
+	if err := k.compileSchema(); err != nil {
+		t.Fatal(err)
+	}
+	j := *k.plan
+	j.fields = append([]fieldPlan(nil), k.plan.fields...)
+	for i := range j.fields {
+		j.fields[i].defaulter = nil
+	}
+	return k.plan, &j
+}
+
+func randomBenchWidget(r *rand.Rand) *benchWidget {
+	w := benchObject()
+	w.Spec.Replicas = nil
+	if r.IntN(2) == 0 {
+		n := int32(r.IntN(3))
+		w.Spec.Replicas = &n
+	}
+	w.Spec.Color = []string{"", "red"}[r.IntN(2)]
+	switch r.IntN(3) {
+	case 0:
+		w.Spec.Tags = nil
+	case 1:
+		w.Spec.Tags = []string{}
+	}
+	w.Spec.Ports = nil
+	if n := r.IntN(5); n > 0 {
+		w.Spec.Ports = make([]benchPort, n-1)
+		for i := range w.Spec.Ports {
+			w.Spec.Ports[i] = benchPort{Name: string(rune('a' + i)), Port: int32(r.IntN(2)), Protocol: []string{"", "TCP", "UDP"}[r.IntN(3)]}
+		}
+	}
+	return w
+}
+
+// TestSchemaDefaultsPlanMatchesJSON checks that typed defaulting along the
+// schema's plan stores the same bytes as defaulting the JSON form.
+func TestSchemaDefaultsPlanMatchesJSON(t *testing.T) {
+	plan, viaJSON := compiledBenchKind(t)
+	if plan.fields[0].defaulter == nil {
+		t.Fatal("the spec's defaults have no plan")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	changed := 0
+	for range 3000 {
+		a := randomBenchWidget(r)
+		before, _ := json.Marshal(a)
+		var b benchWidget
+		if err := json.Unmarshal(before, &b); err != nil {
+			t.Fatal(err)
+		}
+		if err := plan.applyDefaults(a); err != nil {
+			t.Fatal(err)
+		}
+		if err := viaJSON.applyDefaults(&b); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(a)
+		want, _ := json.Marshal(&b)
+		if string(got) != string(want) {
+			t.Fatalf("defaults of %s:\n got %s\nwant %s", before, got, want)
+		}
+		if string(got) != string(before) {
+			changed++
+		}
+	}
+	if changed < 1000 {
+		t.Errorf("only %d of 3000 objects had defaults applied", changed)
+	}
+}
+
+// fallbackWidget's spec embeds a struct, which the plan does not follow:
+// its defaults go through the JSON form.
+type fallbackWidget struct {
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata,omitempty"`
+	Spec            fallbackSpec `json:"spec,omitempty"`
+}
+
+type fallbackSpec struct {
+	benchPort
+	Replicas *int32 `json:"replicas,omitempty" default:"2"`
+}
+
+func TestSchemaDefaultsFallback(t *testing.T) {
+	k := Kind{New: func() meta.Object { return &fallbackWidget{} }}
+	s, err := schema.FromType(typeOf(k.New()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.Schema = s
+	if err := k.compileSchema(); err != nil {
+		t.Fatal(err)
+	}
+	if len(k.plan.fields) != 1 || k.plan.fields[0].defaulter != nil {
+		t.Fatalf("fields %+v: want the spec defaulted through its JSON form", k.plan.fields)
+	}
+	w := &fallbackWidget{}
+	if err := k.plan.applyDefaults(w); err != nil {
+		t.Fatal(err)
+	}
+	if w.Spec.Protocol != "TCP" || w.Spec.Replicas == nil || *w.Spec.Replicas != 2 {
+		t.Errorf("spec = %+v, want protocol TCP and replicas 2", w.Spec)
+	}
+}
