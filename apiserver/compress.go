@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"compress/gzip"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -29,23 +30,32 @@ var gzipWriters = sync.Pool{New: func() any {
 // written as is with its Content-Length. Watch streams do not come here:
 // they are never compressed.
 func writeBody(w http.ResponseWriter, r *http.Request, code int, contentType string, body []byte) {
+	out, done := startBody(w, r, code, contentType, len(body))
+	_, _ = out.Write(body)
+	done()
+}
+
+// startBody writes the headers of a response whose body will have size
+// bytes and returns where to write the body, compressed or not as
+// writeBody decides, and a function to call once it is all written.
+func startBody(w http.ResponseWriter, r *http.Request, code int, contentType string, size int) (io.Writer, func()) {
 	h := w.Header()
 	h.Set("Content-Type", contentType)
-	if len(body) <= gzipThreshold || !acceptsGzip(r) {
-		h.Set("Content-Length", strconv.Itoa(len(body)))
+	if size <= gzipThreshold || !acceptsGzip(r) {
+		h.Set("Content-Length", strconv.Itoa(size))
 		w.WriteHeader(code)
-		_, _ = w.Write(body)
-		return
+		return w, func() {}
 	}
 	h.Set("Content-Encoding", "gzip")
 	h.Add("Vary", "Accept-Encoding")
 	w.WriteHeader(code)
 	gz := gzipWriters.Get().(*gzip.Writer)
 	gz.Reset(w)
-	_, _ = gz.Write(body)
-	_ = gz.Close()
-	gz.Reset(nil)
-	gzipWriters.Put(gz)
+	return gz, func() {
+		_ = gz.Close()
+		gz.Reset(nil)
+		gzipWriters.Put(gz)
+	}
 }
 
 // acceptsGzip reports whether Accept-Encoding lists gzip. Like

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -23,8 +25,12 @@ type rawThing struct {
 // The list served from stored bytes is byte-identical to encoding the
 // decoded objects.
 func TestRawListMatchesEncodedList(t *testing.T) {
-	for _, unstructured := range []bool{false, true} {
-		t.Run("unstructured="+strconv.FormatBool(unstructured), func(t *testing.T) {
+	for _, tc := range []struct {
+		unstructured bool
+		pad          int // bytes of annotation per object: above streamThreshold in all, the list is streamed
+	}{{false, 0}, {true, 0}, {false, streamThreshold / 2}, {true, streamThreshold / 2}} {
+		unstructured := tc.unstructured
+		t.Run(fmt.Sprintf("unstructured=%v,pad=%d", unstructured, tc.pad), func(t *testing.T) {
 			k := Kind{Group: "g.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
 				New: func() meta.Object { return &rawThing{} }, Storage: memory.New(memory.Options{})}
 			if unstructured {
@@ -39,7 +45,7 @@ func TestRawListMatchesEncodedList(t *testing.T) {
 			ctx := context.Background()
 			for i, spec := range []string{`{"a":"<b>&"}`, `{"resourceVersion":"\u0000"}`, `{}`} {
 				obj := r.newObject()
-				if err := json.Unmarshal([]byte(`{"metadata":{"name":"t`+strconv.Itoa(i)+`","namespace":"ns","annotations":{"x":"\"resourceVersion\":\"\\u0000\""}},"spec":`+spec+`}`), obj); err != nil {
+				if err := json.Unmarshal([]byte(`{"metadata":{"name":"t`+strconv.Itoa(i)+`","namespace":"ns","annotations":{"x":"\"resourceVersion\":\"\\u0000\"","pad":"`+strings.Repeat("p", tc.pad)+`"}},"spec":`+spec+`}`), obj); err != nil {
 					t.Fatal(err)
 				}
 				r.checkTypeMeta(obj)
@@ -67,7 +73,10 @@ func TestRawListMatchesEncodedList(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got := rec.Body.String(); got != want.String() {
-				t.Errorf("raw list\n%s\nencoded list\n%s", got, want.String())
+				t.Errorf("raw list\n%.2000s\nencoded list\n%.2000s", got, want.String())
+			}
+			if cl := rec.Header().Get("Content-Length"); cl != strconv.Itoa(rec.Body.Len()) {
+				t.Errorf("Content-Length %s for a body of %d bytes", cl, rec.Body.Len())
 			}
 			// The placeholder never reaches a client: the spec field of
 			// the same name is the only one left.
