@@ -266,7 +266,7 @@ func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter 
 
 func defaultVersion() VersionInfo {
 	return VersionInfo{
-		Major: "1", Minor: "35", GitVersion: "v1.35.0-kapi", GitTreeState: "clean",
+		Major: "1", Minor: "37", GitVersion: "v1.37.0-kapi", GitTreeState: "clean",
 		BuildDate: "2026-01-01T00:00:00Z", GoVersion: runtime.Version(), Compiler: runtime.Compiler,
 		Platform: runtime.GOOS + "/" + runtime.GOARCH,
 	}

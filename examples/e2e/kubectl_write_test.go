@@ -106,3 +106,19 @@ func TestKubectlWritePath(t *testing.T) {
 		}
 	})
 }
+
+// TestKubectlVersion checks that the server reports a version within
+// kubectl's supported skew of the client this module tests with, so that
+// kubectl prints no skew warning.
+func TestKubectlVersion(t *testing.T) {
+	k := kubectltest.New(t, startServer(t).URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	out, errOut, err := k.Run(ctx, "", "version")
+	if err != nil {
+		t.Fatalf("kubectl version: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(out, "Server Version: v1.37.0-kapi") || strings.Contains(out+errOut, "Warning") {
+		t.Errorf("kubectl version:\n%s%s", out, errOut)
+	}
+}
