@@ -58,7 +58,7 @@ func (s *Server) apply(req *request, opts patchOptions, body []byte) {
 	out, created, err := s.guaranteedUpdate(ctx, req, opts.dry, applyTo, create, nil)
 	warnStrict(req.w, opts.validation, strict)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	code := http.StatusOK

@@ -17,13 +17,13 @@ const maxGenerateNameAttempts = 8
 func (s *Server) create(req *request) {
 	in, err := s.readWrite(req, "CreateOptions")
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	obj, dry, manager := in.obj, in.dry, in.manager
 	out, kv, err := s.createStored(req.r.Context(), req.res, obj, dry, s.updateTracker(req, manager))
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	s.writeStored(req, http.StatusCreated, out, kv)

@@ -14,12 +14,12 @@ import (
 func (s *Server) delete(req *request) {
 	opts, dry, err := s.deleteOptions(req)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	out, deleted, err := s.deleteObject(req.r.Context(), req.res, req.namespace, req.name, opts, dry)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	if deleted {
@@ -162,18 +162,18 @@ func checkPreconditions(r *resource, obj meta.Object, p *meta.Preconditions) err
 func (s *Server) deleteCollection(req *request) {
 	opts, dry, err := s.deleteOptions(req)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	sel, err := parseSelectors(req)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	ctx := req.r.Context()
 	items, rev, err := s.listAll(ctx, req.res, req.namespace, sel)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	list := &meta.List{TypeMeta: meta.TypeMeta{Kind: req.res.listKind, APIVersion: req.res.apiVersion}, Items: []meta.Object{}}
@@ -184,7 +184,7 @@ func (s *Server) deleteCollection(req *request) {
 			continue
 		}
 		if err != nil {
-			s.writeError(req.w, req.r, err)
+			s.fail(req, err)
 			return
 		}
 		list.Items = append(list.Items, out)

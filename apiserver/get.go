@@ -10,23 +10,23 @@ import (
 func (s *Server) get(req *request) {
 	opts, err := resourceversion.ParseGet(req.r.URL.Query())
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	out, err := s.negotiateRead(req, false, false)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	r := req.res
 	ctx := req.r.Context()
 	resp, err := r.cache.Get(ctx, r.key(req.namespace, req.name), opts)
 	if err != nil {
-		s.writeError(req.w, req.r, storageError(err))
+		s.fail(req, storageError(err))
 		return
 	}
 	if resp.Entry == nil {
-		s.writeError(req.w, req.r, status.NotFound(r.gr, req.name))
+		s.fail(req, status.NotFound(r.gr, req.name))
 		return
 	}
 	if out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON {
@@ -35,7 +35,7 @@ func (s *Server) get(req *request) {
 	}
 	obj, err := object(resp.Entry)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	s.writeRead(req, out, obj)

@@ -17,22 +17,22 @@ import (
 func (s *Server) list(req *request) {
 	opts, err := resourceversion.ParseList(req.r.URL.Query())
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	sel, err := parseSelectors(req)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	out, err := s.negotiateRead(req, true, false)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	p, err := s.listPage(req.r.Context(), req.res, req.namespace, sel, opts)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	if out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON {
@@ -41,7 +41,7 @@ func (s *Server) list(req *request) {
 	}
 	list, err := p.list(req.res)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	s.writeRead(req, out, list)

@@ -28,7 +28,7 @@ type patchOptions struct {
 func (s *Server) patch(req *request) {
 	opts, body, err := s.readPatch(req)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	if opts.patchType == patch.ApplyPatchType {
@@ -38,7 +38,7 @@ func (s *Server) patch(req *request) {
 	r := req.res
 	bodyStrict, err := checkPatchBody(opts.patchType, body, opts.validation)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	var strict []error
@@ -61,7 +61,7 @@ func (s *Server) patch(req *request) {
 	w, err := s.guaranteedUpdateStored(req.r.Context(), req, opts.dry, tryUpdate, nil, s.updateTracker(req, opts.manager))
 	warnStrict(req.w, opts.validation, strict)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	s.writeStored(req, http.StatusOK, w.obj, w.kv)

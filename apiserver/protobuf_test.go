@@ -145,6 +145,10 @@ func TestProtobufNegotiation(t *testing.T) {
 			pb + ";as=PartialObjectMetadataList;v=v1;g=meta.k8s.io"},
 		{"watch stream", sprocketURL + "?watch=true&timeoutSeconds=1", pb, http.StatusOK, pb + ";stream=watch"},
 		{"untagged watch falls back", widgetsPath + "?watch=true&timeoutSeconds=1", pb + ", application/json", http.StatusOK, "application/json"},
+		// Errors of a kind without a protobuf form come in a type the kind
+		// has, as a custom resource's do in kube-apiserver.
+		{"untagged kind's error falls back", widgetsPath + "/missing", pb + ", application/json", http.StatusNotFound, "application/json"},
+		{"tagged kind's error in protobuf", sprocketURL + "/missing", pb + ", application/json", http.StatusNotFound, pb},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -152,9 +156,9 @@ func TestProtobufNegotiation(t *testing.T) {
 			if r.code != c.code || r.header.Get("Content-Type") != c.contentType {
 				t.Fatalf("%d %q, want %d %q: %s", r.code, r.header.Get("Content-Type"), c.code, c.contentType, r.body)
 			}
-			if c.code == http.StatusNotAcceptable {
+			if c.code == http.StatusNotAcceptable || c.code == http.StatusNotFound && c.contentType == "application/json" {
 				st := decodeStatus(t, r)
-				if st.Reason != meta.StatusReasonNotAcceptable || strings.Contains(st.Message, pb) && c.path == widgetsPath {
+				if c.code == http.StatusNotAcceptable && st.Reason != meta.StatusReasonNotAcceptable || strings.Contains(st.Message, pb) && c.path == widgetsPath {
 					t.Errorf("406 Status: %+v", st)
 				}
 			}

@@ -49,7 +49,7 @@ func (s *Server) writeRawList(req *request, p *page) {
 	r := req.res
 	head, err := json.Marshal(&meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta})
 	if err != nil {
-		s.writeError(req.w, req.r, status.InternalError(err))
+		s.fail(req, status.InternalError(err))
 		return
 	}
 	// head ends in `"items":null}`; reopen the items array.
@@ -70,7 +70,7 @@ func (s *Server) writeRawList(req *request, p *page) {
 			buf = append(buf, ',')
 		}
 		if buf, err = r.appendJSON(buf, kv); err != nil {
-			s.writeError(req.w, req.r, status.InternalError(err))
+			s.fail(req, status.InternalError(err))
 			return
 		}
 	}
@@ -142,7 +142,7 @@ func (r *resource) streamRawList(req *request, head []byte, kvs []*storage.KeyVa
 func (s *Server) writeRawObject(req *request, kv *storage.KeyValue) {
 	buf, err := req.res.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 	if err != nil {
-		s.writeError(req.w, req.r, status.InternalError(err))
+		s.fail(req, status.InternalError(err))
 		return
 	}
 	buf = append(buf, '\n')

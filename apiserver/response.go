@@ -51,7 +51,7 @@ func supportsAll(ser codec.Serializer, types []reflect.Type) bool {
 func (s *Server) writeObject(req *request, code int, obj any) {
 	ser, _, err := s.negotiate(req, obj)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	s.writeEncoded(req, code, ser, ser.MediaType(), obj)
@@ -61,7 +61,7 @@ func (s *Server) writeObject(req *request, code int, obj any) {
 func (s *Server) writeEncoded(req *request, code int, ser codec.Serializer, contentType string, v any) {
 	var buf bytes.Buffer
 	if err := ser.Encode(&buf, v); err != nil {
-		s.writeError(req.w, req.r, status.InternalError(err))
+		s.fail(req, status.InternalError(err))
 		return
 	}
 	writeBody(req.w, req.r, code, contentType, buf.Bytes())
@@ -73,11 +73,26 @@ var statusType = reflect.TypeOf(&meta.Status{})
 // media type the client accepts (JSON when it accepts none we know), with
 // Retry-After when the Status asks for it.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	s.writeErrorFor(w, r, nil, err)
+}
+
+// fail is writeError for a request on a resource: the Status goes out in
+// a media type the kind itself can be served in, as kube-apiserver answers
+// errors of a custom resource in the serializers of custom resources.
+func (s *Server) fail(req *request, err error) {
+	s.writeErrorFor(req.w, req.r, req.res, err)
+}
+
+func (s *Server) writeErrorFor(w http.ResponseWriter, r *http.Request, res *resource, err error) {
 	st := status.FromError(err)
 	if st.Code == 0 {
 		st.Code = http.StatusInternalServerError
 	}
-	ser, _, nerr := s.codecs.Negotiate(r.Header.Get("Accept"), acceptPlain(statusType))
+	types := []reflect.Type{statusType}
+	if res != nil {
+		types = append(types, reflect.TypeOf(res.kind.New()))
+	}
+	ser, _, nerr := s.codecs.Negotiate(r.Header.Get("Accept"), acceptPlain(types...))
 	if nerr != nil || st.Reason == meta.StatusReasonNotAcceptable {
 		// As kube-apiserver, a failed negotiation is reported in JSON.
 		ser = codec.JSON{}

@@ -103,16 +103,16 @@ func (s *Server) serveScale(req *request) {
 	if req.verb == "get" {
 		resp, err := r.store.Get(ctx, r.key(req.namespace, req.name), storageGetOptions)
 		if err != nil {
-			s.writeError(req.w, req.r, storageError(err))
+			s.fail(req, storageError(err))
 			return
 		}
 		if resp.KV == nil {
-			s.writeError(req.w, req.r, status.NotFound(r.gr, req.name))
+			s.fail(req, status.NotFound(r.gr, req.name))
 			return
 		}
 		obj, err := r.decode(resp.KV)
 		if err != nil {
-			s.writeError(req.w, req.r, status.InternalError(err))
+			s.fail(req, status.InternalError(err))
 			return
 		}
 		s.respondScale(req, obj)
@@ -120,12 +120,12 @@ func (s *Server) serveScale(req *request) {
 	}
 	desired, err := s.scaleInput(req)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	dry, err := dryRun(req.r.URL.Query()["dryRun"])
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	optionsKind := "UpdateOptions"
@@ -134,7 +134,7 @@ func (s *Server) serveScale(req *request) {
 	}
 	manager, err := writeManager(req.r, optionsKind)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	tryUpdate := func(_ *storage.KeyValue, old meta.Object) (meta.Object, error) {
@@ -160,7 +160,7 @@ func (s *Server) serveScale(req *request) {
 	}
 	out, _, err := s.guaranteedUpdate(ctx, req, dry, tryUpdate, nil, s.scaleTracker(req, manager))
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	s.respondScale(req, out)
@@ -169,7 +169,7 @@ func (s *Server) serveScale(req *request) {
 func (s *Server) respondScale(req *request, obj meta.Object) {
 	sc, err := req.res.scaleOf(obj)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	s.writeObject(req, http.StatusOK, sc)

@@ -352,7 +352,7 @@ func humanDuration(d time.Duration) string {
 func (s *Server) writeRead(req *request, out readOutput, v any) {
 	rendered, err := out.render(req.res, v)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	s.writeEncoded(req, http.StatusOK, out.ser, out.contentType(), rendered)

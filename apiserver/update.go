@@ -16,7 +16,7 @@ import (
 func (s *Server) update(req *request) {
 	in, err := s.readWrite(req, "UpdateOptions")
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	obj, dry, manager := in.obj, in.dry, in.manager
@@ -39,7 +39,7 @@ func (s *Server) update(req *request) {
 	}
 	w, err := s.guaranteedUpdateStored(req.r.Context(), req, dry, tryUpdate, create, track)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	code := http.StatusOK

@@ -62,24 +62,24 @@ type watchStream struct {
 func (s *Server) watch(req *request) {
 	opts, err := resourceversion.ParseWatch(req.r.URL.Query())
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	sel, err := parseSelectors(req)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	out, err := s.negotiateRead(req, true, true)
 	if err != nil {
-		s.writeError(req.w, req.r, err)
+		s.fail(req, err)
 		return
 	}
 	ctx, cancel := context.WithTimeout(req.r.Context(), s.watchTimeout(opts))
 	defer cancel()
 	w, err := req.res.startWatch(ctx, req, sel, opts)
 	if err != nil && status.CodeOf(err) != http.StatusGone {
-		s.writeError(req.w, req.r, storageError(err))
+		s.fail(req, storageError(err))
 		return
 	}
 
