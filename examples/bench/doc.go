@@ -14,7 +14,8 @@
 //	BenchmarkList/objects=N/transport=T             GET all N Widgets as JSON (MB/s is the response size over time)
 //	BenchmarkUpdate/transport=T                     PUT with the current resourceVersion and a changed spec, 1,000 Widgets
 //	BenchmarkWrite/op=O                             update, merge-patch or apply of spec.replicas, in process, 1,000 Widgets
-//	BenchmarkMemoryPerWidget                        live heap per stored Widget after loading 10,000 and listing them
+//	BenchmarkMemoryPerWidget                        live heap per stored Widget after loading 10,000 (create + status) and listing them
+//	BenchmarkMemoryPerCreatedWidget                 the same for 10,000 Widgets only created
 //	BenchmarkStartToReady/path=P                    from server.Open (in process) or Run (loopback) to /readyz and a Widget list answering 200
 //	BenchmarkWatchFanOut/watchers=W                 W watchers over loopback, 1,000 updates at 500/s: delivery p50/p99/max, encodings per event
 //
