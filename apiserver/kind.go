@@ -271,8 +271,12 @@ func (p *schemaPlan) prune(obj meta.Object) []error {
 	if p == nil || !p.unstructured {
 		return nil
 	}
+	u := obj.(*meta.Unstructured)
 	var out []error
-	for _, path := range p.root.Prune(obj.(*meta.Unstructured).Content) {
+	for _, path := range u.DroppedMetadataFields() {
+		out = append(out, fmt.Errorf("unknown field %q", path))
+	}
+	for _, path := range p.root.Prune(u.Content) {
 		out = append(out, fmt.Errorf("unknown field %q", path))
 	}
 	return out

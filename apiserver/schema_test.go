@@ -145,6 +145,20 @@ func TestUnstructuredFieldValidation(t *testing.T) {
 	if r.code != http.StatusOK || r.header.Get("Warning") != "" || strings.Contains(string(r.body), "baz") {
 		t.Errorf("ignore patch: %d %q %s", r.code, r.header.Get("Warning"), r.body)
 	}
+	// Unknown metadata fields are reported too, and never stored.
+	withMeta := strings.Replace(cog("m", `{"teeth":5}`), `"name":"m"`, `"name":"m","labelz":{"a":"b"}`, 1)
+	r = do(t, ts.Server, "POST", cogsPath+"?fieldValidation=Strict", "application/json", withMeta)
+	if st := decodeStatus(t, r); r.code != http.StatusBadRequest || st.Message != `strict decoding error: unknown field "metadata.labelz"` {
+		t.Errorf("strict, unknown metadata field: %d %s", r.code, r.body)
+	}
+	r = do(t, ts.Server, "POST", cogsPath+"?fieldValidation=Warn", "application/json", withMeta)
+	if r.code != http.StatusCreated || !strings.Contains(r.header.Get("Warning"), `unknown field \"metadata.labelz\"`) || strings.Contains(string(r.body), "labelz") {
+		t.Errorf("warn, unknown metadata field: %d %q %s", r.code, r.header.Get("Warning"), r.body)
+	}
+	r = do(t, ts.Server, "PATCH", cogsPath+"/m?fieldValidation=Strict", "application/merge-patch+json", `{"metadata":{"finalizerz":["x"]}}`)
+	if st := decodeStatus(t, r); r.code != http.StatusBadRequest || !strings.Contains(st.Message, `unknown field "metadata.finalizerz"`) {
+		t.Errorf("strict patch, unknown metadata field: %d %s", r.code, r.body)
+	}
 }
 
 // TestTypedSchemaValidation checks a typed kind's struct-tag constraints

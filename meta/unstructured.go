@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
+	"strings"
 )
 
 // Unstructured is an object of a kind defined at run time, such as one
@@ -16,7 +18,27 @@ type Unstructured struct {
 	TypeMeta
 	ObjectMeta
 	Content map[string]any
+
+	// droppedMeta are the metadata fields the last decode did not know.
+	droppedMeta []string
 }
+
+// objectMetaFields are the JSON names of ObjectMeta's fields.
+var objectMetaFields = func() map[string]bool {
+	t := reflect.TypeOf(ObjectMeta{})
+	names := make(map[string]bool, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		names[name] = true
+	}
+	return names
+}()
+
+// DroppedMetadataFields returns the paths ("metadata.foo", sorted) of the
+// metadata fields the last UnmarshalJSON found but ObjectMeta does not
+// have, and so dropped: a server reports them as unknown fields under
+// field validation, as it does the unknown fields of typed objects.
+func (u *Unstructured) DroppedMetadataFields() []string { return u.droppedMeta }
 
 var _ Object = (*Unstructured)(nil)
 
@@ -98,6 +120,14 @@ func (u *Unstructured) setFromMap(m map[string]any) error {
 		}
 	}
 	if v, present := m["metadata"]; present && v != nil {
+		if mm, ok := v.(map[string]any); ok {
+			for k := range mm {
+				if !objectMetaFields[k] {
+					u.droppedMeta = append(u.droppedMeta, "metadata."+k)
+				}
+			}
+			sort.Strings(u.droppedMeta)
+		}
 		mb, err := json.Marshal(v)
 		if err != nil {
 			return err
