@@ -138,6 +138,7 @@ func TestRoundTrip(t *testing.T) {
 	s := protobuf.New()
 	str, i64, yes := "s", int64(-7), true
 	tm := meta.NewTime(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
+	micro := meta.NewMicroTime(time.Date(2030, 1, 1, 0, 0, 0, 123456789, time.UTC)) // kept: .123456
 	full := &everything{
 		TypeMeta: meta.TypeMeta{Kind: "Everything", APIVersion: "test/v1"},
 		Str:      "héllo", Bytes: []byte{0, 1}, Bool: true, I32: -5, I64: 1 << 40, U32: 7, U64: 1 << 63,
@@ -149,6 +150,7 @@ func TestRoundTrip(t *testing.T) {
 		Self:  &everything{Str: "nested", Msg: inner{A: "deep"}},
 		Named: meta.StatusReasonNotFound, BytesList: [][]byte{{}, {1}}, Times: []meta.Time{tm, {}},
 		F64s: []float64{0.5}, TimeMap: map[string]meta.Time{"t": tm},
+		Micro: micro, PMicro: &micro,
 	}
 	cases := []struct {
 		name string

@@ -104,6 +104,8 @@ type everything struct {
 	Times         []meta.Time          `protobuf:"bytes,28,rep,name=times"`
 	F64s          []float64            `protobuf:"fixed64,29,rep,name=f64s"`
 	TimeMap       map[string]meta.Time `protobuf:"bytes,30,rep,name=timeMap"`
+	Micro         meta.MicroTime       `protobuf:"bytes,31,opt,name=micro"`
+	PMicro        *meta.MicroTime      `protobuf:"bytes,32,opt,name=pMicro"`
 	unexported    int
 	Skipped       string `protobuf:"-"`
 }
