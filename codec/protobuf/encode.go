@@ -175,9 +175,9 @@ func (e *encoder) sizeValue(vt *valueType, v reflect.Value) int {
 	case kFloat64:
 		return 8
 	case kTime:
-		return protowire.SizeBytes(timeSize(timeOf(v)))
+		return protowire.SizeBytes(timeSize(valueAs[meta.Time](v)))
 	case kMicroTime:
-		return protowire.SizeBytes(microTimeSize(microTimeOf(v)))
+		return protowire.SizeBytes(microTimeSize(valueAs[meta.MicroTime](v)))
 	case kRaw:
 		return protowire.SizeBytes(rawSize(v))
 	case kMessage:
@@ -219,13 +219,14 @@ func (e *encoder) fail(err error) {
 	}
 }
 
-// timeOf reads a meta.Time without copying through an interface when the
-// value is addressable, as struct fields reached through a pointer are.
-func timeOf(v reflect.Value) meta.Time {
+// valueAs reads a struct value of type T (meta.Time, meta.MicroTime)
+// without copying through an interface when the value is addressable, as
+// struct fields reached through a pointer are.
+func valueAs[T any](v reflect.Value) T {
 	if v.CanAddr() {
-		return *(*meta.Time)(v.Addr().UnsafePointer())
+		return *(*T)(v.Addr().UnsafePointer())
 	}
-	return v.Interface().(meta.Time)
+	return v.Interface().(T)
 }
 
 // timeSize is the size of meta/v1 Time: empty when zero, else seconds and
@@ -236,13 +237,6 @@ func timeSize(t meta.Time) int {
 		return 0
 	}
 	return 1 + protowire.SizeVarint(uint64(t.Unix())) + 1 + 1
-}
-
-func microTimeOf(v reflect.Value) meta.MicroTime {
-	if v.CanAddr() {
-		return *(*meta.MicroTime)(v.Addr().UnsafePointer())
-	}
-	return v.Interface().(meta.MicroTime)
 }
 
 // microNanos is the nanos field of meta/v1 MicroTime: the nanoseconds
@@ -334,7 +328,7 @@ func (e *encoder) appendValue(b []byte, vt *valueType, v reflect.Value) []byte {
 	case kFloat64:
 		return protowire.AppendFixed64(b, math.Float64bits(v.Float()))
 	case kTime:
-		t := timeOf(v)
+		t := valueAs[meta.Time](v)
 		b = protowire.AppendVarint(b, uint64(timeSize(t)))
 		if t.IsZero() {
 			return b
@@ -342,7 +336,7 @@ func (e *encoder) appendValue(b []byte, vt *valueType, v reflect.Value) []byte {
 		b = protowire.AppendVarint(append(b, 0x08), uint64(t.Unix()))
 		return append(b, 0x10, 0x00)
 	case kMicroTime:
-		t := microTimeOf(v)
+		t := valueAs[meta.MicroTime](v)
 		b = protowire.AppendVarint(b, uint64(microTimeSize(t)))
 		if t.IsZero() {
 			return b
