@@ -37,31 +37,42 @@ func BenchmarkCreateParallel(b *testing.B) {
 	for _, tr := range transports {
 		b.Run("transport="+tr.String(), func(b *testing.B) {
 			f := freshFixture(b)
-			f.newClient(tr) // start the server outside the timer
 			var next atomic.Int64
-			var lat latencies
-			setParallelClients(b)
-			b.ReportAllocs()
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				c := f.newClient(tr)
-				h := new(histogram)
-				defer lat.merge(h)
-				for pb.Next() {
-					i := int(next.Add(1))
-					start := time.Now()
-					err := c.create("create", i)
-					h.record(time.Since(start))
-					if err != nil {
-						b.Error(err)
-						return
-					}
-				}
+			runParallel(b, f, tr, func() func(*client) error {
+				return func(c *client) error { return c.create("create", int(next.Add(1))) }
 			})
-			b.StopTimer()
-			lat.report(b)
 		})
 	}
+}
+
+// runParallel runs a request from each of the concurrent clients
+// setParallelClients asks for, timing every request, and reports the
+// latency quantiles and requests per second. newOp makes one client's
+// request function, so that per-client state (a random source) is not
+// shared.
+func runParallel(b *testing.B, f *fixture, tr transport, newOp func() func(*client) error) {
+	f.newClient(tr) // start the server outside the timer
+	var lat latencies
+	setParallelClients(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		c := f.newClient(tr)
+		op := newOp()
+		h := new(histogram)
+		defer lat.merge(h)
+		for pb.Next() {
+			start := time.Now()
+			err := op(c)
+			h.record(time.Since(start))
+			if err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	lat.report(b)
 }
 
 // BenchmarkGet GETs a random existing Widget, one client.
@@ -92,31 +103,11 @@ func BenchmarkGetParallel(b *testing.B) {
 	b.Run(objects(n), func(b *testing.B) {
 		for _, tr := range transports {
 			b.Run("transport="+tr.String(), func(b *testing.B) {
-				f := preloaded(b, n)
-				f.newClient(tr) // start the server outside the timer
 				var seed atomic.Uint64
-				var lat latencies
-				setParallelClients(b)
-				b.ReportAllocs()
-				b.ResetTimer()
-				b.RunParallel(func(pb *testing.PB) {
-					c := f.newClient(tr)
+				runParallel(b, preloaded(b, n), tr, func() func(*client) error {
 					rng := rand.New(rand.NewPCG(seed.Add(1), n))
-					h := new(histogram)
-					defer lat.merge(h)
-					for pb.Next() {
-						i := rng.IntN(n)
-						start := time.Now()
-						err := c.get(i)
-						h.record(time.Since(start))
-						if err != nil {
-							b.Error(err)
-							return
-						}
-					}
+					return func(c *client) error { return c.get(rng.IntN(n)) }
 				})
-				b.StopTimer()
-				lat.report(b)
 			})
 		}
 	})
