@@ -71,33 +71,43 @@ const maxCreateRaces = 3
 func (w *write) run(ctx context.Context) (written, error) {
 	r := w.h.r
 	for races := 0; ; {
-		cur, old, err := w.read(ctx) // 1
+		// 1. The stored object.
+		cur, old, err := w.read(ctx)
 		if err != nil {
 			return written{}, err
 		}
-		obj, err := w.build(cur, old) // 2
+		// 2. The requested object.
+		obj, err := w.build(cur, old)
 		if err != nil {
 			return written{}, err
 		}
-		obj = w.convert(obj) // 3
-		if err := w.checkPreconditions(obj, cur); err != nil { // 4
+		// 3. Conversion to the storage version.
+		obj = w.convert(obj)
+		// 4. Preconditions.
+		if err := w.checkPreconditions(obj, cur); err != nil {
 			return written{}, err
 		}
-		if obj, err = w.prepare(obj, old); err != nil { // 5
+		// 5. Fields the server owns.
+		if obj, err = w.prepare(obj, old); err != nil {
 			return written{}, err
 		}
+		// 6 and 7. Defaults and mutating admission.
 		a := w.admissionRequest(obj, old)
-		if err := w.defaultAndMutate(ctx, a); err != nil { // 6, 7
+		if err := w.defaultAndMutate(ctx, a); err != nil {
 			return written{}, err
 		}
-		decoded := w.record(cur, obj, old) // 8
-		if err := r.validate(ctx, obj, old, decoded); err != nil { // 9
+		// 8. Generation and managedFields.
+		decoded := w.record(cur, obj, old)
+		// 9. Validation.
+		if err := r.validate(ctx, obj, old, decoded); err != nil {
 			return written{}, err
 		}
-		if err := w.h.admit(ctx, r, a); err != nil { // 10
+		// 10. Validating admission.
+		if err := w.h.admit(ctx, r, a); err != nil {
 			return written{}, err
 		}
-		out, done, err := w.store(ctx, cur, obj, old) // 11
+		// 11. Store.
+		out, done, err := w.store(ctx, cur, obj, old)
 		if status.IsAlreadyExists(err) && !w.post && races < maxCreateRaces {
 			races++ // created concurrently: update it instead
 			continue
