@@ -51,3 +51,12 @@ func (c Cached) List(ctx context.Context) ([]meta.Object, int64, error) {
 	}
 	return out, res.Revision, nil
 }
+
+// Sync waits until the cache holds every change the store had made when
+// Sync was called (a consistent read of the store's revision).
+func (c Cached) Sync(ctx context.Context) error {
+	if _, err := c.r.cache.Sync(ctx); err != nil {
+		return storageError(err)
+	}
+	return nil
+}

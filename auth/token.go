@@ -122,6 +122,9 @@ func ParseTokenFile(r io.Reader) (*TokenFile, error) {
 		if len(rec) < 3 {
 			return nil, fmt.Errorf("line %d: want at least 3 columns (token,user,uid), got %d", line, len(rec))
 		}
+		for i := range rec[:3] {
+			rec[i] = strings.TrimSpace(rec[i])
+		}
 		if rec[0] == "" {
 			return nil, fmt.Errorf("line %d: empty token", line)
 		}
