@@ -137,7 +137,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version 
 	if len(rest) >= 3 && rest[0] == "namespaces" && s.lookup(group, version, "namespaces") == nil {
 		req.namespace = rest[1]
 		if err := checkPathName("Namespace", req.namespace); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rest = rest[2:]
 	}
@@ -152,7 +152,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version 
 	if len(rest) > 1 {
 		req.name = rest[1]
 		if err := checkPathName("Name", req.name); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if len(rest) > 2 {
