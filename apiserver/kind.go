@@ -37,7 +37,11 @@ type Kind struct {
 	// checked on every write; for kinds served as meta.Unstructured
 	// (typically with a schema from schema.FromOpenAPI) the fields it
 	// does not know are also pruned, and reported as field validation
-	// asks.
+	// asks. A Go field whose zero value JSON leaves out (a number or
+	// boolean tagged omitempty) must be a pointer when the schema gives
+	// it a non-zero default or a bound that rejects zero: otherwise an
+	// explicit 0 would become the default, or a write of 0 would remove
+	// the field instead of failing, and Register refuses the kind.
 	Schema *schema.Schema
 	// StatusSubresource serves /status and splits spec from status:
 	// writes to the main resource keep the stored status and writes to
@@ -122,6 +126,9 @@ func (k *Kind) compileSchema() error {
 	t := reflect.TypeOf(sample)
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if err := schema.CheckZeroValues(k.Schema, t); err != nil {
+		return err
 	}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
