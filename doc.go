@@ -24,7 +24,9 @@
 //	storage          the storage interface (etcd v3's model), storage/memory,
 //	                 storage/storagetest; storage/etcd is its own module
 //	resourceversion  resourceVersion, limit and continue semantics
-//	auth             the user on a request and the Authorizer interface
+//	auth             authentication (x509, tokens, front proxy), impersonation,
+//	                 the Authorizer interface; auth/rbac the RBAC authorizer
+//	audit            audit.k8s.io/v1 events at the level a Policy chooses
 //	status           errors as Kubernetes Status values, one per reason
 //	meta             wire types shared by all: ObjectMeta, Status, Table, ...
 //

@@ -213,10 +213,11 @@ func (s *Server) register(k Kind) error {
 		return fmt.Errorf("resource %s is already registered", k.groupResource())
 	}
 	for _, h := range s.resources {
-		if r := h.r; r.kind.Group == k.Group && r.kind.Version == k.Version && r.kind.Kind == k.Kind {
+		have := &h.r.kind
+		if have.Group == k.Group && have.Version == k.Version && have.Kind == k.Kind {
 			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
 		}
-		if err := secondVersion(&r.kind, &k); err != nil {
+		if err := secondVersion(have, &k); err != nil {
 			return err
 		}
 	}
