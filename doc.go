@@ -16,6 +16,8 @@
 //	openapi          OpenAPI v3 documents, for kubectl validation and explain
 //	patch            JSON, merge and strategic merge patches, server-side
 //	                 apply and managedFields
+//	fieldvalidation  the fieldValidation directive (Ignore, Warn, Strict) and
+//	                 unknown and duplicate fields, as warnings or a 400
 //	schema           one model of a kind's structure, from Go types or an
 //	                 OpenAPI v3 document: validation, defaulting, pruning
 //	codec            media types and serializers (JSON, YAML; codec/protobuf,

@@ -5,10 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"maps"
 	"reflect"
 
+	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/status"
@@ -286,10 +286,10 @@ func (p *schemaPlan) prune(obj meta.Object) []error {
 	u := obj.(*meta.Unstructured)
 	var out []error
 	for _, path := range u.DroppedMetadataFields() {
-		out = append(out, fmt.Errorf("unknown field %q", path))
+		out = append(out, fieldvalidation.Unknown(path))
 	}
 	for _, path := range p.root.Prune(u.Content) {
-		out = append(out, fmt.Errorf("unknown field %q", path))
+		out = append(out, fieldvalidation.Unknown(path))
 	}
 	return out
 }
