@@ -6,6 +6,8 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
@@ -16,8 +18,12 @@ import (
 // manager owns the fields it sets. A missing object is created (201),
 // except through a subresource, as kube-apiserver does.
 func (h *handler) apply(req *request, opts patchOptions, body []byte) {
+	if err := codec.CheckYAMLCost(body); err != nil {
+		h.fail(req, status.BadRequest(err.Error()))
+		return
+	}
 	var bodyStrict error
-	if opts.validation != fieldValidationIgnore {
+	if opts.validation != fieldvalidation.Ignore {
 		// kube-apiserver checks the configuration for duplicate fields
 		// after applying it.
 		if err := yaml.UnmarshalStrict(body, &map[string]any{}); err != nil {
@@ -33,7 +39,7 @@ func (h *handler) apply(req *request, opts patchOptions, body []byte) {
 			}
 			strict = resultStrict
 			if bodyStrict != nil {
-				if opts.validation == fieldValidationStrict {
+				if opts.validation == fieldvalidation.Strict {
 					return nil, status.BadRequest(fmt.Sprintf("error strict decoding YAML: %v", bodyStrict))
 				}
 				strict = append([]error{bodyStrict}, resultStrict...)
