@@ -45,7 +45,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"duration", time.Since(start), "userAgent", r.UserAgent())
 	}()
 	docs := s.seal()
-	s.route(rec, r, docs)
+	s.route(rec, r.WithContext(withWarnings(r.Context(), rec)), docs)
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs) {
