@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/common/types"
 
 	"github.com/kapi-dev/kapi/schema"
 )
@@ -204,6 +205,19 @@ func (e *sizeEstimator) EstimateSize(el checker.AstNode) *checker.SizeEstimate {
 	return &checker.SizeEstimate{Min: 0, Max: cur.maxElements}
 }
 
-func (e *sizeEstimator) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
+// EstimateCallCost prices equality of the libraries' opaque values,
+// which CEL cannot size.
+func (e *sizeEstimator) EstimateCallCost(function, _ string, _ *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+	if function != "_==_" && function != "_!=_" || len(args) != 2 || args[0].Type().Equal(args[1].Type()) != types.True {
+		return nil
+	}
+	switch args[0].Type().TypeName() {
+	case semverType.TypeName():
+		return &checker.CallEstimate{CostEstimate: checker.FixedCostEstimate(1)}
+	case formatType.TypeName():
+		return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 1, Max: 7}}
+	case urlType.TypeName():
+		return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 1, Max: 1 + MaxRequestBytes/10}}
+	}
 	return nil
 }

@@ -47,3 +47,16 @@ func check(v *Validator, obj, old map[string]any) ([]string, []string) {
 }
 
 func joined(l []string) string { return strings.Join(l, "\n") }
+
+func compileWith(t testing.TB, e *Engine, doc string) *Validator {
+	t.Helper()
+	s, err := schema.FromOpenAPI([]byte(doc))
+	if err != nil {
+		t.Fatalf("FromOpenAPI: %v", err)
+	}
+	rv, err := e.Compile(s)
+	if err != nil {
+		t.Fatalf("Compile: %v", err)
+	}
+	return rv.(*Validator)
+}

@@ -3,12 +3,14 @@ package cel
 import (
 	"encoding/base64"
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 )
@@ -151,7 +153,7 @@ func formatVal(f namedFormat) ref.Val {
 // optional.none() for a valid string, else the list of its problems.
 func formatLib() cel.EnvOption {
 	l := &library{name: "format", costs: map[string]overloadCost{
-		"format-validate": {productEstimate(stringFactor), scanTracker(stringFactor)},
+		"format-validate": validateCost,
 	}}
 	names := make([]string, 0, len(formats))
 	for name := range formats {
@@ -194,4 +196,23 @@ func formatLib() cel.EnvOption {
 			}))),
 	)
 	return l.option()
+}
+
+// maxFormatRegex is the size of the longest pattern a format checks.
+const maxFormatRegex = 128
+
+// validateCost prices <format>.validate(s) as a scan of s by a pattern
+// of the largest size.
+var validateCost = overloadCost{
+	est: func(est checker.CostEstimator, _ *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+		if len(args) != 1 {
+			return nil
+		}
+		c := sizeOf(est, args[0]).MultiplyByCostFactor(maxFormatRegex * stringFactor).Add(checker.FixedCostEstimate(1))
+		return &checker.CallEstimate{CostEstimate: c}
+	},
+	track: func(args []ref.Val, _ ref.Val) *uint64 {
+		c := 1 + uint64(math.Ceil(float64(actualSize(args[1]))*maxFormatRegex*stringFactor))
+		return &c
+	},
 }
