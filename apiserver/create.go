@@ -66,7 +66,7 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded m
 		return status.InternalError(err)
 	}
 	errs = append(errs, schemaErrs...)
-	ruleErrs, err := r.kind.plan.validateRules(ctx, obj, old, decoded)
+	ruleErrs, err := r.kind.plan.validateRules(ctx, obj, old, decoded, errs)
 	if err != nil {
 		return status.InternalError(err)
 	}

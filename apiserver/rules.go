@@ -35,11 +35,22 @@ func (p *schemaPlan) compileRules(engine schema.RuleEngine) error {
 }
 
 // validateRules evaluates the schema's rules on obj against old (nil on
-// create). decoded, when not nil, is obj's JSON form. Rules broken by
+// create). decoded, when not nil, is obj's JSON form; found are the
+// errors found so far: as kube-apiserver, rules are not evaluated on an
+// object of the wrong shape (wrong types, missing required fields,
+// values too long or too many, values outside an enum). Rules broken by
 // values an update left unchanged come back as warnings on the response.
-func (p *schemaPlan) validateRules(ctx context.Context, obj, old meta.Object, decoded map[string]any) (status.FieldErrors, error) {
+func (p *schemaPlan) validateRules(ctx context.Context, obj, old meta.Object, decoded map[string]any, found status.FieldErrors) (status.FieldErrors, error) {
 	if p == nil || p.rules == nil {
 		return nil, nil
+	}
+	for _, e := range found {
+		switch e.Type {
+		case meta.CauseTypeFieldValueNotSupported, meta.CauseTypeFieldValueRequired, meta.CauseTypeFieldValueTooLong,
+			meta.CauseTypeFieldValueTooMany, meta.CauseTypeTypeInvalid:
+			return status.FieldErrors{status.InvalidValue(status.NewPath("<nil>"), nil,
+				"some validation rules were not checked because the object was invalid; correct the existing errors to complete validation")}, nil
+		}
 	}
 	x, err := p.jsonObject(obj, decoded)
 	if err != nil {

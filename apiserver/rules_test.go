@@ -103,6 +103,11 @@ func TestRuleErrorsAndWarnings(t *testing.T) {
 	if st := decodeStatus(t, r); len(st.Details.Causes) != 2 || st.Details.Causes[1].Message != "Invalid value: mode may not be bad" {
 		t.Errorf("rule errors are not listed after the schema's: %+v", st.Details.Causes)
 	}
+	r = do(t, ts, "POST", path, "application/json", `{"apiVersion":"dyn.example.com/v1","kind":"Ruled","metadata":{"name":"z"},"spec":{"mode":"bad","count":"five"}}`)
+	want = `Ruled.dyn.example.com "z" is invalid: [spec.count: Invalid value: "string": spec.count in body must be of type integer: "string", <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]`
+	if st := decodeStatus(t, r); st.Message != want {
+		t.Errorf("rules ran on an object of the wrong shape:\n%s\nwant\n%s", st.Message, want)
+	}
 	if r := do(t, ts, "POST", path, "application/json", obj("ratchet")); r.code != http.StatusCreated || r.header.Get("Warning") != "" {
 		t.Fatalf("create: %d %s %q", r.code, r.body, r.header.Get("Warning"))
 	}

@@ -3,6 +3,7 @@ package cel
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/google/cel-go/cel"
@@ -98,6 +99,7 @@ func (c *compiler) tree(s *schema.Schema, n *node, where string, cardinality uin
 				v.props = map[string]*validator{}
 			}
 			v.props[prop] = cv
+			v.order = append(v.order, prop)
 		}
 	}
 	if s.Items != nil && n.elem != nil {
@@ -112,6 +114,7 @@ func (c *compiler) tree(s *schema.Schema, n *node, where string, cardinality uin
 		card, ok := mulSat(cardinality, n.maxElements), bounded && n.bounded
 		v.values = c.tree(s.AdditionalProperties, n.elem, where+".additionalProperties", card, ok, uncorrelated)
 	}
+	sort.Strings(v.order)
 	if len(v.rules) == 0 && v.props == nil && v.items == nil && v.values == nil {
 		return nil
 	}

@@ -140,7 +140,7 @@ func TestRuleShapes(t *testing.T) {
 		{name: "escaped underscores and dots", spec: map[string]any{"replicas": int64(1), "oddities": map[string]any{"a__b": "1", "x.y": "2"}},
 			want: "spec.oddities: Invalid value: a__b and x.y exclude each other"},
 		{name: "root metadata", spec: map[string]any{"replicas": int64(1)}, meta: map[string]any{"name": "forbidden"},
-			want: ": Invalid value: name may not be forbidden"},
+			want: "<nil>: Invalid value: name may not be forbidden"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

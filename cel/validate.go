@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/google/cel-go/common/types"
@@ -29,6 +30,7 @@ type validator struct {
 	s      *schema.Schema
 	rules  []*compiled
 	props  map[string]*validator
+	order  []string // the keys of props, sorted
 	items  *validator
 	values *validator
 }
@@ -53,6 +55,9 @@ func (v *Validator) Validate(ctx context.Context, obj, old map[string]any) (stat
 		oldVal = old
 	}
 	v.root.validate(r, status.Path{}, obj, oldVal, old != nil, ratchet{cur: &corr{new: obj, old: oldVal, hasOld: old != nil}})
+	for _, e := range r.errs {
+		rootField(e)
+	}
 	return r.errs, r.warnings
 }
 
@@ -68,19 +73,26 @@ func (v *validator) validate(r *run, p status.Path, x, old any, hasOld bool, rt 
 	switch t := x.(type) {
 	case map[string]any:
 		om, _ := old.(map[string]any)
-		for k, e := range t {
-			cv := v.values
-			cp := p.Key(k)
-			if pv, ok := v.props[k]; ok {
-				cv, cp = pv, p.Child(k)
-			} else if v.n.kind != kindMap {
-				continue
+		for _, k := range v.order {
+			if e, ok := t[k]; ok {
+				oe, had := om[k]
+				v.props[k].validate(r, p.Child(k), e, oe, hasOld && had, rt.key(k, e, oe, hasOld && had))
 			}
-			if cv == nil {
-				continue
+			if r.budget < 0 {
+				return
 			}
-			oe, ok := om[k]
-			cv.validate(r, cp, e, oe, hasOld && ok, rt.key(k, e, oe, hasOld && ok))
+		}
+		if v.values == nil || v.n.kind != kindMap {
+			return
+		}
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			oe, had := om[k]
+			v.values.validate(r, p.Key(k), t[k], oe, hasOld && had, rt.key(k, t[k], oe, hasOld && had))
 			if r.budget < 0 {
 				return
 			}
@@ -228,7 +240,7 @@ func (v *validator) run(r *run, p status.Path, cr *compiled, a *activation, x an
 	}
 	fe := fieldError(at, x, v.s.Type, detail, cr.rule.Reason)
 	if !cr.usesOld && rt.unchanged() {
-		r.warnings = append(r.warnings, fe.Error())
+		r.warnings = append(r.warnings, rootField(fe).Error())
 		return true
 	}
 	r.errs = append(r.errs, fe)
@@ -314,4 +326,13 @@ func fieldError(p status.Path, x any, typ, detail, reason string) *status.FieldE
 		return status.InvalidOmitValue(p, detail)
 	}
 	return status.InvalidValue(p, x, detail)
+}
+
+// rootField names the root of an object as kube-apiserver does in the
+// errors of rules on it: "<nil>".
+func rootField(e *status.FieldError) *status.FieldError {
+	if e.Field == "" {
+		e.Field = "<nil>"
+	}
+	return e
 }
