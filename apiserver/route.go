@@ -45,7 +45,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"duration", time.Since(start), "userAgent", r.UserAgent())
 	}()
 	docs := s.seal()
-	s.route(rec, r.WithContext(withWarnings(r.Context(), rec)), docs)
+	out, authed, done := s.guard(rec, r)
+	panicked := true
+	defer func() { done(panicked) }()
+	if authed != nil && !s.serveReview(out, authed) {
+		s.route(out, authed.WithContext(withWarnings(authed.Context(), out)), docs)
+	}
+	panicked = false
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs) {
