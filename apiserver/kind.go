@@ -98,8 +98,9 @@ func (k *Kind) groupResource() meta.GroupResource {
 type schemaPlan struct {
 	root         *schema.Schema
 	unstructured bool
-	validator    *schema.Validator // unstructured: of the root
-	fields       []fieldPlan       // typed: top-level fields with rules
+	validator    *schema.Validator    // unstructured: of the root
+	fields       []fieldPlan          // typed: top-level fields with rules
+	rules        schema.RuleValidator // CEL rules, if the schema has any
 }
 
 // fieldPlan covers one top-level field of a typed kind.
@@ -114,9 +115,13 @@ type fieldPlan struct {
 	defaulter *schema.Defaulter
 }
 
-// compileSchema builds the kind's schema plan.
-func (k *Kind) compileSchema() error {
+// compileSchema builds the kind's schema plan; engine compiles its
+// rules.
+func (k *Kind) compileSchema(engine schema.RuleEngine) error {
 	p := &schemaPlan{root: k.Schema}
+	if err := p.compileRules(engine); err != nil {
+		return err
+	}
 	sample := k.New()
 	if _, ok := sample.(*meta.Unstructured); ok {
 		p.unstructured = true
