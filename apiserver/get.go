@@ -29,9 +29,15 @@ func (s *Server) get(req *request) {
 		s.fail(req, status.NotFound(r.gr, req.name))
 		return
 	}
-	if out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON {
-		s.writeRawObject(req, resp.Entry.KV)
-		return
+	if out.ser.MediaType() == codec.MediaTypeJSON {
+		switch out.as {
+		case transformNone:
+			s.writeRawObject(req, resp.Entry.KV)
+			return
+		case asTable, asPartial:
+			s.writeRowObject(req, out, resp.Entry)
+			return
+		}
 	}
 	obj, err := object(resp.Entry)
 	if err != nil {
