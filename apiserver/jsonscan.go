@@ -146,3 +146,58 @@ func lookupRaw(doc []byte, path string) []byte {
 	}
 	return cur
 }
+
+// eachString calls fn with every key of the JSON object b whose value is
+// a string, both unquoted, and reports whether b was an object it could
+// read to the end.
+func eachString(b []byte, fn func(k, v string)) bool {
+	if len(b) == 0 || b[0] != '{' {
+		return false
+	}
+	i := skipSpace(b, 1)
+	if i < len(b) && b[i] == '}' {
+		return true
+	}
+	for i < len(b) && b[i] == '"' {
+		k := skipString(b, i)
+		if k < 0 {
+			return false
+		}
+		key := b[i:k]
+		v := skipSpace(b, k)
+		if v >= len(b) || b[v] != ':' {
+			return false
+		}
+		v = skipSpace(b, v+1)
+		e := skipValue(b, v)
+		if e < 0 {
+			return false
+		}
+		if b[v] == '"' {
+			ks, ok1 := unquote(key)
+			vs, ok2 := unquote(b[v:e])
+			if !ok1 || !ok2 {
+				return false
+			}
+			fn(ks, vs)
+		}
+		i = skipSpace(b, e)
+		if i < len(b) && b[i] == '}' {
+			return true
+		}
+		if i >= len(b) || b[i] != ',' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+	}
+	return false
+}
+
+// unquote returns the string a quoted JSON string holds.
+func unquote(q []byte) (string, bool) {
+	if bytes.IndexByte(q, '\\') < 0 {
+		return string(q[1 : len(q)-1]), true
+	}
+	var s string
+	return s, json.Unmarshal(q, &s) == nil
+}

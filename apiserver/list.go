@@ -80,6 +80,7 @@ func (s *Server) listPage(ctx context.Context, r *resource, namespace string, se
 	lopts := watch.ListOptions{List: opts}
 	if !sel.empty() {
 		lopts.Filter = sel.filter(r)
+		lopts.Index = sel.indexSets()
 	}
 	res, err := r.cache.List(ctx, prefix, lopts)
 	if err != nil {

@@ -123,7 +123,7 @@ func digits(n int64) int {
 func (r *resource) streamRawList(req *request, head []byte, entries []*watch.Entry, size int) {
 	out, done := startBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, size)
 	defer done()
-	buf := make([]byte, 0, streamChunk+4<<10)
+	buf := make([]byte, 0, min(size, streamChunk)+4<<10)
 	buf = append(append(buf, head...), '[')
 	for i, e := range entries {
 		if i > 0 {
