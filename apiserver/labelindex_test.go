@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -36,7 +37,8 @@ func TestLabelIndex(t *testing.T) {
 			if err := s.Err(); err != nil {
 				t.Fatal(err)
 			}
-			r := s.lookup("rows.example.com", "v1", "things")
+			h := s.lookup("rows.example.com", "v1", "things")
+			r := h.r
 			t.Cleanup(r.cache.Stop)
 			path := "/apis/rows.example.com/v1/namespaces/ns/things"
 			for i, l := range labels {
@@ -46,7 +48,7 @@ func TestLabelIndex(t *testing.T) {
 					t.Fatalf("create: %d %s", rec.Code, rec.Body)
 				}
 			}
-			p, err := s.listPage(t.Context(), r, "ns", selectors{}, resourceVersionMostRecent())
+			p, err := h.listPage(context.Background(), "ns", selectors{}, resourceVersionMostRecent())
 			if err != nil {
 				t.Fatal(err)
 			}

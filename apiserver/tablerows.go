@@ -234,10 +234,10 @@ func (w *rowWriter) appendObject(dst []byte, e *watch.Entry) []byte {
 
 // writeRowList writes a page as a JSON Table or PartialObjectMetadataList
 // from the entries' rowData.
-func (s *Server) writeRowList(req *request, out readOutput, p *page) {
-	w := newRowWriter(req.res, out)
+func (h *handler) writeRowList(req *request, out readOutput, p *page) {
+	w := newRowWriter(h.r, out)
 	if err := w.prepare(p.entries); err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
 	var head []byte
@@ -245,14 +245,14 @@ func (s *Server) writeRowList(req *request, out readOutput, p *page) {
 	item := w.appendRow
 	if out.as == asTable {
 		head, err = json.Marshal(&table{TypeMeta: meta.TypeMeta{Kind: asTable, APIVersion: out.apiVersion},
-			ListMeta: p.meta, ColumnDefinitions: req.res.columns(), Rows: []tableRow{}})
+			ListMeta: p.meta, ColumnDefinitions: h.r.columns(), Rows: []tableRow{}})
 	} else {
 		item = w.appendPartial
 		head, err = json.Marshal(&partialList{TypeMeta: meta.TypeMeta{Kind: asPartialList, APIVersion: out.apiVersion},
 			ListMeta: p.meta, Items: []partialObject{}})
 	}
 	if err != nil {
-		s.fail(req, status.InternalError(err))
+		h.fail(req, status.InternalError(err))
 		return
 	}
 	// head ends in `[]}`: reopen the array.
@@ -262,10 +262,10 @@ func (s *Server) writeRowList(req *request, out readOutput, p *page) {
 
 // writeRowObject writes one entry as a JSON Table of one row or as a
 // PartialObjectMetadata.
-func (s *Server) writeRowObject(req *request, out readOutput, e *watch.Entry) {
-	w := newRowWriter(req.res, out)
+func (h *handler) writeRowObject(req *request, out readOutput, e *watch.Entry) {
+	w := newRowWriter(h.r, out)
 	if err := w.prepare([]*watch.Entry{e}); err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
 	if out.as == asPartial {
@@ -274,11 +274,11 @@ func (s *Server) writeRowObject(req *request, out readOutput, e *watch.Entry) {
 		return
 	}
 	t := &table{TypeMeta: meta.TypeMeta{Kind: asTable, APIVersion: out.apiVersion},
-		ColumnDefinitions: req.res.columns(), Rows: []tableRow{}}
+		ColumnDefinitions: h.r.columns(), Rows: []tableRow{}}
 	t.ListMeta.ResourceVersion = strconv.FormatInt(e.KV.ModRevision, 10)
 	head, err := json.Marshal(t)
 	if err != nil {
-		s.fail(req, status.InternalError(err))
+		h.fail(req, status.InternalError(err))
 		return
 	}
 	writeItems(req, out.contentType(), head[:len(head)-2], []*watch.Entry{e}, w.appendRow)

@@ -70,7 +70,8 @@ func TestRowsMatchRendering(t *testing.T) {
 				if err := s.Err(); err != nil {
 					t.Fatal(err)
 				}
-				r := s.lookup("rows.example.com", "v1", "things")
+				h := s.lookup("rows.example.com", "v1", "things")
+				r := h.r
 				t.Cleanup(r.cache.Stop)
 				if storage != codec.MediaTypeJSON && name == "typed" && r.storageCodec == nil {
 					t.Fatalf("%s does not store %s: the decoding path is not covered", storage, name)
@@ -106,7 +107,7 @@ func TestRowsMatchRendering(t *testing.T) {
 					if _, v, ok := strings.Cut(tc.query, "includeObject="); ok {
 						include = v
 					}
-					want := renderSlow(t, s, r, readOutput{ser: codec.JSON{}, as: tc.as, apiVersion: "meta.k8s.io/" + tc.v, include: include},
+					want := renderSlow(t, h, readOutput{ser: codec.JSON{}, as: tc.as, apiVersion: "meta.k8s.io/" + tc.v, include: include},
 						tc.name, strings.Contains(tc.query, "limit"))
 					if got := rec.Body.Bytes(); !bytes.Equal(got, want) {
 						t.Errorf("GET %s as %s:\n got %s\nwant %s", p+tc.query, tc.as, got, want)
@@ -120,8 +121,9 @@ func TestRowsMatchRendering(t *testing.T) {
 // renderSlow renders the collection (or the named object) the way every
 // rendering was made before rows were kept: decoded objects through
 // readOutput.render and the JSON encoder.
-func renderSlow(t *testing.T, s *Server, r *resource, out readOutput, name string, paged bool) []byte {
+func renderSlow(t *testing.T, h *handler, out readOutput, name string, paged bool) []byte {
 	t.Helper()
+	r := h.r
 	var v any
 	if name != "" {
 		res, err := r.cache.Get(context.Background(), r.key("ns", name), resourceversion.Get{})
@@ -138,7 +140,7 @@ func renderSlow(t *testing.T, s *Server, r *resource, out readOutput, name strin
 		if paged {
 			opts.Limit = 2
 		}
-		p, err := s.listPage(context.Background(), r, "ns", selectors{}, opts)
+		p, err := h.listPage(context.Background(), "ns", selectors{}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
