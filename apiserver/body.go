@@ -64,7 +64,9 @@ func dryRun(values []string) (bool, error) {
 // decodeBody decodes a create or update body into a new object of the
 // request's kind, applying field validation and checking the body's
 // apiVersion and kind against the URL.
-func (s *Server) decodeBody(req *request) (meta.Object, error) {
+func (s *Server) decodeBody(req *request) (obj meta.Object, err error) {
+	_, end := s.startSpan(req.r.Context(), "decode")
+	defer func() { end(err) }()
 	directive, err := fieldValidation(req.r)
 	if err != nil {
 		return nil, err
@@ -77,7 +79,7 @@ func (s *Server) decodeBody(req *request) (meta.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	obj := req.res.kind.New()
+	obj = req.res.kind.New()
 	if !codec.Supports(ser, reflect.TypeOf(obj)) {
 		return nil, status.UnsupportedMediaType(req.r.Header.Get("Content-Type"), s.mediaTypesFor(reflect.TypeOf(obj)))
 	}

@@ -46,6 +46,8 @@ func (r *resource) appendJSON(dst []byte, kv *storage.KeyValue) ([]byte, error) 
 // bytes. The output is byte-for-byte what encoding the decoded List would
 // give.
 func (s *Server) writeRawList(req *request, p *page) {
+	_, end := s.startSpan(req.r.Context(), "encode")
+	defer end(nil)
 	r := req.res
 	head, err := json.Marshal(&meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta})
 	if err != nil {
@@ -140,6 +142,8 @@ func (r *resource) streamRawList(req *request, head []byte, kvs []*storage.KeyVa
 
 // writeRawObject writes one stored object as JSON straight from its bytes.
 func (s *Server) writeRawObject(req *request, kv *storage.KeyValue) {
+	_, end := s.startSpan(req.r.Context(), "encode")
+	defer end(nil)
 	buf, err := req.res.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 	if err != nil {
 		s.fail(req, status.InternalError(err))

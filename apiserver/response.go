@@ -59,6 +59,8 @@ func (s *Server) writeObject(req *request, code int, obj any) {
 
 // writeEncoded encodes v with ser and writes it.
 func (s *Server) writeEncoded(req *request, code int, ser codec.Serializer, contentType string, v any) {
+	_, end := s.startSpan(req.r.Context(), "encode")
+	defer end(nil)
 	var buf bytes.Buffer
 	if err := ser.Encode(&buf, v); err != nil {
 		s.fail(req, status.InternalError(err))

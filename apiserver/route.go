@@ -27,6 +27,14 @@ type request struct {
 // ServeHTTP routes a request to discovery, OpenAPI, health or a resource
 // verb.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.observer != nil || s.tracer != nil {
+		s.serveObserved(w, r)
+		return
+	}
+	s.serveHTTP(w, r)
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
 	defer func() {
@@ -45,17 +53,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"duration", time.Since(start), "userAgent", r.UserAgent())
 	}()
 	docs := s.seal()
-	s.route(rec, r, docs)
+	s.guard(rec, r, docs)
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs) {
 	path := strings.TrimSuffix(r.URL.Path, "/")
-	switch path {
-	case "/healthz", "/livez", "/readyz":
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		_, _ = w.Write([]byte("ok"))
+	if s.serveHealth(w, r, path) {
 		return
+	}
+	switch path {
 	case "/version":
 		s.writeJSON(w, http.StatusOK, s.opts.Version)
 		return

@@ -59,6 +59,8 @@ type watchStream struct {
 	stall    time.Duration // a write may block this long at most
 	deadline time.Time     // the write deadline set; zero: none
 	noLimit  bool          // the connection takes no write deadline
+
+	observer Observer // nil: none
 }
 
 // watch serves GET ?watch=true on a collection or object.
@@ -109,7 +111,7 @@ func (s *Server) newWatchStream(req *request, out readOutput) *watchStream {
 	ws := &watchStream{req: req, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
 		raw:   out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON,
 		key:   out.contentType() + ";includeObject=" + out.include,
-		stall: s.opts.WatchCache.StallTimeout}
+		stall: s.opts.WatchCache.StallTimeout, observer: s.observer}
 	if ws.stall <= 0 {
 		ws.stall = watch.DefaultStallTimeout
 	}
@@ -170,6 +172,7 @@ func (ws *watchStream) stream(ctx context.Context, w *watch.Watcher) {
 		var ok bool
 		select {
 		case <-ctx.Done():
+			ws.flush() // the events already taken go out before the stream ends
 			return
 		case <-timer.C:
 			waiting = false
@@ -227,6 +230,10 @@ func (ws *watchStream) event(ev watch.Event) error {
 		return err
 	}
 	ws.pending = append(ws.pending, frame...)
+	if o := ws.observer; o != nil {
+		k := &ws.req.res.kind
+		o.ObserveWatchEvent(k.Group, k.Version, k.Resource, len(frame))
+	}
 	return nil
 }
 
