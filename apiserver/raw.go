@@ -161,11 +161,14 @@ func (s *Server) writeRawObject(req *request, kv *storage.KeyValue) {
 func (s *Server) writeStored(req *request, code int, obj meta.Object, kv *storage.KeyValue) {
 	if kv != nil {
 		if ser, _, err := s.negotiate(req, obj); err == nil && ser.MediaType() == codec.MediaTypeJSON {
+			_, end := s.startSpan(req.r.Context(), "encode")
 			buf, err := req.res.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 			if err == nil {
 				writeBody(req.w, req.r, code, codec.MediaTypeJSON, append(buf, '\n'))
+				end(nil)
 				return
 			}
+			end(err)
 		}
 	}
 	s.writeObject(req, code, obj)
