@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -37,6 +38,9 @@ type AdmissionRequest struct {
 	// but nothing is stored, so functions with side effects should skip
 	// them.
 	DryRun bool
+	// User is who made the request (the impersonated user when it
+	// impersonated one); nil when the server authenticates no one.
+	User *auth.User
 }
 
 // AdmissionFunc admits or rejects a write. Mutating functions run after
@@ -72,6 +76,9 @@ func (s *Server) admit(ctx context.Context, r *resource, a *AdmissionRequest) er
 }
 
 func runAdmission(ctx context.Context, r *resource, a *AdmissionRequest, funcs []AdmissionFunc) error {
+	if a.User == nil {
+		a.User, _ = auth.UserFrom(ctx)
+	}
 	for _, f := range funcs {
 		if err := f(ctx, a); err != nil {
 			var se *status.Error

@@ -80,14 +80,14 @@ func (s *Server) initOperations() {
 	s.active.idle = make(chan struct{}, 1)
 }
 
-// guard runs the filters around the router: shutdown (503), the
-// in-flight limits (429) and the request timeout (504). Health checks go
-// straight through: they must answer while the server is saturated or
-// shutting down.
-func (s *Server) guard(w http.ResponseWriter, r *http.Request, docs *discoveryDocs) {
+// protect runs the filters between authentication and serving:
+// shutdown (503), the in-flight limits (429) and the request timeout
+// (504). Health checks go straight through: they must answer while the
+// server is saturated or shutting down.
+func (s *Server) protect(w http.ResponseWriter, r *http.Request, serve http.HandlerFunc) {
 	class := classify(r)
 	if class.probe {
-		s.route(w, r, docs)
+		serve(w, r)
 		return
 	}
 	if !s.active.enter() {
@@ -99,7 +99,7 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 	defer s.active.leave()
 	rec := recordFrom(r.Context())
 	if class.longRunning {
-		s.serveLongRunning(w, r, docs, rec)
+		s.serveLongRunning(w, r, rec, serve)
 		return
 	}
 	if lim := s.limiter(class); lim != nil && !exempt(r) {
@@ -121,10 +121,10 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 		return
 	}
 	if timeout <= 0 {
-		s.route(w, r, docs)
+		serve(w, r)
 		return
 	}
-	s.withTimeout(w, r, timeout, rec, func(w http.ResponseWriter, r *http.Request) { s.route(w, r, docs) })
+	s.withTimeout(w, r, timeout, rec, serve)
 }
 
 func (s *Server) limiter(c requestClass) *fairLimiter {
@@ -150,7 +150,7 @@ func exempt(r *http.Request) bool {
 
 // serveLongRunning serves a watch: no limit, no timeout but its own, and
 // an end when the server shuts down.
-func (s *Server) serveLongRunning(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, rec *RequestRecord) {
+func (s *Server) serveLongRunning(w http.ResponseWriter, r *http.Request, rec *RequestRecord, serve http.HandlerFunc) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	stop := context.AfterFunc(s.stopLongRunning, cancel)
@@ -163,7 +163,7 @@ func (s *Server) serveLongRunning(w http.ResponseWriter, r *http.Request, docs *
 			defer o.ObserveWatchers(rec.Group, rec.Version, kind, -1)
 		}
 	}
-	s.route(w, r.WithContext(ctx), docs)
+	serve(w, r.WithContext(ctx))
 }
 
 // kindOf names the kind of a registered resource, "" for others.

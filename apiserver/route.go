@@ -53,7 +53,17 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			"duration", time.Since(start), "userAgent", r.UserAgent())
 	}()
 	docs := s.seal()
-	s.guard(rec, r, docs)
+	out, authed, done := s.guard(rec, r)
+	panicked := true
+	defer func() { done(panicked) }()
+	if authed != nil {
+		s.protect(out, authed, func(w http.ResponseWriter, r *http.Request) {
+			if !s.serveReview(w, r) {
+				s.route(w, r, docs)
+			}
+		})
+	}
+	panicked = false
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs) {
