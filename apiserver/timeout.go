@@ -220,6 +220,8 @@ func (tw *timeoutWriter) timeout(s *Server, r *http.Request, cancel context.Canc
 	if tw.done {
 		return
 	}
+	// Unblock a handler reading a body that trickles in.
+	_ = http.NewResponseController(tw.w).SetReadDeadline(time.Now())
 	tw.timedOut = true
 	if tw.started {
 		tw.aborted = true

@@ -31,6 +31,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.tlsCert, "tls-cert-file", "", "serve HTTPS with this certificate (and --tls-private-key-file)")
 	fs.StringVar(&f.tlsKey, "tls-private-key-file", "", "private key of --tls-cert-file")
 	verbose := fs.Bool("v", false, "log every request (debug level)")
+	addOperationsFlags(fs, &f.cfg.Ops)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}

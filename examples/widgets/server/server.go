@@ -24,7 +24,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -37,6 +36,7 @@ import (
 	"github.com/kapi-dev/kapi/examples/coordinationv1"
 	"github.com/kapi-dev/kapi/examples/internal/kubeconfig"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
+	"github.com/kapi-dev/kapi/storage/etcd"
 )
 
 // Config configures the example server.
@@ -62,6 +62,13 @@ type Config struct {
 	StorageMediaType string
 	// Logger receives the request log; nil discards it.
 	Logger *slog.Logger
+	// Ops are the limits, timeouts, shutdown delay, profiling and
+	// tracing (see [Operations]); the zero value is no limit, no
+	// timeout, no delay, no profiling, no tracing. Metrics are always
+	// served at /metrics.
+	Ops Operations
+
+	etcdObserver etcd.Observer // set by Open: the metrics
 }
 
 // Server is an open example server: its handler and the store under it.
@@ -73,18 +80,27 @@ type Server struct {
 
 	api    *apiserver.Server
 	closes []func()
+	ops    Operations
 }
 
 // Open builds the API server with the example kinds on the store cfg
 // names. Close it when done: it may hold an etcd client and an embedded
 // etcd.
 func Open(cfg Config) (*Server, error) {
-	st, err := openStorage(cfg)
+	in, err := openInstruments(cfg.Ops)
 	if err != nil {
 		return nil, err
 	}
-	srv := &Server{EtcdURL: st.clientURL, closes: st.closes}
-	srv.api = apiserver.New(apiserver.Options{Storage: st.store, StorageMediaType: cfg.StorageMediaType, Logger: cfg.Logger})
+	cfg.etcdObserver = in.metrics
+	st, err := openStorage(cfg)
+	if err != nil {
+		in.close()
+		return nil, err
+	}
+	srv := &Server{EtcdURL: st.clientURL, closes: append(st.closes, in.close), ops: cfg.Ops}
+	opts := apiserver.Options{Storage: st.store, StorageMediaType: cfg.StorageMediaType, Logger: cfg.Logger}
+	cfg.Ops.apply(&opts, in)
+	srv.api = apiserver.New(opts)
 	sprocket, err := api.SprocketKind()
 	if err != nil {
 		srv.Close()
@@ -97,6 +113,7 @@ func Open(cfg Config) (*Server, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/", srv.api)
+	cfg.Ops.mount(mux, srv.api, in)
 	srv.Handler = mux
 	return srv, nil
 }
@@ -149,11 +166,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "kapi widgets server listening on %s (storage: %s)\n", url, storageLine(fl.cfg, srv))
 	fmt.Fprintf(stdout, "use it with kubectl:\n  export KUBECONFIG=%s\n  kubectl api-resources\n  kubectl get widgets\n", fl.kubeconfig)
-	return serve(ctx, &http.Server{Handler: srv.Handler, ReadHeaderTimeout: 10 * time.Second}, ln, fl.tlsCert, fl.tlsKey)
+	return srv.serve(ctx, newHTTPServer(srv.Handler), ln, fl.tlsCert, fl.tlsKey)
 }
 
-// serve serves on ln until ctx is done, then shuts hs down gracefully.
-func serve(ctx context.Context, hs *http.Server, ln net.Listener, tlsCert, tlsKey string) error {
+// serve serves on ln until ctx is done (SIGTERM or SIGINT), then shuts
+// down gracefully (see [apiserver.Server.Shutdown]).
+func (s *Server) serve(ctx context.Context, hs *http.Server, ln net.Listener, tlsCert, tlsKey string) error {
 	errc := make(chan error, 1)
 	go func() {
 		if tlsCert != "" {
@@ -167,12 +185,7 @@ func serve(ctx context.Context, hs *http.Server, ln net.Listener, tlsCert, tlsKe
 		return err
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return nil
+	return shutdown(s.api, hs, s.ops.ShutdownDelayDuration)
 }
 
 // storageLine describes the store for the start-up message.
