@@ -1,7 +1,11 @@
 package apiserver_test
 
 import (
+	"bufio"
 	"context"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -153,5 +157,32 @@ func TestRequestTimeout(t *testing.T) {
 	n, err := resp.Body.Read(buf)
 	if err != nil || !strings.Contains(string(buf[:n]), `"name":"after"`) {
 		t.Errorf("watch past the request timeout: %q %v", buf[:n], err)
+	}
+}
+
+// TestTimeoutTricklingBody: a body that stops arriving holds its request
+// no longer than the timeout, even when the client keeps the connection
+// open: the client gets 504, the handler stops reading and returns, and
+// nothing is stored.
+func TestTimeoutTricklingBody(t *testing.T) {
+	store := memory.New(memory.Options{})
+	obs := newEnds()
+	_, ts := startOps(t, apiserver.Options{Storage: store, Observer: obs})
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST %s?timeout=300ms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"+
+		`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"trickle"`, widgetsPath)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	checkTimeout(t, response{code: resp.StatusCode, header: resp.Header, body: b})
+	obs.next(t, "POST") // the handler returned though the connection is still open
+	if got, _ := store.Get(context.Background(), "/stable.example.com/widgets/default/trickle", storage.GetOptions{}); got.KV != nil {
+		t.Error("stored")
 	}
 }
