@@ -66,12 +66,12 @@ func (r *resource) admissionRequest(op Operation, subresource string, obj, old m
 
 // mutate runs the mutating admission functions. It reports whether there
 // were any, so that the caller can default what they changed.
-func (s *Server) mutate(ctx context.Context, r *resource, a *AdmissionRequest) (bool, error) {
+func (s *core) mutate(ctx context.Context, r *resource, a *AdmissionRequest) (bool, error) {
 	return len(s.opts.MutatingAdmission) > 0, runAdmission(ctx, r, a, s.opts.MutatingAdmission)
 }
 
 // admit runs the validating admission functions.
-func (s *Server) admit(ctx context.Context, r *resource, a *AdmissionRequest) error {
+func (s *core) admit(ctx context.Context, r *resource, a *AdmissionRequest) error {
 	return runAdmission(ctx, r, a, s.opts.ValidatingAdmission)
 }
 
@@ -93,10 +93,11 @@ func runAdmission(ctx context.Context, r *resource, a *AdmissionRequest, funcs [
 
 // admitDelete runs mutating, then validating admission for the deletion
 // of the stored object old.
-func (s *Server) admitDelete(ctx context.Context, r *resource, old meta.Object, dry bool) error {
-	a := r.admissionRequest(OperationDelete, "", nil, old, dry)
-	if _, err := s.mutate(ctx, r, a); err != nil {
+func (w *write) admitDelete(ctx context.Context, old meta.Object) error {
+	r := w.h.r
+	a := r.admissionRequest(OperationDelete, "", nil, old, w.dryRun)
+	if _, err := w.h.mutate(ctx, r, a); err != nil {
 		return err
 	}
-	return s.admit(ctx, r, a)
+	return w.h.admit(ctx, r, a)
 }

@@ -21,9 +21,9 @@ type Cached struct {
 func (s *Server) Cached(group, resource string) (Cached, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for k, r := range s.resources {
+	for k, h := range s.resources {
 		if k.group == group && k.resource == resource {
-			return Cached{r: r}, true
+			return Cached{r: h.r}, true
 		}
 	}
 	return Cached{}, false

@@ -32,8 +32,6 @@ const exemptGroup = "system:masters"
 // operations is the server's state for staying up under load: in-flight
 // limits, health checks, shutdown, and the observer and tracer.
 type operations struct {
-	observer Observer
-	tracer   Tracer
 	readOnly *fairLimiter // nil: no limit
 	mutating *fairLimiter
 
@@ -168,8 +166,10 @@ func (s *Server) serveLongRunning(w http.ResponseWriter, r *http.Request, rec *R
 
 // kindOf names the kind of a registered resource, "" for others.
 func (s *Server) kindOf(l *RequestLabels) string {
-	if res := s.lookup(l.Group, l.Version, l.Resource); res != nil {
-		return res.kind.Kind
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if h := s.lookup(l.Group, l.Version, l.Resource); h != nil {
+		return h.r.kind.Kind
 	}
 	return ""
 }

@@ -94,9 +94,9 @@ func (s *Server) checkCaches(*http.Request) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var pending []string
-	for _, res := range s.resources {
-		if !res.cache.Stats().Ready {
-			pending = append(pending, res.gr.String())
+	for _, h := range s.resources {
+		if !h.r.cache.Stats().Ready {
+			pending = append(pending, h.r.gr.String())
 		}
 	}
 	if len(pending) > 0 {

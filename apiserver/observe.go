@@ -113,11 +113,11 @@ type Span interface {
 
 // startSpan starts a child span when the server has a tracer; the
 // returned function ends it.
-func (s *Server) startSpan(ctx context.Context, name string) (context.Context, func(error)) {
-	if s.tracer == nil {
+func (c *core) startSpan(ctx context.Context, name string) (context.Context, func(error)) {
+	if c.tracer == nil {
 		return ctx, endNothing
 	}
-	ctx, sp := s.tracer.Start(ctx, name)
+	ctx, sp := c.tracer.Start(ctx, name)
 	return ctx, sp.End
 }
 

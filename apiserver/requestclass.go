@@ -80,7 +80,7 @@ func afterSegments(p string, n int) string {
 // server has an Observer.
 func labelsFor(r *http.Request, class requestClass) RequestLabels {
 	l := RequestLabels{Component: "apiserver", DryRun: dryRunLabel(r.URL)}
-	parts := splitPath(r.URL.Path)
+	parts, _ := splitPath(r.URL.EscapedPath())
 	var rest []string
 	switch {
 	case len(parts) >= 2 && parts[0] == "api":

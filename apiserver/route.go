@@ -2,8 +2,10 @@ package apiserver
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"runtime"
 	"strings"
 	"time"
@@ -17,12 +19,14 @@ type request struct {
 	w http.ResponseWriter
 	r *http.Request
 
-	res         *resource
 	verb        string // get, list, watch, create, update, patch, delete, deletecollection
 	namespace   string
 	name        string
 	subresource string
 }
+
+// errPanic is what a client is told of a panic serving its request.
+var errPanic = errors.New("this request caused the server to panic; look in its logs for details")
 
 // ServeHTTP routes a request to discovery, OpenAPI, health or a resource
 // verb.
@@ -46,7 +50,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			buf = buf[:runtime.Stack(buf, false)]
 			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(buf))
 			if !rec.wrote {
-				s.writeError(rec, r, status.InternalError(fmt.Errorf("%v", p)))
+				// The panic's value stays in the log: it may hold
+				// anything the server knows.
+				s.writeError(rec, r, status.InternalError(errPanic))
 			}
 		}
 		s.log.Debug("request", "method", r.Method, "uri", r.URL.RequestURI(), "code", rec.code,
@@ -67,7 +73,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs) {
-	path := strings.TrimSuffix(r.URL.Path, "/")
+	// Route on the escaped path: an encoded slash stays inside its
+	// segment (and then fails name validation) rather than making one.
+	path := strings.TrimSuffix(r.URL.EscapedPath(), "/")
 	if s.serveHealth(w, r, path) {
 		return
 	}
@@ -89,8 +97,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 		s.serveOpenAPI(w, r, docs, strings.TrimPrefix(path, "/openapi/v3/"))
 		return
 	}
-	parts := splitPath(path)
+	parts, ok := splitPath(path)
 	switch {
+	case !ok:
+		s.writeError(w, r, status.NotFoundPath(""))
 	case len(parts) >= 2 && parts[0] == "api":
 		s.serveGroupVersion(w, r, docs, "", parts[1], parts[2:])
 	case len(parts) == 2 && parts[0] == "apis":
@@ -117,16 +127,17 @@ func (s *Server) serveGroupVersion(w http.ResponseWriter, r *http.Request, docs 
 		s.writeError(w, r, status.NotFoundPath(""))
 		return
 	}
-	req, err := s.resolve(w, r, group, version, rest)
+	h, req, err := s.resolve(w, r, group, version, rest)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.serveResource(req)
+	h.serve(req)
 }
 
-// resolve turns the path below a group-version into a resource request.
-func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version string, rest []string) (*request, error) {
+// resolve turns the path below a group-version into a resource request
+// and the handler of its resource.
+func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version string, rest []string) (*handler, *request, error) {
 	req := &request{w: w, r: r}
 	watchPrefix := false
 	if rest[0] == "watch" { // the deprecated /watch/ path prefix
@@ -135,36 +146,42 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version 
 	}
 	if len(rest) >= 3 && rest[0] == "namespaces" && s.lookup(group, version, "namespaces") == nil {
 		req.namespace = rest[1]
+		if err := checkPathName("Namespace", req.namespace); err != nil {
+			return nil, nil, err
+		}
 		rest = rest[2:]
 	}
 	if len(rest) == 0 || len(rest) > 3 {
-		return nil, status.NotFoundPath("")
+		return nil, nil, status.NotFoundPath("")
 	}
-	res := s.lookup(group, version, rest[0])
-	if res == nil {
-		return nil, status.NotFoundPath("")
+	h := s.lookup(group, version, rest[0])
+	if h == nil {
+		return nil, nil, status.NotFoundPath("")
 	}
-	req.res = res
+	res := h.r
 	if len(rest) > 1 {
 		req.name = rest[1]
+		if err := checkPathName("Name", req.name); err != nil {
+			return nil, nil, err
+		}
 	}
 	if len(rest) > 2 {
 		req.subresource = rest[2]
 		if !res.hasSubresource(req.subresource) {
-			return nil, status.NotFoundPath("")
+			return nil, nil, status.NotFoundPath("")
 		}
 	}
 	if !res.kind.Namespaced && req.namespace != "" {
-		return nil, status.NotFoundPath("")
+		return nil, nil, status.NotFoundPath("")
 	}
 	if res.kind.Namespaced && req.namespace == "" && req.name != "" {
-		return nil, status.NotFoundPath("")
+		return nil, nil, status.NotFoundPath("")
 	}
 	req.verb = verbFor(r, req.name != "", watchPrefix)
 	if req.verb == "" || !res.allows(req.verb, req.subresource) {
-		return nil, status.MethodNotAllowed(res.kind.groupResource(), actionFor(r.Method, req.name != ""))
+		return nil, nil, status.MethodNotAllowed(res.kind.groupResource(), actionFor(r.Method, req.name != ""))
 	}
-	return req, nil
+	return h, req, nil
 }
 
 func verbFor(r *http.Request, item, watchPrefix bool) string {
@@ -223,37 +240,40 @@ func actionFor(method string, item bool) string {
 
 func isTrue(v string) bool { return v == "true" || v == "1" }
 
-func splitPath(p string) []string {
+// splitPath splits an escaped path into its unescaped segments; it
+// reports false when a segment's escaping is malformed.
+func splitPath(p string) ([]string, bool) {
 	p = strings.Trim(p, "/")
 	if p == "" {
-		return nil
+		return nil, true
 	}
-	return strings.Split(p, "/")
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		u, err := url.PathUnescape(part)
+		if err != nil {
+			return nil, false
+		}
+		parts[i] = u
+	}
+	return parts, true
 }
 
-func (s *Server) serveResource(req *request) {
-	if req.subresource == "scale" {
-		s.serveScale(req)
-		return
+// checkPathName is kube-apiserver's check of a name taken from a path: a
+// name that could not be a path segment of its own is a 400.
+func checkPathName(what, name string) error {
+	var msgs []string
+	if name == "." || name == ".." {
+		msgs = append(msgs, fmt.Sprintf("may not be '%s'", name))
 	}
-	switch req.verb {
-	case "get":
-		s.get(req)
-	case "list":
-		s.list(req)
-	case "watch":
-		s.watch(req)
-	case "create":
-		s.create(req)
-	case "update":
-		s.update(req)
-	case "patch":
-		s.patch(req)
-	case "delete":
-		s.delete(req)
-	case "deletecollection":
-		s.deleteCollection(req)
+	for _, c := range []string{"/", "%"} {
+		if strings.Contains(name, c) {
+			msgs = append(msgs, fmt.Sprintf("may not contain '%s'", c))
+		}
 	}
+	if msgs == nil {
+		return nil
+	}
+	return status.BadRequest(fmt.Sprintf("%s parameter invalid: %q: %s", what, name, strings.Join(msgs, ";")))
 }
 
 // statusRecorder remembers the status code for the request log and
@@ -288,7 +308,7 @@ func defaultVersion() VersionInfo {
 	}
 }
 
-func (s *Server) writeJSON(w http.ResponseWriter, code int, v any) {
+func (s *core) writeJSON(w http.ResponseWriter, code int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		code, b = http.StatusInternalServerError, []byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","code":500}`)
@@ -296,7 +316,7 @@ func (s *Server) writeJSON(w http.ResponseWriter, code int, v any) {
 	s.writeRaw(w, code, "application/json", b)
 }
 
-func (s *Server) writeRaw(w http.ResponseWriter, code int, contentType string, b []byte) {
+func (s *core) writeRaw(w http.ResponseWriter, code int, contentType string, b []byte) {
 	w.Header().Set("Content-Type", contentType)
 	w.WriteHeader(code)
 	_, _ = w.Write(b)

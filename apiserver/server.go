@@ -134,18 +134,28 @@ type VersionInfo struct {
 // check [Server.Err] and mount it; registering after the first request is
 // not allowed.
 type Server struct {
-	opts   Options
-	log    *slog.Logger
-	codecs *codec.Registry
+	core
 
 	mu        sync.RWMutex
 	err       error
 	sealed    bool
-	resources map[resourceKey]*resource
+	resources map[resourceKey]*handler
 	groups    []string // group names in registration order
 	docs      *discoveryDocs
 
 	operations
+}
+
+// core is what the handlers of every resource share: the server's
+// options, codecs and log.
+type core struct {
+	opts   Options
+	log    *slog.Logger
+	codecs *codec.Registry
+	// observer and tracer are Options.Observer and Options.Tracer; nil:
+	// none (see observe.go).
+	observer Observer
+	tracer   Tracer
 }
 
 // resourceKey locates a resource: group, version and plural name.
@@ -174,10 +184,8 @@ func New(opts Options) *Server {
 		opts.MinRequestTimeout = 30 * time.Minute
 	}
 	s := &Server{
-		opts:      opts,
-		log:       opts.Logger,
-		codecs:    opts.Serializers,
-		resources: make(map[resourceKey]*resource),
+		core:      core{opts: opts, log: opts.Logger, codecs: opts.Serializers},
+		resources: make(map[resourceKey]*handler),
 	}
 	s.initOperations()
 	return s
@@ -246,19 +254,17 @@ func (s *Server) register(k Kind) error {
 	if _, dup := s.resources[key]; dup {
 		return fmt.Errorf("resource %s is already registered", k.groupResource())
 	}
-	for _, r := range s.resources {
-		if r.kind.Group == k.Group && r.kind.Version == k.Version && r.kind.Kind == k.Kind {
+	for _, h := range s.resources {
+		if r := h.r; r.kind.Group == k.Group && r.kind.Version == k.Version && r.kind.Kind == k.Kind {
 			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
 		}
 	}
 	r, err := newResource(k, s.opts.WatchCache, s.codecs, s.opts.StorageMediaType)
-	if r != nil {
-		r.store = s.guardStore(r.store)
-	}
 	if err != nil {
 		return err
 	}
-	s.resources[key] = r
+	r.store = s.guardStore(r.store)
+	s.resources[key] = &handler{core: &s.core, r: r}
 	if !contains(s.groups, k.Group) {
 		s.groups = append(s.groups, k.Group)
 	}
@@ -270,8 +276,8 @@ func (s *Server) register(k Kind) error {
 func (s *Server) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, r := range s.resources {
-		r.cache.Stop()
+	for _, h := range s.resources {
+		h.r.cache.Stop()
 	}
 }
 
@@ -305,8 +311,8 @@ func (s *Server) seal() *discoveryDocs {
 
 func (s *Server) sortedResources() []*resource {
 	out := make([]*resource, 0, len(s.resources))
-	for _, r := range s.resources {
-		out = append(out, r)
+	for _, h := range s.resources {
+		out = append(out, h.r)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i].kind, out[j].kind
@@ -321,7 +327,7 @@ func (s *Server) sortedResources() []*resource {
 	return out
 }
 
-func (s *Server) lookup(group, version, res string) *resource {
+func (s *Server) lookup(group, version, res string) *handler {
 	return s.resources[resourceKey{group, version, res}]
 }
 
