@@ -65,7 +65,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if authed != nil {
 		s.protect(out, authed, func(w http.ResponseWriter, r *http.Request) {
 			if !s.serveReview(w, r) {
-				s.route(w, r, docs)
+				s.route(w, r.WithContext(withWarnings(r.Context(), w)), docs)
 			}
 		})
 	}

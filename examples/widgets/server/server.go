@@ -1,7 +1,9 @@
 // Package server runs the Widget example: kapi serving the Widget and
 // Gadget kinds and the run-time Sprocket kind, mounted on a plain
 // net/http mux. It also serves coordination.k8s.io/v1 Leases, so that
-// controllers with leader election run against it.
+// controllers with leader election run against it. The Widget and
+// Sprocket schemas carry CEL validation rules, evaluated by the engine of
+// github.com/kapi-dev/kapi/cel.
 //
 // # Storage
 //
@@ -34,6 +36,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/examples/coordinationv1"
 	"github.com/kapi-dev/kapi/examples/internal/kubeconfig"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
@@ -95,6 +98,10 @@ type Server struct {
 // names. Close it when done: it may hold an etcd client and an embedded
 // etcd.
 func Open(cfg Config) (*Server, error) {
+	rules, err := cel.New(cel.Options{})
+	if err != nil {
+		return nil, err
+	}
 	in, err := openInstruments(cfg.Ops)
 	if err != nil {
 		return nil, err
@@ -116,6 +123,7 @@ func Open(cfg Config) (*Server, error) {
 	opts := sec.opts
 	opts.Storage, opts.StorageMediaType, opts.Logger = st.store, cfg.StorageMediaType, cfg.Logger
 	cfg.Ops.apply(&opts, in)
+	opts.RuleEngine = rules
 	srv.api = apiserver.New(opts)
 	sprocket, err := api.SprocketKind()
 	if err != nil {
