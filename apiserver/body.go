@@ -89,7 +89,7 @@ func (h *handler) decodeBody(req *request) (meta.Object, error) {
 		return nil, status.BadRequest(decodeErrorMessage(err))
 	}
 	// Unstructured kinds learn their unknown fields from the schema.
-	strict = append(strict, h.r.kind.plan.prune(obj)...)
+	strict = append(strict, h.r.plan.prune(obj)...)
 	if err := applyFieldValidation(req.w, directive, strict); err != nil {
 		return nil, err
 	}

@@ -64,9 +64,6 @@ type Kind struct {
 	// PrinterColumns are the columns of the Table kubectl prints, after
 	// Name; default: Created At.
 	PrinterColumns []PrinterColumn
-
-	// plan is Schema compiled at registration.
-	plan *schemaPlan
 }
 
 func (k *Kind) groupVersion() meta.GroupVersion {
@@ -106,18 +103,17 @@ type fieldPlan struct {
 }
 
 // compileSchema builds the kind's schema plan.
-func (k *Kind) compileSchema() error {
+func compileSchema(k *Kind) (*schemaPlan, error) {
 	p := &schemaPlan{root: k.Schema}
 	sample := k.New()
 	if _, ok := sample.(*meta.Unstructured); ok {
 		p.unstructured = true
 		v, err := schema.NewValidator(k.Schema)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		p.validator = v
-		k.plan = p
-		return nil
+		return p, nil
 	}
 	t := reflect.TypeOf(sample)
 	for t.Kind() == reflect.Pointer {
@@ -135,7 +131,7 @@ func (k *Kind) compileSchema() error {
 		}
 		v, err := schema.NewValidator(fs)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		fp := fieldPlan{index: i, name: name, schema: fs, validator: v, defaults: hasDefaults(fs)}
 		if fp.defaults {
@@ -144,13 +140,12 @@ func (k *Kind) compileSchema() error {
 			case err == nil:
 				fp.defaulter = d
 			case !errors.Is(err, schema.ErrNotPlannable):
-				return err
+				return nil, err
 			}
 		}
 		p.fields = append(p.fields, fp)
 	}
-	k.plan = p
-	return nil
+	return p, nil
 }
 
 // hasRules reports whether values of s can fail validation or be

@@ -44,6 +44,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"duration", time.Since(start), "userAgent", r.UserAgent())
 	}()
 	docs := s.seal()
+	if s.broken != nil {
+		s.writeError(rec, r, s.broken)
+		return
+	}
 	s.route(rec, r, docs)
 }
 
