@@ -17,7 +17,7 @@ func (h *handler) delete(req *request) {
 		h.fail(req, err)
 		return
 	}
-	w := &write{h: h, req: req, dryRun: dry}
+	w := &write{h: h, req: req, dryRun: dry, deleteOptions: &opts}
 	out, deleted, err := w.delete(req.r.Context(), req.namespace, req.name, opts)
 	if err != nil {
 		h.fail(req, err)
@@ -75,8 +75,9 @@ func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) 
 				status.FieldErrors{status.NotSupported(status.NewPath("propagationPolicy"), string(*p), []string{"Foreground", "Background", "Orphan", "nil"})})
 		}
 	}
-	dryValues := append(q["dryRun"], opts.DryRun...)
-	dry, err := dryRun(dryValues)
+	opts.DryRun = append(q["dryRun"], opts.DryRun...)
+	dry, err := dryRun(opts.DryRun)
+	opts.TypeMeta = meta.TypeMeta{Kind: "DeleteOptions", APIVersion: "meta.k8s.io/v1"}
 	return opts, dry, err
 }
 
@@ -178,7 +179,7 @@ func (h *handler) deleteCollection(req *request) {
 		return
 	}
 	list := &meta.List{TypeMeta: meta.TypeMeta{Kind: h.r.listKind, APIVersion: h.r.apiVersion}, Items: []meta.Object{}}
-	w := &write{h: h, req: req, dryRun: dry}
+	w := &write{h: h, req: req, dryRun: dry, deleteOptions: &opts}
 	for _, obj := range items {
 		m := obj.GetObjectMeta()
 		out, _, err := w.delete(ctx, m.Namespace, m.Name, opts)
