@@ -38,9 +38,9 @@ type AdmissionRequest struct {
 	// but nothing is stored, so functions with side effects should skip
 	// them.
 	DryRun bool
-	// UserInfo is the user making the request, as authentication put it
-	// on the context (see auth.UserFrom); nil when there is none.
-	UserInfo *auth.User
+	// User is who made the request (the impersonated user when it
+	// impersonated one); nil when the server authenticates no one.
+	User *auth.User
 	// FieldManager is the manager the write is recorded under in
 	// managedFields: the fieldManager parameter, or the client's
 	// User-Agent product. Empty on delete.
@@ -73,7 +73,7 @@ func (w *write) admissionRequest(op Operation, obj, old meta.Object) *AdmissionR
 		Namespace: om.Namespace, Name: om.Name, Object: obj, OldObject: old, DryRun: w.dryRun,
 		FieldManager: w.manager, Options: w.options(op),
 	}
-	a.UserInfo, _ = auth.UserFrom(w.req.r.Context())
+	a.User, _ = auth.UserFrom(w.req.r.Context())
 	return a
 }
 
@@ -104,6 +104,9 @@ func (s *core) admit(ctx context.Context, r *resource, a *AdmissionRequest) erro
 }
 
 func runAdmission(ctx context.Context, r *resource, a *AdmissionRequest, funcs []AdmissionFunc) error {
+	if a.User == nil {
+		a.User, _ = auth.UserFrom(ctx)
+	}
 	for _, f := range funcs {
 		if err := f(ctx, a); err != nil {
 			var se *status.Error

@@ -62,7 +62,7 @@ func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) error {
 // is obj decoded from its JSON, if the write already has it, or nil.
 func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded map[string]any) error {
 	m := obj.GetObjectMeta()
-	errs := validateObjectMeta(m, r.kind.Namespaced)
+	errs := validateObjectMeta(m, r.kind.Namespaced, r.kind.ValidateName)
 	schemaErrs, err := r.plan.validate(obj, decoded)
 	if err != nil {
 		return status.InternalError(err)

@@ -97,8 +97,8 @@ func TestAdmissionSeesUserManagerAndOptions(t *testing.T) {
 		t.Errorf("names seen: mutating %q, validating %q; want \"\" then the generated %q", mutating.Name, validating.Name, name)
 	}
 	for i, a := range got {
-		if a.UserInfo == nil || a.UserInfo.Name != "alice" {
-			t.Errorf("request %d: UserInfo %+v, want alice", i, a.UserInfo)
+		if a.User == nil || a.User.Name != "alice" {
+			t.Errorf("request %d: User %+v, want alice", i, a.User)
 		}
 	}
 	if mutating.FieldManager != "tester" {

@@ -48,7 +48,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeError(rec, r, s.broken)
 		return
 	}
-	s.route(rec, r, docs)
+	out, authed, done := s.guard(rec, r)
+	panicked := true
+	defer func() { done(panicked) }()
+	if authed != nil && !s.serveReview(out, authed) {
+		s.route(out, authed, docs)
+	}
+	panicked = false
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs) {

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kapi-dev/kapi/audit"
+	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/cbor"
 	"github.com/kapi-dev/kapi/codec/protobuf"
@@ -65,6 +67,20 @@ type Options struct {
 	// before the write is stored; its functions must not change the
 	// object.
 	ValidatingAdmission []AdmissionFunc
+	// Authenticator identifies the user of each request (an auth.Chain
+	// of client certificates, tokens, a front proxy, anonymous); a
+	// request it rejects gets 401. A user already on the request's
+	// context, put there by the host's own middleware, is kept. Nil: no
+	// authentication.
+	Authenticator auth.Authenticator
+	// Authorizer decides what each user may do (an auth.Authorizers
+	// chain, RBAC from auth/rbac); anything but allow is 403. It also
+	// decides impersonation. Nil allows everything. /healthz, /livez,
+	// /readyz and /version are open to everyone.
+	Authorizer auth.Authorizer
+	// Audit records one audit.k8s.io/v1 event per request at the level
+	// its policy chooses; nil records nothing.
+	Audit *audit.Logger
 }
 
 // VersionInfo is the body of /version.
