@@ -17,6 +17,10 @@ func (h *handler) delete(req *request) {
 		h.fail(req, err)
 		return
 	}
+	if unsafeDelete(opts) {
+		h.deleteCorrupt(req)
+		return
+	}
 	w := &write{h: h, req: req, dryRun: dry, deleteOptions: &opts}
 	out, deleted, err := w.delete(req.r.Context(), req.namespace, req.name, opts)
 	if err != nil {
@@ -67,6 +71,13 @@ func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) 
 		b := isTrue(v)
 		opts.OrphanDependents = &b
 	}
+	if v := q.Get(ignoreReadErrorOption); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return opts, false, status.BadRequest(fmt.Sprintf("invalid %s %q", ignoreReadErrorOption, v))
+		}
+		opts.IgnoreStoreReadErrorWithClusterBreakingPotential = &b
+	}
 	if p := opts.PropagationPolicy; p != nil {
 		switch *p {
 		case meta.DeletePropagationBackground, meta.DeletePropagationForeground, meta.DeletePropagationOrphan:
@@ -76,6 +87,9 @@ func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) 
 		}
 	}
 	opts.DryRun = append(q["dryRun"], opts.DryRun...)
+	if errs := validateUnsafeDelete(opts); len(errs) > 0 {
+		return opts, false, optionsInvalid("DeleteOptions", errs)
+	}
 	dry, err := dryRun(opts.DryRun)
 	opts.TypeMeta = meta.TypeMeta{Kind: "DeleteOptions", APIVersion: "meta.k8s.io/v1"}
 	return opts, dry, err
