@@ -30,6 +30,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -62,6 +63,9 @@ type Config struct {
 	StorageMediaType string
 	// Logger receives the request log; nil discards it.
 	Logger *slog.Logger
+	// Auth configures authentication, authorization and audit; the zero
+	// value authenticates no one and allows everything.
+	Auth AuthConfig
 }
 
 // Server is an open example server: its handler and the store under it.
@@ -70,8 +74,12 @@ type Server struct {
 	Handler http.Handler
 	// EtcdURL is the embedded etcd's client URL ("embedded-etcd" only).
 	EtcdURL string
+	// AdminCert is the administrator's client certificate (in
+	// system:masters) of a server in RBAC mode, nil otherwise.
+	AdminCert *KeyPair
 
 	api    *apiserver.Server
+	sec    *security
 	closes []func()
 }
 
@@ -84,7 +92,16 @@ func Open(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	srv := &Server{EtcdURL: st.clientURL, closes: st.closes}
-	srv.api = apiserver.New(apiserver.Options{Storage: st.store, StorageMediaType: cfg.StorageMediaType, Logger: cfg.Logger})
+	sec, err := newSecurity(cfg.Auth, os.Stdout)
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	srv.sec, srv.AdminCert = sec, sec.admin
+	srv.closes = append(srv.closes, sec.close)
+	opts := sec.opts
+	opts.Storage, opts.StorageMediaType, opts.Logger = st.store, cfg.StorageMediaType, cfg.Logger
+	srv.api = apiserver.New(opts)
 	sprocket, err := api.SprocketKind()
 	if err != nil {
 		srv.Close()
@@ -92,6 +109,10 @@ func Open(cfg Config) (*Server, error) {
 	}
 	srv.api.Register(api.WidgetKind()).Register(api.GadgetKind()).Register(sprocket).Register(coordinationv1.LeaseKind())
 	if err := srv.api.Err(); err != nil {
+		srv.Close()
+		return nil, err
+	}
+	if err := sec.install(srv.api); err != nil {
 		srv.Close()
 		return nil, err
 	}
@@ -105,7 +126,9 @@ func Open(cfg Config) (*Server, error) {
 // embedded etcd, if any. An embedded etcd has synced every acknowledged
 // write to disk before Close returns.
 func (s *Server) Close() {
-	s.api.Close()
+	if s.api != nil {
+		s.api.Close()
+	}
 	for _, c := range s.closes {
 		c()
 	}
@@ -138,26 +161,44 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	tlsCfg, err := srv.sec.tlsConfig(fl.tlsCert, fl.tlsKey, fl.cfg.Auth)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
 	scheme := "http"
-	if fl.tlsCert != "" {
+	if tlsCfg != nil {
 		scheme = "https"
 	}
 	url := scheme + "://" + ln.Addr().String()
-	if err := kubeconfig.Write(fl.kubeconfig, url, "default"); err != nil {
+	if err := writeKubeconfig(fl.kubeconfig, url, srv.AdminCert); err != nil {
 		_ = ln.Close()
 		return err
 	}
 	fmt.Fprintf(stdout, "kapi widgets server listening on %s (storage: %s)\n", url, storageLine(fl.cfg, srv))
 	fmt.Fprintf(stdout, "use it with kubectl:\n  export KUBECONFIG=%s\n  kubectl api-resources\n  kubectl get widgets\n", fl.kubeconfig)
-	return serve(ctx, &http.Server{Handler: srv.Handler, ReadHeaderTimeout: 10 * time.Second}, ln, fl.tlsCert, fl.tlsKey)
+	return serve(ctx, &http.Server{Handler: srv.Handler, ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsCfg}, ln)
 }
 
-// serve serves on ln until ctx is done, then shuts hs down gracefully.
-func serve(ctx context.Context, hs *http.Server, ln net.Listener, tlsCert, tlsKey string) error {
+// writeKubeconfig writes the kubeconfig for kubectl: with the
+// administrator's client certificate when the server made one.
+func writeKubeconfig(path, url string, admin *KeyPair) error {
+	if admin == nil {
+		return kubeconfig.Write(path, url, "default")
+	}
+	return kubeconfig.WriteConfig(path, kubeconfig.Config{
+		Server: url, Namespace: "default", InsecureSkipTLSVerify: true,
+		ClientCertificateData: admin.CertPEM, ClientKeyData: admin.KeyPEM,
+	})
+}
+
+// serve serves on ln (with TLS when hs has a TLSConfig) until ctx is
+// done, then shuts hs down gracefully.
+func serve(ctx context.Context, hs *http.Server, ln net.Listener) error {
 	errc := make(chan error, 1)
 	go func() {
-		if tlsCert != "" {
-			errc <- hs.ServeTLS(ln, tlsCert, tlsKey)
+		if hs.TLSConfig != nil {
+			errc <- hs.ServeTLS(ln, "", "")
 		} else {
 			errc <- hs.Serve(ln)
 		}
