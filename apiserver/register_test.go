@@ -1,101 +1,86 @@
 package apiserver_test
 
 import (
-	"context"
-	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// countingHandler counts the error records logged.
-type countingHandler struct{ errors atomic.Int32 }
-
-func (h *countingHandler) Enabled(context.Context, slog.Level) bool { return true }
-func (h *countingHandler) Handle(_ context.Context, r slog.Record) error {
-	if r.Level >= slog.LevelError {
-		h.errors.Add(1)
+func TestRegisterRefusesSecondVersion(t *testing.T) {
+	tests := []struct {
+		name    string
+		second  func(k *apiserver.Kind)
+		wantErr string // "" when the second registration is fine
+	}{
+		{"same kind and resource in v2", func(k *apiserver.Kind) { k.Version = "v2" },
+			"widgets.stable.example.com (kind Widget) is already served in version v1, and serving a second version (v2) needs conversion"},
+		{"same resource under another kind name", func(k *apiserver.Kind) { k.Version, k.Kind = "v1beta1", "Gizmo" },
+			"already served in version v1"},
+		{"same kind under another resource name", func(k *apiserver.Kind) { k.Version, k.Resource = "v2", "widgetz" },
+			"already served in version v1"},
+		{"another kind in another version", func(k *apiserver.Kind) {
+			k.Version, k.Kind, k.Resource, k.ShortNames, k.Scale = "v2", "Sprocket", "sprockets", nil, nil
+		}, ""},
+		{"the same kind in another group", func(k *apiserver.Kind) { k.Group, k.Version = "other.example.com", "v2" }, ""},
 	}
-	return nil
-}
-func (h *countingHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h *countingHandler) WithGroup(string) slog.Handler      { return h }
-
-// A host that ignores Err must not serve the kinds that did register:
-// every request, including the one for the valid kind and health checks,
-// is a 500 Status naming every registration problem, logged once.
-func TestRegistrationFailureServesNothing(t *testing.T) {
-	log := &countingHandler{}
-	srv := apiserver.New(apiserver.Options{Logger: slog.New(log)})
-	bad := gadgetKind()
-	bad.Version = "one"
-	noNew := widgetKind()
-	noNew.Kind, noNew.Resource, noNew.New = "Thing", "things", nil
-	srv.Register(widgetKind()).Register(bad).Register(noNew)
-
-	err := srv.Err()
-	if err == nil {
-		t.Fatal("Err() = nil after two failed registrations")
-	}
-	for _, want := range []string{`kind Gadget: version "one"`, "kind Thing: New is required"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("Err() = %q, want it to name %q", err, want)
-		}
-	}
-
-	ts := httptest.NewServer(srv) // Err ignored
-	t.Cleanup(ts.Close)
-	for _, path := range []string{widgetsPath, "/apis", "/healthz", widgetsPath + "/w1"} {
-		r := do(t, ts, "GET", path, "", "")
-		if r.code != http.StatusInternalServerError {
-			t.Fatalf("GET %s: %d %s, want 500", path, r.code, r.body)
-		}
-		st := decodeStatus(t, r)
-		if st.Reason != meta.StatusReasonInternalError || !strings.Contains(st.Message, `version "one"`) ||
-			!strings.Contains(st.Message, "New is required") {
-			t.Errorf("GET %s: Status %+v, want InternalError naming both registration errors", path, st)
-		}
-	}
-	if r := do(t, ts, "POST", widgetsPath, "application/json",
-		`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w1"}}`); r.code != http.StatusInternalServerError {
-		t.Errorf("POST: %d %s, want 500", r.code, r.body)
-	}
-	if n := log.errors.Load(); n != 1 {
-		t.Errorf("logged %d errors, want the registration failure logged once", n)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := apiserver.New(apiserver.Options{})
+			defer srv.Close()
+			second := widgetKind()
+			tc.second(&second)
+			err := srv.Register(widgetKind()).Register(second).Err()
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("Err() = %v, want nil", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Fatalf("Err() = %v, want one containing %q", err, tc.wantErr)
+			}
+		})
 	}
 }
 
-func TestRegisterAfterServingPanics(t *testing.T) {
-	srv := apiserver.New(apiserver.Options{})
-	srv.Register(widgetKind())
-	srv.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/apis", nil))
-	defer func() {
-		p := recover()
-		if p == nil || !strings.Contains(p.(string), "after the server started serving") {
-			t.Fatalf("Register after serving: recovered %v, want a panic", p)
-		}
-	}()
-	srv.Register(gadgetKind())
-}
-
-// Registering the same resource twice is reported, and so is the problem
-// of a later kind: every problem, not only the first.
-func TestRegisterReportsEveryProblem(t *testing.T) {
-	srv := apiserver.New(apiserver.Options{})
-	noResource := gadgetKind()
-	noResource.Resource = ""
-	srv.Register(widgetKind()).Register(widgetKind()).Register(noResource)
-	err := srv.Err()
-	if err == nil {
-		t.Fatal("Err() = nil")
+func TestRegisterRefusesZeroValueTraps(t *testing.T) {
+	type replicasDefault struct {
+		meta.TypeMeta   `json:",inline"`
+		meta.ObjectMeta `json:"metadata,omitempty"`
+		Spec            struct {
+			Replicas int32 `json:"replicas,omitempty" default:"1"`
+		} `json:"spec,omitempty"`
 	}
-	msg := err.Error()
-	if !strings.Contains(msg, "already registered") || !strings.Contains(msg, "Kind, Resource and Version are required") {
-		t.Errorf("Err() = %q, want both problems", msg)
+	type minimumOne struct {
+		meta.TypeMeta   `json:",inline"`
+		meta.ObjectMeta `json:"metadata,omitempty"`
+		Spec            struct {
+			Size int64 `json:"size,omitempty" minimum:"1"`
+		} `json:"spec,omitempty"`
+	}
+	tests := []struct {
+		name    string
+		new     func() meta.Object
+		wantErr string
+	}{
+		{"non-zero default", func() meta.Object { return &replicasDefault{} },
+			"Spec.Replicas: the field is tagged omitempty, so its zero value 0 is left out of JSON and the default 1 replaces it: make it a pointer (*int32)"},
+		{"minimum the zero value violates", func() meta.Object { return &minimumOne{} },
+			"Spec.Size: minimum 1 rejects 0, but the field is tagged omitempty, so a write of 0 removes the field instead of failing validation: make it a pointer (*int64)"},
+		{"pointers are fine", func() meta.Object { return &widget{} }, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := apiserver.New(apiserver.Options{})
+			defer srv.Close()
+			k := widgetKind()
+			k.New = tc.new
+			err := srv.Register(k).Err()
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("Err() = %v, want nil", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Fatalf("Err() = %v, want one containing %q", err, tc.wantErr)
+			}
+		})
 	}
 }
