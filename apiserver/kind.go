@@ -95,8 +95,9 @@ func (k *Kind) groupResource() meta.GroupResource {
 type schemaPlan struct {
 	root         *schema.Schema
 	unstructured bool
-	validator    *schema.Validator // unstructured: of the root
-	fields       []fieldPlan       // typed: top-level fields with rules
+	validator    *schema.Validator    // unstructured: of the root
+	fields       []fieldPlan          // typed: top-level fields with rules
+	rules        schema.RuleValidator // CEL rules, if the schema has any
 }
 
 // fieldPlan covers one top-level field of a typed kind.
@@ -111,9 +112,13 @@ type fieldPlan struct {
 	defaulter *schema.Defaulter
 }
 
-// compileSchema builds the kind's schema plan.
-func compileSchema(k *Kind) (*schemaPlan, error) {
+// compileSchema builds the kind's schema plan; engine compiles its
+// rules.
+func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
 	p := &schemaPlan{root: k.Schema}
+	if err := p.compileRules(engine); err != nil {
+		return nil, err
+	}
 	sample := k.New()
 	if _, ok := sample.(*meta.Unstructured); ok {
 		p.unstructured = true

@@ -84,7 +84,7 @@ const maxCreateRaces = 3
 //  7. run mutating admission, and default again what it changed;
 //  8. generate the name of a create that asks for one (generateName);
 //  9. bump the generation and record managedFields;
-//  10. validate: metadata, the schema, the kind's Validate;
+//  10. validate: metadata, the schema, its CEL rules, the kind's Validate;
 //  11. run validating admission;
 //  12. store with compare-and-swap, starting again at 1 when a
 //     concurrent write won the race; a dry run checks what the store

@@ -61,11 +61,7 @@ func typeOf(obj meta.Object) reflect.Type {
 	return t
 }
 
-func newResource(k Kind, cacheOpts watch.Options, codecs *codec.Registry, storageMediaType string) (*resource, error) {
-	plan, err := compileSchema(&k)
-	if err != nil {
-		return nil, err
-	}
+func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *codec.Registry, storageMediaType string) (*resource, error) {
 	p, err := newPatcher(k)
 	if err != nil {
 		return nil, err

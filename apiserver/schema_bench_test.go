@@ -49,7 +49,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 		b.Fatal(err)
 	}
 	k.Schema = s
-	plan, err := compileSchema(&k)
+	plan, err := compileSchema(&k, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func TestValidateDecodedMatchesEncoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.Schema = s
-	plan, err := compileSchema(&k)
+	plan, err := compileSchema(&k, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

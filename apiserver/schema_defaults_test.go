@@ -18,7 +18,7 @@ func compiledBenchKind(t testing.TB) (plan, viaJSON *schemaPlan) {
 		t.Fatal(err)
 	}
 	k.Schema = s
-	if plan, err = compileSchema(&k); err != nil {
+	if plan, err = compileSchema(&k, nil); err != nil {
 		t.Fatal(err)
 	}
 	j := *plan
@@ -109,7 +109,7 @@ func TestSchemaDefaultsFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.Schema = s
-	plan, err := compileSchema(&k)
+	plan, err := compileSchema(&k, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
