@@ -19,7 +19,10 @@
 //	fieldvalidation  the fieldValidation directive (Ignore, Warn, Strict) and
 //	                 unknown and duplicate fields, as warnings or a 400
 //	schema           one model of a kind's structure, from Go types or an
-//	                 OpenAPI v3 document: validation, defaulting, pruning
+//	                 OpenAPI v3 document: validation, defaulting, pruning,
+//	                 CEL rules and the RuleEngine interface
+//	cel              the CEL engine of x-kubernetes-validations, its own
+//	                 module so that the core does not carry cel-go
 //	codec            media types and serializers (JSON, YAML; codec/protobuf,
 //	                 codec/cbor), content negotiation, watch framing
 //	watch            the watch cache every read is served from

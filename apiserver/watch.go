@@ -282,14 +282,23 @@ func (ws *watchStream) render(typ string, obj any) error {
 // bookmark sends a BOOKMARK carrying only the kind, apiVersion and
 // resourceVersion; initialEnd marks the end of the initial events.
 func (ws *watchStream) bookmark(rev int64, initialEnd bool) {
-	obj := ws.r.newObject()
-	m := obj.GetObjectMeta()
-	m.ResourceVersion = strconv.FormatInt(rev, 10)
+	r := ws.r
+	obj := &bookmarkObject{TypeMeta: meta.TypeMeta{Kind: r.kind.Kind, APIVersion: r.apiVersion}}
+	obj.ResourceVersion = strconv.FormatInt(rev, 10)
 	if initialEnd {
-		m.Annotations = map[string]string{meta.InitialEventsAnnotation: "true"}
+		obj.Annotations = map[string]string{meta.InitialEventsAnnotation: "true"}
 	}
 	_ = ws.encode(meta.Bookmark, obj)
 	ws.flush()
+}
+
+// bookmarkObject is the object of a BOOKMARK: the watched kind's type and
+// metadata with the resourceVersion (and the initial-events-end
+// annotation), and nothing else, as kube-apiserver sends it for custom
+// resources: no empty spec or status.
+type bookmarkObject struct {
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata" protobuf:"bytes,1,opt,name=metadata"`
 }
 
 // fail ends the stream with an ERROR event carrying a Status.
