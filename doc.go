@@ -31,9 +31,17 @@
 //	resourceversion  resourceVersion, limit and continue semantics
 //	auth             authentication (x509, tokens, front proxy), impersonation,
 //	                 the Authorizer interface; auth/rbac the RBAC authorizer
+//	cel              x-kubernetes-validations rules with cel-go; its own module
 //	audit            audit.k8s.io/v1 events at the level a Policy chooses
+//	profiling        an opt-in pprof handler, for a host to mount behind
+//	                 authorization (apiserver.Server.NonResourceHandler)
 //	status           errors as Kubernetes Status values, one per reason
 //	meta             wire types shared by all: ObjectMeta, Status, Table, ...
+//
+// Adapters in modules of their own keep the core's requirements few:
+// metrics/prometheus publishes kube-apiserver's metrics through
+// apiserver.Observer, tracing/otel traces requests with OpenTelemetry
+// through apiserver.Tracer.
 //
 // The examples module (./examples) holds the Widget server, typed core/v1
 // and coordination/v1 kinds, and the end-to-end tests that run kubectl,

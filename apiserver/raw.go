@@ -47,6 +47,8 @@ func (r *resource) appendJSON(dst []byte, kv *storage.KeyValue) ([]byte, error) 
 // bytes. The output is byte-for-byte what encoding the decoded List would
 // give.
 func (h *handler) writeRawList(req *request, p *page) {
+	_, end := h.startSpan(req.r.Context(), "encode")
+	defer end(nil)
 	r := h.r
 	head, err := json.Marshal(&meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta})
 	if err != nil {
@@ -142,6 +144,8 @@ func (r *resource) streamRawList(req *request, head []byte, entries []*watch.Ent
 
 // writeRawObject writes one stored object as JSON straight from its bytes.
 func (h *handler) writeRawObject(req *request, kv *storage.KeyValue) {
+	_, end := h.startSpan(req.r.Context(), "encode")
+	defer end(nil)
 	buf, err := h.r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 	if err != nil {
 		h.fail(req, status.InternalError(err))
@@ -159,11 +163,14 @@ func (h *handler) writeRawObject(req *request, kv *storage.KeyValue) {
 func (h *handler) writeStored(req *request, code int, obj meta.Object, kv *storage.KeyValue) {
 	if kv != nil {
 		if ser, _, err := h.negotiate(req, obj); err == nil && ser.MediaType() == codec.MediaTypeJSON {
+			_, end := h.startSpan(req.r.Context(), "encode")
 			buf, err := h.r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 			if err == nil {
 				writeBody(req.w, req.r, code, codec.MediaTypeJSON, append(buf, '\n'))
+				end(nil)
 				return
 			}
+			end(err)
 		}
 	}
 	h.writeObject(req, code, obj)
