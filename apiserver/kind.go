@@ -108,6 +108,7 @@ type schemaPlan struct {
 	validator    *schema.Validator     // unstructured: of the root
 	required     *schema.RequiredCheck // typed: when the body must show required fields
 	fields       []fieldPlan           // typed: top-level fields with rules
+	rules        schema.RuleValidator  // CEL rules, if the schema has any
 }
 
 // fieldPlan covers one top-level field of a typed kind.
@@ -122,9 +123,13 @@ type fieldPlan struct {
 	defaulter *schema.Defaulter
 }
 
-// compileSchema builds the kind's schema plan.
-func (k *Kind) compileSchema() error {
+// compileSchema builds the kind's schema plan; engine compiles its
+// rules.
+func (k *Kind) compileSchema(engine schema.RuleEngine) error {
 	p := &schemaPlan{root: k.Schema}
+	if err := p.compileRules(engine); err != nil {
+		return err
+	}
 	sample := k.New()
 	if _, ok := sample.(*meta.Unstructured); ok {
 		p.unstructured = true

@@ -55,7 +55,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	panicked := true
 	defer func() { done(panicked) }()
 	if authed != nil && !s.serveReview(out, authed) {
-		s.route(out, authed, docs)
+		s.route(out, authed.WithContext(withWarnings(authed.Context(), out)), docs)
 	}
 	panicked = false
 }

@@ -66,6 +66,11 @@ type Options struct {
 	// before the write is stored; its functions must not change the
 	// object.
 	ValidatingAdmission []AdmissionFunc
+	// RuleEngine compiles and evaluates the x-kubernetes-validations
+	// (CEL rules) of kinds' schemas, at registration and with the
+	// schema's other checks on every write; github.com/kapi-dev/kapi/cel
+	// provides one. Without it a kind whose schema has rules is refused.
+	RuleEngine schema.RuleEngine
 	// Authenticator identifies the user of each request (an auth.Chain
 	// of client certificates, tokens, a front proxy, anonymous); a
 	// request it rejects gets 401. A user already on the request's
@@ -202,7 +207,7 @@ func (s *Server) register(k Kind) error {
 		}
 		k.Schema = sch
 	}
-	if err := k.compileSchema(); err != nil {
+	if err := k.compileSchema(s.opts.RuleEngine); err != nil {
 		return err
 	}
 	if k.Storage == nil {

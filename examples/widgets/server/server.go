@@ -1,7 +1,9 @@
 // Package server runs the Widget example: kapi serving the Widget and
 // Gadget kinds and the run-time Sprocket kind, mounted on a plain
 // net/http mux. It also serves coordination.k8s.io/v1 Leases, so that
-// controllers with leader election run against it.
+// controllers with leader election run against it. The Widget and
+// Sprocket schemas carry CEL validation rules, evaluated by the engine of
+// github.com/kapi-dev/kapi/cel.
 //
 // # Storage
 //
@@ -35,6 +37,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/examples/coordinationv1"
 	"github.com/kapi-dev/kapi/examples/internal/kubeconfig"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
@@ -87,6 +90,10 @@ type Server struct {
 // names. Close it when done: it may hold an etcd client and an embedded
 // etcd.
 func Open(cfg Config) (*Server, error) {
+	rules, err := cel.New(cel.Options{})
+	if err != nil {
+		return nil, err
+	}
 	st, err := openStorage(cfg)
 	if err != nil {
 		return nil, err
@@ -101,6 +108,7 @@ func Open(cfg Config) (*Server, error) {
 	srv.closes = append(srv.closes, sec.close)
 	opts := sec.opts
 	opts.Storage, opts.StorageMediaType, opts.Logger = st.store, cfg.StorageMediaType, cfg.Logger
+	opts.RuleEngine = rules
 	srv.api = apiserver.New(opts)
 	sprocket, err := api.SprocketKind()
 	if err != nil {
