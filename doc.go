@@ -20,6 +20,7 @@
 //	                 unknown and duplicate fields, as warnings or a 400
 //	schema           one model of a kind's structure, from Go types or an
 //	                 OpenAPI v3 document: validation, defaulting, pruning
+//	cel              x-kubernetes-validations rules with CEL, its own module
 //	codec            media types and serializers (JSON, YAML; codec/protobuf,
 //	                 codec/cbor), content negotiation, watch framing
 //	watch            the watch cache every read is served from
