@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -19,7 +20,11 @@ import (
 // status (Go fields without omitempty), Sprocket's spec and teeth
 // (required in its OpenAPI schema).
 func TestRequiredFields(t *testing.T) {
-	srv := apiserver.New(apiserver.Options{})
+	rules, err := cel.New(cel.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := apiserver.New(apiserver.Options{RuleEngine: rules})
 	sprocket, err := api.SprocketKind()
 	if err != nil {
 		t.Fatal(err)
