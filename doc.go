@@ -19,8 +19,10 @@
 //	fieldvalidation  the fieldValidation directive (Ignore, Warn, Strict) and
 //	                 unknown and duplicate fields, as warnings or a 400
 //	schema           one model of a kind's structure, from Go types or an
-//	                 OpenAPI v3 document: validation, defaulting, pruning
-//	cel              x-kubernetes-validations rules with CEL, its own module
+//	                 OpenAPI v3 document: validation, defaulting, pruning,
+//	                 CEL rules and the RuleEngine interface
+//	cel              the CEL engine of x-kubernetes-validations, its own
+//	                 module so that the core does not carry cel-go
 //	codec            media types and serializers (JSON, YAML; codec/protobuf,
 //	                 codec/cbor), content negotiation, watch framing
 //	watch            the watch cache every read is served from
@@ -29,9 +31,17 @@
 //	resourceversion  resourceVersion, limit and continue semantics
 //	auth             authentication (x509, tokens, front proxy), impersonation,
 //	                 the Authorizer interface; auth/rbac the RBAC authorizer
+//	cel              x-kubernetes-validations rules with cel-go; its own module
 //	audit            audit.k8s.io/v1 events at the level a Policy chooses
+//	profiling        an opt-in pprof handler, for a host to mount behind
+//	                 authorization (apiserver.Server.NonResourceHandler)
 //	status           errors as Kubernetes Status values, one per reason
 //	meta             wire types shared by all: ObjectMeta, Status, Table, ...
+//
+// Adapters in modules of their own keep the core's requirements few:
+// metrics/prometheus publishes kube-apiserver's metrics through
+// apiserver.Observer, tracing/otel traces requests with OpenTelemetry
+// through apiserver.Tracer.
 //
 // The examples module (./examples) holds the Widget server, typed core/v1
 // and coordination/v1 kinds, and the end-to-end tests that run kubectl,
