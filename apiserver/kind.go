@@ -80,9 +80,6 @@ type Kind struct {
 	// PrinterColumns are the columns of the Table kubectl prints, after
 	// Name; default: Created At.
 	PrinterColumns []PrinterColumn
-
-	// plan is Schema compiled at registration.
-	plan *schemaPlan
 }
 
 func (k *Kind) groupVersion() meta.GroupVersion {
@@ -125,28 +122,27 @@ type fieldPlan struct {
 
 // compileSchema builds the kind's schema plan; engine compiles its
 // rules.
-func (k *Kind) compileSchema(engine schema.RuleEngine) error {
+func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
 	p := &schemaPlan{root: k.Schema}
 	if err := p.compileRules(engine); err != nil {
-		return err
+		return nil, err
 	}
 	sample := k.New()
 	if _, ok := sample.(*meta.Unstructured); ok {
 		p.unstructured = true
 		v, err := schema.NewValidator(k.Schema)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		p.validator = v
-		k.plan = p
-		return nil
+		return p, nil
 	}
 	t := reflect.TypeOf(sample)
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if err := schema.CheckZeroValues(k.Schema, t); err != nil {
-		return err
+		return nil, err
 	}
 	p.required = schema.NewRequiredCheck(k.Schema, reflect.TypeOf(sample))
 	for i := 0; i < t.NumField(); i++ {
@@ -161,7 +157,7 @@ func (k *Kind) compileSchema(engine schema.RuleEngine) error {
 		}
 		v, err := schema.NewValidator(fs)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		fp := fieldPlan{index: i, name: name, schema: fs, validator: v, defaults: hasDefaults(fs)}
 		if fp.defaults {
@@ -170,13 +166,12 @@ func (k *Kind) compileSchema(engine schema.RuleEngine) error {
 			case err == nil:
 				fp.defaulter = d
 			case !errors.Is(err, schema.ErrNotPlannable):
-				return err
+				return nil, err
 			}
 		}
 		p.fields = append(p.fields, fp)
 	}
-	k.plan = p
-	return nil
+	return p, nil
 }
 
 // hasRules reports whether values of s can fail validation or be
