@@ -22,7 +22,7 @@ import (
 // cannot tell (protobuf writes every scalar field). Unstructured objects
 // are checked with the rest of their schema.
 func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any, error)) error {
-	p := h.r.kind.plan
+	p := h.r.plan
 	if p == nil || p.unstructured || !p.required.MayMiss(reflect.ValueOf(obj)) {
 		return nil
 	}

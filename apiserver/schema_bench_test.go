@@ -86,7 +86,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 		b.ReportAllocs()
 		v := reflect.ValueOf(obj)
 		for range b.N {
-			if k.plan.required.MayMiss(v) {
+			if plan.required.MayMiss(v) {
 				b.Fatal("all required fields are set")
 			}
 		}
@@ -98,7 +98,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if errs := k.plan.root.MissingRequired(status.Path{}, x); len(errs) > 0 {
+			if errs := plan.root.MissingRequired(status.Path{}, x); len(errs) > 0 {
 				b.Fatal(errs)
 			}
 		}
