@@ -168,17 +168,24 @@ func preconditionRevision(obj meta.Object, r *resource, name string) (int64, err
 // track, unless nil) and validation (see admitWrite).
 func (s *Server) prepareForUpdate(ctx context.Context, req *request, cur *storage.KeyValue, obj, old meta.Object, dry bool, track trackFunc) (meta.Object, error) {
 	r := req.res
-	if req.subresource == "status" {
-		// A status write changes status only: start from the stored
-		// object and take the new status, and the managedFields the
-		// write carries.
+	switch {
+	case req.subresource == "status" || req.subresource == "finalize":
+		// A status (finalize) write changes status (what the kind's
+		// Finalize copies) only: start from the stored object and take
+		// that, and the managedFields the write carries.
 		base, err := r.decodeCopy(old)
 		if err != nil {
 			return nil, err
 		}
-		r.copyStatus(base, obj)
+		if req.subresource == "status" {
+			r.copyStatus(base, obj)
+		} else {
+			r.kind.Finalize(base, obj)
+		}
 		base.GetObjectMeta().ManagedFields = obj.GetObjectMeta().ManagedFields
 		obj = base
+	case r.kind.PrepareForUpdate != nil:
+		r.kind.PrepareForUpdate(obj, old)
 	}
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	if m.UID != "" && m.UID != om.UID {
@@ -247,7 +254,7 @@ func (s *Server) writeUpdateStored(ctx context.Context, r *resource, key string,
 		return obj, cur, true, nil
 	}
 	m := obj.GetObjectMeta()
-	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 {
+	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && !r.pending(obj) {
 		resp, err := r.store.OptimisticDelete(ctx, key, cur.ModRevision, storageDeleteOptions)
 		if err != nil {
 			return nil, nil, false, storageError(err)

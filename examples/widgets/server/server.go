@@ -34,9 +34,9 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
-	"github.com/kapi-dev/kapi/examples/coordinationv1"
 	"github.com/kapi-dev/kapi/examples/internal/kubeconfig"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
+	"github.com/kapi-dev/kapi/kinds/coordinationv1"
 )
 
 // Config configures the example server.
