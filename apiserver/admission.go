@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -37,6 +38,9 @@ type AdmissionRequest struct {
 	// but nothing is stored, so functions with side effects should skip
 	// them.
 	DryRun bool
+	// User is who made the request (the impersonated user when it
+	// impersonated one); nil when the server authenticates no one.
+	User *auth.User
 }
 
 // AdmissionFunc admits or rejects a write. Mutating functions run after
@@ -62,16 +66,19 @@ func (r *resource) admissionRequest(op Operation, subresource string, obj, old m
 
 // mutate runs the mutating admission functions. It reports whether there
 // were any, so that the caller can default what they changed.
-func (s *Server) mutate(ctx context.Context, r *resource, a *AdmissionRequest) (bool, error) {
+func (s *core) mutate(ctx context.Context, r *resource, a *AdmissionRequest) (bool, error) {
 	return len(s.opts.MutatingAdmission) > 0, runAdmission(ctx, r, a, s.opts.MutatingAdmission)
 }
 
 // admit runs the validating admission functions.
-func (s *Server) admit(ctx context.Context, r *resource, a *AdmissionRequest) error {
+func (s *core) admit(ctx context.Context, r *resource, a *AdmissionRequest) error {
 	return runAdmission(ctx, r, a, s.opts.ValidatingAdmission)
 }
 
 func runAdmission(ctx context.Context, r *resource, a *AdmissionRequest, funcs []AdmissionFunc) error {
+	if a.User == nil {
+		a.User, _ = auth.UserFrom(ctx)
+	}
 	for _, f := range funcs {
 		if err := f(ctx, a); err != nil {
 			var se *status.Error
@@ -86,10 +93,11 @@ func runAdmission(ctx context.Context, r *resource, a *AdmissionRequest, funcs [
 
 // admitDelete runs mutating, then validating admission for the deletion
 // of the stored object old.
-func (s *Server) admitDelete(ctx context.Context, r *resource, old meta.Object, dry bool) error {
-	a := r.admissionRequest(OperationDelete, "", nil, old, dry)
-	if _, err := s.mutate(ctx, r, a); err != nil {
+func (w *write) admitDelete(ctx context.Context, old meta.Object) error {
+	r := w.h.r
+	a := r.admissionRequest(OperationDelete, "", nil, old, w.dryRun)
+	if _, err := w.h.mutate(ctx, r, a); err != nil {
 		return err
 	}
-	return s.admit(ctx, r, a)
+	return w.h.admit(ctx, r, a)
 }

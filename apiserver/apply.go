@@ -15,9 +15,7 @@ import (
 // apply: the configuration is merged into the stored object and its
 // manager owns the fields it sets. A missing object is created (201),
 // except through a subresource, as kube-apiserver does.
-func (s *Server) apply(req *request, opts patchOptions, body []byte) {
-	r := req.res
-	ctx := req.r.Context()
+func (h *handler) apply(req *request, opts patchOptions, body []byte) {
 	var bodyStrict error
 	if opts.validation != fieldValidationIgnore {
 		// kube-apiserver checks the configuration for duplicate fields
@@ -27,52 +25,46 @@ func (s *Server) apply(req *request, opts patchOptions, body []byte) {
 		}
 	}
 	var strict []error
-	applyTo := func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
-		obj, resultStrict, err := s.applyConfig(req, opts, body, cur, old)
-		if err != nil {
-			return nil, err
-		}
-		strict = resultStrict
-		if bodyStrict != nil {
-			if opts.validation == fieldValidationStrict {
-				return nil, status.BadRequest(fmt.Sprintf("error strict decoding YAML: %v", bodyStrict))
-			}
-			strict = append([]error{bodyStrict}, resultStrict...)
-		}
-		return obj, strictError(opts.validation, strict)
-	}
-	var create func() (meta.Object, error)
-	if req.subresource == "" {
-		create = func() (meta.Object, error) {
-			obj, err := applyTo(nil, nil)
+	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry, createMissing: req.subresource == "",
+		build: func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
+			obj, resultStrict, err := h.applyConfig(req, opts, body, cur, old)
 			if err != nil {
 				return nil, err
 			}
-			if uid := obj.GetObjectMeta().UID; uid != "" {
-				return nil, status.Conflict(r.gr, req.name,
+			strict = resultStrict
+			if bodyStrict != nil {
+				if opts.validation == fieldValidationStrict {
+					return nil, status.BadRequest(fmt.Sprintf("error strict decoding YAML: %v", bodyStrict))
+				}
+				strict = append([]error{bodyStrict}, resultStrict...)
+			}
+			if err := strictError(opts.validation, strict); err != nil {
+				return nil, err
+			}
+			if uid := obj.GetObjectMeta().UID; old == nil && uid != "" {
+				return nil, status.Conflict(h.r.gr, req.name,
 					fmt.Errorf("uid mismatch: the provided object specified uid %s, and no existing object was found", uid))
 			}
-			return s.createObject(ctx, r, obj, opts.dry, nil)
-		}
-	}
-	out, created, err := s.guaranteedUpdate(ctx, req, opts.dry, applyTo, create, nil)
+			return obj, nil
+		}}
+	out, err := w.run(req.r.Context())
 	warnStrict(req.w, opts.validation, strict)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
 	code := http.StatusOK
-	if created {
+	if out.created {
 		code = http.StatusCreated
 	}
-	s.writeObject(req, code, out)
+	h.writeStored(req, code, out.obj, out.kv)
 }
 
 // applyConfig applies the configuration body to the stored object (cur
 // and old are nil when there is none) and returns the new object with its
 // managedFields, and the unknown and duplicate fields of the result.
-func (s *Server) applyConfig(req *request, opts patchOptions, body []byte, cur *storage.KeyValue, old meta.Object) (meta.Object, []error, error) {
-	r := req.res
+func (h *handler) applyConfig(req *request, opts patchOptions, body []byte, cur *storage.KeyValue, old meta.Object) (meta.Object, []error, error) {
+	r := h.r
 	var live []byte
 	var liveManaged []meta.ManagedFieldsEntry
 	if cur != nil {
@@ -86,7 +78,7 @@ func (s *Server) applyConfig(req *request, opts patchOptions, body []byte, cur *
 	if err != nil {
 		return nil, nil, err
 	}
-	obj, strict, err := req.decodePatched(out)
+	obj, strict, err := h.decodePatched(req, out)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // readBody reads the request body up to the server's limit (413 beyond).
-func (s *Server) readBody(r *http.Request) ([]byte, error) {
+func (s *core) readBody(r *http.Request) ([]byte, error) {
 	if r.Body == nil {
 		return nil, nil
 	}
@@ -64,22 +64,22 @@ func dryRun(values []string) (bool, error) {
 // decodeBody decodes a create or update body into a new object of the
 // request's kind, applying field validation and checking the body's
 // apiVersion and kind against the URL.
-func (s *Server) decodeBody(req *request) (meta.Object, error) {
+func (h *handler) decodeBody(req *request) (meta.Object, error) {
 	directive, err := fieldValidation(req.r)
 	if err != nil {
 		return nil, err
 	}
-	body, err := s.readBody(req.r)
+	body, err := h.readBody(req.r)
 	if err != nil {
 		return nil, err
 	}
-	ser, _, err := s.codecs.ForContentType(req.r.Header.Get("Content-Type"))
+	ser, _, err := h.codecs.ForContentType(req.r.Header.Get("Content-Type"))
 	if err != nil {
 		return nil, err
 	}
-	obj := req.res.kind.New()
+	obj := h.r.kind.New()
 	if !codec.Supports(ser, reflect.TypeOf(obj)) {
-		return nil, status.UnsupportedMediaType(req.r.Header.Get("Content-Type"), s.mediaTypesFor(reflect.TypeOf(obj)))
+		return nil, status.UnsupportedMediaType(req.r.Header.Get("Content-Type"), h.mediaTypesFor(reflect.TypeOf(obj)))
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
 		return nil, status.BadRequest("the body of the request was empty")
@@ -89,11 +89,11 @@ func (s *Server) decodeBody(req *request) (meta.Object, error) {
 		return nil, status.BadRequest(decodeErrorMessage(err))
 	}
 	// Unstructured kinds learn their unknown fields from the schema.
-	strict = append(strict, req.res.kind.plan.prune(obj)...)
+	strict = append(strict, h.r.kind.plan.prune(obj)...)
 	if err := applyFieldValidation(req.w, directive, strict); err != nil {
 		return nil, err
 	}
-	if err := req.res.checkTypeMeta(obj); err != nil {
+	if err := h.r.checkTypeMeta(obj); err != nil {
 		return nil, err
 	}
 	return obj, nil
@@ -101,7 +101,7 @@ func (s *Server) decodeBody(req *request) (meta.Object, error) {
 
 // mediaTypesFor lists the registered media types that can carry values of
 // every given type.
-func (s *Server) mediaTypesFor(types ...reflect.Type) []string {
+func (s *core) mediaTypesFor(types ...reflect.Type) []string {
 	var out []string
 	for _, mt := range s.codecs.MediaTypes() {
 		if ser, ok := s.codecs.Lookup(mt); ok && supportsAll(ser, types) {
@@ -154,9 +154,9 @@ func (r *resource) checkTypeMeta(obj meta.Object) error {
 
 // checkNamespace fills an absent namespace from the URL and rejects a
 // different one.
-func (req *request) checkNamespace(obj meta.Object) error {
+func (req *request) checkNamespace(r *resource, obj meta.Object) error {
 	m := obj.GetObjectMeta()
-	if !req.res.kind.Namespaced {
+	if !r.kind.Namespaced {
 		m.Namespace = ""
 		return nil
 	}
@@ -179,13 +179,13 @@ type writeInput struct {
 // readWrite reads the field manager, the body (checked against the URL's
 // name, for updates, and namespace) and dryRun of a create or update;
 // optionsKind names the options in error messages.
-func (s *Server) readWrite(req *request, optionsKind string) (writeInput, error) {
+func (h *handler) readWrite(req *request, optionsKind string) (writeInput, error) {
 	var in writeInput
 	var err error
 	if in.manager, err = writeManager(req.r, optionsKind); err != nil {
 		return in, err
 	}
-	if in.obj, err = s.decodeBody(req); err != nil {
+	if in.obj, err = h.decodeBody(req); err != nil {
 		return in, err
 	}
 	if req.name != "" {
@@ -193,7 +193,7 @@ func (s *Server) readWrite(req *request, optionsKind string) (writeInput, error)
 			return in, err
 		}
 	}
-	if err := req.checkNamespace(in.obj); err != nil {
+	if err := req.checkNamespace(h.r, in.obj); err != nil {
 		return in, err
 	}
 	in.dry, err = dryRun(req.r.URL.Query()["dryRun"])

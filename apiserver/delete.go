@@ -13,38 +13,39 @@ import (
 )
 
 // delete serves DELETE on an object.
-func (s *Server) delete(req *request) {
-	opts, dry, err := s.deleteOptions(req)
+func (h *handler) delete(req *request) {
+	opts, dry, err := h.deleteOptions(req)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	out, deleted, err := s.deleteObject(req.r.Context(), req.res, req.namespace, req.name, opts, dry)
+	w := &write{h: h, req: req, dryRun: dry}
+	out, deleted, err := w.delete(req.r.Context(), req.namespace, req.name, opts)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
 	if deleted {
-		s.writeObject(req, http.StatusOK, successStatus(req.res, out))
+		h.writeObject(req, http.StatusOK, successStatus(h.r, out))
 		return
 	}
 	code := http.StatusOK
 	if opts.OrphanDependents != nil && !*opts.OrphanDependents {
 		code = http.StatusAccepted
 	}
-	s.writeObject(req, code, out)
+	h.writeObject(req, code, out)
 }
 
 // deleteOptions reads DeleteOptions from the body (when there is one) and
 // the query.
-func (s *Server) deleteOptions(req *request) (meta.DeleteOptions, bool, error) {
+func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) {
 	var opts meta.DeleteOptions
-	body, err := s.readBody(req.r)
+	body, err := h.readBody(req.r)
 	if err != nil {
 		return opts, false, err
 	}
 	if len(body) > 0 {
-		ser, _, err := s.codecs.ForContentType(req.r.Header.Get("Content-Type"))
+		ser, _, err := h.codecs.ForContentType(req.r.Header.Get("Content-Type"))
 		if err != nil {
 			return opts, false, err
 		}
@@ -81,12 +82,13 @@ func (s *Server) deleteOptions(req *request) (meta.DeleteOptions, bool, error) {
 	return opts, dry, err
 }
 
-// deleteObject deletes one object. An object with finalizers, or one the
+// delete deletes one object. An object with finalizers, or one the
 // delete's propagation policy gives the orphan or foregroundDeletion
 // finalizer, is not removed: it is marked with a deletionTimestamp and
 // returned with deleted false, and goes when its last finalizer is
 // removed. A kind with DeletionHooks is always marked first.
-func (s *Server) deleteObject(ctx context.Context, r *resource, namespace, name string, opts meta.DeleteOptions, dry bool) (meta.Object, bool, error) {
+func (w *write) delete(ctx context.Context, namespace, name string, opts meta.DeleteOptions) (obj meta.Object, deleted bool, err error) {
+	r := w.h.r
 	key := r.key(namespace, name)
 	for {
 		cur, err := r.store.Get(ctx, key, storageGetOptions)
@@ -103,7 +105,7 @@ func (s *Server) deleteObject(ctx context.Context, r *resource, namespace, name 
 		if err := checkPreconditions(r, obj, opts.Preconditions); err != nil {
 			return nil, false, err
 		}
-		if err := s.admitDelete(ctx, r, obj, dry); err != nil {
+		if err := w.admitDelete(ctx, obj); err != nil {
 			return nil, false, err
 		}
 		m := obj.GetObjectMeta()
@@ -118,17 +120,16 @@ func (s *Server) deleteObject(ctx context.Context, r *resource, namespace, name 
 			if twoPhase && r.kind.Deletion.Mark != nil {
 				r.kind.Deletion.Mark(obj)
 			}
-			if (marked && !changed) || dry {
+			if (marked && !changed) || w.dryRun {
 				return obj, false, nil
 			}
-			out, done, err := s.writeUpdate(ctx, r, key, cur.KV, obj, false)
-			if err != nil || done {
-				// writeUpdate removes an object left with no finalizers.
-				return out, err == nil && len(m.Finalizers) == 0 && !r.pending(obj), err
+			if _, done, err := r.replace(ctx, cur.KV, obj); err != nil || done {
+				// replace removes an object left with no finalizers.
+				return obj, err == nil && len(m.Finalizers) == 0 && !r.pending(obj), err
 			}
 			continue
 		}
-		if dry {
+		if w.dryRun {
 			return obj, true, nil
 		}
 		resp, err := r.store.OptimisticDelete(ctx, key, cur.KV.ModRevision, storageDeleteOptions)
@@ -214,36 +215,37 @@ func checkPreconditions(r *resource, obj meta.Object, p *meta.Preconditions) err
 
 // deleteCollection serves DELETE on a collection: every object matching
 // the selectors is deleted and the list of them returned.
-func (s *Server) deleteCollection(req *request) {
-	opts, dry, err := s.deleteOptions(req)
+func (h *handler) deleteCollection(req *request) {
+	opts, dry, err := h.deleteOptions(req)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	sel, err := parseSelectors(req)
+	sel, err := h.parseSelectors(req)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
 	ctx := req.r.Context()
-	items, rev, err := s.listAll(ctx, req.res, req.namespace, sel)
+	items, rev, err := h.listAll(ctx, req.namespace, sel)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	list := &meta.List{TypeMeta: meta.TypeMeta{Kind: req.res.listKind, APIVersion: req.res.apiVersion}, Items: []meta.Object{}}
+	list := &meta.List{TypeMeta: meta.TypeMeta{Kind: h.r.listKind, APIVersion: h.r.apiVersion}, Items: []meta.Object{}}
+	w := &write{h: h, req: req, dryRun: dry}
 	for _, obj := range items {
 		m := obj.GetObjectMeta()
-		out, _, err := s.deleteObject(ctx, req.res, m.Namespace, m.Name, opts, dry)
+		out, _, err := w.delete(ctx, m.Namespace, m.Name, opts)
 		if status.IsNotFound(err) {
 			continue
 		}
 		if err != nil {
-			s.fail(req, err)
+			h.fail(req, err)
 			return
 		}
 		list.Items = append(list.Items, out)
 	}
 	list.ResourceVersion = strconv.FormatInt(rev, 10)
-	s.writeObject(req, http.StatusOK, list)
+	h.writeObject(req, http.StatusOK, list)
 }

@@ -29,6 +29,33 @@
 // query parameter, or the User-Agent's product ("kubectl" for
 // kubectl/v1.35.0). The package patch does the work.
 //
+// # The order of a write
+//
+// Every write (create, update, patch, apply, and writes to the status and
+// scale subresources) takes the same steps in the same order, in one
+// function of this package (write.run, in pipeline.go):
+//
+//  1. read the stored object (not for a create by POST);
+//  2. build the requested object: the decoded body (with field
+//     validation), or the stored object patched or applied;
+//  3. convert it to the storage version (conversion between versions
+//     belongs here, after decoding and before defaulting);
+//  4. check the preconditions: resourceVersion, UID;
+//  5. set the fields the server owns: uid, creation time, generated
+//     name, the split between spec and status;
+//  6. default: the schema's defaults, then [Kind].Default;
+//  7. run [Options].MutatingAdmission, then default again;
+//  8. bump metadata.generation on spec changes and record the write in
+//     metadata.managedFields;
+//  9. validate: metadata, the schema (and its rules), [Kind].Validate;
+//  10. run [Options].ValidatingAdmission;
+//  11. store with compare-and-swap, starting again at 1 when a
+//     concurrent write won the race. A dry run stops before storing.
+//
+// A delete reads the object, checks its preconditions and runs the same
+// mutating and validating admission before it removes the object (or
+// marks it deleted while finalizers remain).
+//
 // # Errors
 //
 // Every failure is a Kubernetes Status with the code, reason, message and

@@ -7,36 +7,36 @@ import (
 )
 
 // get serves GET on an object or its status.
-func (s *Server) get(req *request) {
+func (h *handler) get(req *request) {
 	opts, err := resourceversion.ParseGet(req.r.URL.Query())
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	out, err := s.negotiateRead(req, false, false)
+	out, err := h.negotiateRead(req, false, false)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	r := req.res
+	r := h.r
 	ctx := req.r.Context()
 	resp, err := r.cache.Get(ctx, r.key(req.namespace, req.name), opts)
 	if err != nil {
-		s.fail(req, storageError(err))
+		h.fail(req, storageError(err))
 		return
 	}
 	if resp.Entry == nil {
-		s.fail(req, status.NotFound(r.gr, req.name))
+		h.fail(req, status.NotFound(r.gr, req.name))
 		return
 	}
 	if out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON {
-		s.writeRawObject(req, resp.Entry.KV)
+		h.writeRawObject(req, resp.Entry.KV)
 		return
 	}
 	obj, err := object(resp.Entry)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	s.writeRead(req, out, obj)
+	h.writeRead(req, out, obj)
 }

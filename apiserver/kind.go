@@ -55,6 +55,11 @@ type Kind struct {
 	// checks; old is nil on create. Field errors (the schema's and the
 	// hook's) become one 422 Invalid Status.
 	Validate func(ctx context.Context, obj, old meta.Object) status.FieldErrors
+	// ValidateName returns what is wrong with an object's name (and with
+	// the names its generateName makes); default: it must be a DNS
+	// subdomain, kube-apiserver's rule for most kinds. See
+	// [PathSegmentNameErrors].
+	ValidateName func(name string) []string
 	// Fields returns the value of a kind-specific field for field
 	// selectors ("spec.color"); metadata.name and metadata.namespace are
 	// always supported.

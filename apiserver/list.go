@@ -14,37 +14,37 @@ import (
 )
 
 // list serves GET on a collection.
-func (s *Server) list(req *request) {
+func (h *handler) list(req *request) {
 	opts, err := resourceversion.ParseList(req.r.URL.Query())
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	sel, err := parseSelectors(req)
+	sel, err := h.parseSelectors(req)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	out, err := s.negotiateRead(req, true, false)
+	out, err := h.negotiateRead(req, true, false)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	p, err := s.listPage(req.r.Context(), req.res, req.namespace, sel, opts)
+	p, err := h.listPage(req.r.Context(), req.namespace, sel, opts)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
 	if out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON {
-		s.writeRawList(req, p)
+		h.writeRawList(req, p)
 		return
 	}
-	list, err := p.list(req.res)
+	list, err := p.list(h.r)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	s.writeRead(req, out, list)
+	h.writeRead(req, out, list)
 }
 
 // page is one page of a list: the stored values and, when selectors made
@@ -74,7 +74,8 @@ func (p *page) list(r *resource) (*meta.List, error) {
 // listPage reads one page (or all) of a collection from the watch cache as
 // the options ask. Values are decoded only when selectors need to look
 // into them.
-func (s *Server) listPage(ctx context.Context, r *resource, namespace string, sel selectors, opts resourceversion.List) (*page, error) {
+func (h *handler) listPage(ctx context.Context, namespace string, sel selectors, opts resourceversion.List) (*page, error) {
+	r := h.r
 	prefix := r.listPrefix(namespace)
 	lopts := watch.ListOptions{List: opts}
 	if !sel.empty() {
@@ -111,12 +112,12 @@ func (s *Server) listPage(ctx context.Context, r *resource, namespace string, se
 
 // listAll reads every matching object of a collection at the current
 // revision.
-func (s *Server) listAll(ctx context.Context, r *resource, namespace string, sel selectors) ([]meta.Object, int64, error) {
-	p, err := s.listPage(ctx, r, namespace, sel, resourceversion.List{Semantics: resourceversion.MostRecent})
+func (h *handler) listAll(ctx context.Context, namespace string, sel selectors) ([]meta.Object, int64, error) {
+	p, err := h.listPage(ctx, namespace, sel, resourceversion.List{Semantics: resourceversion.MostRecent})
 	if err != nil {
 		return nil, 0, err
 	}
-	list, err := p.list(r)
+	list, err := p.list(h.r)
 	if err != nil {
 		return nil, 0, err
 	}

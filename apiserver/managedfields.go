@@ -48,15 +48,15 @@ type trackFunc func(cur *storage.KeyValue, obj, old meta.Object) map[string]any
 // strategic merge patches) under manager, as kube-apiserver's
 // field manager does with UpdateNoErrors: a failure is logged and the
 // stored entries are kept.
-func (s *Server) updateTracker(req *request, manager string) trackFunc {
-	r := req.res
+func (h *handler) updateTracker(w *write) trackFunc {
+	r, req, manager := h.r, w.req, w.manager
 	return func(cur *storage.KeyValue, obj, old meta.Object) map[string]any {
 		var live []byte
 		var liveManaged []meta.ManagedFieldsEntry
 		var err error
 		if cur != nil {
 			if live, err = r.appendJSON(nil, cur); err != nil {
-				s.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
+				h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
 				return nil
 			}
 			liveManaged = old.GetObjectMeta().ManagedFields
@@ -68,13 +68,13 @@ func (s *Server) updateTracker(req *request, manager string) trackFunc {
 			tree, err = patch.DecodeObject(b)
 		}
 		if err != nil {
-			s.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
+			h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
 			m.ManagedFields = liveManaged
 			return nil
 		}
 		entries, err := r.patcher.UpdateObject(live, tree, manager, req.subresource, liveManaged, m.ManagedFields)
 		if err != nil {
-			s.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
+			h.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
 		}
 		m.ManagedFields = entries
 		return tree
@@ -86,8 +86,8 @@ func (s *Server) updateTracker(req *request, manager string) trackFunc {
 // moves between the object's entries as the write changes the Scale, in
 // an entry with subresource "scale". Failures are logged and the stored
 // entries kept, as for other writes.
-func (s *Server) scaleTracker(req *request, manager string) trackFunc {
-	r := req.res
+func (h *handler) scaleTracker(manager string) trackFunc {
+	r := h.r
 	return func(_ *storage.KeyValue, obj, old meta.Object) map[string]any {
 		m := obj.GetObjectMeta()
 		parent := old.GetObjectMeta().ManagedFields
@@ -99,7 +99,7 @@ func (s *Server) scaleTracker(req *request, manager string) trackFunc {
 			}
 		}
 		if err != nil {
-			s.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
+			h.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
 			m.ManagedFields = parent
 		}
 		return nil

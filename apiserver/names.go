@@ -37,22 +37,26 @@ func generateName(base string) string {
 }
 
 // validateObjectMeta checks the name, generateName and namespace as
-// kube-apiserver does for objects whose names are DNS subdomains.
-func validateObjectMeta(m *meta.ObjectMeta, namespaced bool) status.FieldErrors {
+// kube-apiserver does; names are DNS subdomains unless the kind checks
+// them its own way (nameErrors not nil).
+func validateObjectMeta(m *meta.ObjectMeta, namespaced bool, nameErrors func(string) []string) status.FieldErrors {
+	if nameErrors == nil {
+		nameErrors = subdomainErrors
+	}
 	var errs status.FieldErrors
 	p := status.NewPath("metadata")
 	if m.Name == "" && m.GenerateName == "" {
 		errs = append(errs, status.Required(p.Child("name"), "name or generateName is required"))
 	}
 	if m.Name != "" {
-		for _, msg := range subdomainErrors(m.Name) {
+		for _, msg := range nameErrors(m.Name) {
 			errs = append(errs, status.InvalidValue(p.Child("name"), m.Name, msg))
 		}
 	}
 	if m.GenerateName != "" && m.Name == "" {
 		// A generateName prefix may end in '-' or '.', so validate it as
 		// the name it would produce.
-		for _, msg := range subdomainErrors(strings.TrimRight(m.GenerateName, "-.") + "x") {
+		for _, msg := range nameErrors(strings.TrimRight(m.GenerateName, "-.") + "x") {
 			errs = append(errs, status.InvalidValue(p.Child("generateName"), m.GenerateName, msg))
 		}
 	}
@@ -71,6 +75,21 @@ func validateObjectMeta(m *meta.ObjectMeta, namespaced bool) status.FieldErrors 
 		_ = k
 	}
 	return errs
+}
+
+// PathSegmentNameErrors checks a name as kube-apiserver checks the names
+// of kinds that need only be a path segment (RBAC roles and bindings):
+// not "." or "..", without "/" or "%". Use it as Kind.ValidateName.
+func PathSegmentNameErrors(name string) []string {
+	switch {
+	case name == "." || name == "..":
+		return []string{fmt.Sprintf("may not be '%s'", name)}
+	case strings.Contains(name, "/"):
+		return []string{"may not contain '/'"}
+	case strings.Contains(name, "%"):
+		return []string{"may not contain '%'"}
+	}
+	return nil
 }
 
 func subdomainErrors(name string) []string {

@@ -25,58 +25,60 @@ type patchOptions struct {
 
 // patch serves PATCH on an object or its status: JSON, merge and
 // strategic merge patches here, apply patches in apply.
-func (s *Server) patch(req *request) {
-	opts, body, err := s.readPatch(req)
+func (h *handler) patch(req *request) {
+	opts, body, err := h.readPatch(req)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
 	if opts.patchType == patch.ApplyPatchType {
-		s.apply(req, opts, body)
+		h.apply(req, opts, body)
 		return
 	}
-	r := req.res
+	r := h.r
 	bodyStrict, err := checkPatchBody(opts.patchType, body, opts.validation)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
 	var strict []error
-	tryUpdate := func(cur *storage.KeyValue, _ meta.Object) (meta.Object, error) {
-		doc, err := r.appendJSON(nil, cur)
-		if err != nil {
-			return nil, status.InternalError(err)
-		}
-		patched, err := r.patcher.Patch(opts.patchType, doc, body)
-		if err != nil {
-			return nil, err
-		}
-		obj, resultStrict, err := req.decodePatched(patched)
-		if err != nil {
-			return nil, err
-		}
-		strict = append(append([]error(nil), bodyStrict...), resultStrict...)
-		return obj, strictError(opts.validation, strict)
-	}
-	w, err := s.guaranteedUpdateStored(req.r.Context(), req, opts.dry, tryUpdate, nil, s.updateTracker(req, opts.manager))
+	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry,
+		build: func(cur *storage.KeyValue, _ meta.Object) (meta.Object, error) {
+			doc, err := r.appendJSON(nil, cur)
+			if err != nil {
+				return nil, status.InternalError(err)
+			}
+			patched, err := r.patcher.Patch(opts.patchType, doc, body)
+			if err != nil {
+				return nil, err
+			}
+			obj, resultStrict, err := h.decodePatched(req, patched)
+			if err != nil {
+				return nil, err
+			}
+			strict = append(append([]error(nil), bodyStrict...), resultStrict...)
+			return obj, strictError(opts.validation, strict)
+		}}
+	w.track = h.updateTracker(w)
+	out, err := w.run(req.r.Context())
 	warnStrict(req.w, opts.validation, strict)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	s.writeStored(req, http.StatusOK, w.obj, w.kv)
+	h.writeStored(req, http.StatusOK, out.obj, out.kv)
 }
 
 // readPatch checks a PATCH's Content-Type against the patch types the
 // kind accepts (415), reads the body and validates the PatchOptions, in
 // kube-apiserver's order.
-func (s *Server) readPatch(req *request) (patchOptions, []byte, error) {
+func (h *handler) readPatch(req *request) (patchOptions, []byte, error) {
 	ct := req.r.Header.Get("Content-Type")
 	pt := patch.MediaType(ct)
-	if types := req.res.patcher.PatchTypes(); !contains(types, pt) {
+	if types := h.r.patcher.PatchTypes(); !contains(types, pt) {
 		return patchOptions{}, nil, patch.UnsupportedPatchType(ct, types)
 	}
-	body, err := s.readBody(req.r)
+	body, err := h.readBody(req.r)
 	if err != nil {
 		return patchOptions{}, nil, err
 	}
@@ -181,8 +183,8 @@ func checkPatchBody(pt string, body []byte, directive string) ([]error, error) {
 // decodePatched decodes the result of a patch as the request's object: a
 // result that does not decode is the 422 kube-apiserver answers, and the
 // unknown and duplicate fields come back for field validation.
-func (req *request) decodePatched(patched []byte) (meta.Object, []error, error) {
-	r := req.res
+func (h *handler) decodePatched(req *request, patched []byte) (meta.Object, []error, error) {
+	r := h.r
 	obj := r.kind.New()
 	strict, err := codec.JSON{}.Decode(patched, obj)
 	if err != nil {
@@ -195,7 +197,7 @@ func (req *request) decodePatched(patched []byte) (meta.Object, []error, error) 
 	if err := req.checkName(obj); err != nil {
 		return nil, nil, err
 	}
-	if err := req.checkNamespace(obj); err != nil {
+	if err := req.checkNamespace(r, obj); err != nil {
 		return nil, nil, err
 	}
 	return obj, strict, nil

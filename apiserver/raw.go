@@ -45,11 +45,11 @@ func (r *resource) appendJSON(dst []byte, kv *storage.KeyValue) ([]byte, error) 
 // writeRawList writes a page as a JSON list straight from the stored
 // bytes. The output is byte-for-byte what encoding the decoded List would
 // give.
-func (s *Server) writeRawList(req *request, p *page) {
-	r := req.res
+func (h *handler) writeRawList(req *request, p *page) {
+	r := h.r
 	head, err := json.Marshal(&meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta})
 	if err != nil {
-		s.fail(req, status.InternalError(err))
+		h.fail(req, status.InternalError(err))
 		return
 	}
 	// head ends in `"items":null}`; reopen the items array.
@@ -70,7 +70,7 @@ func (s *Server) writeRawList(req *request, p *page) {
 			buf = append(buf, ',')
 		}
 		if buf, err = r.appendJSON(buf, kv); err != nil {
-			s.fail(req, status.InternalError(err))
+			h.fail(req, status.InternalError(err))
 			return
 		}
 	}
@@ -139,10 +139,10 @@ func (r *resource) streamRawList(req *request, head []byte, kvs []*storage.KeyVa
 }
 
 // writeRawObject writes one stored object as JSON straight from its bytes.
-func (s *Server) writeRawObject(req *request, kv *storage.KeyValue) {
-	buf, err := req.res.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
+func (h *handler) writeRawObject(req *request, kv *storage.KeyValue) {
+	buf, err := h.r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 	if err != nil {
-		s.fail(req, status.InternalError(err))
+		h.fail(req, status.InternalError(err))
 		return
 	}
 	buf = append(buf, '\n')
@@ -154,15 +154,15 @@ func (s *Server) writeRawObject(req *request, kv *storage.KeyValue) {
 // resourceVersion spliced in, which is what encoding obj gives, without
 // encoding it again; kv nil (a dry run, a delete) or any other media type
 // encodes obj.
-func (s *Server) writeStored(req *request, code int, obj meta.Object, kv *storage.KeyValue) {
+func (h *handler) writeStored(req *request, code int, obj meta.Object, kv *storage.KeyValue) {
 	if kv != nil {
-		if ser, _, err := s.negotiate(req, obj); err == nil && ser.MediaType() == codec.MediaTypeJSON {
-			buf, err := req.res.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
+		if ser, _, err := h.negotiate(req, obj); err == nil && ser.MediaType() == codec.MediaTypeJSON {
+			buf, err := h.r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 			if err == nil {
 				writeBody(req.w, req.r, code, codec.MediaTypeJSON, append(buf, '\n'))
 				return
 			}
 		}
 	}
-	s.writeObject(req, code, obj)
+	h.writeObject(req, code, obj)
 }

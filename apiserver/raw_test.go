@@ -41,7 +41,8 @@ func TestRawListMatchesEncodedList(t *testing.T) {
 			if err := s.Err(); err != nil {
 				t.Fatal(err)
 			}
-			r := s.lookup("g.example.com", "v1", "things")
+			h := s.lookup("g.example.com", "v1", "things")
+			r := h.r
 			ctx := context.Background()
 			for i, spec := range []string{`{"a":"<b>&"}`, `{"resourceVersion":"\u0000"}`, `{}`} {
 				obj := r.newObject()
@@ -57,12 +58,12 @@ func TestRawListMatchesEncodedList(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			p, err := s.listPage(ctx, r, "ns", selectors{}, resourceversion.List{})
+			p, err := h.listPage(ctx, "ns", selectors{}, resourceversion.List{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			rec := httptest.NewRecorder()
-			s.writeRawList(&request{w: rec, r: httptest.NewRequest("GET", "/", nil), res: r}, p)
+			h.writeRawList(&request{w: rec, r: httptest.NewRequest("GET", "/", nil)}, p)
 			list, err := p.list(r)
 			if err != nil {
 				t.Fatal(err)

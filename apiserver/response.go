@@ -16,14 +16,14 @@ import (
 // Status: the first acceptable media type whose serializer can encode v's
 // type.
 // A list's items are checked with the resource's kind.
-func (s *Server) negotiate(req *request, v any) (codec.Serializer, codec.MediaType, error) {
+func (h *handler) negotiate(req *request, v any) (codec.Serializer, codec.MediaType, error) {
 	types := []reflect.Type{reflect.TypeOf(v)}
 	if _, isList := v.(*meta.List); isList {
-		types = append(types, reflect.TypeOf(req.res.newObject()))
+		types = append(types, reflect.TypeOf(h.r.newObject()))
 	}
-	ser, mt, err := s.codecs.Negotiate(req.r.Header.Get("Accept"), acceptPlain(types...))
+	ser, mt, err := h.codecs.Negotiate(req.r.Header.Get("Accept"), acceptPlain(types...))
 	if err != nil {
-		return nil, mt, status.NotAcceptable(s.mediaTypesFor(types...))
+		return nil, mt, status.NotAcceptable(h.mediaTypesFor(types...))
 	}
 	return ser, mt, nil
 }
@@ -48,20 +48,20 @@ func supportsAll(ser codec.Serializer, types []reflect.Type) bool {
 
 // writeObject encodes one object (or list, or Status) in the negotiated
 // media type.
-func (s *Server) writeObject(req *request, code int, obj any) {
-	ser, _, err := s.negotiate(req, obj)
+func (h *handler) writeObject(req *request, code int, obj any) {
+	ser, _, err := h.negotiate(req, obj)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	s.writeEncoded(req, code, ser, ser.MediaType(), obj)
+	h.writeEncoded(req, code, ser, ser.MediaType(), obj)
 }
 
 // writeEncoded encodes v with ser and writes it.
-func (s *Server) writeEncoded(req *request, code int, ser codec.Serializer, contentType string, v any) {
+func (h *handler) writeEncoded(req *request, code int, ser codec.Serializer, contentType string, v any) {
 	var buf bytes.Buffer
 	if err := ser.Encode(&buf, v); err != nil {
-		s.fail(req, status.InternalError(err))
+		h.fail(req, status.InternalError(err))
 		return
 	}
 	writeBody(req.w, req.r, code, contentType, buf.Bytes())
@@ -72,18 +72,18 @@ var statusType = reflect.TypeOf(&meta.Status{})
 // writeError is the one sink for failures: it writes err as a Status in a
 // media type the client accepts (JSON when it accepts none we know), with
 // Retry-After when the Status asks for it.
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+func (s *core) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	s.writeErrorFor(w, r, nil, err)
 }
 
 // fail is writeError for a request on a resource: the Status goes out in
 // a media type the kind itself can be served in, as kube-apiserver answers
 // errors of a custom resource in the serializers of custom resources.
-func (s *Server) fail(req *request, err error) {
-	s.writeErrorFor(req.w, req.r, req.res, err)
+func (h *handler) fail(req *request, err error) {
+	h.writeErrorFor(req.w, req.r, h.r, err)
 }
 
-func (s *Server) writeErrorFor(w http.ResponseWriter, r *http.Request, res *resource, err error) {
+func (s *core) writeErrorFor(w http.ResponseWriter, r *http.Request, res *resource, err error) {
 	st := status.FromError(err)
 	if st.Code == 0 {
 		st.Code = http.StatusInternalServerError

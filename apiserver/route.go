@@ -17,7 +17,6 @@ type request struct {
 	w http.ResponseWriter
 	r *http.Request
 
-	res         *resource
 	verb        string // get, list, watch, create, update, patch, delete, deletecollection
 	namespace   string
 	name        string
@@ -45,7 +44,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"duration", time.Since(start), "userAgent", r.UserAgent())
 	}()
 	docs := s.seal()
-	s.route(rec, r, docs)
+	out, authed, done := s.guard(rec, r)
+	panicked := true
+	defer func() { done(panicked) }()
+	if authed != nil && !s.serveReview(out, authed) {
+		s.route(out, authed, docs)
+	}
+	panicked = false
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs) {
@@ -101,16 +106,17 @@ func (s *Server) serveGroupVersion(w http.ResponseWriter, r *http.Request, docs 
 		s.writeError(w, r, status.NotFoundPath(""))
 		return
 	}
-	req, err := s.resolve(w, r, group, version, rest)
+	h, req, err := s.resolve(w, r, group, version, rest)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.serveResource(req)
+	h.serve(req)
 }
 
-// resolve turns the path below a group-version into a resource request.
-func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version string, rest []string) (*request, error) {
+// resolve turns the path below a group-version into a resource request
+// and the handler of its resource.
+func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version string, rest []string) (*handler, *request, error) {
 	req := &request{w: w, r: r}
 	watchPrefix := false
 	if rest[0] == "watch" { // the deprecated /watch/ path prefix
@@ -122,33 +128,33 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version 
 		rest = rest[2:]
 	}
 	if len(rest) == 0 || len(rest) > 3 {
-		return nil, status.NotFoundPath("")
+		return nil, nil, status.NotFoundPath("")
 	}
-	res := s.lookup(group, version, rest[0])
-	if res == nil {
-		return nil, status.NotFoundPath("")
+	h := s.lookup(group, version, rest[0])
+	if h == nil {
+		return nil, nil, status.NotFoundPath("")
 	}
-	req.res = res
+	res := h.r
 	if len(rest) > 1 {
 		req.name = rest[1]
 	}
 	if len(rest) > 2 {
 		req.subresource = rest[2]
 		if !res.hasSubresource(req.subresource) {
-			return nil, status.NotFoundPath("")
+			return nil, nil, status.NotFoundPath("")
 		}
 	}
 	if !res.kind.Namespaced && req.namespace != "" {
-		return nil, status.NotFoundPath("")
+		return nil, nil, status.NotFoundPath("")
 	}
 	if res.kind.Namespaced && req.namespace == "" && req.name != "" {
-		return nil, status.NotFoundPath("")
+		return nil, nil, status.NotFoundPath("")
 	}
 	req.verb = verbFor(r, req.name != "", watchPrefix)
 	if req.verb == "" || !res.allows(req.verb, req.subresource) {
-		return nil, status.MethodNotAllowed(res.kind.groupResource(), actionFor(r.Method, req.name != ""))
+		return nil, nil, status.MethodNotAllowed(res.kind.groupResource(), actionFor(r.Method, req.name != ""))
 	}
-	return req, nil
+	return h, req, nil
 }
 
 // namespaceSubresource reports whether rest, below a group-version, is a
@@ -156,7 +162,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version 
 // rather than a collection in namespace x (/api/v1/namespaces/x/configmaps).
 func (s *Server) namespaceSubresource(group, version string, rest []string) bool {
 	ns := s.lookup(group, version, "namespaces")
-	return ns != nil && len(rest) == 3 && ns.hasSubresource(rest[2])
+	return ns != nil && len(rest) == 3 && ns.r.hasSubresource(rest[2])
 }
 
 func verbFor(r *http.Request, item, watchPrefix bool) string {
@@ -223,31 +229,6 @@ func splitPath(p string) []string {
 	return strings.Split(p, "/")
 }
 
-func (s *Server) serveResource(req *request) {
-	if req.subresource == "scale" {
-		s.serveScale(req)
-		return
-	}
-	switch req.verb {
-	case "get":
-		s.get(req)
-	case "list":
-		s.list(req)
-	case "watch":
-		s.watch(req)
-	case "create":
-		s.create(req)
-	case "update":
-		s.update(req)
-	case "patch":
-		s.patch(req)
-	case "delete":
-		s.delete(req)
-	case "deletecollection":
-		s.deleteCollection(req)
-	}
-}
-
 // statusRecorder remembers the status code for the request log and
 // whether anything was written, so a late panic does not write twice.
 type statusRecorder struct {
@@ -280,7 +261,7 @@ func defaultVersion() VersionInfo {
 	}
 }
 
-func (s *Server) writeJSON(w http.ResponseWriter, code int, v any) {
+func (s *core) writeJSON(w http.ResponseWriter, code int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		code, b = http.StatusInternalServerError, []byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","code":500}`)
@@ -288,7 +269,7 @@ func (s *Server) writeJSON(w http.ResponseWriter, code int, v any) {
 	s.writeRaw(w, code, "application/json", b)
 }
 
-func (s *Server) writeRaw(w http.ResponseWriter, code int, contentType string, b []byte) {
+func (s *core) writeRaw(w http.ResponseWriter, code int, contentType string, b []byte) {
 	w.Header().Set("Content-Type", contentType)
 	w.WriteHeader(code)
 	_, _ = w.Write(b)

@@ -96,36 +96,38 @@ func (r *resource) withReplicas(obj meta.Object, replicas int32) (meta.Object, e
 	return out, nil
 }
 
-// serveScale serves get, update and patch on /scale.
-func (s *Server) serveScale(req *request) {
-	ctx := req.r.Context()
-	r := req.res
-	if req.verb == "get" {
-		resp, err := r.store.Get(ctx, r.key(req.namespace, req.name), storageGetOptions)
-		if err != nil {
-			s.fail(req, storageError(err))
-			return
-		}
-		if resp.KV == nil {
-			s.fail(req, status.NotFound(r.gr, req.name))
-			return
-		}
-		obj, err := r.decode(resp.KV)
-		if err != nil {
-			s.fail(req, status.InternalError(err))
-			return
-		}
-		s.respondScale(req, obj)
+// getScale serves GET on /scale.
+func (h *handler) getScale(req *request) {
+	r := h.r
+	resp, err := r.store.Get(req.r.Context(), r.key(req.namespace, req.name), storageGetOptions)
+	if err != nil {
+		h.fail(req, storageError(err))
 		return
 	}
-	desired, err := s.scaleInput(req)
+	if resp.KV == nil {
+		h.fail(req, status.NotFound(r.gr, req.name))
+		return
+	}
+	obj, err := r.decode(resp.KV)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, status.InternalError(err))
+		return
+	}
+	h.respondScale(req, obj)
+}
+
+// writeScale serves PUT and PATCH on /scale: the Scale's spec.replicas
+// is written to the object's replicas field through the write pipeline.
+func (h *handler) writeScale(req *request) {
+	r := h.r
+	desired, err := h.scaleInput(req)
+	if err != nil {
+		h.fail(req, err)
 		return
 	}
 	dry, err := dryRun(req.r.URL.Query()["dryRun"])
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
 	optionsKind := "UpdateOptions"
@@ -134,56 +136,57 @@ func (s *Server) serveScale(req *request) {
 	}
 	manager, err := writeManager(req.r, optionsKind)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	tryUpdate := func(_ *storage.KeyValue, old meta.Object) (meta.Object, error) {
-		cur, err := r.scaleOf(old)
-		if err != nil {
-			return nil, err
-		}
-		sc, err := desired(cur)
-		if err != nil {
-			return nil, err
-		}
-		if sc.Spec.Replicas < 0 {
-			return nil, status.Invalid(meta.GroupVersionKind{Group: "autoscaling", Kind: "Scale"}, req.name, status.FieldErrors{
-				status.InvalidValue(status.NewPath("spec", "replicas"), sc.Spec.Replicas, "must be greater than or equal to 0")})
-		}
-		obj, err := r.withReplicas(old, sc.Spec.Replicas)
-		if err != nil {
-			return nil, err
-		}
-		// The Scale's resourceVersion is the precondition.
-		obj.GetObjectMeta().ResourceVersion = sc.Metadata.ResourceVersion
-		return obj, nil
-	}
-	out, _, err := s.guaranteedUpdate(ctx, req, dry, tryUpdate, nil, s.scaleTracker(req, manager))
+	w := &write{h: h, req: req, manager: manager, dryRun: dry, track: h.scaleTracker(manager),
+		build: func(_ *storage.KeyValue, old meta.Object) (meta.Object, error) {
+			cur, err := r.scaleOf(old)
+			if err != nil {
+				return nil, err
+			}
+			sc, err := desired(cur)
+			if err != nil {
+				return nil, err
+			}
+			if sc.Spec.Replicas < 0 {
+				return nil, status.Invalid(meta.GroupVersionKind{Group: "autoscaling", Kind: "Scale"}, req.name, status.FieldErrors{
+					status.InvalidValue(status.NewPath("spec", "replicas"), sc.Spec.Replicas, "must be greater than or equal to 0")})
+			}
+			obj, err := r.withReplicas(old, sc.Spec.Replicas)
+			if err != nil {
+				return nil, err
+			}
+			// The Scale's resourceVersion is the precondition.
+			obj.GetObjectMeta().ResourceVersion = sc.Metadata.ResourceVersion
+			return obj, nil
+		}}
+	out, err := w.run(req.r.Context())
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	s.respondScale(req, out)
+	h.respondScale(req, out.obj)
 }
 
-func (s *Server) respondScale(req *request, obj meta.Object) {
-	sc, err := req.res.scaleOf(obj)
+func (h *handler) respondScale(req *request, obj meta.Object) {
+	sc, err := h.r.scaleOf(obj)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	s.writeObject(req, http.StatusOK, sc)
+	h.writeObject(req, http.StatusOK, sc)
 }
 
 // scaleInput reads a PUT or PATCH body into a function from the current
 // Scale to the desired one.
-func (s *Server) scaleInput(req *request) (func(*scale) (*scale, error), error) {
-	body, err := s.readBody(req.r)
+func (h *handler) scaleInput(req *request) (func(*scale) (*scale, error), error) {
+	body, err := h.readBody(req.r)
 	if err != nil {
 		return nil, err
 	}
 	if req.verb == "update" {
-		ser, _, err := s.codecs.ForContentType(req.r.Header.Get("Content-Type"))
+		ser, _, err := h.codecs.ForContentType(req.r.Header.Get("Content-Type"))
 		if err != nil {
 			return nil, err
 		}

@@ -20,7 +20,7 @@ func (sel selectors) empty() bool { return sel.label.Empty() && sel.field.Empty(
 
 // parseSelectors reads labelSelector and fieldSelector, rejecting
 // malformed ones and fields the kind cannot select on with a 400.
-func parseSelectors(req *request) (selectors, error) {
+func (h *handler) parseSelectors(req *request) (selectors, error) {
 	q := req.r.URL.Query()
 	var sel selectors
 	var err error
@@ -31,7 +31,7 @@ func parseSelectors(req *request) (selectors, error) {
 		return sel, status.BadRequest(fmt.Sprintf("invalid field selector: %v", err))
 	}
 	for _, f := range sel.field.Fields() {
-		if !req.res.selectable(f) {
+		if !h.r.selectable(f) {
 			return sel, status.BadRequest(fmt.Sprintf("field label not supported: %s", f))
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kapi-dev/kapi/audit"
+	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/cbor"
 	"github.com/kapi-dev/kapi/codec/protobuf"
@@ -65,6 +67,20 @@ type Options struct {
 	// before the write is stored; its functions must not change the
 	// object.
 	ValidatingAdmission []AdmissionFunc
+	// Authenticator identifies the user of each request (an auth.Chain
+	// of client certificates, tokens, a front proxy, anonymous); a
+	// request it rejects gets 401. A user already on the request's
+	// context, put there by the host's own middleware, is kept. Nil: no
+	// authentication.
+	Authenticator auth.Authenticator
+	// Authorizer decides what each user may do (an auth.Authorizers
+	// chain, RBAC from auth/rbac); anything but allow is 403. It also
+	// decides impersonation. Nil allows everything. /healthz, /livez,
+	// /readyz and /version are open to everyone.
+	Authorizer auth.Authorizer
+	// Audit records one audit.k8s.io/v1 event per request at the level
+	// its policy chooses; nil records nothing.
+	Audit *audit.Logger
 }
 
 // VersionInfo is the body of /version.
@@ -84,16 +100,22 @@ type VersionInfo struct {
 // check [Server.Err] and mount it; registering after the first request is
 // not allowed.
 type Server struct {
-	opts   Options
-	log    *slog.Logger
-	codecs *codec.Registry
+	core
 
 	mu        sync.RWMutex
 	err       error
 	sealed    bool
-	resources map[resourceKey]*resource
+	resources map[resourceKey]*handler
 	groups    []string // group names in registration order
 	docs      *discoveryDocs
+}
+
+// core is what the handlers of every resource share: the server's
+// options, codecs and log.
+type core struct {
+	opts   Options
+	log    *slog.Logger
+	codecs *codec.Registry
 }
 
 // resourceKey locates a resource: group, version and plural name.
@@ -122,10 +144,8 @@ func New(opts Options) *Server {
 		opts.MinRequestTimeout = 30 * time.Minute
 	}
 	return &Server{
-		opts:      opts,
-		log:       opts.Logger,
-		codecs:    opts.Serializers,
-		resources: make(map[resourceKey]*resource),
+		core:      core{opts: opts, log: opts.Logger, codecs: opts.Serializers},
+		resources: make(map[resourceKey]*handler),
 	}
 }
 
@@ -197,8 +217,8 @@ func (s *Server) register(k Kind) error {
 	if _, dup := s.resources[key]; dup {
 		return fmt.Errorf("resource %s is already registered", k.groupResource())
 	}
-	for _, r := range s.resources {
-		if r.kind.Group == k.Group && r.kind.Version == k.Version && r.kind.Kind == k.Kind {
+	for _, h := range s.resources {
+		if r := h.r; r.kind.Group == k.Group && r.kind.Version == k.Version && r.kind.Kind == k.Kind {
 			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
 		}
 	}
@@ -206,7 +226,7 @@ func (s *Server) register(k Kind) error {
 	if err != nil {
 		return err
 	}
-	s.resources[key] = r
+	s.resources[key] = &handler{core: &s.core, r: r}
 	if !contains(s.groups, k.Group) {
 		s.groups = append(s.groups, k.Group)
 	}
@@ -218,8 +238,8 @@ func (s *Server) register(k Kind) error {
 func (s *Server) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, r := range s.resources {
-		r.cache.Stop()
+	for _, h := range s.resources {
+		h.r.cache.Stop()
 	}
 }
 
@@ -253,8 +273,8 @@ func (s *Server) seal() *discoveryDocs {
 
 func (s *Server) sortedResources() []*resource {
 	out := make([]*resource, 0, len(s.resources))
-	for _, r := range s.resources {
-		out = append(out, r)
+	for _, h := range s.resources {
+		out = append(out, h.r)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i].kind, out[j].kind
@@ -269,7 +289,7 @@ func (s *Server) sortedResources() []*resource {
 	return out
 }
 
-func (s *Server) lookup(group, version, res string) *resource {
+func (s *Server) lookup(group, version, res string) *handler {
 	return s.resources[resourceKey{group, version, res}]
 }
 

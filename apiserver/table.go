@@ -68,9 +68,9 @@ type readOutput struct {
 
 // negotiateRead picks the rendering of a read. list is true for lists,
 // where partial metadata is a PartialObjectMetadataList.
-func (s *Server) negotiateRead(req *request, list bool, watch bool) (readOutput, error) {
+func (h *handler) negotiateRead(req *request, list bool, watch bool) (readOutput, error) {
 	var out readOutput
-	kind := reflect.TypeOf(req.res.newObject())
+	kind := reflect.TypeOf(h.r.newObject())
 	accept := func(mt codec.MediaType, ser codec.Serializer) bool {
 		if watch {
 			if _, ok := ser.(codec.WatchEncoder); !ok {
@@ -102,8 +102,8 @@ func (s *Server) negotiateRead(req *request, list bool, watch bool) (readOutput,
 		out = readOutput{ser: ser, as: as, apiVersion: metaGroup + "/" + v}
 		return true
 	}
-	if _, _, err := s.codecs.Negotiate(req.r.Header.Get("Accept"), accept); err != nil {
-		return out, status.NotAcceptable(s.mediaTypesFor(kind))
+	if _, _, err := h.codecs.Negotiate(req.r.Header.Get("Accept"), accept); err != nil {
+		return out, status.NotAcceptable(h.mediaTypesFor(kind))
 	}
 	if out.as == asTable {
 		out.include = req.r.URL.Query().Get("includeObject")
@@ -399,13 +399,13 @@ func humanDuration(d time.Duration) string {
 
 // writeRead writes the result of a get or list in the negotiated
 // rendering.
-func (s *Server) writeRead(req *request, out readOutput, v any) {
-	rendered, err := out.render(req.res, v)
+func (h *handler) writeRead(req *request, out readOutput, v any) {
+	rendered, err := out.render(h.r, v)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	s.writeEncoded(req, http.StatusOK, out.ser, out.contentType(), rendered)
+	h.writeEncoded(req, http.StatusOK, out.ser, out.contentType(), rendered)
 }
 
 // contentType adds the transformation to the media type, as

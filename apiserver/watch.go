@@ -38,6 +38,7 @@ const maxPending = 32 << 10
 // deadline, as the cache closes a watcher whose consumer stalls.
 type watchStream struct {
 	req     *request
+	r       *resource
 	out     readOutput
 	enc     codec.WatchEncoder
 	rc      *http.ResponseController
@@ -62,31 +63,31 @@ type watchStream struct {
 }
 
 // watch serves GET ?watch=true on a collection or object.
-func (s *Server) watch(req *request) {
+func (h *handler) watch(req *request) {
 	opts, err := resourceversion.ParseWatch(req.r.URL.Query())
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	sel, err := parseSelectors(req)
+	sel, err := h.parseSelectors(req)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	out, err := s.negotiateRead(req, true, true)
+	out, err := h.negotiateRead(req, true, true)
 	if err != nil {
-		s.fail(req, err)
+		h.fail(req, err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(req.r.Context(), s.watchTimeout(opts))
+	ctx, cancel := context.WithTimeout(req.r.Context(), h.watchTimeout(opts))
 	defer cancel()
-	w, err := req.res.startWatch(ctx, req, sel, opts)
+	w, err := h.r.startWatch(ctx, req, sel, opts)
 	if err != nil && status.CodeOf(err) != http.StatusGone {
-		s.fail(req, storageError(err))
+		h.fail(req, storageError(err))
 		return
 	}
 
-	ws := s.newWatchStream(req, out)
+	ws := h.newWatchStream(req, out)
 	defer ws.clearDeadline()
 	req.w.Header().Set("Content-Type", ws.enc.StreamMediaType())
 	if out.as != "" {
@@ -105,11 +106,11 @@ func (s *Server) watch(req *request) {
 	ws.stream(ctx, w)
 }
 
-func (s *Server) newWatchStream(req *request, out readOutput) *watchStream {
-	ws := &watchStream{req: req, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
+func (h *handler) newWatchStream(req *request, out readOutput) *watchStream {
+	ws := &watchStream{req: req, r: h.r, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
 		raw:   out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON,
 		key:   out.contentType() + ";includeObject=" + out.include,
-		stall: s.opts.WatchCache.StallTimeout}
+		stall: h.opts.WatchCache.StallTimeout}
 	if ws.stall <= 0 {
 		ws.stall = watch.DefaultStallTimeout
 	}
@@ -146,7 +147,7 @@ func (r *resource) startWatch(ctx context.Context, req *request, sel selectors, 
 // watchTimeout is the client's timeoutSeconds, or a random duration
 // between the minimum request timeout and twice it, so that watches of
 // many clients do not all end at once.
-func (s *Server) watchTimeout(opts resourceversion.Watch) time.Duration {
+func (s *core) watchTimeout(opts resourceversion.Watch) time.Duration {
 	if opts.TimeoutSeconds > 0 {
 		return time.Duration(opts.TimeoutSeconds) * time.Second
 	}
@@ -238,7 +239,7 @@ func (ws *watchStream) encodeCur() ([]byte, error) {
 	var obj []byte
 	if ws.raw {
 		var err error
-		if ws.obj, err = ws.req.res.appendJSON(ws.obj[:0], ev.Entry.KV); err != nil {
+		if ws.obj, err = ws.r.appendJSON(ws.obj[:0], ev.Entry.KV); err != nil {
 			return nil, err
 		}
 		obj = ws.obj
@@ -270,7 +271,7 @@ func (ws *watchStream) render(typ string, obj any) error {
 	v := obj
 	if _, isStatus := obj.(*meta.Status); !isStatus && !(typ == meta.Bookmark && ws.out.as == asTable) {
 		var err error
-		if v, err = ws.out.render(ws.req.res, obj); err != nil {
+		if v, err = ws.out.render(ws.r, obj); err != nil {
 			return err
 		}
 	}
@@ -281,7 +282,7 @@ func (ws *watchStream) render(typ string, obj any) error {
 // bookmark sends a BOOKMARK carrying only the kind, apiVersion and
 // resourceVersion; initialEnd marks the end of the initial events.
 func (ws *watchStream) bookmark(rev int64, initialEnd bool) {
-	obj := ws.req.res.newObject()
+	obj := ws.r.newObject()
 	m := obj.GetObjectMeta()
 	m.ResourceVersion = strconv.FormatInt(rev, 10)
 	if initialEnd {

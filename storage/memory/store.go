@@ -43,6 +43,11 @@ type Options struct {
 	// values live between one and two intervals, however few writes come.
 	// Zero means DefaultCompactionInterval (5m); negative turns it off.
 	CompactionInterval time.Duration
+	// Ticks, when set, replaces the system clock of periodic compaction:
+	// it returns a channel that receives once every interval and a
+	// function that stops it. Tests drive compaction with a fake clock
+	// through it; nil means a [time.Ticker].
+	Ticks func(interval time.Duration) (ticks <-chan time.Time, stop func())
 	// WatchBuffer is the capacity of each watch channel, in responses.
 	// Zero or less means DefaultWatchBuffer (100).
 	WatchBuffer int
@@ -90,6 +95,10 @@ type state struct {
 
 var errClosed = errors.New("memory store closed")
 
+// initialRevision is the revision of the empty store. No write made it, so
+// the event log holds events from the revision after it on.
+const initialRevision = 1
+
 // New returns an empty store at revision 1.
 func New(opts Options) *Store {
 	if opts.HistoryWindow <= 0 {
@@ -108,7 +117,7 @@ func New(opts Options) *Store {
 		opts.CompactionInterval = DefaultCompactionInterval
 	}
 	s := &Store{opts: opts, done: make(chan struct{})}
-	s.cur.Store(&state{rev: 1})
+	s.cur.Store(&state{rev: initialRevision})
 	if opts.CompactionInterval > 0 {
 		s.watchers.Add(1)
 		go s.compactPeriodically(opts.CompactionInterval)
@@ -120,20 +129,29 @@ func New(opts Options) *Store {
 // was current at the tick before, until the store is closed.
 func (s *Store) compactPeriodically(every time.Duration) {
 	defer s.watchers.Done()
-	t := time.NewTicker(every)
-	defer t.Stop()
+	ticks, stop := s.ticker(every)
+	defer stop()
 	var last int64
 	for {
 		select {
 		case <-s.done:
 			return
-		case <-t.C:
+		case <-ticks:
 		}
 		if last > 0 {
 			_ = s.Compact(context.Background(), last)
 		}
 		last = s.cur.Load().rev
 	}
+}
+
+// ticker returns the ticks of periodic compaction and their stop function.
+func (s *Store) ticker(every time.Duration) (<-chan time.Time, func()) {
+	if s.opts.Ticks != nil {
+		return s.opts.Ticks(every)
+	}
+	t := time.NewTicker(every)
+	return t.C, t.Stop
 }
 
 // Close stops every watch, each with a last response whose Err is an
@@ -293,7 +311,7 @@ func pastBytes(ev *storage.Event) int64 {
 // dropThrough compacts st through revision rev, accounting for the past
 // values it no longer keeps. The caller trims the log.
 func (st *state) dropThrough(rev int64) {
-	for r := st.compacted + 1; r <= rev; r++ {
+	for r := max(st.compacted+1, initialRevision+1); r <= rev; r++ {
 		st.histBytes -= pastBytes(st.hist.at(r))
 	}
 	if rev > st.compacted {

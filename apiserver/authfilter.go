@@ -1,0 +1,117 @@
+package apiserver
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/kapi-dev/kapi/audit"
+	"github.com/kapi-dev/kapi/auth"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// openPath reports whether a path is served to everyone, authenticated
+// or not: the health checks and /version.
+func openPath(path string) bool {
+	switch strings.TrimSuffix(path, "/") {
+	case "/healthz", "/livez", "/readyz", "/version":
+		return true
+	}
+	return false
+}
+
+// guard runs the steps between routing and serving: authentication,
+// impersonation, the audit record and authorization. It returns the
+// writer and request to serve (the request carrying its user), or a nil
+// request when it answered the request itself (401, 403), and a function
+// to call when the request is done.
+func (s *Server) guard(w *statusRecorder, r *http.Request) (http.ResponseWriter, *http.Request, func(panicked bool)) {
+	open := openPath(r.URL.Path)
+	requester, err := s.authenticate(r, open)
+	user := requester
+	if err == nil && requester != nil {
+		user, err = auth.Impersonate(r.Context(), r.Header, requester, s.authorizer())
+	}
+	attrs := requestAttributes(r, user)
+	rec := s.startAudit(w, r, attrs, requester, user)
+	out := http.ResponseWriter(w)
+	if rec != nil {
+		out = rec
+		r = rec.wrapBody(r)
+	}
+	done := func(panicked bool) {
+		if rec != nil {
+			rec.finish(panicked)
+		}
+	}
+	if err != nil {
+		s.writeError(out, r, err)
+		return out, nil, done
+	}
+	if user != nil {
+		r = r.WithContext(auth.WithUser(r.Context(), user))
+	}
+	if !open && s.opts.Authorizer != nil {
+		if err := s.authorize(r, attrs); err != nil {
+			s.writeError(out, r, err)
+			return out, nil, done
+		}
+	}
+	return out, r, done
+}
+
+// authenticate returns the request's user: one the host's own middleware
+// put on the context, else the authenticator's (nil without one). A
+// request the authenticator rejects is a 401 Unauthorized Status; the
+// reason is not given to the client, as kube-apiserver does not.
+func (s *Server) authenticate(r *http.Request, open bool) (*auth.User, error) {
+	if u, ok := auth.UserFrom(r.Context()); ok {
+		return u, nil
+	}
+	if s.opts.Authenticator == nil {
+		return nil, nil
+	}
+	u, ok, err := s.opts.Authenticator.AuthenticateRequest(r)
+	if (err != nil || !ok) && !open {
+		if err != nil && !errors.Is(err, auth.ErrUnauthenticated) {
+			s.log.Debug("authentication failed", "path", r.URL.Path, "err", err)
+		}
+		return nil, status.Unauthorized("")
+	}
+	return u, nil
+}
+
+// authorizer is the configured authorizer, or one allowing everything.
+func (s *Server) authorizer() auth.Authorizer {
+	if s.opts.Authorizer == nil {
+		return auth.AlwaysAllow{}
+	}
+	return s.opts.Authorizer
+}
+
+// authorize asks the authorizer about a request: anything but allow is a
+// 403 Forbidden Status worded as kube-apiserver words it.
+func (s *Server) authorize(r *http.Request, a auth.Attributes) error {
+	d, reason, err := s.opts.Authorizer.Authorize(r.Context(), a)
+	if d == auth.DecisionAllow {
+		return nil
+	}
+	if err != nil {
+		s.log.Error("authorization failed", "path", r.URL.Path, "err", err)
+		return status.InternalError(err)
+	}
+	return auth.ForbiddenError(a, reason)
+}
+
+// startAudit begins the audit record of a request, or returns nil when
+// the server keeps none or the policy records nothing of it.
+func (s *Server) startAudit(w *statusRecorder, r *http.Request, a auth.Attributes, requester, user *auth.User) *auditRecorder {
+	if s.opts.Audit == nil {
+		return nil
+	}
+	level, omit := s.opts.Audit.LevelFor(a)
+	if level == audit.LevelNone {
+		return nil
+	}
+	return newAuditRecorder(w, r, s.opts.Audit, level, omit, a, requester, user)
+}

@@ -1,0 +1,40 @@
+package apiserver
+
+// handler serves the requests of one registered resource, one method per
+// verb: get, list, watch, create, update, patch (and apply), delete,
+// deleteCollection, and the scale subresource's getScale and
+// writeScale. Writes go through the pipeline of pipeline.go.
+type handler struct {
+	*core
+	r *resource
+}
+
+// serve dispatches a routed request to its verb.
+func (h *handler) serve(req *request) {
+	if req.subresource == "scale" {
+		if req.verb == "get" {
+			h.getScale(req)
+		} else {
+			h.writeScale(req)
+		}
+		return
+	}
+	switch req.verb {
+	case "get":
+		h.get(req)
+	case "list":
+		h.list(req)
+	case "watch":
+		h.watch(req)
+	case "create":
+		h.create(req)
+	case "update":
+		h.update(req)
+	case "patch":
+		h.patch(req)
+	case "delete":
+		h.delete(req)
+	case "deletecollection":
+		h.deleteCollection(req)
+	}
+}

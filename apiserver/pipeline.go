@@ -1,0 +1,266 @@
+package apiserver
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// write is one write on its way to the store: what its request decided
+// once (manager, dry run, how managedFields are kept) and how it builds
+// the object to store from the stored one. Create, update, patch, apply
+// and the status and scale subresources all run through [write.run];
+// delete shares its admission.
+type write struct {
+	h   *handler
+	req *request
+	// manager is the field manager the write is recorded under.
+	manager string
+	// dryRun runs every step but stores nothing.
+	dryRun bool
+	// post marks a create by POST: there is no stored object to read,
+	// and one already stored under the name is a conflict.
+	post bool
+	// createMissing creates an object that is not stored (PUT of a kind
+	// with AllowCreateOnUpdate, apply); otherwise a missing object is
+	// 404 Not Found.
+	createMissing bool
+	// build returns the object the request asks to store, given the
+	// stored value and object (both nil when there is none). It may run
+	// more than once when a concurrent write wins the race.
+	build func(cur *storage.KeyValue, old meta.Object) (meta.Object, error)
+	// track records the write in managedFields; nil when build returns
+	// the object with its entries already (apply).
+	track trackFunc
+	// generated is set when the server chose the object's name from its
+	// generateName: a collision is retried with another name.
+	generated bool
+}
+
+// written is the outcome of a write: the object, the value stored for it
+// (nil when nothing was stored, or the object was deleted) and whether it
+// was created.
+type written struct {
+	obj     meta.Object
+	kv      *storage.KeyValue
+	created bool
+}
+
+// maxCreateRaces bounds how often a write that creates a missing object
+// starts again when another request creates it first.
+const maxCreateRaces = 3
+
+// run takes the write through the pipeline. The steps, in order:
+//
+//  1. read the stored object (not for a POST);
+//  2. build the requested object from the request and the stored one;
+//  3. convert it to the storage version (one version per kind today);
+//  4. check the preconditions: resourceVersion, UID;
+//  5. set the fields the server owns (uid, timestamps, status split);
+//  6. default: the schema's defaults, then the kind's Default;
+//  7. run mutating admission, and default again what it changed;
+//  8. bump the generation and record managedFields;
+//  9. validate: metadata, the schema, the kind's Validate;
+//  10. run validating admission;
+//  11. store with compare-and-swap (a dry run stops before), starting
+//     again at 1 when a concurrent write won the race.
+func (w *write) run(ctx context.Context) (written, error) {
+	r := w.h.r
+	for races := 0; ; {
+		// 1. The stored object.
+		cur, old, err := w.read(ctx)
+		if err != nil {
+			return written{}, err
+		}
+		// 2. The requested object.
+		obj, err := w.build(cur, old)
+		if err != nil {
+			return written{}, err
+		}
+		// 3. Conversion to the storage version.
+		obj = w.convert(obj)
+		// 4. Preconditions.
+		if err := w.checkPreconditions(obj, cur); err != nil {
+			return written{}, err
+		}
+		// 5. Fields the server owns.
+		if obj, err = w.prepare(obj, old); err != nil {
+			return written{}, err
+		}
+		// 6 and 7. Defaults and mutating admission.
+		a := w.admissionRequest(obj, old)
+		if err := w.defaultAndMutate(ctx, a); err != nil {
+			return written{}, err
+		}
+		// 8. Generation and managedFields.
+		decoded := w.record(cur, obj, old)
+		// 9. Validation.
+		if err := r.validate(ctx, obj, old, decoded); err != nil {
+			return written{}, err
+		}
+		// 10. Validating admission.
+		if err := w.h.admit(ctx, r, a); err != nil {
+			return written{}, err
+		}
+		// 11. Store.
+		out, done, err := w.store(ctx, cur, obj, old)
+		if status.IsAlreadyExists(err) && !w.post && races < maxCreateRaces {
+			races++ // created concurrently: update it instead
+			continue
+		}
+		if err != nil || done {
+			return out, err
+		}
+	}
+}
+
+// read returns the stored value and object the write starts from, both
+// nil when there is none and the write may create it.
+func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error) {
+	if w.post {
+		return nil, nil, nil
+	}
+	r := w.h.r
+	resp, err := r.store.Get(ctx, r.key(w.req.namespace, w.req.name), storageGetOptions)
+	if err != nil {
+		return nil, nil, storageError(err)
+	}
+	if resp.KV == nil {
+		if !w.createMissing {
+			return nil, nil, status.NotFound(r.gr, w.req.name)
+		}
+		return nil, nil, nil
+	}
+	old, err := r.decode(resp.KV)
+	if err != nil {
+		return nil, nil, status.InternalError(err)
+	}
+	return resp.KV, old, nil
+}
+
+// convert turns the request's object into the storage version. Every
+// kind is served in the one version it is stored in, so this is the
+// identity; conversion between versions belongs here, after decoding and
+// before defaulting.
+func (w *write) convert(obj meta.Object) meta.Object { return obj }
+
+// checkPreconditions checks the resourceVersion an update carries against
+// the stored one: a mismatch is 409 Conflict.
+func (w *write) checkPreconditions(obj meta.Object, cur *storage.KeyValue) error {
+	if cur == nil {
+		return nil
+	}
+	precondition, err := preconditionRevision(obj, w.h.r, w.req.name)
+	if err != nil {
+		return err
+	}
+	if precondition != 0 && precondition != cur.ModRevision {
+		return status.Conflict(w.h.r.gr, w.req.name, fmt.Errorf(status.OptimisticLockMessage))
+	}
+	return nil
+}
+
+func preconditionRevision(obj meta.Object, r *resource, name string) (int64, error) {
+	rv := obj.GetObjectMeta().ResourceVersion
+	if rv == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(rv, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, status.Invalid(r.kind.gvk(), name, status.FieldErrors{
+			status.InvalidValue(status.NewPath("metadata", "resourceVersion"), rv, "must be a positive integer"),
+		})
+	}
+	return n, nil
+}
+
+// prepare sets the fields the server owns: on a new object its uid,
+// creation time and generation (and a generated name); on an update
+// what it carries over from the stored object, with spec split from
+// status. It returns the object to go on with, which a status write
+// replaces by the stored object with the new status.
+func (w *write) prepare(obj, old meta.Object) (meta.Object, error) {
+	if old == nil {
+		w.h.r.prepareForCreate(obj)
+		if m := obj.GetObjectMeta(); m.Name == "" && m.GenerateName != "" {
+			m.Name, w.generated = generateName(m.GenerateName), true
+		}
+		return obj, nil
+	}
+	return w.prepareForUpdate(obj, old)
+}
+
+// defaultAndMutate applies defaults, runs mutating admission and, when
+// there is any, applies defaults again to what it changed.
+func (w *write) defaultAndMutate(ctx context.Context, a *AdmissionRequest) error {
+	r := w.h.r
+	if err := r.applyDefaults(ctx, a.Object); err != nil {
+		return err
+	}
+	mutated, err := w.h.mutate(ctx, r, a)
+	if err != nil || !mutated {
+		return err
+	}
+	return r.applyDefaults(ctx, a.Object)
+}
+
+// record bumps the generation of an update whose spec changed and
+// records the write in managedFields. It returns obj decoded from its
+// JSON when recording decoded it, for validation to use.
+func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) map[string]any {
+	if old != nil {
+		m, om := obj.GetObjectMeta(), old.GetObjectMeta()
+		// The generation follows the object as admission left it.
+		m.Generation = om.Generation
+		if w.h.r.specChanged(obj, old) {
+			m.Generation++
+		}
+	}
+	if w.track == nil {
+		return nil
+	}
+	return w.track(cur, obj, old)
+}
+
+// admissionRequest describes the write of obj over old (nil on create).
+func (w *write) admissionRequest(obj, old meta.Object) *AdmissionRequest {
+	op := OperationUpdate
+	if old == nil {
+		op = OperationCreate
+	}
+	return w.h.r.admissionRequest(op, w.req.subresource, obj, old, w.dryRun)
+}
+
+// store writes obj: a create when there is no stored object (retrying a
+// generated name that collides), else a compare-and-swap over cur. done
+// is false when a concurrent write won the race and the write must start
+// again. A dry run stores nothing.
+func (w *write) store(ctx context.Context, cur *storage.KeyValue, obj, old meta.Object) (written, bool, error) {
+	r := w.h.r
+	if cur == nil {
+		if w.dryRun {
+			return written{obj: obj, created: true}, true, nil
+		}
+		m := obj.GetObjectMeta()
+		for attempt := 1; ; attempt++ {
+			kv, err := r.create(ctx, obj)
+			if kv != nil || err != nil {
+				return written{obj: obj, kv: kv, created: err == nil}, true, err
+			}
+			if !w.generated || attempt >= maxGenerateNameAttempts {
+				return written{}, true, status.AlreadyExists(r.gr, m.Name)
+			}
+			m.Name = generateName(m.GenerateName)
+		}
+	}
+	r.keepManagedFieldsTimes(obj, old, cur)
+	if w.dryRun {
+		return written{obj: obj}, true, nil
+	}
+	kv, done, err := r.replace(ctx, cur, obj)
+	return written{obj: obj, kv: kv}, done, err
+}
