@@ -166,7 +166,7 @@ func (c *Collector) resource(apiVersion, kind string) *apiclient.Resource {
 // observe returns the handler of one resource's changes: it keeps the
 // graph and queues what a change may have made collectable.
 func (c *Collector) observe(res *apiclient.Resource) apiclient.Handler {
-	return func(typ string, obj, _ *apiclient.Object) {
+	return func(typ string, obj *apiclient.Object) {
 		if typ == "DELETED" {
 			n := c.graph.remove(obj.Metadata.UID)
 			if n == nil || !c.isSynced() {

@@ -60,7 +60,7 @@ func New(h http.Handler, opts Options) *Controller {
 
 // Run empties deleted namespaces until ctx is done.
 func (c *Controller) Run(ctx context.Context) {
-	rf := c.c.NewReflector("/api/v1/namespaces", func(typ string, obj, _ *apiclient.Object) {
+	rf := c.c.NewReflector("/api/v1/namespaces", func(typ string, obj *apiclient.Object) {
 		if typ != "DELETED" && obj.Metadata.DeletionTimestamp != nil {
 			c.queue.Add(obj.Metadata.Name)
 		}

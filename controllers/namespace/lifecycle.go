@@ -54,7 +54,7 @@ func (l *Lifecycle) Run(ctx context.Context, h http.Handler) {
 	l.mu.Lock()
 	l.c = c
 	l.mu.Unlock()
-	rf := c.NewReflector("/api/v1/namespaces", func(typ string, obj, _ *apiclient.Object) {
+	rf := c.NewReflector("/api/v1/namespaces", func(typ string, obj *apiclient.Object) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		if typ == "DELETED" {

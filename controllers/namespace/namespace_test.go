@@ -236,7 +236,9 @@ func TestNamespaceDeletedWhileWritten(t *testing.T) {
 	if len(bad) > 0 {
 		t.Errorf("unexpected answers: %v", bad[:min(3, len(bad))])
 	}
-	if r := e.do("POST", "/api/v1/namespaces/busy/configmaps", cm("late")); r.code != 404 || !status.IsNotFound(&status.Error{Status: e.status(r)}) {
-		t.Errorf("create after the namespace went: %d %s", r.code, r.body)
-	}
+	// Once the mirror has seen the namespace go, a create is a 404.
+	e.eventually("creates to be answered NotFound", func() bool {
+		r := e.do("POST", "/api/v1/namespaces/busy/configmaps", cm("late"))
+		return r.code == 404 && status.IsNotFound(&status.Error{Status: e.status(r)})
+	})
 }

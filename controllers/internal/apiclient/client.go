@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -26,8 +27,13 @@ type Client struct {
 	hc *http.Client
 }
 
-// New returns a Client of h. The host wraps h when its requests need
-// more (an authenticated user, for instance).
+// User is who the controllers' requests come from: the identity
+// kube-apiserver gives its own loopback requests, a member of
+// system:masters, which authorizers allow everything.
+var User = auth.User{Name: "system:apiserver", Groups: []string{auth.SystemPrivilegedGroup, "system:authenticated"}}
+
+// New returns a Client of h. Its requests carry [User] on their context,
+// where the server takes it as authenticated.
 func New(h http.Handler) *Client {
 	return &Client{hc: &http.Client{Transport: handlerTransport{h: h}}}
 }
@@ -62,7 +68,8 @@ func (c *Client) send(ctx context.Context, method, path, contentType string, bod
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, "http://in-process"+path, rd)
+	user := User
+	req, err := http.NewRequestWithContext(auth.WithUser(ctx, &user), method, "http://in-process"+path, rd)
 	if err != nil {
 		return nil, err
 	}

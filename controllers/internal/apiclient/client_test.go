@@ -29,7 +29,7 @@ func TestClientAndReflector(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var seen []string
-	rf := c.NewReflector(path, func(typ string, obj, _ *apiclient.Object) {
+	rf := c.NewReflector(path, func(typ string, obj *apiclient.Object) {
 		mu.Lock()
 		seen = append(seen, typ+" "+obj.Metadata.Name)
 		mu.Unlock()

@@ -2,15 +2,18 @@ package apiclient
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
 
-// Handler receives the changes a Reflector observes. old is nil for an
-// ADDED object, obj the last known state for a DELETED one.
-type Handler func(typ string, obj, old *Object)
+// Handler receives the changes a Reflector observes: ADDED, MODIFIED or
+// DELETED and the object (for a deletion found by a re-list, only its
+// name, namespace and uid are known).
+type Handler func(typ string, obj *Object)
 
 // Reflector mirrors one collection: it lists it, then watches from the
 // list's resourceVersion, and on a watch that ends re-watches from the
@@ -22,15 +25,22 @@ type Reflector struct {
 	handler Handler
 
 	mu     sync.Mutex
-	known  map[string]*Object // by namespace/name
+	known  map[string]known // by namespace/name
 	synced chan struct{}
 	// watched is the resourceVersion the watch has delivered up to.
 	watched int64
 }
 
+// known is what a Reflector keeps of each object: enough to tell changes
+// apart and to report a deletion.
+type known struct {
+	uid string
+	rv  int64
+}
+
 // NewReflector returns a Reflector of the collection at path.
 func (c *Client) NewReflector(path string, h Handler) *Reflector {
-	return &Reflector{c: c, path: path, handler: h, known: map[string]*Object{}, synced: make(chan struct{})}
+	return &Reflector{c: c, path: path, handler: h, known: map[string]known{}, synced: make(chan struct{})}
 }
 
 // Synced is closed once the first list has been delivered.
@@ -103,22 +113,24 @@ func (r *Reflector) relist(ctx context.Context) (string, error) {
 		r.mu.Lock()
 		// Once the watch is past the list, an object it does not know
 		// was deleted after the list: do not bring it back.
-		stale := r.known[key(obj)] == nil && r.watched >= listRV
+		_, ok := r.known[key(obj)]
+		stale := !ok && r.watched >= listRV
 		r.mu.Unlock()
 		if !stale {
 			r.deliver(Event{Type: "ADDED", Object: *obj})
 		}
 	}
 	r.mu.Lock()
-	var gone []*Object
+	var gone []Object
 	for k, o := range r.known {
-		if !seen[k] && ResourceVersionOf(o.Metadata.ResourceVersion) <= listRV {
-			gone = append(gone, o)
+		if !seen[k] && o.rv <= listRV {
+			ns, name, _ := strings.Cut(k, "/")
+			gone = append(gone, Object{Metadata: meta.ObjectMeta{Namespace: ns, Name: name, UID: o.uid}})
 		}
 	}
 	r.mu.Unlock()
 	for _, o := range gone {
-		r.deliver(Event{Type: "DELETED", Object: *o})
+		r.deliver(Event{Type: "DELETED", Object: o})
 	}
 	select {
 	case <-r.synced:
@@ -136,25 +148,25 @@ func (r *Reflector) deliver(ev Event) {
 	}
 	obj := &ev.Object
 	k := key(obj)
+	rv := ResourceVersionOf(obj.Metadata.ResourceVersion)
 	r.mu.Lock()
-	old := r.known[k]
-	if old != nil && ev.Type != "DELETED" &&
-		ResourceVersionOf(obj.Metadata.ResourceVersion) < ResourceVersionOf(old.Metadata.ResourceVersion) {
+	old, ok := r.known[k]
+	if ok && ev.Type != "DELETED" && rv < old.rv {
 		r.mu.Unlock()
 		return // older than what is known
 	}
 	if ev.Type == "DELETED" {
 		delete(r.known, k)
 	} else {
-		r.known[k] = obj
+		r.known[k] = known{uid: obj.Metadata.UID, rv: rv}
 	}
 	r.mu.Unlock()
 	switch {
 	case ev.Type == "DELETED":
-		r.handler("DELETED", obj, old)
-	case old == nil:
-		r.handler("ADDED", obj, nil)
-	case old.Metadata.ResourceVersion != obj.Metadata.ResourceVersion:
-		r.handler("MODIFIED", obj, old)
+		r.handler("DELETED", obj)
+	case !ok:
+		r.handler("ADDED", obj)
+	case old.rv != rv:
+		r.handler("MODIFIED", obj)
 	}
 }

@@ -1,7 +1,10 @@
 // Package server runs the Widget example: kapi serving the Widget and
 // Gadget kinds and the run-time Sprocket kind, mounted on a plain
-// net/http mux. It also serves coordination.k8s.io/v1 Leases, so that
-// controllers with leader election run against it.
+// net/http mux. It also serves the control plane a Kubernetes client
+// expects: core/v1 Namespaces (checked on every write), ConfigMaps,
+// Secrets, Events and ServiceAccounts, events.k8s.io/v1 Events and
+// coordination.k8s.io/v1 Leases, with the garbage collector and the
+// namespace controller running in one server at a time.
 //
 // # Storage
 //
@@ -30,13 +33,19 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/controllers"
+	"github.com/kapi-dev/kapi/controllers/leader"
+	"github.com/kapi-dev/kapi/controllers/namespace"
 	"github.com/kapi-dev/kapi/examples/internal/kubeconfig"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
 	"github.com/kapi-dev/kapi/kinds/coordinationv1"
+	"github.com/kapi-dev/kapi/kinds/corev1"
+	"github.com/kapi-dev/kapi/kinds/eventsv1"
 )
 
 // Config configures the example server.
@@ -62,6 +71,9 @@ type Config struct {
 	StorageMediaType string
 	// Logger receives the request log; nil discards it.
 	Logger *slog.Logger
+	// Identity names this server in the election of the one that runs
+	// the controllers; default: host name, process id and start time.
+	Identity string
 }
 
 // Server is an open example server: its handler and the store under it.
@@ -73,6 +85,16 @@ type Server struct {
 
 	api    *apiserver.Server
 	closes []func()
+	// stopControlPlane stops the controllers and the namespace mirror.
+	stopControlPlane func()
+}
+
+// kinds are the kinds the example server serves besides the run-time
+// Sprocket.
+func kinds() []apiserver.Kind {
+	ks := []apiserver.Kind{api.WidgetKind(), api.GadgetKind()}
+	ks = append(ks, corev1.Kinds()...)
+	return append(ks, eventsv1.EventKind(), coordinationv1.LeaseKind())
 }
 
 // Open builds the API server with the example kinds on the store cfg
@@ -84,14 +106,22 @@ func Open(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	srv := &Server{EtcdURL: st.clientURL, closes: st.closes}
-	srv.api = apiserver.New(apiserver.Options{Storage: st.store, StorageMediaType: cfg.StorageMediaType, Logger: cfg.Logger})
+	lifecycle := namespace.NewLifecycle()
+	srv.api = apiserver.New(apiserver.Options{Storage: st.store, StorageMediaType: cfg.StorageMediaType, Logger: cfg.Logger,
+		MutatingAdmission: []apiserver.AdmissionFunc{lifecycle.Admit}})
 	sprocket, err := api.SprocketKind()
 	if err != nil {
 		srv.Close()
 		return nil, err
 	}
-	srv.api.Register(api.WidgetKind()).Register(api.GadgetKind()).Register(sprocket).Register(coordinationv1.LeaseKind())
+	for _, k := range append(kinds(), sprocket) {
+		srv.api.Register(k)
+	}
 	if err := srv.api.Err(); err != nil {
+		srv.Close()
+		return nil, err
+	}
+	if err := srv.startControlPlane(lifecycle, cfg); err != nil {
 		srv.Close()
 		return nil, err
 	}
@@ -101,11 +131,44 @@ func Open(cfg Config) (*Server, error) {
 	return srv, nil
 }
 
+// startControlPlane creates the immortal namespaces, then runs the
+// namespace mirror of the lifecycle check and the controllers until Close.
+func (s *Server) startControlPlane(lifecycle *namespace.Lifecycle, cfg Config) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := namespace.EnsureSystem(ctx, s.api); err != nil {
+		cancel()
+		return err
+	}
+	identity := cfg.Identity
+	if identity == "" {
+		host, _ := os.Hostname()
+		identity = fmt.Sprintf("%s_%d_%d", host, os.Getpid(), time.Now().UnixNano())
+	}
+	done := make(chan struct{}, 2)
+	go func() { lifecycle.Run(ctx, s.api); done <- struct{}{} }()
+	go func() {
+		opts := controllers.Options{Election: leader.Options{Identity: identity}, Logger: cfg.Logger}
+		if err := controllers.Run(ctx, s.api, opts); err != nil && cfg.Logger != nil {
+			cfg.Logger.Error("controllers stopped", "err", err)
+		}
+		done <- struct{}{}
+	}()
+	s.stopControlPlane = func() { cancel(); <-done; <-done }
+	return nil
+}
+
 // Close stops the watch caches, then closes the etcd client and stops the
 // embedded etcd, if any. An embedded etcd has synced every acknowledged
 // write to disk before Close returns.
 func (s *Server) Close() {
-	s.api.Close()
+	if s.stopControlPlane != nil {
+		// The controllers go first: they read through the server.
+		s.stopControlPlane()
+		s.stopControlPlane = nil
+	}
+	if s.api != nil {
+		s.api.Close()
+	}
 	for _, c := range s.closes {
 		c()
 	}
