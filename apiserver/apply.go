@@ -6,6 +6,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
@@ -17,7 +18,7 @@ import (
 // except through a subresource, as kube-apiserver does.
 func (h *handler) apply(req *request, opts patchOptions, body []byte) {
 	var bodyStrict error
-	if opts.validation != fieldValidationIgnore {
+	if opts.validation != fieldvalidation.Ignore {
 		// kube-apiserver checks the configuration for duplicate fields
 		// after applying it.
 		if err := yaml.UnmarshalStrict(body, &map[string]any{}); err != nil {
@@ -33,7 +34,7 @@ func (h *handler) apply(req *request, opts patchOptions, body []byte) {
 			}
 			strict = resultStrict
 			if bodyStrict != nil {
-				if opts.validation == fieldValidationStrict {
+				if opts.validation == fieldvalidation.Strict {
 					return nil, status.BadRequest(fmt.Sprintf("error strict decoding YAML: %v", bodyStrict))
 				}
 				strict = append([]error{bodyStrict}, resultStrict...)

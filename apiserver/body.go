@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -31,26 +32,6 @@ func (s *core) readBody(r *http.Request) ([]byte, error) {
 	return b, nil
 }
 
-// Field validation directives.
-const (
-	fieldValidationIgnore = "Ignore"
-	fieldValidationWarn   = "Warn"
-	fieldValidationStrict = "Strict"
-)
-
-// fieldValidation reads the fieldValidation query parameter (default Warn).
-func fieldValidation(r *http.Request) (string, error) {
-	v := r.URL.Query().Get("fieldValidation")
-	switch v {
-	case "":
-		return fieldValidationWarn, nil
-	case fieldValidationIgnore, fieldValidationWarn, fieldValidationStrict:
-		return v, nil
-	}
-	return "", status.BadRequest(fmt.Sprintf("fieldValidation must be one of %q, %q or %q, got %q",
-		fieldValidationIgnore, fieldValidationWarn, fieldValidationStrict, v))
-}
-
 // dryRun reads the dryRun query parameter: "All" or absent.
 func dryRun(values []string) (bool, error) {
 	for _, v := range values {
@@ -64,11 +45,7 @@ func dryRun(values []string) (bool, error) {
 // decodeBody decodes a create or update body into a new object of the
 // request's kind, applying field validation and checking the body's
 // apiVersion and kind against the URL.
-func (h *handler) decodeBody(req *request) (meta.Object, error) {
-	directive, err := fieldValidation(req.r)
-	if err != nil {
-		return nil, err
-	}
+func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) (meta.Object, error) {
 	body, err := h.readBody(req.r)
 	if err != nil {
 		return nil, err
@@ -90,9 +67,11 @@ func (h *handler) decodeBody(req *request) (meta.Object, error) {
 	}
 	// Unstructured kinds learn their unknown fields from the schema.
 	strict = append(strict, h.r.kind.plan.prune(obj)...)
-	if err := applyFieldValidation(req.w, directive, strict); err != nil {
+	warnings, err := directive.Check(strict)
+	if err != nil {
 		return nil, err
 	}
+	addWarnings(req.w, warnings)
 	if err := h.r.checkTypeMeta(obj); err != nil {
 		return nil, err
 	}
@@ -115,25 +94,11 @@ func decodeErrorMessage(err error) string {
 	return "error decoding request body: " + err.Error()
 }
 
-// applyFieldValidation turns unknown and duplicate fields into warnings,
-// an error, or nothing, as the directive says.
-func applyFieldValidation(w http.ResponseWriter, directive string, strict []error) error {
-	if len(strict) == 0 {
-		return nil
+// addWarnings adds one Warning header per message.
+func addWarnings(w http.ResponseWriter, msgs []string) {
+	for _, m := range msgs {
+		addWarning(w, m)
 	}
-	switch directive {
-	case fieldValidationStrict:
-		msgs := make([]string, len(strict))
-		for i, e := range strict {
-			msgs[i] = e.Error()
-		}
-		return status.BadRequest("strict decoding error: " + strings.Join(msgs, ", "))
-	case fieldValidationWarn:
-		for _, e := range strict {
-			addWarning(w, e.Error())
-		}
-	}
-	return nil
 }
 
 // checkTypeMeta fills an absent apiVersion or kind from the URL and
@@ -185,7 +150,11 @@ func (h *handler) readWrite(req *request, optionsKind string) (writeInput, error
 	if in.manager, err = writeManager(req.r, optionsKind); err != nil {
 		return in, err
 	}
-	if in.obj, err = h.decodeBody(req); err != nil {
+	directive, errs := fieldvalidation.Parse(req.r.URL.Query().Get("fieldValidation"))
+	if errs != nil {
+		return in, optionsInvalid(optionsKind, errs)
+	}
+	if in.obj, err = h.decodeBody(req, directive); err != nil {
 		return in, err
 	}
 	if req.name != "" {

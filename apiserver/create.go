@@ -71,6 +71,11 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded m
 		return status.InternalError(err)
 	}
 	errs = append(errs, schemaErrs...)
+	ruleErrs, err := r.kind.plan.validateRules(ctx, obj, old, decoded, errs)
+	if err != nil {
+		return status.InternalError(err)
+	}
+	errs = append(errs, ruleErrs...)
 	if r.kind.Validate != nil {
 		errs = append(errs, r.kind.Validate(ctx, obj, old)...)
 	}

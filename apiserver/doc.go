@@ -47,7 +47,8 @@
 //  7. run [Options].MutatingAdmission, then default again;
 //  8. bump metadata.generation on spec changes and record the write in
 //     metadata.managedFields;
-//  9. validate: metadata, the schema (and its rules), [Kind].Validate;
+//  9. validate: metadata, the schema and its CEL rules
+//     ([Options].RuleEngine), [Kind].Validate;
 //  10. run [Options].ValidatingAdmission;
 //  11. store with compare-and-swap, starting again at 1 when a
 //     concurrent write won the race. A dry run stops before storing.

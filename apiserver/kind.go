@@ -5,10 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"maps"
 	"reflect"
 
+	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/status"
@@ -37,7 +37,11 @@ type Kind struct {
 	// checked on every write; for kinds served as meta.Unstructured
 	// (typically with a schema from schema.FromOpenAPI) the fields it
 	// does not know are also pruned, and reported as field validation
-	// asks.
+	// asks. A Go field whose zero value JSON leaves out (a number or
+	// boolean tagged omitempty) must be a pointer when the schema gives
+	// it a non-zero default or a bound that rejects zero: otherwise an
+	// explicit 0 would become the default, or a write of 0 would remove
+	// the field instead of failing, and Register refuses the kind.
 	Schema *schema.Schema
 	// StatusSubresource serves /status and splits spec from status:
 	// writes to the main resource keep the stored status and writes to
@@ -131,8 +135,9 @@ func (k *Kind) groupResource() meta.GroupResource {
 type schemaPlan struct {
 	root         *schema.Schema
 	unstructured bool
-	validator    *schema.Validator // unstructured: of the root
-	fields       []fieldPlan       // typed: top-level fields with rules
+	validator    *schema.Validator    // unstructured: of the root
+	fields       []fieldPlan          // typed: top-level fields with rules
+	rules        schema.RuleValidator // CEL rules, if the schema has any
 }
 
 // fieldPlan covers one top-level field of a typed kind.
@@ -147,9 +152,13 @@ type fieldPlan struct {
 	defaulter *schema.Defaulter
 }
 
-// compileSchema builds the kind's schema plan.
-func (k *Kind) compileSchema() error {
+// compileSchema builds the kind's schema plan; engine compiles its
+// rules.
+func (k *Kind) compileSchema(engine schema.RuleEngine) error {
 	p := &schemaPlan{root: k.Schema}
+	if err := p.compileRules(engine); err != nil {
+		return err
+	}
 	sample := k.New()
 	if _, ok := sample.(*meta.Unstructured); ok {
 		p.unstructured = true
@@ -164,6 +173,9 @@ func (k *Kind) compileSchema() error {
 	t := reflect.TypeOf(sample)
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if err := schema.CheckZeroValues(k.Schema, t); err != nil {
+		return err
 	}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -316,10 +328,10 @@ func (p *schemaPlan) prune(obj meta.Object) []error {
 	u := obj.(*meta.Unstructured)
 	var out []error
 	for _, path := range u.DroppedMetadataFields() {
-		out = append(out, fmt.Errorf("unknown field %q", path))
+		out = append(out, fieldvalidation.Unknown(path))
 	}
 	for _, path := range p.root.Prune(u.Content) {
-		out = append(out, fmt.Errorf("unknown field %q", path))
+		out = append(out, fieldvalidation.Unknown(path))
 	}
 	return out
 }

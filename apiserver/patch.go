@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/cbor"
+	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
@@ -19,7 +19,7 @@ type patchOptions struct {
 	patchType  string // the Content-Type without parameters
 	manager    string // the manager the write is recorded under
 	force      bool
-	validation string // fieldValidation
+	validation fieldvalidation.Directive
 	dry        bool
 }
 
@@ -36,10 +36,12 @@ func (h *handler) patch(req *request) {
 		return
 	}
 	r := h.r
-	bodyStrict, err := checkPatchBody(opts.patchType, body, opts.validation)
-	if err != nil {
-		h.fail(req, err)
-		return
+	var bodyStrict []error
+	if opts.validation != fieldvalidation.Ignore {
+		if bodyStrict, err = patch.BodyProblems(opts.patchType, body); err != nil {
+			h.fail(req, err)
+			return
+		}
 	}
 	var strict []error
 	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry,
@@ -120,64 +122,18 @@ func parsePatchOptions(r *http.Request, pt string) (patchOptions, error) {
 		errs = append(errs, status.Required(status.NewPath("fieldManager"), "is required for apply patch"))
 	}
 	errs = append(errs, validateFieldManager(fm)...)
+	directive, verrs := fieldvalidation.Parse(q.Get("fieldValidation"))
+	errs = append(errs, verrs...)
 	if len(errs) > 0 {
 		return opts, optionsInvalid("PatchOptions", errs)
 	}
 	opts.manager = patch.ManagerName(fm, r.UserAgent())
+	opts.validation = directive
 	var err error
-	if opts.validation, err = fieldValidation(r); err != nil {
-		return opts, err
-	}
 	if opts.dry, err = dryRun(q["dryRun"]); err != nil {
 		return opts, err
 	}
 	return opts, nil
-}
-
-// jsonPatchOp is one JSON patch operation, as kube-apiserver decodes it
-// to check the patch for unknown and duplicate fields.
-type jsonPatchOp struct {
-	Op    string `json:"op"`
-	Path  string `json:"path"`
-	From  string `json:"from"`
-	Value any    `json:"value"`
-}
-
-// checkPatchBody decodes a JSON, merge or strategic merge patch strictly,
-// as kube-apiserver does unless fieldValidation is Ignore, and returns
-// its unknown and duplicate fields. A body that does not decode is a 400.
-func checkPatchBody(pt string, body []byte, directive string) ([]error, error) {
-	if directive == fieldValidationIgnore {
-		return nil, nil
-	}
-	switch pt {
-	case patch.JSONPatchType:
-		var ops []jsonPatchOp
-		strict, err := codec.JSON{}.Decode(body, &ops)
-		if err != nil {
-			// kube-apiserver's decoder names its own type.
-			msg := strings.Replace(err.Error(), "apiserver.jsonPatchOp", "handlers.jsonPatchOp", 1)
-			return nil, status.BadRequest("error decoding patch: " + msg)
-		}
-		for i, e := range strict {
-			strict[i] = fmt.Errorf("json patch %v", e)
-		}
-		return strict, nil
-	case patch.MergePatchType:
-		var v map[string]any
-		strict, err := codec.JSON{}.Decode(body, &v)
-		if err != nil {
-			return nil, status.BadRequest("error decoding patch: " + err.Error())
-		}
-		return strict, nil
-	default: // strategic merge patch
-		var v map[string]any
-		strict, err := codec.JSON{}.Decode(body, &v)
-		if err != nil {
-			return nil, status.BadRequest(err.Error())
-		}
-		return strict, nil
-	}
 }
 
 // decodePatched decodes the result of a patch as the request's object: a
@@ -205,18 +161,20 @@ func (h *handler) decodePatched(req *request, patched []byte) (meta.Object, []er
 
 // strictError is the 400 for unknown and duplicate fields under
 // fieldValidation=Strict.
-func strictError(directive string, strict []error) error {
-	if directive != fieldValidationStrict {
+func strictError(d fieldvalidation.Directive, strict []error) error {
+	if d != fieldvalidation.Strict {
 		return nil
 	}
-	return applyFieldValidation(nil, directive, strict)
+	_, err := d.Check(strict)
+	return err
 }
 
 // warnStrict turns unknown and duplicate fields into warnings under
 // fieldValidation=Warn. Patches call it once, after the last attempt, so
 // that retries do not repeat warnings.
-func warnStrict(w http.ResponseWriter, directive string, strict []error) {
-	if directive == fieldValidationWarn {
-		_ = applyFieldValidation(w, directive, strict)
+func warnStrict(w http.ResponseWriter, d fieldvalidation.Directive, strict []error) {
+	if d == fieldvalidation.Warn {
+		warnings, _ := d.Check(strict)
+		addWarnings(w, warnings)
 	}
 }

@@ -64,7 +64,7 @@ const maxCreateRaces = 3
 //  6. default: the schema's defaults, then the kind's Default;
 //  7. run mutating admission, and default again what it changed;
 //  8. bump the generation and record managedFields;
-//  9. validate: metadata, the schema, the kind's Validate;
+//  9. validate: metadata, the schema, its CEL rules, the kind's Validate;
 //  10. run validating admission;
 //  11. store with compare-and-swap (a dry run stops before), starting
 //     again at 1 when a concurrent write won the race.

@@ -15,8 +15,10 @@ import (
 // non-resource request whose verb is the lower-cased method.
 func requestAttributes(r *http.Request, u *auth.User) auth.Attributes {
 	a := auth.Attributes{User: u, Path: r.URL.Path, Verb: strings.ToLower(r.Method)}
-	parts := splitPath(r.URL.Path)
-	if len(parts) < 3 || (parts[0] != "api" && parts[0] != "apis") {
+	// The escaped path, as the router splits it: an encoded slash stays
+	// inside its segment.
+	parts, ok := splitPath(r.URL.EscapedPath())
+	if !ok || len(parts) < 3 || (parts[0] != "api" && parts[0] != "apis") {
 		return a
 	}
 	prefix := parts[0]

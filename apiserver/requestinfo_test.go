@@ -28,6 +28,9 @@ func TestRequestAttributes(t *testing.T) {
 		{"GET", "/api/v1/namespaces/ns1/configmaps/c", auth.Attributes{ResourceRequest: true, Verb: "get", APIVersion: "v1", Resource: "configmaps", Namespace: "ns1", Name: "c"}},
 		{"GET", "/api/v1/namespaces/ns1", auth.Attributes{ResourceRequest: true, Verb: "get", APIVersion: "v1", Resource: "namespaces", Namespace: "ns1", Name: "ns1"}},
 		{"PUT", "/api/v1/namespaces/ns1/finalize", auth.Attributes{ResourceRequest: true, Verb: "update", APIVersion: "v1", Resource: "namespaces", Subresource: "finalize", Namespace: "ns1", Name: "ns1"}},
+		// An encoded slash stays inside its segment, as the router sees it.
+		{"GET", "/apis/stable.example.com/v1/namespaces/ns1/widgets/w1%2Fstatus", auth.Attributes{ResourceRequest: true, Verb: "get", APIGroup: g, APIVersion: "v1", Resource: "widgets", Namespace: "ns1", Name: "w1/status"}},
+		{"GET", "/apis/stable.example.com/v1/namespaces/ns1%2Fwidgets/w1", auth.Attributes{ResourceRequest: true, Verb: "list", APIGroup: g, APIVersion: "v1", Resource: "w1", Namespace: "ns1/widgets"}},
 		{"GET", "/api/v1", auth.Attributes{Verb: "get", Path: "/api/v1"}},
 		{"GET", "/apis/stable.example.com/v1", auth.Attributes{Verb: "get", Path: "/apis/stable.example.com/v1"}},
 		{"GET", "/apis", auth.Attributes{Verb: "get", Path: "/apis"}},

@@ -2,8 +2,10 @@ package apiserver
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"runtime"
 	"strings"
 	"time"
@@ -23,6 +25,9 @@ type request struct {
 	subresource string
 }
 
+// errPanic is what a client is told of a panic serving its request.
+var errPanic = errors.New("this request caused the server to panic; look in its logs for details")
+
 // ServeHTTP routes a request to discovery, OpenAPI, health or a resource
 // verb.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -37,7 +42,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			buf = buf[:runtime.Stack(buf, false)]
 			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(buf))
 			if !rec.wrote {
-				s.writeError(rec, r, status.InternalError(fmt.Errorf("%v", p)))
+				// The panic's value stays in the log: it may hold
+				// anything the server knows.
+				s.writeError(rec, r, status.InternalError(errPanic))
 			}
 		}
 		s.log.Debug("request", "method", r.Method, "uri", r.URL.RequestURI(), "code", rec.code,
@@ -48,13 +55,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	panicked := true
 	defer func() { done(panicked) }()
 	if authed != nil && !s.serveReview(out, authed) {
-		s.route(out, authed, docs)
+		s.route(out, authed.WithContext(withWarnings(authed.Context(), out)), docs)
 	}
 	panicked = false
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs) {
-	path := strings.TrimSuffix(r.URL.Path, "/")
+	// Route on the escaped path: an encoded slash stays inside its
+	// segment (and then fails name validation) rather than making one.
+	path := strings.TrimSuffix(r.URL.EscapedPath(), "/")
 	switch path {
 	case "/healthz", "/livez", "/readyz":
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -78,8 +87,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 		s.serveOpenAPI(w, r, docs, strings.TrimPrefix(path, "/openapi/v3/"))
 		return
 	}
-	parts := splitPath(path)
+	parts, ok := splitPath(path)
 	switch {
+	case !ok:
+		s.writeError(w, r, status.NotFoundPath(""))
 	case len(parts) >= 2 && parts[0] == "api":
 		s.serveGroupVersion(w, r, docs, "", parts[1], parts[2:])
 	case len(parts) == 2 && parts[0] == "apis":
@@ -125,6 +136,9 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version 
 	}
 	if len(rest) >= 3 && rest[0] == "namespaces" && !s.namespaceSubresource(group, version, rest) {
 		req.namespace = rest[1]
+		if err := checkPathName("Namespace", req.namespace); err != nil {
+			return nil, nil, err
+		}
 		rest = rest[2:]
 	}
 	if len(rest) == 0 || len(rest) > 3 {
@@ -137,6 +151,9 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version 
 	res := h.r
 	if len(rest) > 1 {
 		req.name = rest[1]
+		if err := checkPathName("Name", req.name); err != nil {
+			return nil, nil, err
+		}
 	}
 	if len(rest) > 2 {
 		req.subresource = rest[2]
@@ -221,12 +238,40 @@ func actionFor(method string, item bool) string {
 
 func isTrue(v string) bool { return v == "true" || v == "1" }
 
-func splitPath(p string) []string {
+// splitPath splits an escaped path into its unescaped segments; it
+// reports false when a segment's escaping is malformed.
+func splitPath(p string) ([]string, bool) {
 	p = strings.Trim(p, "/")
 	if p == "" {
+		return nil, true
+	}
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		u, err := url.PathUnescape(part)
+		if err != nil {
+			return nil, false
+		}
+		parts[i] = u
+	}
+	return parts, true
+}
+
+// checkPathName is kube-apiserver's check of a name taken from a path: a
+// name that could not be a path segment of its own is a 400.
+func checkPathName(what, name string) error {
+	var msgs []string
+	if name == "." || name == ".." {
+		msgs = append(msgs, fmt.Sprintf("may not be '%s'", name))
+	}
+	for _, c := range []string{"/", "%"} {
+		if strings.Contains(name, c) {
+			msgs = append(msgs, fmt.Sprintf("may not contain '%s'", c))
+		}
+	}
+	if msgs == nil {
 		return nil
 	}
-	return strings.Split(p, "/")
+	return status.BadRequest(fmt.Sprintf("%s parameter invalid: %q: %s", what, name, strings.Join(msgs, ";")))
 }
 
 // statusRecorder remembers the status code for the request log and

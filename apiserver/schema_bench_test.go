@@ -49,7 +49,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 		b.Fatal(err)
 	}
 	k.Schema = s
-	if err := k.compileSchema(); err != nil {
+	if err := k.compileSchema(nil); err != nil {
 		b.Fatal(err)
 	}
 	obj := benchObject()

@@ -21,7 +21,7 @@ func TestValidateDecodedMatchesEncoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.Schema = s
-	if err := k.compileSchema(); err != nil {
+	if err := k.compileSchema(nil); err != nil {
 		t.Fatal(err)
 	}
 	n := func(v int32) *int32 { return &v }

@@ -18,7 +18,7 @@ func compiledBenchKind(t testing.TB) (plan, viaJSON *schemaPlan) {
 		t.Fatal(err)
 	}
 	k.Schema = s
-	if err := k.compileSchema(); err != nil {
+	if err := k.compileSchema(nil); err != nil {
 		t.Fatal(err)
 	}
 	j := *k.plan
@@ -109,7 +109,7 @@ func TestSchemaDefaultsFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.Schema = s
-	if err := k.compileSchema(); err != nil {
+	if err := k.compileSchema(nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(k.plan.fields) != 1 || k.plan.fields[0].defaulter != nil {

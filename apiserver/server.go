@@ -67,6 +67,11 @@ type Options struct {
 	// before the write is stored; its functions must not change the
 	// object.
 	ValidatingAdmission []AdmissionFunc
+	// RuleEngine compiles and evaluates the x-kubernetes-validations
+	// (CEL rules) of kinds' schemas, at registration and with the
+	// schema's other checks on every write; github.com/kapi-dev/kapi/cel
+	// provides one. Without it a kind whose schema has rules is refused.
+	RuleEngine schema.RuleEngine
 	// Authenticator identifies the user of each request (an auth.Chain
 	// of client certificates, tokens, a front proxy, anonymous); a
 	// request it rejects gets 401. A user already on the request's
@@ -157,7 +162,8 @@ var (
 
 // Register adds a kind. Problems are recorded and returned by Err (and
 // Register returns the Server so calls can be chained); the first problem
-// wins.
+// wins. A kind is served in one version: until kapi converts between
+// versions, registering a second version of a kind or resource is refused.
 func (s *Server) Register(k Kind) *Server {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -207,7 +213,7 @@ func (s *Server) register(k Kind) error {
 		}
 		k.Schema = sch
 	}
-	if err := k.compileSchema(); err != nil {
+	if err := k.compileSchema(s.opts.RuleEngine); err != nil {
 		return err
 	}
 	if k.Storage == nil {
@@ -218,8 +224,12 @@ func (s *Server) register(k Kind) error {
 		return fmt.Errorf("resource %s is already registered", k.groupResource())
 	}
 	for _, h := range s.resources {
-		if r := h.r; r.kind.Group == k.Group && r.kind.Version == k.Version && r.kind.Kind == k.Kind {
+		have := &h.r.kind
+		if have.Group == k.Group && have.Version == k.Version && have.Kind == k.Kind {
 			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
+		}
+		if err := secondVersion(have, &k); err != nil {
+			return err
 		}
 	}
 	r, err := newResource(k, s.opts.WatchCache, s.codecs, s.opts.StorageMediaType)
@@ -231,6 +241,20 @@ func (s *Server) register(k Kind) error {
 		s.groups = append(s.groups, k.Group)
 	}
 	return nil
+}
+
+// secondVersion refuses k when it serves the kind or resource of have in
+// another version of the same group. Versions of one resource share its
+// storage, and without conversion between them a read through one version
+// would show objects written through the other, under the wrong
+// apiVersion, and client-side apply would fail its preconditions.
+func secondVersion(have, k *Kind) error {
+	if have.Group != k.Group || have.Version == k.Version || (have.Kind != k.Kind && have.Resource != k.Resource) {
+		return nil
+	}
+	return fmt.Errorf("%s (kind %s) is already served in version %s, and serving a second version (%s) "+
+		"needs conversion between versions, which kapi does not do yet: register one version of each kind",
+		have.groupResource(), have.Kind, have.Version, k.Version)
 }
 
 // Close stops the server's watch caches and ends every watch. Requests

@@ -3,11 +3,11 @@ package codec
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 
-	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/kapi-dev/kapi/fieldvalidation"
 )
 
 // Media types kapi serves.
@@ -64,15 +64,7 @@ func (JSON) Encode(w io.Writer, v any) error {
 // Decode reads JSON case-sensitively, keeping integers in interface values
 // as int64.
 func (JSON) Decode(data []byte, v any) ([]error, error) {
-	return decodeJSON(data, v)
-}
-
-func decodeJSON(data []byte, v any) ([]error, error) {
-	strict, err := kjson.UnmarshalStrict(data, v, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
-	if err != nil {
-		return nil, err
-	}
-	return strict, nil
+	return fieldvalidation.DecodeJSON(data, v)
 }
 
 // AppendEvent appends {"type":T,"object":O} and a newline.
@@ -110,20 +102,5 @@ func (YAML) Encode(w io.Writer, v any) error {
 // Decode reads YAML (or JSON, which is YAML). Duplicate keys are strict
 // errors, as they are for JSON.
 func (YAML) Decode(data []byte, v any) ([]error, error) {
-	var strict []error
-	j, err := yaml.YAMLToJSONStrict(data)
-	if err != nil {
-		// Decode leniently and report the duplicate as a strict error.
-		var lerr error
-		j, lerr = yaml.YAMLToJSON(data)
-		if lerr != nil {
-			return nil, fmt.Errorf("error converting YAML to JSON: %w", lerr)
-		}
-		strict = append(strict, err)
-	}
-	more, err := decodeJSON(j, v)
-	if err != nil {
-		return nil, err
-	}
-	return append(strict, more...), nil
+	return fieldvalidation.DecodeYAML(data, v)
 }

@@ -93,6 +93,7 @@ require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/jonboulle/clockwork v0.5.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
+	github.com/kapi-dev/kapi/cel v0.0.0-00010101000000-000000000000
 	github.com/liggitt/tabwriter v0.0.0-20181228230101-89fcab3d43de // indirect
 	github.com/lithammer/dedent v1.1.0 // indirect
 	github.com/mitchellh/go-wordwrap v1.0.1 // indirect
@@ -147,3 +148,5 @@ require (
 replace github.com/kapi-dev/kapi => ../
 
 replace github.com/kapi-dev/kapi/storage/etcd => ../storage/etcd
+
+replace github.com/kapi-dev/kapi/cel => ../cel

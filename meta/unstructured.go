@@ -139,33 +139,51 @@ func (u *Unstructured) setFromMap(m map[string]any) error {
 	delete(m, "apiVersion")
 	delete(m, "kind")
 	delete(m, "metadata")
-	u.Content = normalizeNumbers(m).(map[string]any)
+	if err := normalizeNumbers(m); err != nil {
+		return err
+	}
+	u.Content = m
 	return nil
 }
 
-// normalizeNumbers turns json.Number into int64 where the number is an
-// integer and float64 otherwise, as Kubernetes' unstructured decoding does.
-func normalizeNumbers(v any) any {
+// normalizeNumbers turns, in place, every json.Number in the maps and
+// slices under v into int64 where the number is an integer and float64
+// otherwise, as Kubernetes' unstructured decoding does. A number out of
+// float64's range (1e999, an integer of 400 digits) is an error, as there:
+// JSON has no infinities to encode it back as.
+func normalizeNumbers(v any) error {
+	var err error
 	switch t := v.(type) {
 	case map[string]any:
 		for k, e := range t {
-			t[k] = normalizeNumbers(e)
+			if t[k], err = normalizeNumber(e); err != nil {
+				return err
+			}
 		}
-		return t
 	case []any:
 		for i, e := range t {
-			t[i] = normalizeNumbers(e)
+			if t[i], err = normalizeNumber(e); err != nil {
+				return err
+			}
 		}
-		return t
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i
-		}
-		f, _ := t.Float64()
-		return f
-	default:
-		return v
 	}
+	return nil
+}
+
+// normalizeNumber returns v with its numbers normalized.
+func normalizeNumber(v any) (any, error) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return v, normalizeNumbers(v)
+	}
+	if i, err := n.Int64(); err == nil {
+		return i, nil
+	}
+	f, err := n.Float64()
+	if err != nil {
+		return nil, fmt.Errorf("number %.40s is out of range", string(n))
+	}
+	return f, nil
 }
 
 func sortedKeys(m map[string]any) []string {

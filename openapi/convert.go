@@ -162,6 +162,10 @@ func extensions(m map[string]any, s *schema.Schema) {
 	}
 	setString(m, "x-kubernetes-patch-strategy", s.XPatchStrategy)
 	setString(m, "x-kubernetes-patch-merge-key", s.XPatchMergeKey)
+	if len(s.XValidations) > 0 {
+		// Published as kube-apiserver publishes a CRD's rules.
+		m["x-kubernetes-validations"] = append([]schema.Rule(nil), s.XValidations...)
+	}
 }
 
 func setString(m map[string]any, key, v string) {

@@ -244,7 +244,7 @@ func (kp *kindPaths) replace(sub string) *operation {
 func (kp *kindPaths) patch(sub string) *operation {
 	o := kp.op("patch", "patch", kp.ns+kp.k.Kind+title(sub), "partially update"+subOf(sub)+" the specified "+kp.k.Kind, false, true)
 	o.Parameters = append(o.Parameters, queryParams("dryRun", "fieldManager", "fieldValidation", "force")...)
-	types := []string{"application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"}
+	types := []string{"application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml", "application/apply-patch+cbor"}
 	if kp.k.StrategicMergePatch {
 		types = append(types, "application/strategic-merge-patch+json")
 	}

@@ -138,16 +138,16 @@ func TestContentTypes(t *testing.T) {
 		list          []string
 	}{
 		{"default", false, false, nil,
-			[]string{"application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json"},
+			[]string{"application/apply-patch+cbor", "application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json"},
 			[]string{"application/json", "application/yaml"},
 			[]string{"application/json", "application/json;stream=watch", "application/yaml"}},
 		{"strategic merge patch and protobuf", true, true, nil,
-			[]string{"application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json"},
+			[]string{"application/apply-patch+cbor", "application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json"},
 			[]string{"application/json", "application/vnd.kubernetes.protobuf", "application/yaml"},
 			[]string{"application/json", "application/json;stream=watch", "application/vnd.kubernetes.protobuf",
 				"application/vnd.kubernetes.protobuf;stream=watch", "application/yaml"}},
 		{"no watch", false, false, []string{"get", "list", "patch"},
-			[]string{"application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json"},
+			[]string{"application/apply-patch+cbor", "application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json"},
 			[]string{"application/json", "application/yaml"},
 			[]string{"application/json", "application/yaml"}},
 	}

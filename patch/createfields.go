@@ -112,16 +112,17 @@ func (w *fieldWalker) fields(set *fieldpath.Set, t *smd.Map, obj map[string]any)
 	return true
 }
 
-// items records the entries of an associative list.
+// items records the entries of an associative list, in name order so that
+// every insert appends.
 func (w *fieldWalker) items(set *fieldpath.Set, t *smd.List, list []any) bool {
-	for _, item := range list {
-		pe, ok := itemElement(t, item)
-		if !ok || set.Members.Has(pe) {
-			// A duplicate entry is compared as one atomic value; leave
-			// that to the general path.
-			return false
-		}
-		if !w.node(set, pe, item, t.ElementType) {
+	// A duplicate or unnamed entry is compared as one atomic value; leave
+	// that to the general path.
+	es, ok := sortedEntries(t, list)
+	if !ok {
+		return false
+	}
+	for _, e := range es {
+		if !w.node(set, e.pe, list[e.at], t.ElementType) {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package patch
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -146,11 +147,9 @@ func (c jpContainer) add(key string, v any) error {
 	if idx, err = c.index(key, n); err != nil {
 		return err
 	}
-	out := make([]any, n)
-	copy(out, c.arr[:idx])
-	out[idx] = v
-	copy(out[idx+1:], c.arr[idx:])
-	c.store(out)
+	// In place: the patcher owns every array of the document it decoded,
+	// and growing by append keeps the allocations of many inserts linear.
+	c.store(slices.Insert(c.arr, idx, v))
 	return nil
 }
 
@@ -172,10 +171,7 @@ func (c jpContainer) remove(key string) error {
 	if idx, err = c.index(key, len(c.arr)); err != nil {
 		return err
 	}
-	out := make([]any, len(c.arr)-1)
-	copy(out, c.arr[:idx])
-	copy(out[idx:], c.arr[idx+1:])
-	c.store(out)
+	c.store(slices.Delete(c.arr, idx, idx+1))
 	return nil
 }
 

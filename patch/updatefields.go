@@ -2,7 +2,7 @@ package patch
 
 import (
 	"fmt"
-	"strconv"
+	"slices"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	smd "sigs.k8s.io/structured-merge-diff/v6/schema"
@@ -176,17 +176,21 @@ func (w *diffWalker) mapNode(t *smd.Map, tr smd.TypeRef, l, r side) bool {
 
 // fieldsOf compares the fields of two maps of type t.
 func (w *diffWalker) fieldsOf(t *smd.Map, lm, rm map[string]any) bool {
-	for k, lv := range lm {
-		rv, ok := rm[k]
-		if !w.field(t, k, side{lv, true}, side{rv, ok}) {
-			return false
+	// In key order, so that every insert into the result sets appends.
+	keys := make([]string, 0, max(len(lm), len(rm)))
+	for k := range lm {
+		keys = append(keys, k)
+	}
+	for k := range rm {
+		if _, ok := lm[k]; !ok {
+			keys = append(keys, k)
 		}
 	}
-	for k, rv := range rm {
-		if _, ok := lm[k]; ok {
-			continue
-		}
-		if !w.field(t, k, side{}, side{rv, true}) {
+	slices.Sort(keys)
+	for _, k := range keys {
+		lv, lok := lm[k]
+		rv, rok := rm[k]
+		if !w.field(t, k, side{lv, lok}, side{rv, rok}) {
 			return false
 		}
 	}
@@ -237,128 +241,71 @@ func (w *diffWalker) listNode(t *smd.List, tr smd.TypeRef, l, r side) bool {
 	return true
 }
 
-// items compares the entries of two associative lists by their keys (or
-// values, in a set).
+// items compares the entries of two associative lists by their names
+// (keys, or values in a set). Both lists are walked in name order, merged:
+// that matches entries in n log n, and every insert into the result sets
+// appends rather than shifting what is already there.
 func (w *diffWalker) items(t *smd.List, ll, rl []any) bool {
-	lpes, lids, ok := entryElements(t, ll)
+	lo, ok := sortedEntries(t, ll)
 	if !ok {
 		return false
 	}
-	rpes, rids, ok := entryElements(t, rl)
+	ro, ok := sortedEntries(t, rl)
 	if !ok {
 		return false
 	}
-	match := entryMatcher(lpes, lids)
-	matched := make([]bool, len(ll))
-	for j, pe := range rpes {
-		l := side{}
-		if i := match(pe, rids, j); i >= 0 {
-			l = side{ll[i], true}
-			matched[i] = true
+	for i, j := 0, 0; i < len(lo) || j < len(ro); {
+		var c int
+		switch {
+		case i == len(lo):
+			c = 1
+		case j == len(ro):
+			c = -1
+		default:
+			c = lo[i].pe.Compare(ro[j].pe)
 		}
-		if !w.item(t, pe, l, side{rl[j], true}) {
-			return false
+		var l, r side
+		pe := fieldpath.PathElement{}
+		if c <= 0 {
+			l, pe = side{ll[lo[i].at], true}, lo[i].pe
+			i++
 		}
-	}
-	for i, pe := range lpes {
-		if !matched[i] && !w.item(t, pe, side{ll[i], true}, side{}) {
+		if c >= 0 {
+			r, pe = side{rl[ro[j].at], true}, ro[j].pe
+			j++
+		}
+		if !w.item(t, pe, l, r) {
 			return false
 		}
 	}
 	return true
 }
 
-// entryMatcher returns a function that finds the entry of a list whose
-// name is pe (the j-th of ids), or -1.
-func entryMatcher(pes []fieldpath.PathElement, ids []string) func(pe fieldpath.PathElement, rids []string, j int) int {
-	if ids != nil {
-		byID := make(map[string]int, len(ids))
-		for i, id := range ids {
-			byID[id] = i
-		}
-		return func(pe fieldpath.PathElement, rids []string, j int) int {
-			if rids != nil {
-				if i, ok := byID[rids[j]]; ok {
-					return i
-				}
-				return -1
-			}
-			return findElement(pes, pe)
-		}
-	}
-	return func(pe fieldpath.PathElement, _ []string, _ int) int { return findElement(pes, pe) }
+// entry is the name of an associative list's entry and its index.
+type entry struct {
+	pe fieldpath.PathElement
+	at int
 }
 
-func findElement(pes []fieldpath.PathElement, pe fieldpath.PathElement) int {
-	for i := range pes {
-		if pes[i].Equals(pe) {
-			return i
-		}
-	}
-	return -1
-}
-
-// entryElements names the entries of an associative list; ok is false
-// when one has no name or two have the same (duplicates are compared as
-// one atomic value, which the general path does). When every name is
-// made of strings, ids holds them as map keys; otherwise ids is nil and
-// names are compared as path elements, numbers by value.
-func entryElements(t *smd.List, list []any) (pes []fieldpath.PathElement, ids []string, ok bool) {
-	pes = make([]fieldpath.PathElement, len(list))
-	ids = make([]string, len(list))
+// sortedEntries names the entries of an associative list, in name order;
+// ok is false when one has no name or two have the same (duplicates are
+// compared as one atomic value, which the general path does).
+func sortedEntries(t *smd.List, list []any) ([]entry, bool) {
+	es := make([]entry, len(list))
 	for i, item := range list {
 		pe, ok := itemElement(t, item)
 		if !ok {
-			return nil, nil, false
+			return nil, false
 		}
-		pes[i] = pe
-		if ids != nil {
-			var isStr bool
-			if ids[i], isStr = stringID(t, item); !isStr {
-				ids = nil
-			}
-		}
+		es[i] = entry{pe, i}
 	}
-	if ids != nil {
-		seen := make(map[string]struct{}, len(ids))
-		for _, id := range ids {
-			if _, dup := seen[id]; dup {
-				return nil, nil, false
-			}
-			seen[id] = struct{}{}
-		}
-		return pes, ids, true
-	}
-	for i := range pes {
-		if findElement(pes[:i], pes[i]) >= 0 {
-			return nil, nil, false
+	slices.SortFunc(es, func(a, b entry) int { return a.pe.Compare(b.pe) })
+	for i := 1; i < len(es); i++ {
+		if es[i-1].pe.Equals(es[i].pe) {
+			return nil, false
 		}
 	}
-	return pes, nil, true
-}
-
-// stringID renders the name of an entry whose key values (or value, in a
-// set) are all strings as one string; ok is false otherwise.
-func stringID(t *smd.List, item any) (string, bool) {
-	if len(t.Keys) == 0 {
-		s, ok := item.(string)
-		return s, ok
-	}
-	obj := item.(map[string]any) // itemElement checked it
-	if len(t.Keys) == 1 {
-		s, ok := obj[t.Keys[0]].(string)
-		return s, ok
-	}
-	var b []byte
-	for _, k := range t.Keys {
-		s, ok := obj[k].(string)
-		if !ok {
-			return "", false
-		}
-		b = strconv.AppendInt(b, int64(len(s)), 10)
-		b = append(append(b, ':'), s...)
-	}
-	return string(b), true
+	return es, true
 }
 
 func (w *diffWalker) item(t *smd.List, pe fieldpath.PathElement, l, r side) bool {

@@ -19,6 +19,9 @@ func checkNode(s *Schema, where string) error {
 }
 
 func nodeProblem(s *Schema) string {
+	if err := checkRules(s); err != nil {
+		return err.Error()
+	}
 	switch {
 	case s.Minimum != nil && s.Maximum != nil && *s.Minimum > *s.Maximum:
 		return "minimum is above maximum"

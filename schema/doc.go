@@ -65,6 +65,26 @@
 //	patchStrategy:"merge"         x-kubernetes-patch-strategy
 //	patchMergeKey:"name"          x-kubernetes-patch-merge-key
 //
+// # Validation rules
+//
+// CEL rules (x-kubernetes-validations) sit on any node. On a Go field,
+// the rule tag declares one, with the other tags of the rule beside it:
+//
+//	rule:"self == oldSelf"        rule (the CEL expression)
+//	message:"size is immutable"   message
+//	messageExpression:"'...'"     messageExpression
+//	reason:"FieldValueForbidden"  reason
+//	fieldPath:".replicas"         fieldPath
+//	optionalOldSelf:"true"        optionalOldSelf
+//
+// A Go type that implements [RuleProvider] adds its ValidationRules to
+// its node wherever it is used; use it for several rules, or for rules
+// on a type. [FromType] and [FromOpenAPI] check rules as kube-apiserver
+// checks a CRD's (a rule is given, messages are one line, the reason is
+// known, fieldPath leads to a field); compiling and evaluating them is
+// the job of a [RuleEngine], which the server must have for kinds with
+// rules.
+//
 // A tag that does not parse, does not fit the field's type, or contradicts
 // another (listType map without keys, a key that is neither required nor
 // defaulted in the item, a default outside the bounds) makes [FromType]
@@ -76,7 +96,7 @@
 // (JSON or YAML) for kinds defined at run time and served as
 // meta.Unstructured. It accepts structural schemas only and refuses, with
 // an error naming the node, what kapi does not implement (allOf, anyOf,
-// oneOf, not, multipleOf, CEL rules).
+// oneOf, not, multipleOf).
 //
 // # Using a schema on writes
 //

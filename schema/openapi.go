@@ -173,6 +173,8 @@ func keywordFor(name string) keyword {
 		return kwString(func(s *Schema, v string) { s.XPatchStrategy = v })
 	case "x-kubernetes-patch-merge-key":
 		return kwString(func(s *Schema, v string) { s.XPatchMergeKey = v })
+	case "x-kubernetes-validations":
+		return kwValidations
 	}
 	return nil
 }
@@ -207,8 +209,6 @@ func refusal(name string) string {
 		return "not is not supported"
 	case "multipleOf":
 		return "multipleOf is not supported"
-	case "x-kubernetes-validations":
-		return "x-kubernetes-validations (CEL rules) are not supported"
 	}
 	return ""
 }

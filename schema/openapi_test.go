@@ -102,7 +102,16 @@ func TestFromOpenAPIErrors(t *testing.T) {
 		{"required not a property", `{"type":"object","required":["x"],"properties":{"a":{"type":"string"}}}`, `required field "x" is not a property`},
 		{"metadata with fields", `{"type":"object","properties":{"metadata":{"type":"object","properties":{"name":{"type":"string"}}}}}`, "may only say type: object"},
 		{"kind not a string", `{"type":"object","properties":{"kind":{"type":"integer"}}}`, "must be of type string"},
-		{"CEL", `{"type":"object","x-kubernetes-validations":[{"rule":"true"}]}`, "CEL rules"},
+		{"rule missing", `{"type":"object","x-kubernetes-validations":[{"message":"m"}]}`, "rule is not specified"},
+		{"rule not a string", `{"type":"object","x-kubernetes-validations":[{"rule":1}]}`, "rule: must be a string"},
+		{"rules not a list", `{"type":"object","x-kubernetes-validations":{"rule":"true"}}`, "must be an array of rules"},
+		{"rule unknown field", `{"type":"object","x-kubernetes-validations":[{"rule":"true","level":1}]}`, "level: must be a string"},
+		{"rule message on two lines", `{"type":"object","x-kubernetes-validations":[{"rule":"true","message":"a\nb"}]}`, "must not contain line breaks"},
+		{"rule on two lines without message", `{"type":"object","x-kubernetes-validations":[{"rule":"true &&\ntrue"}]}`, "message must be specified if rule contains line breaks"},
+		{"rule blank messageExpression", `{"type":"object","x-kubernetes-validations":[{"rule":"true","messageExpression":" "}]}`, "messageExpression must be non-empty"},
+		{"rule reason", `{"type":"object","x-kubernetes-validations":[{"rule":"true","reason":"Nope"}]}`, `Unsupported value: "Nope"`},
+		{"rule fieldPath", `{"type":"object","properties":{"a":{"type":"string"}},"x-kubernetes-validations":[{"rule":"true","fieldPath":".b"}]}`, "must be a valid path"},
+		{"rule optionalOldSelf", `{"type":"object","x-kubernetes-validations":[{"rule":"true","optionalOldSelf":"yes"}]}`, "optionalOldSelf: must be a boolean"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

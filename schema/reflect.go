@@ -12,6 +12,7 @@ import (
 
 var (
 	providerType      = reflect.TypeFor[Provider]()
+	ruleProviderType  = reflect.TypeFor[RuleProvider]()
 	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 	rawMessageType    = reflect.TypeFor[json.RawMessage]()
@@ -37,12 +38,28 @@ type builder struct {
 	visiting map[reflect.Type]bool
 }
 
-// build returns the schema of t; where names the Go field (or type) for
-// errors.
+// build returns the schema of t, with the rules of a type that is a
+// [RuleProvider]; where names the Go field (or type) for errors.
 func (b *builder) build(t reflect.Type, where string) (*Schema, error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	s, err := b.buildType(t, where)
+	if err != nil || t.Kind() == reflect.Interface || !reflect.PointerTo(t).Implements(ruleProviderType) {
+		return s, err
+	}
+	for _, r := range reflect.New(t).Interface().(RuleProvider).ValidationRules() {
+		r.OptionalOldSelf = clonePtr(r.OptionalOldSelf)
+		s.XValidations = append(s.XValidations, r)
+	}
+	if err := checkNode(s, where); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// buildType returns the schema of the non-pointer type t.
+func (b *builder) buildType(t reflect.Type, where string) (*Schema, error) {
 	if s, ok, err := b.special(t, where); ok || err != nil {
 		return s, err
 	}

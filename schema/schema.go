@@ -50,6 +50,10 @@ type Schema struct {
 	XEmbeddedResource      bool     // x-kubernetes-embedded-resource
 	XPatchStrategy         string   // x-kubernetes-patch-strategy, e.g. "merge" or "merge,retainKeys"
 	XPatchMergeKey         string   // x-kubernetes-patch-merge-key
+
+	// XValidations are the node's CEL rules (x-kubernetes-validations),
+	// evaluated by the server's [RuleEngine].
+	XValidations []Rule
 }
 
 // Provider is implemented by Go types that describe their own schema.
@@ -113,6 +117,13 @@ func (s *Schema) DeepCopy() *Schema {
 	out.MinProperties = clonePtr(s.MinProperties)
 	out.MaxProperties = clonePtr(s.MaxProperties)
 	out.XListMapKeys = cloneSlice(s.XListMapKeys)
+	if s.XValidations != nil {
+		out.XValidations = make([]Rule, len(s.XValidations))
+		for i, r := range s.XValidations {
+			r.OptionalOldSelf = clonePtr(r.OptionalOldSelf)
+			out.XValidations[i] = r
+		}
+	}
 	return &out
 }
 

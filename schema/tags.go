@@ -59,6 +59,9 @@ func applyTags(s *Schema, tag reflect.StructTag, where string) error {
 			return fmt.Errorf("schema: %s: tag %s:%q: %w", where, r.key, v, err)
 		}
 	}
+	if err := applyRuleTags(s, tag); err != nil {
+		return fmt.Errorf("schema: %s: %w", where, err)
+	}
 	return nil
 }
 

@@ -206,16 +206,35 @@ func (v *Validator) array(s *Schema, p status.Path, x []any, errs *status.FieldE
 	}
 }
 
-// uniqueSet reports every item of a set equal to an earlier one.
+// uniqueSet reports every item of a set equal to an earlier one, in one
+// pass over the items: each is looked up by its setKey.
 func uniqueSet(p status.Path, x []any, errs *status.FieldErrors) {
-	for i := 1; i < len(x); i++ {
-		for j := 0; j < i; j++ {
-			if jsonEqual(x[i], x[j]) {
-				*errs = append(*errs, status.Duplicate(p.Index(i), x[i]))
-				break
-			}
+	seen := make(map[string]struct{}, len(x))
+	for i, item := range x {
+		k := setKey(item)
+		if _, dup := seen[k]; dup {
+			*errs = append(*errs, status.Duplicate(p.Index(i), item))
+			continue
 		}
+		seen[k] = struct{}{}
 	}
+}
+
+// setKey renders a decoded JSON value as a string that two values share
+// exactly when jsonEqual holds between them: numbers by value, whatever
+// their form, other values by their JSON encoding (object keys sorted).
+func setKey(v any) string {
+	if f, ok := toFloat(v); ok {
+		if f == 0 {
+			f = 0 // -0 equals 0
+		}
+		return string(strconv.AppendFloat([]byte{'n'}, f, 'g', -1, 64))
+	}
+	if s, ok := v.(string); ok {
+		return "s" + s
+	}
+	j, _ := json.Marshal(v) // decoded JSON always marshals
+	return "j" + string(j)
 }
 
 // uniqueKeys reports every item of a list-type map whose keys equal an

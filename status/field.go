@@ -188,3 +188,9 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// InvalidOmitValue reports an invalid object or list without printing
+// it, as kube-apiserver reports a failed validation rule on one.
+func InvalidOmitValue(p Path, detail string) *FieldError {
+	return &FieldError{Type: meta.CauseTypeFieldValueInvalid, Field: p.s, Detail: detail, omitValue: true}
+}

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -279,14 +280,19 @@ func (c *Cache) waitFor(ctx context.Context, rev int64) (*state, error) {
 		select {
 		case <-st.changed:
 			st = c.cur.Load()
+			continue
 		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-timer.C:
-			if !st.ready {
-				return nil, notReady()
+			// A deadline (a watch's timeoutSeconds) that passes first
+			// ends the wait as the freshness timeout does.
+			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return nil, ctx.Err()
 			}
-			return nil, tooLarge(st.rev, rev)
+		case <-timer.C:
 		}
+		if !st.ready {
+			return nil, notReady()
+		}
+		return nil, tooLarge(st.rev, rev)
 	}
 }
 

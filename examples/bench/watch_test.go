@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/examples/bench"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
 	"github.com/kapi-dev/kapi/storage/memory"
@@ -78,7 +79,11 @@ type watchFixture struct {
 
 func newWatchFixture(tb testing.TB, watchers int) *watchFixture {
 	f := &watchFixture{ctr: new(watch.Counters), rvs: make([]string, fanOutObjects)}
-	s := apiserver.New(apiserver.Options{Storage: memory.New(memory.Options{}), WatchCache: watch.Options{Counters: f.ctr}})
+	rules, err := cel.New(cel.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := apiserver.New(apiserver.Options{Storage: memory.New(memory.Options{}), WatchCache: watch.Options{Counters: f.ctr}, RuleEngine: rules})
 	s.Register(api.WidgetKind()).Register(api.GadgetKind())
 	if err := s.Err(); err != nil {
 		tb.Fatal(err)

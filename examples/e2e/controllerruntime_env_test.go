@@ -24,6 +24,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
 )
 
@@ -44,7 +45,11 @@ type crRequest struct {
 
 func startCRServer(t testing.TB, extra ...apiserver.Kind) *crServer {
 	t.Helper()
-	srv := apiserver.New(apiserver.Options{Logger: testLogger()})
+	rules, err := cel.New(cel.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := apiserver.New(apiserver.Options{Logger: testLogger(), RuleEngine: rules})
 	srv.Register(api.WidgetKind()).Register(api.GadgetKind())
 	for _, k := range extra {
 		srv.Register(k)

@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
 	"github.com/kapi-dev/kapi/watch"
 )
@@ -177,7 +178,11 @@ func TestInformerRelistsAfterGone(t *testing.T) {
 
 func testRelist(t *testing.T) {
 	const window = 10
-	srv := apiserver.New(apiserver.Options{WatchCache: watch.Options{EventWindow: window}})
+	rules, err := cel.New(cel.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := apiserver.New(apiserver.Options{WatchCache: watch.Options{EventWindow: window}, RuleEngine: rules})
 	srv.Register(api.WidgetKind()).Register(api.GadgetKind())
 	if err := srv.Err(); err != nil {
 		t.Fatal(err)

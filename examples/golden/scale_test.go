@@ -12,6 +12,7 @@ import (
 	k8sproto "k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
 )
 
@@ -21,7 +22,11 @@ const protobufType = "application/vnd.kubernetes.protobuf"
 // apimachinery's serializer on the client side, as client-go's scale
 // client does for autoscaling/v1 Scale.
 func TestProtobufScale(t *testing.T) {
-	srv := apiserver.New(apiserver.Options{})
+	rules, err := cel.New(cel.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := apiserver.New(apiserver.Options{RuleEngine: rules})
 	srv.Register(api.WidgetKind())
 	if err := srv.Err(); err != nil {
 		t.Fatal(err)

@@ -2,11 +2,16 @@
 //
 //	go run ./widgets --addr 127.0.0.1:8080 --kubeconfig ./kapi.kubeconfig
 //	KUBECONFIG=./kapi.kubeconfig kubectl get widgets
+//
+// --help lists the flags.
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -16,9 +21,18 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := server.Run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "widgets:", err)
-		os.Exit(1)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run serves until ctx is done and returns the exit code: 0 when the
+// server stopped cleanly or --help printed the flags, 1 on an error.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	err := server.Run(ctx, args, stdout, stderr)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
 	}
+	fmt.Fprintln(stderr, "widgets:", err)
+	return 1
 }

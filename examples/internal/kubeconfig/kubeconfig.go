@@ -25,6 +25,7 @@
 package kubeconfig
 
 import (
+	"encoding/base64"
 	"errors"
 	"net/url"
 	"os"
@@ -55,6 +56,9 @@ type Config struct {
 	// means a user with no credentials. client-go sends credentials only
 	// to https servers (see PlaceholderToken).
 	Token string
+	// ClientCertificateData and ClientKeyData, if set, are the PEM
+	// client certificate and key the user authenticates with over TLS.
+	ClientCertificateData, ClientKeyData []byte
 	// InsecureSkipTLSVerify turns off verification of the server's
 	// certificate, for https servers with self-signed certificates.
 	InsecureSkipTLSVerify bool
@@ -138,10 +142,16 @@ func Marshal(c Config) ([]byte, error) {
 	}
 	b.WriteString("users:\n")
 	b.WriteString("- name: " + Name + "\n")
-	if c.Token == "" {
+	if c.Token == "" && len(c.ClientCertificateData) == 0 {
 		b.WriteString("  user: {}\n")
 	} else {
 		b.WriteString("  user:\n")
+	}
+	if len(c.ClientCertificateData) > 0 {
+		b.WriteString("    client-certificate-data: " + base64.StdEncoding.EncodeToString(c.ClientCertificateData) + "\n")
+		b.WriteString("    client-key-data: " + base64.StdEncoding.EncodeToString(c.ClientKeyData) + "\n")
+	}
+	if c.Token != "" {
 		b.WriteString("    token: " + quote(c.Token) + "\n")
 	}
 	b.WriteString("contexts:\n")

@@ -8,13 +8,18 @@ import (
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
 )
 
 // Register the example kinds with a server and create a Widget: the
 // schema's defaults (replicas 1, port protocol TCP) appear in the answer.
 func Example() {
-	srv := apiserver.New(apiserver.Options{})
+	rules, err := cel.New(cel.Options{})
+	if err != nil {
+		panic(err)
+	}
+	srv := apiserver.New(apiserver.Options{RuleEngine: rules})
 	sprocket, err := api.SprocketKind()
 	if err != nil {
 		panic(err)

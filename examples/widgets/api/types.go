@@ -7,6 +7,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -28,9 +29,20 @@ type Widget struct {
 type WidgetSpec struct {
 	Replicas *int32       `json:"replicas,omitempty" protobuf:"varint,1,opt,name=replicas" default:"1" minimum:"0" maximum:"1000" description:"Number of desired replicas."`
 	Color    string       `json:"color,omitempty" protobuf:"bytes,2,opt,name=color" pattern:"^[a-z]+$" description:"Color of the widget, lower-case letters only."`
-	Size     string       `json:"size,omitempty" protobuf:"bytes,3,opt,name=size" description:"Size of the widget."`
+	Size     string       `json:"size,omitempty" protobuf:"bytes,3,opt,name=size" description:"Size of the widget, immutable once set." rule:"self == oldSelf" message:"size is immutable once set"`
 	Tags     []string     `json:"tags,omitempty" protobuf:"bytes,4,rep,name=tags" listType:"set" description:"Free-form tags, each at most once."`
 	Ports    []WidgetPort `json:"ports,omitempty" protobuf:"bytes,5,rep,name=ports" listType:"map" listMapKey:"name" patchStrategy:"merge" patchMergeKey:"name" description:"Ports the widget listens on, keyed by name."`
+}
+
+// ValidationRules are the CEL rules on a Widget's spec, beside the one
+// on its size field (a transition rule, in the field's tags).
+func (WidgetSpec) ValidationRules() []schema.Rule {
+	return []schema.Rule{
+		{Rule: "!has(self.color) || !has(self.replicas) || self.replicas >= 1",
+			Message: "replicas may not drop below 1 while color is set", FieldPath: ".replicas"},
+		{Rule: "!has(oldSelf.size) || has(self.size)",
+			Message: "size may not be removed once set", FieldPath: ".size", Reason: schema.ReasonForbidden},
+	}
 }
 
 // WidgetPort is one named port.
@@ -78,7 +90,9 @@ func WidgetKind() apiserver.Kind {
 		Scale: &apiserver.ScaleSubresource{SpecReplicasPath: ".spec.replicas",
 			StatusReplicasPath: ".status.readyReplicas", LabelSelectorPath: ".status.selector"},
 		// The schema built from the struct tags defaults replicas and
-		// protocol and checks replicas, color and list uniqueness.
+		// protocol and checks replicas, color and list uniqueness; its
+		// CEL rules (WidgetSpec.ValidationRules and the tags of Size)
+		// need a server with a rule engine.
 		New:      func() meta.Object { return &Widget{} },
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors { return validateWidget(obj.(*Widget)) },
 		Fields: func(obj meta.Object, field string) (string, bool) {

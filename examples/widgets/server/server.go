@@ -4,7 +4,9 @@
 // expects: core/v1 Namespaces (checked on every write), ConfigMaps,
 // Secrets, Events and ServiceAccounts, events.k8s.io/v1 Events and
 // coordination.k8s.io/v1 Leases, with the garbage collector and the
-// namespace controller running in one server at a time.
+// namespace controller running in one server at a time. The Widget and
+// Sprocket schemas carry CEL validation rules, evaluated by the engine of
+// github.com/kapi-dev/kapi/cel.
 //
 // # Storage
 //
@@ -38,6 +40,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/controllers"
 	"github.com/kapi-dev/kapi/controllers/leader"
 	"github.com/kapi-dev/kapi/controllers/namespace"
@@ -74,6 +77,9 @@ type Config struct {
 	// Identity names this server in the election of the one that runs
 	// the controllers; default: host name, process id and start time.
 	Identity string
+	// Auth configures authentication, authorization and audit; the zero
+	// value authenticates no one and allows everything.
+	Auth AuthConfig
 }
 
 // Server is an open example server: its handler and the store under it.
@@ -82,8 +88,12 @@ type Server struct {
 	Handler http.Handler
 	// EtcdURL is the embedded etcd's client URL ("embedded-etcd" only).
 	EtcdURL string
+	// AdminCert is the administrator's client certificate (in
+	// system:masters) of a server in RBAC mode, nil otherwise.
+	AdminCert *KeyPair
 
 	api    *apiserver.Server
+	sec    *security
 	closes []func()
 	// stopControlPlane stops the controllers and the namespace mirror.
 	stopControlPlane func()
@@ -101,14 +111,28 @@ func kinds() []apiserver.Kind {
 // names. Close it when done: it may hold an etcd client and an embedded
 // etcd.
 func Open(cfg Config) (*Server, error) {
+	rules, err := cel.New(cel.Options{})
+	if err != nil {
+		return nil, err
+	}
 	st, err := openStorage(cfg)
 	if err != nil {
 		return nil, err
 	}
 	srv := &Server{EtcdURL: st.clientURL, closes: st.closes}
+	sec, err := newSecurity(cfg.Auth, os.Stdout)
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	srv.sec, srv.AdminCert = sec, sec.admin
+	srv.closes = append(srv.closes, sec.close)
+	opts := sec.opts
+	opts.Storage, opts.StorageMediaType, opts.Logger = st.store, cfg.StorageMediaType, cfg.Logger
+	opts.RuleEngine = rules
 	lifecycle := namespace.NewLifecycle()
-	srv.api = apiserver.New(apiserver.Options{Storage: st.store, StorageMediaType: cfg.StorageMediaType, Logger: cfg.Logger,
-		MutatingAdmission: []apiserver.AdmissionFunc{lifecycle.Admit}})
+	opts.MutatingAdmission = append(opts.MutatingAdmission, lifecycle.Admit)
+	srv.api = apiserver.New(opts)
 	sprocket, err := api.SprocketKind()
 	if err != nil {
 		srv.Close()
@@ -118,6 +142,10 @@ func Open(cfg Config) (*Server, error) {
 		srv.api.Register(k)
 	}
 	if err := srv.api.Err(); err != nil {
+		srv.Close()
+		return nil, err
+	}
+	if err := sec.install(srv.api); err != nil {
 		srv.Close()
 		return nil, err
 	}
@@ -201,26 +229,44 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	tlsCfg, err := srv.sec.tlsConfig(fl.tlsCert, fl.tlsKey, fl.cfg.Auth)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
 	scheme := "http"
-	if fl.tlsCert != "" {
+	if tlsCfg != nil {
 		scheme = "https"
 	}
 	url := scheme + "://" + ln.Addr().String()
-	if err := kubeconfig.Write(fl.kubeconfig, url, "default"); err != nil {
+	if err := writeKubeconfig(fl.kubeconfig, url, srv.AdminCert); err != nil {
 		_ = ln.Close()
 		return err
 	}
 	fmt.Fprintf(stdout, "kapi widgets server listening on %s (storage: %s)\n", url, storageLine(fl.cfg, srv))
 	fmt.Fprintf(stdout, "use it with kubectl:\n  export KUBECONFIG=%s\n  kubectl api-resources\n  kubectl get widgets\n", fl.kubeconfig)
-	return serve(ctx, &http.Server{Handler: srv.Handler, ReadHeaderTimeout: 10 * time.Second}, ln, fl.tlsCert, fl.tlsKey)
+	return serve(ctx, &http.Server{Handler: srv.Handler, ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsCfg}, ln)
 }
 
-// serve serves on ln until ctx is done, then shuts hs down gracefully.
-func serve(ctx context.Context, hs *http.Server, ln net.Listener, tlsCert, tlsKey string) error {
+// writeKubeconfig writes the kubeconfig for kubectl: with the
+// administrator's client certificate when the server made one.
+func writeKubeconfig(path, url string, admin *KeyPair) error {
+	if admin == nil {
+		return kubeconfig.Write(path, url, "default")
+	}
+	return kubeconfig.WriteConfig(path, kubeconfig.Config{
+		Server: url, Namespace: "default", InsecureSkipTLSVerify: true,
+		ClientCertificateData: admin.CertPEM, ClientKeyData: admin.KeyPEM,
+	})
+}
+
+// serve serves on ln (with TLS when hs has a TLSConfig) until ctx is
+// done, then shuts hs down gracefully.
+func serve(ctx context.Context, hs *http.Server, ln net.Listener) error {
 	errc := make(chan error, 1)
 	go func() {
-		if tlsCert != "" {
-			errc <- hs.ServeTLS(ln, tlsCert, tlsKey)
+		if hs.TLSConfig != nil {
+			errc <- hs.ServeTLS(ln, "", "")
 		} else {
 			errc <- hs.Serve(ln)
 		}
