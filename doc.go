@@ -13,13 +13,22 @@
 //
 //	apiserver        the server a host builds: Register kinds, routing,
 //	                 discovery, every verb and subresource, admission
+//	controllers      the built-in controllers, run by one server at a time:
+//	                 controllers/gc (garbage collection), controllers/namespace
+//	                 (namespace lifecycle and deletion), controllers/leader
+//	kinds            typed built-in kinds: kinds/corev1 (Namespace, ConfigMap,
+//	                 Secret, Event, ServiceAccount), kinds/eventsv1,
+//	                 kinds/coordinationv1
 //	openapi          OpenAPI v3 documents, for kubectl validation and explain
 //	patch            JSON, merge and strategic merge patches, server-side
 //	                 apply and managedFields
 //	fieldvalidation  the fieldValidation directive (Ignore, Warn, Strict) and
 //	                 unknown and duplicate fields, as warnings or a 400
 //	schema           one model of a kind's structure, from Go types or an
-//	                 OpenAPI v3 document: validation, defaulting, pruning
+//	                 OpenAPI v3 document: validation, defaulting, pruning,
+//	                 CEL rules and the RuleEngine interface
+//	cel              the CEL engine of x-kubernetes-validations, its own
+//	                 module so that the core does not carry cel-go
 //	codec            media types and serializers (JSON, YAML; codec/protobuf,
 //	                 codec/cbor), content negotiation, watch framing
 //	watch            the watch cache every read is served from
@@ -28,11 +37,19 @@
 //	resourceversion  resourceVersion, limit and continue semantics
 //	auth             authentication (x509, tokens, front proxy), impersonation,
 //	                 the Authorizer interface; auth/rbac the RBAC authorizer
+//	cel              x-kubernetes-validations rules with cel-go; its own module
 //	audit            audit.k8s.io/v1 events at the level a Policy chooses
+//	profiling        an opt-in pprof handler, for a host to mount behind
+//	                 authorization (apiserver.Server.NonResourceHandler)
 //	status           errors as Kubernetes Status values, one per reason
 //	meta             wire types shared by all: ObjectMeta, Status, Table, ...
 //
-// The examples module (./examples) holds the Widget server, typed core/v1
-// and coordination/v1 kinds, and the end-to-end tests that run kubectl,
-// client-go and controller-runtime against kapi.
+// Adapters in modules of their own keep the core's requirements few:
+// metrics/prometheus publishes kube-apiserver's metrics through
+// apiserver.Observer, tracing/otel traces requests with OpenTelemetry
+// through apiserver.Tracer.
+//
+// The examples module (./examples) holds the Widget server and the
+// end-to-end tests that run kubectl, client-go, controller-runtime and
+// Helm against kapi.
 package kapi

@@ -6,6 +6,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -17,6 +18,10 @@ import (
 // manager owns the fields it sets. A missing object is created (201),
 // except through a subresource, as kube-apiserver does.
 func (h *handler) apply(req *request, opts patchOptions, body []byte) {
+	if err := codec.CheckYAMLCost(body); err != nil {
+		h.fail(req, status.BadRequest(err.Error()))
+		return
+	}
 	var bodyStrict error
 	if opts.validation != fieldvalidation.Ignore {
 		// kube-apiserver checks the configuration for duplicate fields

@@ -45,7 +45,9 @@ func dryRun(values []string) (bool, error) {
 // decodeBody decodes a create or update body into a new object of the
 // request's kind, applying field validation and checking the body's
 // apiVersion and kind against the URL.
-func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) (meta.Object, error) {
+func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) (obj meta.Object, err error) {
+	_, end := h.startSpan(req.r.Context(), "decode")
+	defer func() { end(err) }()
 	body, err := h.readBody(req.r)
 	if err != nil {
 		return nil, err
@@ -54,7 +56,7 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 	if err != nil {
 		return nil, err
 	}
-	obj := h.r.kind.New()
+	obj = h.r.kind.New()
 	if !codec.Supports(ser, reflect.TypeOf(obj)) {
 		return nil, status.UnsupportedMediaType(req.r.Header.Get("Content-Type"), h.mediaTypesFor(reflect.TypeOf(obj)))
 	}

@@ -36,25 +36,31 @@ func writeBody(w http.ResponseWriter, r *http.Request, code int, contentType str
 }
 
 // startBody writes the headers of a response whose body will have size
-// bytes and returns where to write the body, compressed or not as
+// bytes (-1: a large body of a size not known yet, sent chunked or
+// gzipped) and returns where to write the body, compressed or not as
 // writeBody decides, and a function to call once it is all written.
 func startBody(w http.ResponseWriter, r *http.Request, code int, contentType string, size int) (io.Writer, func()) {
 	h := w.Header()
 	h.Set("Content-Type", contentType)
-	if size <= gzipThreshold || !acceptsGzip(r) {
+	gz := acceptsGzip(r)
+	if size >= 0 && (size <= gzipThreshold || !gz) {
 		h.Set("Content-Length", strconv.Itoa(size))
+		w.WriteHeader(code)
+		return w, func() {}
+	}
+	if !gz { // a large body of unknown size: chunked
 		w.WriteHeader(code)
 		return w, func() {}
 	}
 	h.Set("Content-Encoding", "gzip")
 	h.Add("Vary", "Accept-Encoding")
 	w.WriteHeader(code)
-	gz := gzipWriters.Get().(*gzip.Writer)
-	gz.Reset(w)
-	return gz, func() {
-		_ = gz.Close()
-		gz.Reset(nil)
-		gzipWriters.Put(gz)
+	zw := gzipWriters.Get().(*gzip.Writer)
+	zw.Reset(w)
+	return zw, func() {
+		_ = zw.Close()
+		zw.Reset(nil)
+		gzipWriters.Put(zw)
 	}
 }
 

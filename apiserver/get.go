@@ -29,9 +29,15 @@ func (h *handler) get(req *request) {
 		h.fail(req, status.NotFound(r.gr, req.name))
 		return
 	}
-	if out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON {
-		h.writeRawObject(req, resp.Entry.KV)
-		return
+	if out.ser.MediaType() == codec.MediaTypeJSON {
+		switch out.as {
+		case transformNone:
+			h.writeRawObject(req, resp.Entry.KV)
+			return
+		case asTable, asPartial:
+			h.writeRowObject(req, out, resp.Entry)
+			return
+		}
 	}
 	obj, err := object(resp.Entry)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
 	"github.com/kapi-dev/kapi/status"
-	"github.com/kapi-dev/kapi/storage"
 	"github.com/kapi-dev/kapi/watch"
 )
 
@@ -35,9 +34,15 @@ func (h *handler) list(req *request) {
 		h.fail(req, err)
 		return
 	}
-	if out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON {
-		h.writeRawList(req, p)
-		return
+	if out.ser.MediaType() == codec.MediaTypeJSON {
+		switch out.as {
+		case transformNone:
+			h.writeRawList(req, p)
+			return
+		case asTable, asPartialList:
+			h.writeRowList(req, out, p)
+			return
+		}
 	}
 	list, err := p.list(h.r)
 	if err != nil {
@@ -47,26 +52,22 @@ func (h *handler) list(req *request) {
 	h.writeRead(req, out, list)
 }
 
-// page is one page of a list: the stored values and, when selectors made
-// decoding necessary, the decoded objects.
+// page is one page of a list: the cache's entries, in key order.
 type page struct {
-	meta meta.ListMeta
-	kvs  []*storage.KeyValue
-	objs []meta.Object // nil unless decoded
+	meta    meta.ListMeta
+	entries []*watch.Entry
 }
 
-// list returns the page as a List of decoded objects.
+// list returns the page as a List of freshly decoded objects.
 func (p *page) list(r *resource) (*meta.List, error) {
-	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta, Items: p.objs}
-	if l.Items == nil {
-		l.Items = make([]meta.Object, 0, len(p.kvs))
-		for _, kv := range p.kvs {
-			obj, err := r.decode(kv)
-			if err != nil {
-				return nil, status.InternalError(err)
-			}
-			l.Items = append(l.Items, obj)
+	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta,
+		Items: make([]meta.Object, len(p.entries))}
+	for i, e := range p.entries {
+		obj, err := r.decode(e.KV)
+		if err != nil {
+			return nil, status.InternalError(err)
 		}
+		l.Items[i] = obj
 	}
 	return l, nil
 }
@@ -80,26 +81,16 @@ func (h *handler) listPage(ctx context.Context, namespace string, sel selectors,
 	lopts := watch.ListOptions{List: opts}
 	if !sel.empty() {
 		lopts.Filter = sel.filter(r)
+		lopts.Index = sel.indexSets()
 	}
 	res, err := r.cache.List(ctx, prefix, lopts)
 	if err != nil {
 		return nil, storageError(err)
 	}
-	p := &page{kvs: make([]*storage.KeyValue, len(res.Entries))}
+	p := &page{entries: res.Entries}
 	p.meta.ResourceVersion = strconv.FormatInt(res.Revision, 10)
-	for i, e := range res.Entries {
-		p.kvs[i] = e.KV
-	}
-	if lopts.Filter != nil {
-		p.objs = make([]meta.Object, len(res.Entries))
-		for i, e := range res.Entries {
-			if p.objs[i], err = object(e); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if res.Remaining > 0 && len(p.kvs) > 0 {
-		last := p.kvs[len(p.kvs)-1].Key
+	if res.Remaining > 0 && len(p.entries) > 0 {
+		last := p.entries[len(p.entries)-1].KV.Key
 		p.meta.Continue = resourceversion.EncodeContinue(
 			resourceversion.ContinueAfter(res.Revision, strings.TrimPrefix(last, prefix)))
 		if lopts.Filter == nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
+	"github.com/kapi-dev/kapi/watch"
 )
 
 // Stored values are the object's JSON with a placeholder where the
@@ -46,6 +47,8 @@ func (r *resource) appendJSON(dst []byte, kv *storage.KeyValue) ([]byte, error) 
 // bytes. The output is byte-for-byte what encoding the decoded List would
 // give.
 func (h *handler) writeRawList(req *request, p *page) {
+	_, end := h.startSpan(req.r.Context(), "encode")
+	defer end(nil)
 	r := h.r
 	head, err := json.Marshal(&meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta})
 	if err != nil {
@@ -54,22 +57,22 @@ func (h *handler) writeRawList(req *request, p *page) {
 	}
 	// head ends in `"items":null}`; reopen the items array.
 	head = bytes.TrimSuffix(head, []byte(`null}`))
-	if size, ok := rawListSize(head, p.kvs); ok && size > streamThreshold {
-		r.streamRawList(req, head, p.kvs, size)
+	if size, ok := rawListSize(head, p.entries); ok && size > streamThreshold {
+		r.streamRawList(req, head, p.entries, size)
 		return
 	}
 	size := len(head) + 3
-	for _, kv := range p.kvs {
-		size += len(kv.Value) + 24
+	for _, e := range p.entries {
+		size += len(e.KV.Value) + 24
 	}
 	buf := make([]byte, 0, size)
 	buf = append(buf, head...)
 	buf = append(buf, '[')
-	for i, kv := range p.kvs {
+	for i, e := range p.entries {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		if buf, err = r.appendJSON(buf, kv); err != nil {
+		if buf, err = r.appendJSON(buf, e.KV); err != nil {
 			h.fail(req, status.InternalError(err))
 			return
 		}
@@ -90,10 +93,11 @@ const streamChunk = 1 << 20
 // rawListSize is the exact size of the JSON list head[items] when every
 // value is stored as JSON with the resourceVersion placeholder, so that the
 // Content-Length can be sent before the items; ok is false otherwise.
-func rawListSize(head []byte, kvs []*storage.KeyValue) (size int, ok bool) {
-	size = len(head) + len("[]}\n") + max(len(kvs)-1, 0) // commas
+func rawListSize(head []byte, entries []*watch.Entry) (size int, ok bool) {
+	size = len(head) + len("[]}\n") + max(len(entries)-1, 0) // commas
 	rvLen := len(`"resourceVersion":""`)
-	for _, kv := range kvs {
+	for _, e := range entries {
+		kv := e.KV
 		if !bytes.Contains(kv.Value, rvMarker) {
 			return 0, false
 		}
@@ -118,16 +122,16 @@ func digits(n int64) int {
 // streamRawList writes a list of size bytes from the stored values in
 // chunks; rawListSize has checked that every value splices without
 // decoding, so nothing can fail once the headers are out.
-func (r *resource) streamRawList(req *request, head []byte, kvs []*storage.KeyValue, size int) {
+func (r *resource) streamRawList(req *request, head []byte, entries []*watch.Entry, size int) {
 	out, done := startBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, size)
 	defer done()
-	buf := make([]byte, 0, streamChunk+4<<10)
+	buf := make([]byte, 0, min(size, streamChunk)+4<<10)
 	buf = append(append(buf, head...), '[')
-	for i, kv := range kvs {
+	for i, e := range entries {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf, _ = r.appendJSON(buf, kv)
+		buf, _ = r.appendJSON(buf, e.KV)
 		if len(buf) >= streamChunk {
 			if _, err := out.Write(buf); err != nil {
 				return // the client has gone
@@ -140,6 +144,8 @@ func (r *resource) streamRawList(req *request, head []byte, kvs []*storage.KeyVa
 
 // writeRawObject writes one stored object as JSON straight from its bytes.
 func (h *handler) writeRawObject(req *request, kv *storage.KeyValue) {
+	_, end := h.startSpan(req.r.Context(), "encode")
+	defer end(nil)
 	buf, err := h.r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 	if err != nil {
 		h.fail(req, status.InternalError(err))
@@ -157,11 +163,14 @@ func (h *handler) writeRawObject(req *request, kv *storage.KeyValue) {
 func (h *handler) writeStored(req *request, code int, obj meta.Object, kv *storage.KeyValue) {
 	if kv != nil {
 		if ser, _, err := h.negotiate(req, obj); err == nil && ser.MediaType() == codec.MediaTypeJSON {
+			_, end := h.startSpan(req.r.Context(), "encode")
 			buf, err := h.r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 			if err == nil {
 				writeBody(req.w, req.r, code, codec.MediaTypeJSON, append(buf, '\n'))
+				end(nil)
 				return
 			}
+			end(err)
 		}
 	}
 	h.writeObject(req, code, obj)

@@ -83,6 +83,7 @@ func newResource(k Kind, cacheOpts watch.Options, codecs *codec.Registry, storag
 		return nil, err
 	}
 	cacheOpts.Decode = func(kv *storage.KeyValue) (any, error) { return r.decode(kv) }
+	cacheOpts.Index = r.labelTerms
 	r.cache = watch.New(r.store, r.prefix, cacheOpts)
 	sample := k.New()
 	if reflect.TypeOf(sample).Kind() != reflect.Pointer {

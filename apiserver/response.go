@@ -59,6 +59,8 @@ func (h *handler) writeObject(req *request, code int, obj any) {
 
 // writeEncoded encodes v with ser and writes it.
 func (h *handler) writeEncoded(req *request, code int, ser codec.Serializer, contentType string, v any) {
+	_, end := h.startSpan(req.r.Context(), "encode")
+	defer end(nil)
 	var buf bytes.Buffer
 	if err := ser.Encode(&buf, v); err != nil {
 		h.fail(req, status.InternalError(err))

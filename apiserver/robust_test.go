@@ -40,6 +40,12 @@ func TestClientErrorsAreNot500(t *testing.T) {
 			http.StatusBadRequest, meta.StatusReasonBadRequest, `Namespace parameter invalid: "default/x"`},
 		{"encoded percent in a name", "DELETE", widgetsPath + "/w1%25", "", "",
 			http.StatusBadRequest, meta.StatusReasonBadRequest, "may not contain '%'"},
+		{"apply configuration nested 5000 deep", "PATCH", widgetsPath + "/w1?fieldManager=m", "application/apply-patch+yaml",
+			"apiVersion: stable.example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: " + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + "\n",
+			http.StatusBadRequest, meta.StatusReasonBadRequest, "nested deeper than"},
+		{"YAML nested 5000 deep", "POST", cogsPath, "application/yaml",
+			"apiVersion: dyn.example.com/v1\nkind: Cog\nmetadata: {name: y}\nspec: {teeth: 4, extra: " + strings.Repeat("{a: ", 5000) + "1" + strings.Repeat("}", 5000) + "}\n",
+			http.StatusBadRequest, meta.StatusReasonBadRequest, "nested deeper than"},
 		{"dot dot as a name", "GET", widgetsPath + "/%2E%2E", "", "",
 			http.StatusBadRequest, meta.StatusReasonBadRequest, "may not be '..'"},
 	}

@@ -31,6 +31,14 @@ var errPanic = errors.New("this request caused the server to panic; look in its 
 // ServeHTTP routes a request to discovery, OpenAPI, health or a resource
 // verb.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.observer != nil || s.tracer != nil {
+		s.serveObserved(w, r)
+		return
+	}
+	s.serveHTTP(w, r)
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
 	defer func() {
@@ -54,8 +62,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out, authed, done := s.guard(rec, r)
 	panicked := true
 	defer func() { done(panicked) }()
-	if authed != nil && !s.serveReview(out, authed) {
-		s.route(out, authed.WithContext(withWarnings(authed.Context(), out)), docs)
+	if authed != nil {
+		s.protect(out, authed, func(w http.ResponseWriter, r *http.Request) {
+			if !s.serveReview(w, r) {
+				s.route(w, r.WithContext(withWarnings(r.Context(), w)), docs)
+			}
+		})
 	}
 	panicked = false
 }
@@ -64,12 +76,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 	// Route on the escaped path: an encoded slash stays inside its
 	// segment (and then fails name validation) rather than making one.
 	path := strings.TrimSuffix(r.URL.EscapedPath(), "/")
-	switch path {
-	case "/healthz", "/livez", "/readyz":
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		_, _ = w.Write([]byte("ok"))
+	if s.serveHealth(w, r, path) {
 		return
+	}
+	switch path {
 	case "/version":
 		s.writeJSON(w, http.StatusOK, s.opts.Version)
 		return

@@ -86,6 +86,41 @@ type Options struct {
 	// Audit records one audit.k8s.io/v1 event per request at the level
 	// its policy chooses; nil records nothing.
 	Audit *audit.Logger
+
+	// Staying up in production (see filters.go and the package doc).
+
+	// MaxRequestsInFlight bounds the read-only requests served at once,
+	// watches excepted; 0 means no limit (kube-apiserver's
+	// --max-requests-inflight). Requests beyond it wait in per-user
+	// queues served in turn, then get 429 with Retry-After. Members of
+	// system:masters are exempt, as in kube-apiserver.
+	MaxRequestsInFlight int
+	// MaxMutatingRequestsInFlight bounds the writes served at once; 0
+	// means no limit (--max-mutating-requests-inflight).
+	MaxMutatingRequestsInFlight int
+	// InFlightQueueLength is how many requests one user may have waiting
+	// for a seat; default 50. All users together may have four times
+	// the limit (or this length, if larger) waiting.
+	InFlightQueueLength int
+	// InFlightQueueTimeout is how long a request waits for a seat before
+	// it gets 429; default a quarter of RequestTimeout.
+	InFlightQueueTimeout time.Duration
+	// RequestTimeout bounds every request but watches (kube-apiserver's
+	// --request-timeout, default 60s); a client's smaller timeout=
+	// parameter wins. Negative: no timeout.
+	RequestTimeout time.Duration
+	// ShutdownDelayDuration is how long [Server.Shutdown] keeps serving
+	// with /readyz failing before it turns requests away
+	// (--shutdown-delay-duration).
+	ShutdownDelayDuration time.Duration
+	// HealthChecks are added to /livez, /readyz and /healthz.
+	HealthChecks []HealthCheck
+	// ReadinessChecks are added to /readyz and /healthz only.
+	ReadinessChecks []HealthCheck
+	// Observer receives the server's measurements (metrics); nil: none.
+	Observer Observer
+	// Tracer traces requests; nil: no tracing.
+	Tracer Tracer
 }
 
 // VersionInfo is the body of /version.
@@ -113,6 +148,8 @@ type Server struct {
 	resources map[resourceKey]*handler
 	groups    []string // group names in registration order
 	docs      *discoveryDocs
+
+	operations
 }
 
 // core is what the handlers of every resource share: the server's
@@ -121,6 +158,10 @@ type core struct {
 	opts   Options
 	log    *slog.Logger
 	codecs *codec.Registry
+	// observer and tracer are Options.Observer and Options.Tracer; nil:
+	// none (see observe.go).
+	observer Observer
+	tracer   Tracer
 }
 
 // resourceKey locates a resource: group, version and plural name.
@@ -148,10 +189,12 @@ func New(opts Options) *Server {
 	if opts.MinRequestTimeout <= 0 {
 		opts.MinRequestTimeout = 30 * time.Minute
 	}
-	return &Server{
+	s := &Server{
 		core:      core{opts: opts, log: opts.Logger, codecs: opts.Serializers},
 		resources: make(map[resourceKey]*handler),
 	}
+	s.initOperations()
+	return s
 }
 
 var (
@@ -236,6 +279,7 @@ func (s *Server) register(k Kind) error {
 	if err != nil {
 		return err
 	}
+	r.store = s.guardStore(r.store)
 	s.resources[key] = &handler{core: &s.core, r: r}
 	if !contains(s.groups, k.Group) {
 		s.groups = append(s.groups, k.Group)

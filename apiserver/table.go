@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -288,40 +289,51 @@ func lookupPath(doc map[string]any, path string) any {
 // custom resources: strings as text, numbers as numbers, dates as the age
 // kubectl shows, missing values as null.
 func cell(v any, typ string) any {
+	val, t, isDate := cellOf(v, typ)
+	if isDate {
+		return humanDuration(time.Since(t))
+	}
+	return val
+}
+
+// cellOf is cell without the clock: for a date column it returns the time
+// to show as an age, with isDate true, so that the rest of a row can be
+// computed once.
+func cellOf(v any, typ string) (val any, t time.Time, isDate bool) {
 	if v == nil {
-		return nil
+		return nil, t, false
 	}
 	switch typ {
 	case "string":
 		if s, ok := v.(string); ok {
-			return s
+			return s, t, false
 		}
 		b, _ := json.Marshal(v)
-		return string(b)
+		return string(b), t, false
 	case "integer":
 		if f, ok := v.(float64); ok {
-			return int64(f)
+			return int64(f), t, false
 		}
 	case "number":
 		if f, ok := v.(float64); ok {
-			return f
+			return f, t, false
 		}
 	case "boolean":
 		if b, ok := v.(bool); ok {
-			return b
+			return b, t, false
 		}
 	case "date":
 		s, ok := v.(string)
 		if !ok {
-			return nil
+			return nil, t, false
 		}
-		t, err := time.Parse(time.RFC3339, s)
+		parsed, err := time.Parse(time.RFC3339, s)
 		if err != nil {
-			return "<invalid>"
+			return "<invalid>", t, false
 		}
-		return humanDuration(time.Since(t))
+		return nil, parsed, true
 	}
-	return nil
+	return nil, t, false
 }
 
 // namedColumn reports whether one of the kind's columns is the name.
@@ -354,47 +366,50 @@ func computedCell(v any) any {
 
 // humanDuration renders an age the way kubectl's AGE column reads: two
 // significant units at most, coarser as the age grows.
-func humanDuration(d time.Duration) string {
+func humanDuration(d time.Duration) string { return string(appendAge(nil, d)) }
+
+// appendAge appends humanDuration(d).
+func appendAge(dst []byte, d time.Duration) []byte {
 	if d < -time.Second {
-		return "<invalid>"
+		return append(dst, "<invalid>"...)
 	}
 	if d < 0 {
 		d = 0
 	}
-	s := int(d / time.Second)
+	s := int64(d / time.Second)
 	m, h := s/60, s/3600
 	days, years := h/24, h/(24*365)
+	n := func(dst []byte, v int64, unit byte) []byte { return append(strconv.AppendInt(dst, v, 10), unit) }
 	switch {
 	case s < 120:
-		return fmt.Sprintf("%ds", s)
+		return n(dst, s, 's')
 	case m < 10:
 		if s%60 == 0 {
-			return fmt.Sprintf("%dm", m)
+			return n(dst, m, 'm')
 		}
-		return fmt.Sprintf("%dm%ds", m, s%60)
+		return n(n(dst, m, 'm'), s%60, 's')
 	case m < 3*60:
-		return fmt.Sprintf("%dm", m)
+		return n(dst, m, 'm')
 	case h < 8:
 		if m%60 == 0 {
-			return fmt.Sprintf("%dh", h)
+			return n(dst, h, 'h')
 		}
-		return fmt.Sprintf("%dh%dm", h, m%60)
+		return n(n(dst, h, 'h'), m%60, 'm')
 	case h < 48:
-		return fmt.Sprintf("%dh", h)
+		return n(dst, h, 'h')
 	case h < 24*8:
 		if h%24 == 0 {
-			return fmt.Sprintf("%dd", days)
+			return n(dst, days, 'd')
 		}
-		return fmt.Sprintf("%dd%dh", days, h%24)
+		return n(n(dst, days, 'd'), h%24, 'h')
 	case h < 24*365*2:
-		return fmt.Sprintf("%dd", days)
+		return n(dst, days, 'd')
 	case h < 24*365*8:
 		if dy := days % 365; dy != 0 {
-			return fmt.Sprintf("%dy%dd", years, dy)
+			return n(n(dst, years, 'y'), dy, 'd')
 		}
-		return fmt.Sprintf("%dy", years)
 	}
-	return fmt.Sprintf("%dy", years)
+	return n(dst, years, 'y')
 }
 
 // writeRead writes the result of a get or list in the negotiated

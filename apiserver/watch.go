@@ -60,6 +60,8 @@ type watchStream struct {
 	stall    time.Duration // a write may block this long at most
 	deadline time.Time     // the write deadline set; zero: none
 	noLimit  bool          // the connection takes no write deadline
+
+	observer Observer // nil: none
 }
 
 // watch serves GET ?watch=true on a collection or object.
@@ -110,7 +112,7 @@ func (h *handler) newWatchStream(req *request, out readOutput) *watchStream {
 	ws := &watchStream{req: req, r: h.r, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
 		raw:   out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON,
 		key:   out.contentType() + ";includeObject=" + out.include,
-		stall: h.opts.WatchCache.StallTimeout}
+		stall: h.opts.WatchCache.StallTimeout, observer: h.observer}
 	if ws.stall <= 0 {
 		ws.stall = watch.DefaultStallTimeout
 	}
@@ -171,6 +173,7 @@ func (ws *watchStream) stream(ctx context.Context, w *watch.Watcher) {
 		var ok bool
 		select {
 		case <-ctx.Done():
+			ws.flush() // the events already taken go out before the stream ends
 			return
 		case <-timer.C:
 			waiting = false
@@ -228,6 +231,10 @@ func (ws *watchStream) event(ev watch.Event) error {
 		return err
 	}
 	ws.pending = append(ws.pending, frame...)
+	if o := ws.observer; o != nil {
+		k := &ws.r.kind
+		o.ObserveWatchEvent(k.Group, k.Version, k.Resource, len(frame))
+	}
 	return nil
 }
 
@@ -282,14 +289,23 @@ func (ws *watchStream) render(typ string, obj any) error {
 // bookmark sends a BOOKMARK carrying only the kind, apiVersion and
 // resourceVersion; initialEnd marks the end of the initial events.
 func (ws *watchStream) bookmark(rev int64, initialEnd bool) {
-	obj := ws.r.newObject()
-	m := obj.GetObjectMeta()
-	m.ResourceVersion = strconv.FormatInt(rev, 10)
+	r := ws.r
+	obj := &bookmarkObject{TypeMeta: meta.TypeMeta{Kind: r.kind.Kind, APIVersion: r.apiVersion}}
+	obj.ResourceVersion = strconv.FormatInt(rev, 10)
 	if initialEnd {
-		m.Annotations = map[string]string{meta.InitialEventsAnnotation: "true"}
+		obj.Annotations = map[string]string{meta.InitialEventsAnnotation: "true"}
 	}
 	_ = ws.encode(meta.Bookmark, obj)
 	ws.flush()
+}
+
+// bookmarkObject is the object of a BOOKMARK: the watched kind's type and
+// metadata with the resourceVersion (and the initial-events-end
+// annotation), and nothing else, as kube-apiserver sends it for custom
+// resources: no empty spec or status.
+type bookmarkObject struct {
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata" protobuf:"bytes,1,opt,name=metadata"`
 }
 
 // fail ends the stream with an ERROR event carrying a Status.

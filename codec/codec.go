@@ -3,6 +3,7 @@ package codec
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"sigs.k8s.io/yaml"
@@ -91,6 +92,13 @@ func (YAML) Encode(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
+	if jsonDepth(j) > MaxYAMLBlockDepth {
+		// Block style indents every level further: a deep object would
+		// render at a size quadratic in its own. JSON is YAML, and its
+		// size is the object's.
+		_, err = w.Write(append(j, '\n'))
+		return err
+	}
 	y, err := yaml.JSONToYAML(j)
 	if err != nil {
 		return err
@@ -102,5 +110,11 @@ func (YAML) Encode(w io.Writer, v any) error {
 // Decode reads YAML (or JSON, which is YAML). Duplicate keys are strict
 // errors, as they are for JSON.
 func (YAML) Decode(data []byte, v any) ([]error, error) {
+	if isJSONObject(data) {
+		return fieldvalidation.DecodeJSON(data, v)
+	}
+	if err := CheckYAMLCost(data); err != nil {
+		return nil, fmt.Errorf("error converting YAML to JSON: %w", err)
+	}
 	return fieldvalidation.DecodeYAML(data, v)
 }

@@ -612,3 +612,27 @@ func isLabelDNSSubdomainChars(s string) bool {
 }
 
 func isLabelLowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+
+// LabelValues is a label key and the values a label selector allows it.
+type LabelValues struct {
+	Key    string
+	Values []string // sorted, without duplicates
+}
+
+// Required returns the requirements that only a label of a given key with
+// one of given values passes (key=value, key==value, key in (…)): every
+// label set the selector matches has, for each of them, the key set to one
+// of the values. An index of labels can serve the selector from the
+// objects it lists under those values; the other requirements still have
+// to be checked with [LabelSelector.Matches]. The slices are the
+// selector's own and must not be modified.
+func (s LabelSelector) Required() []LabelValues {
+	var out []LabelValues
+	for _, r := range s.reqs {
+		switch r.op {
+		case labelEquals, labelDoubleEquals, labelIn:
+			out = append(out, LabelValues{Key: r.key, Values: r.values})
+		}
+	}
+	return out
+}

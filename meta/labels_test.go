@@ -261,3 +261,25 @@ func FuzzParseLabelSelector(f *testing.F) {
 		sel.Matches(map[string]string{"a": "b", "in": "1"})
 	})
 }
+
+func TestLabelSelectorRequired(t *testing.T) {
+	tests := []struct {
+		sel  string
+		want []LabelValues
+	}{
+		{"", nil},
+		{"app=web", []LabelValues{{"app", []string{"web"}}}},
+		{"app==web,tier in (b, a, b)", []LabelValues{{"app", []string{"web"}}, {"tier", []string{"a", "b"}}}},
+		{"app!=web,tier notin (a),x,!y,n>3,m<2", nil},
+		{"app=,x", []LabelValues{{"app", []string{""}}}},
+	}
+	for _, tc := range tests {
+		s, err := ParseLabelSelector(tc.sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Required(); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: Required() = %v, want %v", tc.sel, got, tc.want)
+		}
+	}
+}

@@ -60,6 +60,13 @@ type Options struct {
 	// (concurrent first calls aside), so it must be safe for concurrent
 	// use and must not keep or modify kv. Nil: entries hold bytes only.
 	Decode func(kv *storage.KeyValue) (any, error)
+	// Index, when set, gives the terms under which the cache indexes an
+	// object (say "key=value" for each of its labels), so that a list
+	// whose ListOptions.Index names terms reads only the objects that have
+	// them. It is called once or twice per change, on the goroutine that
+	// applies changes, so it must be fast, safe for concurrent use, and
+	// must not keep or modify kv. Nil: no index.
+	Index func(kv *storage.KeyValue) []string
 	// Clock is the time source for the window's age, snapshot expiry,
 	// bookmarks and stalled watchers. Nil means the system clock.
 	Clock Clock
@@ -139,8 +146,9 @@ var tree = btree.NewOps(func(e *Entry) string { return e.KV.Key })
 
 // state is one immutable version of the cache, published atomically.
 type state struct {
-	rev  int64 // every change under the prefix up to rev is applied
-	root *node // the mirror at rev
+	rev   int64  // every change under the prefix up to rev is applied
+	root  *node  // the mirror at rev
+	index *pnode // the index of root; nil without Options.Index
 	log  evlog // the event window
 	// base is the oldest revision a watch can start from: every change
 	// after base.rev is in log.
@@ -167,7 +175,11 @@ func New(store storage.Interface, prefix string, opts Options) *Cache {
 		cancel:   cancel,
 		finished: make(chan struct{}),
 	}
-	c.cur.Store(&state{root: new(node), base: &record{}, changed: make(chan struct{})})
+	st := &state{root: new(node), base: &record{}, changed: make(chan struct{})}
+	if c.opts.Index != nil {
+		st.index = new(pnode)
+	}
+	c.cur.Store(st)
 	beat := make(chan struct{})
 	c.beat.Store(&beat)
 	go c.run()

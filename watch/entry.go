@@ -8,8 +8,9 @@ import (
 
 // Entry is one object as the cache holds it: the stored KeyValue, the
 // decoded object (decoded once, on first use) and the object's encodings,
-// one per media type, computed once and shared by every list and watch
-// event that serves the object.
+// one per media type, and other values derived from it (such as table
+// cells), computed once and shared by every list and watch event that
+// serves the object.
 //
 // An Entry never changes once a reader can see it, apart from filling its
 // decoding and encoding caches, which is safe for concurrent use. Entries
@@ -23,7 +24,7 @@ type Entry struct {
 
 	decode func(*storage.KeyValue) (any, error)
 	obj    atomic.Pointer[decoded]
-	enc    atomic.Pointer[[]encoding]
+	enc    atomic.Pointer[[]derived]
 }
 
 type decoded struct {
@@ -31,9 +32,11 @@ type decoded struct {
 	err error
 }
 
-type encoding struct {
-	mediaType string
-	data      []byte
+// derived is one value kept by Entry.Derived: an encoding or anything
+// else computed from the object.
+type derived struct {
+	key string
+	v   any
 }
 
 func newEntry(kv *storage.KeyValue, decode func(*storage.KeyValue) (any, error)) *Entry {
@@ -67,38 +70,54 @@ func (e *Entry) Object() (any, error) {
 // example "application/json" and "application/vnd.kubernetes.protobuf").
 // The returned bytes are shared and must not be modified.
 func (e *Entry) Encoded(mediaType string, encode func() ([]byte, error)) ([]byte, error) {
-	cur := e.enc.Load()
-	if data, ok := lookup(cur, mediaType); ok {
-		return data, nil
+	v, err := e.Derived(mediaType, func() (any, error) { return encode() })
+	if err != nil {
+		return nil, err
 	}
-	data, err := encode()
+	return v.([]byte), nil
+}
+
+// Derived returns a value computed from the entry's object (an encoding,
+// the cells of a table row), calling compute the first time key is asked
+// for and returning the same value to every later call with that key, so
+// that it is computed once per object version. Concurrent first calls may
+// each compute, but all of them return the value that was kept. An error
+// is returned and not kept. Keys share one space with [Entry.Encoded]'s
+// media types: prefix them with the caller's package. The value is shared
+// and must not be modified.
+func (e *Entry) Derived(key string, compute func() (any, error)) (any, error) {
+	cur := e.enc.Load()
+	if v, ok := lookup(cur, key); ok {
+		return v, nil
+	}
+	v, err := compute()
 	if err != nil {
 		return nil, err
 	}
 	for {
-		var next []encoding
+		var next []derived
 		if cur != nil {
-			next = make([]encoding, len(*cur), len(*cur)+1)
+			next = make([]derived, len(*cur), len(*cur)+1)
 			copy(next, *cur)
 		}
-		next = append(next, encoding{mediaType: mediaType, data: data})
+		next = append(next, derived{key: key, v: v})
 		if e.enc.CompareAndSwap(cur, &next) {
-			return data, nil
+			return v, nil
 		}
 		cur = e.enc.Load()
-		if kept, ok := lookup(cur, mediaType); ok {
+		if kept, ok := lookup(cur, key); ok {
 			return kept, nil
 		}
 	}
 }
 
-func lookup(encs *[]encoding, mediaType string) ([]byte, bool) {
-	if encs == nil {
+func lookup(vals *[]derived, key string) (any, bool) {
+	if vals == nil {
 		return nil, false
 	}
-	for _, x := range *encs {
-		if x.mediaType == mediaType {
-			return x.data, true
+	for _, x := range *vals {
+		if x.key == key {
+			return x.v, true
 		}
 	}
 	return nil, false

@@ -28,6 +28,12 @@ type ListOptions struct {
 	// caller's label and field selectors). With a limit, a page holds up
 	// to Limit entries that pass.
 	Filter func(*Entry) bool
+	// Index, with a Filter, lets a list of the current state read only the
+	// objects the cache's index ([Options.Index]) has under some terms:
+	// every entry the filter passes has at least one term of each set.
+	// The list then looks up the objects of the set with the fewest, and
+	// the filter still decides. Lists of past states ignore it.
+	Index [][]string
 }
 
 // ListResult is the result of [Cache.List].
@@ -106,10 +112,34 @@ func (c *Cache) List(ctx context.Context, prefix string, opts ListOptions) (List
 	root := st.root
 	if sem != resourceversion.Exact || rev >= st.rev {
 		rev = st.rev
+		if opts.Filter != nil {
+			if keys, ok := candidates(st.index, opts.Index, start, hi); ok {
+				return listKeys(root, rev, keys, hi, opts.Limit, opts.Filter), nil
+			}
+		}
 	} else if root = c.snapshotAt(st, rev); root == nil {
 		return c.listStore(ctx, prefix, rev, start, opts)
 	}
 	return listTree(root, rev, start, hi, opts.Limit, opts.Filter), nil
+}
+
+// listKeys reads a page of the objects at keys (sorted, in [start, hi))
+// that pass filter: what listTree reads when keys holds every key in
+// range that the filter can pass.
+func listKeys(root *node, rev int64, keys []string, hi string, limit int64, filter func(*Entry) bool) ListResult {
+	res := ListResult{Revision: rev, Entries: make([]*Entry, 0, len(keys))}
+	for _, k := range keys {
+		e, ok := tree.Get(root, k)
+		if !ok || !filter(e) {
+			continue
+		}
+		res.Entries = append(res.Entries, e)
+		if limit > 0 && int64(len(res.Entries)) == limit {
+			res.Remaining = int64(tree.CountRange(root, k, true, hi))
+			break
+		}
+	}
+	return res
 }
 
 // snapshotAt returns the mirror at rev (< st.rev) or nil when it is gone:

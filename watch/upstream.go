@@ -93,6 +93,10 @@ func (c *Cache) list() error {
 	old := c.cur.Load()
 	gen := c.nextGen()
 	root := new(node) // built in place with gen, non-nil even if empty
+	var idx *pnode
+	if c.opts.Index != nil {
+		idx = new(pnode)
+	}
 	opts := storage.ListOptions{Limit: listPageSize}
 	for {
 		resp, err := c.store.List(c.ctx, c.prefix, opts)
@@ -106,6 +110,9 @@ func (c *Cache) list() error {
 				e = c.entry(kv)
 			}
 			root, _, _ = tree.Put(root, e, gen)
+			if idx != nil {
+				idx = reindex(idx, kv.Key, nil, c.terms(kv), gen)
+			}
 		}
 		if resp.Remaining == 0 || len(resp.KVs) == 0 {
 			break
@@ -118,6 +125,7 @@ func (c *Cache) list() error {
 	c.publish(&state{
 		rev:       opts.Revision,
 		root:      root,
+		index:     idx,
 		base:      &record{rev: opts.Revision, at: c.now()},
 		epoch:     old.epoch + 1,
 		bookmarks: old.bookmarks,
@@ -182,22 +190,34 @@ func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
 	}
 	key := ev.KV.Key
 	prev, _ := tree.Get(next.root, key)
+	indexed := prev // the entry the index has under key
 	if prev == nil && ev.PrevKV != nil {
 		prev = c.entry(ev.PrevKV)
 	}
 	rec := &record{rev: rev, at: now, prev: prev}
 	rec.frames.ctr = c.opts.Counters
+	gen := c.nextGen()
 	switch ev.Type {
 	case storage.EventPut:
 		rec.entry = c.entry(ev.KV)
-		next.root, _, _ = tree.Put(next.root, rec.entry, c.nextGen())
+		next.root, _, _ = tree.Put(next.root, rec.entry, gen)
 	case storage.EventDelete:
 		if prev == nil { // nothing the cache or its watchers know of
 			next.rev = rev
 			return
 		}
-		next.root, _, _ = tree.Delete(next.root, key, c.nextGen())
+		next.root, _, _ = tree.Delete(next.root, key, gen)
 		rec.tomb.Store(prev.stamped(rev))
+	}
+	if next.index != nil {
+		var before, after []string
+		if indexed != nil {
+			before = c.terms(indexed.KV)
+		}
+		if rec.entry != nil {
+			after = c.terms(rec.entry.KV)
+		}
+		next.index = reindex(next.index, key, before, after, gen)
 	}
 	next.log = next.log.appended(rec)
 	next.rev = rev

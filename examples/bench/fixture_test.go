@@ -63,11 +63,35 @@ const (
 	nameMarker     = "__NAME__"
 	rvMarker       = "__RESOURCE_VERSION__"
 	replicasMarker = 987654321
+	shardMarker    = "__SHARD__"
 )
+
+// shardLabel is the label that splits the loaded Widgets into shards
+// "00" to "99", the i-th Widget in shard i mod 100, so that a selector on
+// one shard matches 1% of them.
+const shardLabel = "bench.example.com/shard"
+
+// shards is the number of distinct shard label values.
+const shards = 100
+
+func shardOf(i int) []byte {
+	return []byte{byte('0' + i%shards/10), byte('0' + i%10)}
+}
 
 var (
 	// createTemplate is bench.WidgetJSON with the name as a hole.
 	createTemplate = newTemplate(bench.WidgetJSON(nameMarker), nameMarker)
+	// loadTemplate is the Widget the fixtures load: bench.WidgetJSON with
+	// a shard label (see shardOf), with holes for the name and the shard.
+	loadTemplate = func() template {
+		w := bench.NewWidget(nameMarker)
+		w.Labels[shardLabel] = shardMarker
+		b, err := json.Marshal(w)
+		if err != nil {
+			panic(err)
+		}
+		return newTemplate(b, nameMarker, shardMarker)
+	}()
 	// updateTemplate is the same Widget with holes for the name, the
 	// resourceVersion and spec.replicas.
 	updateTemplate = func() template {
@@ -289,6 +313,8 @@ type client struct {
 	body []byte
 	name []byte
 	num  []byte
+	// accept is the Accept header of reads; "" is application/json.
+	accept string
 }
 
 func (f *fixture) newClient(tr transport) *client {
@@ -313,7 +339,11 @@ func (c *client) do(method, path string, body []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	req.Header.Set("Accept", "application/json")
+	accept := c.accept
+	if accept == "" {
+		accept = "application/json"
+	}
+	req.Header.Set("Accept", accept)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -365,9 +395,10 @@ func (c *client) list() error {
 	return c.expect(http.StatusOK, "GET", bench.CollectionPath, nil)
 }
 
-// load creates the i-th Widget and writes its status.
+// load creates the i-th Widget, with the shard label of i, and writes
+// its status.
 func (c *client) load(i int) error {
-	c.body = createTemplate.fill(c.body[:0], []byte(c.f.names[i]))
+	c.body = loadTemplate.fill(c.body[:0], []byte(c.f.names[i]), shardOf(i))
 	if err := c.expect(http.StatusCreated, "POST", bench.CollectionPath, c.body); err != nil {
 		return err
 	}

@@ -39,6 +39,10 @@ type Options struct {
 	// can answer at once (503 with Retry-After). Zero means
 	// DefaultRequestTimeout; negative means no bound but the caller's.
 	RequestTimeout time.Duration
+
+	// Observer, when set, receives the duration of every etcd request
+	// (see [Observer]).
+	Observer Observer
 }
 
 const (
@@ -58,6 +62,7 @@ type Store struct {
 	prefix           string
 	progressInterval time.Duration
 	requestTimeout   time.Duration
+	observer         Observer
 
 	mu              sync.Mutex
 	progressWatches int           // open watches with ProgressNotify
@@ -75,7 +80,8 @@ func New(client *clientv3.Client, opts Options) *Store {
 	if opts.RequestTimeout == 0 {
 		opts.RequestTimeout = DefaultRequestTimeout
 	}
-	return &Store{client: client, prefix: opts.Prefix, progressInterval: opts.ProgressInterval, requestTimeout: opts.RequestTimeout}
+	return &Store{client: client, prefix: opts.Prefix, progressInterval: opts.ProgressInterval, requestTimeout: opts.RequestTimeout,
+		observer: opts.Observer}
 }
 
 // bounded returns ctx limited by the store's request timeout. Errors of
@@ -141,7 +147,9 @@ func (s *Store) rangeAt(ctx context.Context, key string, rev int64, opts ...clie
 
 // Get implements [storage.Interface].
 func (s *Store) Get(ctx context.Context, key string, opts storage.GetOptions) (storage.GetResponse, error) {
+	start := time.Now()
 	resp, err := s.rangeAt(ctx, s.key(key), opts.Revision)
+	s.observe("get", key, start, err)
 	if err != nil {
 		return storage.GetResponse{}, err
 	}
@@ -168,7 +176,9 @@ func (s *Store) List(ctx context.Context, prefix string, opts storage.ListOption
 	if opts.Limit > 0 {
 		ropts = append(ropts, clientv3.WithLimit(opts.Limit))
 	}
+	began := time.Now()
 	resp, err := s.rangeAt(ctx, start, opts.Revision, ropts...)
+	s.observe("list", prefix, began, err)
 	if err != nil {
 		return storage.ListResponse{}, err
 	}
@@ -192,11 +202,13 @@ func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, exp
 	k := s.key(key)
 	ctx, cancel := s.bounded(ctx)
 	defer cancel()
+	start := time.Now()
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.ModRevision(k), "=", expectedRevision)).
 		Then(clientv3.OpPut(k, string(value)), clientv3.OpGet(k, clientv3.WithKeysOnly())).
 		Else(clientv3.OpGet(k)).
 		Commit()
+	s.observe(putOperation(expectedRevision), key, start, err)
 	if err != nil {
 		return storage.PutResponse{}, s.error(ctx, err)
 	}
@@ -234,11 +246,13 @@ func (s *Store) OptimisticDelete(ctx context.Context, key string, expectedRevisi
 	k := s.key(key)
 	ctx, cancel := s.bounded(ctx)
 	defer cancel()
+	start := time.Now()
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.ModRevision(k), "=", expectedRevision)).
 		Then(clientv3.OpDelete(k, clientv3.WithPrevKV())).
 		Else(clientv3.OpGet(k)).
 		Commit()
+	s.observe("delete", key, start, err)
 	if err != nil {
 		return storage.DeleteResponse{}, s.error(ctx, err)
 	}
@@ -251,12 +265,23 @@ func (s *Store) OptimisticDelete(ctx context.Context, key string, expectedRevisi
 	return out, nil
 }
 
+// putOperation names a put as kube-apiserver does: a put that expects no
+// key creates it.
+func putOperation(expectedRevision int64) string {
+	if expectedRevision == 0 {
+		return "create"
+	}
+	return "update"
+}
+
 // Revision implements [storage.Interface] with a linearizable count-only
 // range.
 func (s *Store) Revision(ctx context.Context) (int64, error) {
 	ctx, cancel := s.bounded(ctx)
 	defer cancel()
+	start := time.Now()
 	resp, err := s.client.Get(ctx, s.key("/"), clientv3.WithCountOnly())
+	s.observe("getCurrentResourceVersion", "", start, err)
 	if err != nil {
 		return 0, s.error(ctx, err)
 	}
@@ -275,7 +300,9 @@ func (s *Store) Compact(ctx context.Context, revision int64) error {
 	}
 	ctx, cancel := s.bounded(ctx)
 	defer cancel()
+	start := time.Now()
 	_, err := s.client.Compact(ctx, revision)
+	s.observe("compact", "", start, err)
 	if isEtcdError(err, errCompacted) {
 		return nil
 	}

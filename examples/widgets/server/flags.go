@@ -44,6 +44,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&a.AuditLogPath, "audit-log-path", "", "append one audit.k8s.io/v1 event per request to this file as JSON lines (- for standard output)")
 	fs.StringVar(&a.AuditPolicyFile, "audit-policy-file", "", "audit policy (audit.k8s.io/v1 Policy) choosing each request's level; default: Metadata")
 	verbose := fs.Bool("v", false, "log every request (debug level)")
+	addOperationsFlags(fs, &f.cfg.Ops)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}

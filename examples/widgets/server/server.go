@@ -29,7 +29,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -49,6 +48,7 @@ import (
 	"github.com/kapi-dev/kapi/kinds/coordinationv1"
 	"github.com/kapi-dev/kapi/kinds/corev1"
 	"github.com/kapi-dev/kapi/kinds/eventsv1"
+	"github.com/kapi-dev/kapi/storage/etcd"
 )
 
 // Config configures the example server.
@@ -80,6 +80,13 @@ type Config struct {
 	// Auth configures authentication, authorization and audit; the zero
 	// value authenticates no one and allows everything.
 	Auth AuthConfig
+	// Ops are the limits, timeouts, shutdown delay, profiling and
+	// tracing (see [Operations]); the zero value is no limit, no
+	// timeout, no delay, no profiling, no tracing. Metrics are always
+	// served at /metrics.
+	Ops Operations
+
+	etcdObserver etcd.Observer // set by Open: the metrics
 }
 
 // Server is an open example server: its handler and the store under it.
@@ -95,6 +102,7 @@ type Server struct {
 	api    *apiserver.Server
 	sec    *security
 	closes []func()
+	ops    Operations
 	// stopControlPlane stops the controllers and the namespace mirror.
 	stopControlPlane func()
 }
@@ -115,11 +123,17 @@ func Open(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := openStorage(cfg)
+	in, err := openInstruments(cfg.Ops)
 	if err != nil {
 		return nil, err
 	}
-	srv := &Server{EtcdURL: st.clientURL, closes: st.closes}
+	cfg.etcdObserver = in.metrics
+	st, err := openStorage(cfg)
+	if err != nil {
+		in.close()
+		return nil, err
+	}
+	srv := &Server{EtcdURL: st.clientURL, closes: append(st.closes, in.close), ops: cfg.Ops}
 	sec, err := newSecurity(cfg.Auth, os.Stdout)
 	if err != nil {
 		srv.Close()
@@ -129,6 +143,7 @@ func Open(cfg Config) (*Server, error) {
 	srv.closes = append(srv.closes, sec.close)
 	opts := sec.opts
 	opts.Storage, opts.StorageMediaType, opts.Logger = st.store, cfg.StorageMediaType, cfg.Logger
+	cfg.Ops.apply(&opts, in)
 	opts.RuleEngine = rules
 	lifecycle := namespace.NewLifecycle()
 	opts.MutatingAdmission = append(opts.MutatingAdmission, lifecycle.Admit)
@@ -155,6 +170,7 @@ func Open(cfg Config) (*Server, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/", srv.api)
+	cfg.Ops.mount(mux, srv.api, in)
 	srv.Handler = mux
 	return srv, nil
 }
@@ -245,7 +261,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "kapi widgets server listening on %s (storage: %s)\n", url, storageLine(fl.cfg, srv))
 	fmt.Fprintf(stdout, "use it with kubectl:\n  export KUBECONFIG=%s\n  kubectl api-resources\n  kubectl get widgets\n", fl.kubeconfig)
-	return serve(ctx, &http.Server{Handler: srv.Handler, ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsCfg}, ln)
+	hs := newHTTPServer(srv.Handler)
+	hs.TLSConfig = tlsCfg
+	return srv.serve(ctx, hs, ln)
 }
 
 // writeKubeconfig writes the kubeconfig for kubectl: with the
@@ -261,8 +279,9 @@ func writeKubeconfig(path, url string, admin *KeyPair) error {
 }
 
 // serve serves on ln (with TLS when hs has a TLSConfig) until ctx is
-// done, then shuts hs down gracefully.
-func serve(ctx context.Context, hs *http.Server, ln net.Listener) error {
+// done (SIGTERM or SIGINT), then shuts down gracefully (see
+// [apiserver.Server.Shutdown]).
+func (s *Server) serve(ctx context.Context, hs *http.Server, ln net.Listener) error {
 	errc := make(chan error, 1)
 	go func() {
 		if hs.TLSConfig != nil {
@@ -276,12 +295,7 @@ func serve(ctx context.Context, hs *http.Server, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return nil
+	return shutdown(s.api, hs, s.ops.ShutdownDelayDuration)
 }
 
 // storageLine describes the store for the start-up message.

@@ -87,7 +87,7 @@ func openEtcd(cfg Config, endpoints []string, stop func()) (*opened, error) {
 		prefix = DefaultEtcdPrefix
 	}
 	o := &opened{
-		store:  etcd.New(cli, etcd.Options{Prefix: prefix, RequestTimeout: cfg.EtcdRequestTimeout}),
+		store:  etcd.New(cli, etcd.Options{Prefix: prefix, RequestTimeout: cfg.EtcdRequestTimeout, Observer: cfg.etcdObserver}),
 		closes: []func(){func() { _ = cli.Close() }},
 	}
 	if stop != nil {

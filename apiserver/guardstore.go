@@ -1,0 +1,66 @@
+package apiserver
+
+import (
+	"context"
+
+	"github.com/kapi-dev/kapi/status"
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// guardedStore is the store a resource's requests write through: each
+// write passes the request's deadline gate (see beginWrite), and, with a
+// tracer, every call is a "storage" span. The watch cache reads the
+// store directly.
+type guardedStore struct {
+	storage.Interface
+	s *Server
+}
+
+func (s *Server) guardStore(st storage.Interface) storage.Interface {
+	return &guardedStore{Interface: st, s: s}
+}
+
+// A write that failed with an error may or may not have been stored
+// (etcd may apply a write whose answer was lost), so it settles the
+// request as a success does: the handler's own answer goes out, not a 504
+// that would claim nothing was stored.
+
+// errDeadline is what a write that may not start any more returns; the
+// client never sees it (the 504 is already on its way).
+var errDeadline = status.Timeout(timeoutMessage, 0)
+
+func (g *guardedStore) Get(ctx context.Context, key string, opts storage.GetOptions) (storage.GetResponse, error) {
+	ctx, end := g.s.startSpan(ctx, "storage.get")
+	resp, err := g.Interface.Get(ctx, key, opts)
+	end(err)
+	return resp, err
+}
+
+func (g *guardedStore) List(ctx context.Context, prefix string, opts storage.ListOptions) (storage.ListResponse, error) {
+	ctx, end := g.s.startSpan(ctx, "storage.list")
+	resp, err := g.Interface.List(ctx, prefix, opts)
+	end(err)
+	return resp, err
+}
+
+func (g *guardedStore) OptimisticPut(ctx context.Context, key string, value []byte, expectedRevision int64, opts storage.PutOptions) (storage.PutResponse, error) {
+	if !beginWrite(ctx) {
+		return storage.PutResponse{}, errDeadline
+	}
+	ctx, end := g.s.startSpan(ctx, "storage.put")
+	resp, err := g.Interface.OptimisticPut(ctx, key, value, expectedRevision, opts)
+	end(err)
+	endWrite(ctx, err != nil || resp.Succeeded)
+	return resp, err
+}
+
+func (g *guardedStore) OptimisticDelete(ctx context.Context, key string, expectedRevision int64, opts storage.DeleteOptions) (storage.DeleteResponse, error) {
+	if !beginWrite(ctx) {
+		return storage.DeleteResponse{}, errDeadline
+	}
+	ctx, end := g.s.startSpan(ctx, "storage.delete")
+	resp, err := g.Interface.OptimisticDelete(ctx, key, expectedRevision, opts)
+	end(err)
+	endWrite(ctx, err != nil || resp.Succeeded)
+	return resp, err
+}

@@ -1,0 +1,71 @@
+package apiserver
+
+import (
+	"slices"
+
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// The watch cache indexes every object under a term per label,
+// "key=value", so that a list whose label selector requires some values
+// of a key (key=value, key in (…)) reads only the objects that have one of
+// them. Label keys and values cannot hold "=", so the terms are
+// unambiguous.
+
+// labelTerms returns the index terms of a stored object, sorted: read from
+// the stored JSON without decoding it, or from the decoded object for
+// other encodings. A value that cannot be read has no terms; it is then
+// never read through the index, and neither would it decode for a list.
+func (r *resource) labelTerms(kv *storage.KeyValue) []string {
+	var terms []string
+	add := func(k, v string) { terms = append(terms, labelTerm(k, v)) }
+	if !jsonLabels(kv.Value, add) {
+		terms = terms[:0]
+		obj, err := r.decode(kv)
+		if err != nil {
+			return nil
+		}
+		for k, v := range obj.GetObjectMeta().Labels {
+			add(k, v)
+		}
+	}
+	slices.Sort(terms)
+	return terms
+}
+
+// jsonLabels calls add with each label of a stored JSON object; false
+// when the value is not JSON it can read.
+func jsonLabels(v []byte, add func(k, v string)) bool {
+	if len(v) == 0 || v[0] != '{' {
+		return false
+	}
+	ms, me, ok := objectField(v, "metadata")
+	if !ok {
+		return false
+	}
+	md := v[ms:me]
+	ls, le, ok := objectField(md, "labels")
+	if !ok {
+		return true // no labels
+	}
+	return eachString(md[ls:le], add)
+}
+
+func labelTerm(k, v string) string { return k + "=" + v }
+
+// indexSets are the index terms the label selector requires: one set per
+// requirement of allowed values, any term of which an object must have.
+func (sel selectors) indexSets() [][]string {
+	req := sel.label.Required()
+	if len(req) == 0 {
+		return nil
+	}
+	sets := make([][]string, len(req))
+	for i, lv := range req {
+		sets[i] = make([]string, len(lv.Values))
+		for j, v := range lv.Values {
+			sets[i][j] = labelTerm(lv.Key, v)
+		}
+	}
+	return sets
+}

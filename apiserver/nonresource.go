@@ -1,0 +1,21 @@
+package apiserver
+
+import "net/http"
+
+// NonResourceHandler serves h behind the server's authentication,
+// impersonation, audit and authorization, as kube-apiserver serves
+// /metrics and /debug/pprof: a non-resource request whose verb is the
+// lower-cased method and whose path the authorizer sees (RBAC's
+// nonResourceURLs). Without an Authorizer everyone may reach h.
+func (s *Server) NonResourceHandler(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
+		out, authed, done := s.guard(rec, r)
+		panicked := true
+		defer func() { done(panicked) }()
+		if authed != nil {
+			h.ServeHTTP(out, authed)
+		}
+		panicked = false
+	})
+}

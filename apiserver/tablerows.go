@@ -1,0 +1,319 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+	"github.com/kapi-dev/kapi/watch"
+)
+
+// Tables and partial object metadata in JSON are written from values kept
+// on the watch cache's entries: printer columns are a function of the
+// object, so each object version's cells are computed once (from its
+// stored bytes, without decoding it) and kept next to them, and the row's
+// metadata is the stored value's own "metadata" bytes with the
+// resourceVersion spliced in. Only a date cell depends on the time of the
+// request: the row keeps the time and renders the age per request.
+
+// rowKey is the key of an entry's rowData among its derived values.
+const rowKey = "apiserver/table-row"
+
+// dateHole marks a date cell in rowData.cells: the byte is followed by the
+// time as 8 bytes of Unix seconds and 4 of nanoseconds. Encoded JSON never
+// holds a raw NUL byte, so the mark cannot be confused with a value.
+const (
+	dateHole    = 0
+	dateHoleLen = 1 + 8 + 4
+)
+
+// rowData is what a Table row or a partial object needs of one object
+// version.
+type rowData struct {
+	// cells are the row's cells encoded as JSON and separated by commas,
+	// with a dateHole per date cell.
+	cells []byte
+	// meta is the encoded metadata when it cannot be spliced from the
+	// stored value; nil when it is kv.Value[metaStart:metaEnd] with the
+	// resourceVersion placeholder at rvAt.
+	meta                     []byte
+	metaStart, metaEnd, rvAt int
+}
+
+// row returns the entry's rowData, computing it the first time.
+func (r *resource) row(e *watch.Entry) (*rowData, error) {
+	v, err := e.Derived(rowKey, func() (any, error) { return r.computeRow(e) })
+	if err != nil {
+		return nil, status.InternalError(err)
+	}
+	return v.(*rowData), nil
+}
+
+// computeRow reads the cells and the metadata span from the stored JSON;
+// values stored in another encoding (or without the placeholder) are
+// decoded and encoded as JSON once.
+func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
+	kv := e.KV
+	rd := &rowData{rvAt: -1}
+	var doc []byte
+	if at := bytes.Index(kv.Value, rvMarker); at >= 0 {
+		if s, end, ok := objectField(kv.Value, "metadata"); ok && s < at && at < end {
+			rd.metaStart, rd.metaEnd, rd.rvAt = s, end, at
+			var err error
+			if doc, err = r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if doc == nil {
+		obj, err := object(e)
+		if err != nil {
+			return nil, err
+		}
+		if doc, err = json.Marshal(obj); err != nil {
+			return nil, err
+		}
+		s, end, ok := objectField(doc, "metadata")
+		if !ok {
+			return nil, errNoMetadata
+		}
+		rd.meta = doc[s:end:end]
+	}
+	rd.cells = r.appendCells(nil, doc)
+	return rd, nil
+}
+
+var errNoMetadata = errors.New("encoded object has no metadata")
+
+// appendCells appends the row's cells of the JSON object doc: the name,
+// then the kind's columns or the creation time.
+func (r *resource) appendCells(dst, doc []byte) []byte {
+	name := lookupRaw(doc, ".metadata.name")
+	if len(name) == 0 || name[0] != '"' {
+		name = []byte(`""`)
+	}
+	dst = append(dst, name...)
+	if len(r.kind.PrinterColumns) == 0 {
+		created := lookupRaw(doc, ".metadata.creationTimestamp")
+		if created == nil {
+			created = []byte("null")
+		}
+		return append(append(dst, ','), created...)
+	}
+	for _, c := range r.kind.PrinterColumns {
+		dst = append(dst, ',')
+		var v any
+		if raw := lookupRaw(doc, c.JSONPath); raw != nil && json.Unmarshal(raw, &v) != nil {
+			v = nil
+		}
+		val, t, isDate := cellOf(v, c.Type)
+		if isDate {
+			dst = append(dst, dateHole)
+			dst = binary.BigEndian.AppendUint64(dst, uint64(t.Unix()))
+			dst = binary.BigEndian.AppendUint32(dst, uint32(t.Nanosecond()))
+			continue
+		}
+		b, err := json.Marshal(val)
+		if err != nil {
+			b = []byte("null")
+		}
+		dst = append(dst, b...)
+	}
+	return dst
+}
+
+// appendRowCells appends rd's cells with each date rendered as its age
+// at now.
+func appendRowCells(dst []byte, cells []byte, now time.Time) []byte {
+	for {
+		i := bytes.IndexByte(cells, dateHole)
+		if i < 0 || len(cells) < i+dateHoleLen {
+			return append(dst, cells...)
+		}
+		dst = append(dst, cells[:i]...)
+		sec := int64(binary.BigEndian.Uint64(cells[i+1:]))
+		nsec := int64(binary.BigEndian.Uint32(cells[i+9:]))
+		dst = append(dst, '"')
+		dst = appendAge(dst, now.Sub(time.Unix(sec, nsec)))
+		dst = append(dst, '"')
+		cells = cells[i+dateHoleLen:]
+	}
+}
+
+// appendMeta appends the object's metadata as JSON.
+func (rd *rowData) appendMeta(dst []byte, e *watch.Entry) []byte {
+	if rd.rvAt < 0 {
+		return append(dst, rd.meta...)
+	}
+	v := e.KV.Value
+	dst = append(dst, v[rd.metaStart:rd.rvAt]...)
+	dst = append(dst, `"resourceVersion":"`...)
+	dst = strconv.AppendInt(dst, e.KV.ModRevision, 10)
+	dst = append(dst, '"')
+	return append(dst, v[rd.rvAt+len(rvMarker):rd.metaEnd]...)
+}
+
+// rowWriter renders entries as Table rows or partial objects in JSON for
+// one request.
+type rowWriter struct {
+	r       *resource
+	out     readOutput
+	now     time.Time
+	partial []byte // {"kind":"PartialObjectMetadata","apiVersion":…,"metadata":
+}
+
+func newRowWriter(r *resource, out readOutput) *rowWriter {
+	head, _ := json.Marshal(&meta.TypeMeta{Kind: asPartial, APIVersion: out.apiVersion})
+	head = append(head[:len(head)-1], `,"metadata":`...)
+	return &rowWriter{r: r, out: out, now: time.Now(), partial: head}
+}
+
+// prepare computes the rowData of every entry before anything is
+// written, so that a failure is still an error response, and, for
+// includeObject=Object, decodes what cannot be spliced.
+func (w *rowWriter) prepare(entries []*watch.Entry) error {
+	for _, e := range entries {
+		if _, err := w.r.row(e); err != nil {
+			return err
+		}
+		if w.out.include == includeObjectFull && !bytes.Contains(e.KV.Value, rvMarker) {
+			if _, err := object(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// appendPartial appends the entry as a PartialObjectMetadata.
+func (w *rowWriter) appendPartial(dst []byte, e *watch.Entry) []byte {
+	rd, _ := w.r.row(e) // prepared
+	dst = append(dst, w.partial...)
+	return append(rd.appendMeta(dst, e), '}')
+}
+
+// appendRow appends the entry as a Table row, with the object as
+// includeObject asks.
+func (w *rowWriter) appendRow(dst []byte, e *watch.Entry) []byte {
+	rd, _ := w.r.row(e) // prepared
+	dst = append(dst, `{"cells":[`...)
+	dst = appendRowCells(dst, rd.cells, w.now)
+	dst = append(dst, ']')
+	switch w.out.include {
+	case includeObjectMeta:
+		dst = append(dst, `,"object":`...)
+		dst = w.appendPartial(dst, e)
+	case includeObjectFull:
+		dst = append(dst, `,"object":`...)
+		dst = w.appendObject(dst, e)
+	}
+	return append(dst, '}')
+}
+
+// appendObject appends the whole object as JSON: the stored bytes when
+// they splice, else the encoded decoded object.
+func (w *rowWriter) appendObject(dst []byte, e *watch.Entry) []byte {
+	if bytes.Contains(e.KV.Value, rvMarker) {
+		dst, _ = w.r.appendJSON(dst, e.KV)
+		return dst
+	}
+	obj, _ := object(e) // prepared
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return append(dst, "null"...)
+	}
+	return append(dst, b...)
+}
+
+// writeRowList writes a page as a JSON Table or PartialObjectMetadataList
+// from the entries' rowData.
+func (h *handler) writeRowList(req *request, out readOutput, p *page) {
+	w := newRowWriter(h.r, out)
+	if err := w.prepare(p.entries); err != nil {
+		h.fail(req, err)
+		return
+	}
+	var head []byte
+	var err error
+	item := w.appendRow
+	if out.as == asTable {
+		head, err = json.Marshal(&table{TypeMeta: meta.TypeMeta{Kind: asTable, APIVersion: out.apiVersion},
+			ListMeta: p.meta, ColumnDefinitions: h.r.columns(), Rows: []tableRow{}})
+	} else {
+		item = w.appendPartial
+		head, err = json.Marshal(&partialList{TypeMeta: meta.TypeMeta{Kind: asPartialList, APIVersion: out.apiVersion},
+			ListMeta: p.meta, Items: []partialObject{}})
+	}
+	if err != nil {
+		h.fail(req, status.InternalError(err))
+		return
+	}
+	// head ends in `[]}`: reopen the array.
+	head = head[:len(head)-2]
+	writeItems(req, out.contentType(), head, p.entries, item)
+}
+
+// writeRowObject writes one entry as a JSON Table of one row or as a
+// PartialObjectMetadata.
+func (h *handler) writeRowObject(req *request, out readOutput, e *watch.Entry) {
+	w := newRowWriter(h.r, out)
+	if err := w.prepare([]*watch.Entry{e}); err != nil {
+		h.fail(req, err)
+		return
+	}
+	if out.as == asPartial {
+		buf := append(w.appendPartial(nil, e), '\n')
+		writeBody(req.w, req.r, http.StatusOK, out.contentType(), buf)
+		return
+	}
+	t := &table{TypeMeta: meta.TypeMeta{Kind: asTable, APIVersion: out.apiVersion},
+		ColumnDefinitions: h.r.columns(), Rows: []tableRow{}}
+	t.ListMeta.ResourceVersion = strconv.FormatInt(e.KV.ModRevision, 10)
+	head, err := json.Marshal(t)
+	if err != nil {
+		h.fail(req, status.InternalError(err))
+		return
+	}
+	writeItems(req, out.contentType(), head[:len(head)-2], []*watch.Entry{e}, w.appendRow)
+}
+
+// writeItems writes a JSON body: head (which opens an array), the entries
+// as item appends them separated by commas, and the closing "]}". A body
+// that fits in one chunk goes out whole with its Content-Length; a larger
+// one is written a chunk at a time as it is made, so that its size is
+// never held in memory.
+func writeItems(req *request, contentType string, head []byte, entries []*watch.Entry, item func([]byte, *watch.Entry) []byte) {
+	buf := make([]byte, 0, min(streamChunk+64<<10, len(head)+len(entries)*1024+64))
+	buf = append(buf, head...)
+	var out io.Writer
+	for i, e := range entries {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = item(buf, e)
+		if len(buf) >= streamChunk {
+			if out == nil {
+				var done func()
+				out, done = startBody(req.w, req.r, http.StatusOK, contentType, -1)
+				defer done()
+			}
+			if _, err := out.Write(buf); err != nil {
+				return // the client has gone
+			}
+			buf = buf[:0]
+		}
+	}
+	buf = append(buf, "]}\n"...)
+	if out == nil {
+		writeBody(req.w, req.r, http.StatusOK, contentType, buf)
+		return
+	}
+	_, _ = out.Write(buf)
+}

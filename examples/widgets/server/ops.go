@@ -1,0 +1,157 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"time"
+
+	prom "github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	kapiprom "github.com/kapi-dev/kapi/metrics/prometheus"
+	"github.com/kapi-dev/kapi/profiling"
+	kapiotel "github.com/kapi-dev/kapi/tracing/otel"
+)
+
+// The example server's HTTP limits. A client that trickles its headers,
+// or never ends them, holds a connection for at most ReadHeaderTimeout,
+// with at most MaxHeaderBytes of them. There is no ReadTimeout nor
+// WriteTimeout, as in kube-apiserver: they would cut watches, which
+// stream for as long as they last. A body that trickles in is bounded by
+// the request timeout instead (--request-timeout, or timeout=): at the
+// deadline the server stops reading it and answers 504; a watcher that
+// reads nothing is cut by the watch cache's stall timeout.
+const (
+	// ReadHeaderTimeout bounds the reading of a request's headers.
+	ReadHeaderTimeout = 10 * time.Second
+	// IdleTimeout closes kept-alive connections that send nothing.
+	IdleTimeout = 90 * time.Second
+	// MaxHeaderBytes bounds a request's headers, as kube-apiserver does.
+	MaxHeaderBytes = 1 << 20
+)
+
+// Operations is what keeps the example server up in production; every
+// field has kube-apiserver's flag of the same name.
+type Operations struct {
+	// MaxRequestsInFlight, MaxMutatingRequestsInFlight: the in-flight
+	// limits (--max-requests-inflight 400,
+	// --max-mutating-requests-inflight 200; 0: no limit).
+	MaxRequestsInFlight, MaxMutatingRequestsInFlight int
+	// RequestTimeout bounds requests but watches (--request-timeout 60s).
+	RequestTimeout time.Duration
+	// ShutdownDelayDuration keeps serving with /readyz failing this long
+	// after SIGTERM (--shutdown-delay-duration).
+	ShutdownDelayDuration time.Duration
+	// Profiling serves /debug/pprof/ behind the server's authorization
+	// (--profiling).
+	Profiling bool
+	// TracingEndpoint, when set, sends OpenTelemetry spans to this OTLP
+	// gRPC collector (--tracing-endpoint, e.g. localhost:4317).
+	TracingEndpoint string
+	// TracerProvider, when set, traces with it instead (tests).
+	TracerProvider trace.TracerProvider
+}
+
+// DefaultOperations are kube-apiserver's defaults.
+func DefaultOperations() Operations {
+	return Operations{MaxRequestsInFlight: 400, MaxMutatingRequestsInFlight: 200, RequestTimeout: 60 * time.Second}
+}
+
+func addOperationsFlags(fs *flag.FlagSet, o *Operations) {
+	*o = DefaultOperations()
+	fs.IntVar(&o.MaxRequestsInFlight, "max-requests-inflight", o.MaxRequestsInFlight,
+		"most read-only requests served at once (watches aside); beyond it they queue per user, then get 429; 0: no limit")
+	fs.IntVar(&o.MaxMutatingRequestsInFlight, "max-mutating-requests-inflight", o.MaxMutatingRequestsInFlight,
+		"most mutating requests served at once; 0: no limit")
+	fs.DurationVar(&o.RequestTimeout, "request-timeout", o.RequestTimeout,
+		"longest a request but a watch may take before it gets 504; a client's shorter timeout= wins")
+	fs.DurationVar(&o.ShutdownDelayDuration, "shutdown-delay-duration", 0,
+		"on SIGTERM, keep serving this long with /readyz failing, so load balancers stop sending requests first")
+	fs.BoolVar(&o.Profiling, "profiling", false, "serve Go's pprof profiles at /debug/pprof/")
+	fs.StringVar(&o.TracingEndpoint, "tracing-endpoint", "", "send OpenTelemetry traces to this OTLP gRPC collector (host:port); empty: no tracing")
+}
+
+// instruments is the metrics registry and the tracer a server reports to.
+type instruments struct {
+	registry *prom.Registry
+	metrics  *kapiprom.Metrics
+	tracer   apiserver.Tracer
+	close    func()
+}
+
+// openInstruments makes the server's own metrics registry and, when
+// asked, its tracer.
+func openInstruments(o Operations) (*instruments, error) {
+	in := &instruments{registry: prom.NewRegistry(), close: func() {}}
+	m, err := kapiprom.New(in.registry)
+	if err != nil {
+		return nil, err
+	}
+	in.metrics = m
+	switch {
+	case o.TracerProvider != nil:
+		in.tracer = kapiotel.New(o.TracerProvider)
+	case o.TracingEndpoint != "":
+		exp, err := otlptracegrpc.New(context.Background(), otlptracegrpc.WithEndpoint(o.TracingEndpoint), otlptracegrpc.WithInsecure())
+		if err != nil {
+			return nil, fmt.Errorf("tracing: %w", err)
+		}
+		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp))
+		in.tracer = kapiotel.New(tp)
+		in.close = func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = tp.Shutdown(ctx)
+		}
+	}
+	return in, nil
+}
+
+// apply sets the operational options of the API server.
+func (o Operations) apply(opts *apiserver.Options, in *instruments) {
+	opts.MaxRequestsInFlight = o.MaxRequestsInFlight
+	opts.MaxMutatingRequestsInFlight = o.MaxMutatingRequestsInFlight
+	opts.RequestTimeout = o.RequestTimeout
+	if o.RequestTimeout == 0 {
+		opts.RequestTimeout = -1 // the flag's 0 means none
+	}
+	opts.ShutdownDelayDuration = o.ShutdownDelayDuration
+	opts.Observer = in.metrics
+	if in.tracer != nil {
+		opts.Tracer = in.tracer
+	}
+}
+
+// mount adds /metrics and, with --profiling, /debug/pprof/ to mux, both
+// behind the API server's authorization.
+func (o Operations) mount(mux *http.ServeMux, api *apiserver.Server, in *instruments) {
+	mux.Handle("/metrics", api.NonResourceHandler(promhttp.HandlerFor(in.registry, promhttp.HandlerOpts{})))
+	if o.Profiling {
+		mux.Handle("/debug/pprof/", api.NonResourceHandler(profiling.Handler()))
+	}
+}
+
+// newHTTPServer is the example's http.Server, with the timeouts above.
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: ReadHeaderTimeout, IdleTimeout: IdleTimeout, MaxHeaderBytes: MaxHeaderBytes}
+}
+
+// shutdown stops the server gracefully: the API server's sequence
+// (/readyz fails, the delay, 503 for new requests, watches end, requests
+// in flight finish), then the HTTP server's.
+func shutdown(api *apiserver.Server, hs *http.Server, delay time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), delay+30*time.Second)
+	defer cancel()
+	err := api.Shutdown(ctx)
+	if herr := hs.Shutdown(ctx); herr != nil && !errors.Is(herr, context.DeadlineExceeded) {
+		err = errors.Join(err, herr)
+	}
+	return err
+}

@@ -1,0 +1,135 @@
+package server
+
+import (
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// TestOperationsFlags: kube-apiserver's flags and defaults.
+func TestOperationsFlags(t *testing.T) {
+	f, err := parseFlags(nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.cfg.Ops != DefaultOperations() || f.cfg.Ops.MaxRequestsInFlight != 400 || f.cfg.Ops.MaxMutatingRequestsInFlight != 200 ||
+		f.cfg.Ops.RequestTimeout != time.Minute {
+		t.Errorf("defaults: %+v", f.cfg.Ops)
+	}
+	f, err = parseFlags([]string{"--max-requests-inflight", "7", "--max-mutating-requests-inflight", "0", "--request-timeout", "5s",
+		"--shutdown-delay-duration", "3s", "--profiling", "--tracing-endpoint", "localhost:4317"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Operations{MaxRequestsInFlight: 7, RequestTimeout: 5 * time.Second, ShutdownDelayDuration: 3 * time.Second,
+		Profiling: true, TracingEndpoint: "localhost:4317"}
+	if f.cfg.Ops != want {
+		t.Errorf("parsed %+v, want %+v", f.cfg.Ops, want)
+	}
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestMetricsOnEtcd scrapes /metrics of a server on an embedded etcd and
+// parses it with Prometheus' parser: the request metrics and the etcd
+// backend's request durations are there.
+func TestMetricsOnEtcd(t *testing.T) {
+	r := start(t, "--storage", "embedded-etcd", "--data-dir", filepath.Join(t.TempDir(), "etcd"))
+	r.call(t, "POST", widgets, widget("m1", "", 1), http.StatusCreated)
+	r.call(t, "GET", widgets+"/m1", "", http.StatusOK)
+	resp, err := http.Get(r.base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := func(name string, labels map[string]string) {
+		t.Helper()
+		for _, m := range fams[name].GetMetric() {
+			if matches(m, labels) {
+				return
+			}
+		}
+		t.Errorf("no %s%v", name, labels)
+	}
+	has("apiserver_request_total", map[string]string{"verb": "POST", "resource": "widgets", "code": "201", "component": "apiserver"})
+	has("apiserver_request_duration_seconds", map[string]string{"verb": "GET", "scope": "resource"})
+	has("etcd_request_duration_seconds", map[string]string{"operation": "create", "group": "stable.example.com", "resource": "widgets"})
+	has("etcd_request_duration_seconds", map[string]string{"operation": "list", "group": "stable.example.com", "resource": "widgets"})
+	has("apiserver_storage_objects", map[string]string{"resource": "widgets.stable.example.com"})
+	has("process_resident_memory_bytes", nil)
+}
+
+func matches(m *dto.Metric, want map[string]string) bool {
+	got := map[string]string{}
+	for _, l := range m.Label {
+		got[l.GetName()] = l.GetValue()
+	}
+	for k, v := range want {
+		if got[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestProfilingOptIn: /debug/pprof/ is served only with --profiling.
+func TestProfilingOptIn(t *testing.T) {
+	if code, _ := get(t, start(t).base+"/debug/pprof/"); code != http.StatusNotFound {
+		t.Errorf("without --profiling: %d", code)
+	}
+	if code, body := get(t, start(t, "--profiling").base+"/debug/pprof/goroutine?debug=1"); code != http.StatusOK || len(body) == 0 {
+		t.Errorf("with --profiling: %d", code)
+	}
+}
+
+// TestGracefulStop: stopping Run (SIGTERM, SIGINT) with a shutdown delay
+// turns /readyz unready while the API still answers, then stops.
+func TestGracefulStop(t *testing.T) {
+	r := start(t, "--shutdown-delay-duration", "1s")
+	stopped := make(chan struct{})
+	go func() { r.stop(); close(stopped) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		code, body := get(t, r.base+"/readyz?verbose")
+		if code == http.StatusInternalServerError {
+			if want := "[-]shutdown failed: reason withheld\n"; !strings.Contains(body, want) {
+				t.Errorf("/readyz: %q", body)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("/readyz stayed ready")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if code, _ := get(t, r.base+widgets); code != http.StatusOK {
+		t.Errorf("during the delay: %d", code)
+	}
+	select {
+	case <-stopped:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return")
+	}
+}
+

@@ -1,0 +1,234 @@
+package prometheus
+
+import (
+	"errors"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	prom "github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/kapi-dev/kapi/apiserver"
+)
+
+// latencyBuckets are kube-apiserver's buckets of
+// apiserver_request_duration_seconds and etcd_request_duration_seconds.
+var latencyBuckets = []float64{0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3,
+	4, 5, 6, 8, 10, 15, 20, 30, 45, 60}
+
+var (
+	requestLabels = []string{"verb", "dry_run", "group", "version", "resource", "subresource", "scope", "component"}
+	sizeLabels    = []string{"verb", "group", "version", "resource", "subresource", "scope", "component"}
+	abortLabels   = []string{"verb", "group", "version", "resource", "subresource", "scope"}
+	etcdLabels    = []string{"operation", "group", "resource"}
+	gvr           = []string{"group", "version", "resource"}
+)
+
+// Metrics is an [apiserver.Observer] (and an etcd backend's observer)
+// that keeps kube-apiserver's metrics. Make it with [New].
+type Metrics struct {
+	requests     *prom.CounterVec
+	latency      *prom.HistogramVec
+	sizes        *prom.HistogramVec
+	longRunning  *prom.GaugeVec
+	watchers     *prom.GaugeVec
+	watchEvents  *prom.CounterVec
+	eventSizes   *prom.HistogramVec
+	aborts       *prom.CounterVec
+	terminations *prom.CounterVec
+	rejected     *prom.CounterVec
+	etcdLatency  *prom.HistogramVec
+	etcdRequests *prom.CounterVec
+	etcdErrors   *prom.CounterVec
+
+	inflight inflightCollector
+	state    stateCollector
+}
+
+var _ apiserver.Observer = (*Metrics)(nil)
+
+// New registers kapi's metrics, and the Go runtime and process
+// collectors unless reg has them already, on reg.
+func New(reg prom.Registerer) (*Metrics, error) {
+	m := &Metrics{
+		requests: prom.NewCounterVec(prom.CounterOpts{Name: "apiserver_request_total",
+			Help: "Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code."},
+			append(requestLabels, "code")),
+		latency: prom.NewHistogramVec(prom.HistogramOpts{Name: "apiserver_request_duration_seconds",
+			Help:    "Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
+			Buckets: latencyBuckets}, requestLabels),
+		sizes: prom.NewHistogramVec(prom.HistogramOpts{Name: "apiserver_response_sizes",
+			Help:    "Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.",
+			Buckets: prom.ExponentialBuckets(1000, 10, 7)}, sizeLabels),
+		longRunning: prom.NewGaugeVec(prom.GaugeOpts{Name: "apiserver_longrunning_requests",
+			Help: "Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component."}, sizeLabels),
+		watchers: prom.NewGaugeVec(prom.GaugeOpts{Name: "apiserver_registered_watchers",
+			Help: "Number of currently registered watchers for a given resources"}, []string{"group", "version", "kind"}),
+		watchEvents: prom.NewCounterVec(prom.CounterOpts{Name: "apiserver_watch_events_total",
+			Help: "Number of events sent in watch clients"}, gvr),
+		eventSizes: prom.NewHistogramVec(prom.HistogramOpts{Name: "apiserver_watch_events_sizes",
+			Help: "Watch event size distribution in bytes", Buckets: prom.ExponentialBuckets(1024, 2, 8)}, gvr),
+		aborts: prom.NewCounterVec(prom.CounterOpts{Name: "apiserver_request_aborts_total",
+			Help: "Number of requests which apiserver aborted possibly due to a timeout, for each group, version, verb, resource, subresource and scope"}, abortLabels),
+		terminations: prom.NewCounterVec(prom.CounterOpts{Name: "apiserver_request_terminations_total",
+			Help: "Number of requests which apiserver terminated in self-defense."}, append(sizeLabels, "code")),
+		rejected: prom.NewCounterVec(prom.CounterOpts{Name: "apiserver_flowcontrol_rejected_requests_total",
+			Help: "Number of requests rejected by API Priority and Fairness subsystem"}, []string{"flow_schema", "priority_level", "reason"}),
+		etcdLatency: prom.NewHistogramVec(prom.HistogramOpts{Name: "etcd_request_duration_seconds",
+			Help: "Etcd request latency in seconds for each operation and object type.", Buckets: latencyBuckets}, etcdLabels),
+		etcdRequests: prom.NewCounterVec(prom.CounterOpts{Name: "etcd_requests_total",
+			Help: "Etcd request counts for each operation and object type."}, etcdLabels),
+		etcdErrors: prom.NewCounterVec(prom.CounterOpts{Name: "etcd_request_errors_total",
+			Help: "Etcd failed request counts for each operation and object type."}, etcdLabels),
+	}
+	m.inflight.desc = prom.NewDesc("apiserver_current_inflight_requests",
+		"Maximal number of currently used inflight request limit of this apiserver per request kind in last second.", []string{"request_kind"}, nil)
+	m.state.init()
+	for _, c := range []prom.Collector{m.requests, m.latency, m.sizes, m.longRunning, m.watchers, m.watchEvents,
+		m.eventSizes, m.aborts, m.terminations, m.rejected, m.etcdLatency, m.etcdRequests, m.etcdErrors, &m.inflight, &m.state} {
+		if err := reg.Register(c); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range []prom.Collector{collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
+		if err := reg.Register(c); err != nil && !errors.As(err, new(prom.AlreadyRegisteredError)) {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// ObserveRequest counts a finished request.
+func (m *Metrics) ObserveRequest(r *apiserver.RequestRecord) {
+	code := strconv.Itoa(r.Code)
+	m.requests.WithLabelValues(r.Verb, r.DryRun, r.Group, r.Version, r.Resource, r.Subresource, r.Scope, r.Component, code).Inc()
+	if r.Verb != "WATCH" {
+		m.latency.WithLabelValues(r.Verb, r.DryRun, r.Group, r.Version, r.Resource, r.Subresource, r.Scope, r.Component).
+			Observe(r.Duration.Seconds())
+	}
+	if r.Verb == "GET" || r.Verb == "LIST" {
+		m.sizes.WithLabelValues(r.Verb, r.Group, r.Version, r.Resource, r.Subresource, r.Scope, r.Component).
+			Observe(float64(r.ResponseSize))
+	}
+	if r.Rejected != "" || r.TimedOut {
+		m.terminations.WithLabelValues(r.Verb, r.Group, r.Version, r.Resource, r.Subresource, r.Scope, r.Component, code).Inc()
+	}
+	if r.Rejected != "" {
+		m.rejected.WithLabelValues("per-user", r.RequestKind, r.Rejected).Inc()
+	}
+	if r.Aborted {
+		m.aborts.WithLabelValues(r.Verb, r.Group, r.Version, r.Resource, r.Subresource, r.Scope).Inc()
+	}
+}
+
+// ObserveInflight notes the seats in use of one kind.
+func (m *Metrics) ObserveInflight(kind string, n int) { m.inflight.set(kind, n) }
+
+// ObserveLongRunning counts open watches.
+func (m *Metrics) ObserveLongRunning(l *apiserver.RequestLabels, delta int) {
+	m.longRunning.WithLabelValues(l.Verb, l.Group, l.Version, l.Resource, l.Subresource, l.Scope, l.Component).Add(float64(delta))
+}
+
+// ObserveWatchers counts registered watchers of a kind.
+func (m *Metrics) ObserveWatchers(group, version, kind string, delta int) {
+	m.watchers.WithLabelValues(group, version, kind).Add(float64(delta))
+}
+
+// ObserveWatchEvent counts an event sent to a watcher, and its size.
+func (m *Metrics) ObserveWatchEvent(group, version, resource string, size int) {
+	m.watchEvents.WithLabelValues(group, version, resource).Inc()
+	m.eventSizes.WithLabelValues(group, version, resource).Observe(float64(size))
+}
+
+// ObserveResources takes the function the state gauges are read from at
+// each scrape.
+func (m *Metrics) ObserveResources(read func() []apiserver.ResourceStats) {
+	m.state.read.Store(&read)
+}
+
+// ObserveEtcdRequest records one etcd request of the etcd backend.
+func (m *Metrics) ObserveEtcdRequest(operation, group, resource string, d time.Duration, err error) {
+	m.etcdLatency.WithLabelValues(operation, group, resource).Observe(d.Seconds())
+	m.etcdRequests.WithLabelValues(operation, group, resource).Inc()
+	if err != nil {
+		m.etcdErrors.WithLabelValues(operation, group, resource).Inc()
+	}
+}
+
+// inflightCollector reports, per request kind, the most seats in use
+// since the last scrape (kube-apiserver reports the most in the last
+// second), so that short bursts between scrapes are seen.
+type inflightCollector struct {
+	desc *prom.Desc
+	mu   sync.Mutex
+	cur  map[string]int
+	peak map[string]int
+}
+
+func (c *inflightCollector) set(kind string, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cur == nil {
+		c.cur, c.peak = make(map[string]int), make(map[string]int)
+	}
+	c.cur[kind] = n
+	if n > c.peak[kind] {
+		c.peak[kind] = n
+	}
+}
+
+func (c *inflightCollector) Describe(ch chan<- *prom.Desc) { ch <- c.desc }
+
+func (c *inflightCollector) Collect(ch chan<- prom.Metric) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, kind := range []string{"readOnly", "mutating"} {
+		ch <- prom.MustNewConstMetric(c.desc, prom.GaugeValue, float64(c.peak[kind]), kind)
+		if c.peak != nil {
+			c.peak[kind] = c.cur[kind]
+		}
+	}
+}
+
+// stateCollector reads the resources' state gauges at scrape time.
+type stateCollector struct {
+	read                    atomic.Pointer[func() []apiserver.ResourceStats]
+	objects, capacity, revs *prom.Desc
+}
+
+func (c *stateCollector) init() {
+	c.objects = prom.NewDesc("apiserver_storage_objects",
+		"Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.", []string{"resource"}, nil)
+	c.capacity = prom.NewDesc("watch_cache_capacity", "Total capacity of watch cache broken by resource type.", []string{"group", "resource"}, nil)
+	c.revs = prom.NewDesc("apiserver_watch_cache_resource_version", "Current resource version of watch cache broken by resource type.",
+		[]string{"group", "resource"}, nil)
+}
+
+func (c *stateCollector) Describe(ch chan<- *prom.Desc) {
+	ch <- c.objects
+	ch <- c.capacity
+	ch <- c.revs
+}
+
+func (c *stateCollector) Collect(ch chan<- prom.Metric) {
+	read := c.read.Load()
+	if read == nil {
+		return
+	}
+	seen := make(map[string]bool)
+	for _, r := range (*read)() {
+		name := r.Resource
+		if r.Group != "" {
+			name += "." + r.Group
+		}
+		if seen[name] { // the same resource in another version: one cache each, the same objects
+			continue
+		}
+		seen[name] = true
+		ch <- prom.MustNewConstMetric(c.objects, prom.GaugeValue, float64(r.Objects), name)
+		ch <- prom.MustNewConstMetric(c.capacity, prom.GaugeValue, float64(r.WindowEvents), r.Group, r.Resource)
+		ch <- prom.MustNewConstMetric(c.revs, prom.GaugeValue, float64(r.Revision), r.Group, r.Resource)
+	}
+}

@@ -1,0 +1,16 @@
+package otel_test
+
+import (
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	kapiotel "github.com/kapi-dev/kapi/tracing/otel"
+)
+
+// A host passes its TracerProvider (with its exporter) to the server.
+func ExampleNew() {
+	tp := sdktrace.NewTracerProvider() // add sdktrace.WithBatcher(exporter)
+	srv := apiserver.New(apiserver.Options{Tracer: kapiotel.New(tp)})
+	defer srv.Close()
+	// Output:
+}

@@ -1,0 +1,144 @@
+package watch
+
+import (
+	"slices"
+
+	"github.com/kapi-dev/kapi/internal/btree"
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// The index maps each term [Options.Index] gives an object (a label's
+// key=value, say) to the keys of the objects that have it. It is part of
+// the cache's state and changes with the mirror, copy-on-write with the
+// same generations, so that a reader of a state sees the index of exactly
+// that mirror. A selective list reads the keys of the terms its selector
+// requires and looks up only those objects.
+
+// posting is the set of keys of the objects that have one term.
+type posting struct {
+	term string
+	keys *btree.Node[string]
+	gen  uint64 // the change that created this posting value
+}
+
+type pnode = btree.Node[*posting]
+
+var (
+	postings = btree.NewOps(func(p *posting) string { return p.term })
+	keySet   = btree.NewOps(func(k string) string { return k })
+)
+
+// terms returns the sorted, unique index terms of kv, or nil without an
+// index.
+func (c *Cache) terms(kv *storage.KeyValue) []string {
+	if c.opts.Index == nil || kv == nil {
+		return nil
+	}
+	t := c.opts.Index(kv)
+	if !slices.IsSorted(t) {
+		t = slices.Clone(t)
+		slices.Sort(t)
+	}
+	return slices.Compact(t)
+}
+
+// reindex changes the index root for the object at key going from the
+// terms before to the terms after, with generation gen.
+func reindex(root *pnode, key string, before, after []string, gen uint64) *pnode {
+	i, j := 0, 0
+	for i < len(before) || j < len(after) {
+		switch {
+		case j == len(after) || i < len(before) && before[i] < after[j]:
+			root = unindex(root, before[i], key, gen)
+			i++
+		case i == len(before) || after[j] < before[i]:
+			root = index(root, after[j], key, gen)
+			j++
+		default: // the term stays
+			i++
+			j++
+		}
+	}
+	return root
+}
+
+// index adds key to the posting of term.
+func index(root *pnode, term, key string, gen uint64) *pnode {
+	p, _ := postings.Get(root, term)
+	np := mutablePosting(p, term, gen)
+	np.keys, _, _ = keySet.Put(np.keys, key, gen)
+	if np != p {
+		root, _, _ = postings.Put(root, np, gen)
+	}
+	return root
+}
+
+// unindex removes key from the posting of term, and the posting when it
+// is left empty.
+func unindex(root *pnode, term, key string, gen uint64) *pnode {
+	p, _ := postings.Get(root, term)
+	if p == nil {
+		return root
+	}
+	np := mutablePosting(p, term, gen)
+	np.keys, _, _ = keySet.Delete(np.keys, key, gen)
+	switch {
+	case np.keys.Len() == 0:
+		root, _, _ = postings.Delete(root, term, gen)
+	case np != p:
+		root, _, _ = postings.Put(root, np, gen)
+	}
+	return root
+}
+
+// mutablePosting returns p when gen created it, else a copy of it (or a
+// new posting) stamped with gen.
+func mutablePosting(p *posting, term string, gen uint64) *posting {
+	switch {
+	case p == nil:
+		return &posting{term: term, gen: gen}
+	case p.gen == gen:
+		return p
+	}
+	return &posting{term: term, keys: p.keys, gen: gen}
+}
+
+// candidates returns the keys in [start, hi) of the objects that have at
+// least one term of the set with the fewest objects in total, in key
+// order, and ok; ok is false when the state has no index or no set was
+// given.
+func candidates(root *pnode, sets [][]string, start, hi string) (keys []string, ok bool) {
+	if root == nil || len(sets) == 0 {
+		return nil, false
+	}
+	var best []*posting
+	bestLen := -1
+	for _, set := range sets {
+		var ps []*posting
+		n := 0
+		for _, term := range set {
+			if p, _ := postings.Get(root, term); p != nil {
+				ps = append(ps, p)
+				n += p.keys.Len()
+			}
+		}
+		if bestLen < 0 || n < bestLen {
+			best, bestLen = ps, n
+		}
+	}
+	keys = make([]string, 0, bestLen)
+	for _, p := range best {
+		keySet.Ascend(p.keys, start, false, func(k string) bool {
+			if hi != "" && k >= hi {
+				return false
+			}
+			keys = append(keys, k)
+			return true
+		})
+	}
+	if len(best) > 1 {
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+	}
+	return keys, true
+}
