@@ -41,6 +41,15 @@ type AdmissionRequest struct {
 	// User is who made the request (the impersonated user when it
 	// impersonated one); nil when the server authenticates no one.
 	User *auth.User
+	// FieldManager is the manager the write is recorded under in
+	// managedFields: the fieldManager parameter, or the client's
+	// User-Agent product. Empty on delete.
+	FieldManager string
+	// Options are the options of the operation performed, which may
+	// differ from the ones the client sent (a patch is an update, or a
+	// create when it creates the object): *meta.CreateOptions,
+	// *meta.UpdateOptions or *meta.DeleteOptions.
+	Options any
 }
 
 // AdmissionFunc admits or rejects a write. Mutating functions run after
@@ -50,18 +59,37 @@ type AdmissionRequest struct {
 // error as 403 Forbidden, as kube-apiserver answers an admission denial.
 type AdmissionFunc func(ctx context.Context, req *AdmissionRequest) error
 
-// admissionRequest describes a write of obj (nil on delete) over old (nil
-// on create) to r.
-func (r *resource) admissionRequest(op Operation, subresource string, obj, old meta.Object, dry bool) *AdmissionRequest {
+// admissionRequest describes the write's operation op of obj (nil on
+// delete) over old (nil on create).
+func (w *write) admissionRequest(op Operation, obj, old meta.Object) *AdmissionRequest {
+	r := w.h.r
 	m := old
 	if obj != nil {
 		m = obj
 	}
 	om := m.GetObjectMeta()
-	return &AdmissionRequest{
-		Operation: op, Kind: r.kind.gvk(), Resource: r.gr, Subresource: subresource,
-		Namespace: om.Namespace, Name: om.Name, Object: obj, OldObject: old, DryRun: dry,
+	a := &AdmissionRequest{
+		Operation: op, Kind: r.kind.gvk(), Resource: r.gr, Subresource: w.req.subresource,
+		Namespace: om.Namespace, Name: om.Name, Object: obj, OldObject: old, DryRun: w.dryRun,
+		FieldManager: w.manager, Options: w.options(op),
 	}
+	a.User, _ = auth.UserFrom(w.req.r.Context())
+	return a
+}
+
+// options are the options of the write's operation, from its request.
+func (w *write) options(op Operation) any {
+	if op == OperationDelete {
+		return w.deleteOptions
+	}
+	q := w.req.r.URL.Query()
+	dry, fm, fv := q["dryRun"], q.Get("fieldManager"), q.Get("fieldValidation")
+	if op == OperationCreate {
+		return &meta.CreateOptions{TypeMeta: meta.TypeMeta{Kind: "CreateOptions", APIVersion: "meta.k8s.io/v1"},
+			DryRun: dry, FieldManager: fm, FieldValidation: fv}
+	}
+	return &meta.UpdateOptions{TypeMeta: meta.TypeMeta{Kind: "UpdateOptions", APIVersion: "meta.k8s.io/v1"},
+		DryRun: dry, FieldManager: fm, FieldValidation: fv}
 }
 
 // mutate runs the mutating admission functions. It reports whether there
@@ -95,7 +123,7 @@ func runAdmission(ctx context.Context, r *resource, a *AdmissionRequest, funcs [
 // of the stored object old.
 func (w *write) admitDelete(ctx context.Context, old meta.Object) error {
 	r := w.h.r
-	a := r.admissionRequest(OperationDelete, "", nil, old, w.dryRun)
+	a := w.admissionRequest(OperationDelete, nil, old)
 	if _, err := w.h.mutate(ctx, r, a); err != nil {
 		return err
 	}

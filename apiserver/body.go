@@ -68,7 +68,7 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 		return nil, status.BadRequest(decodeErrorMessage(err))
 	}
 	// Unstructured kinds learn their unknown fields from the schema.
-	strict = append(strict, h.r.kind.plan.prune(obj)...)
+	strict = append(strict, h.r.plan.prune(obj)...)
 	warnings, err := directive.Check(strict)
 	if err != nil {
 		return nil, err

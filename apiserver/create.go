@@ -51,7 +51,7 @@ func (r *resource) prepareForCreate(obj meta.Object) {
 
 // applyDefaults fills in the schema's defaults, then the kind's.
 func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) error {
-	if err := r.kind.plan.applyDefaults(obj); err != nil {
+	if err := r.plan.applyDefaults(obj); err != nil {
 		return status.InternalError(err)
 	}
 	if r.kind.Default != nil {
@@ -66,12 +66,12 @@ func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) error {
 func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded map[string]any) error {
 	m := obj.GetObjectMeta()
 	errs := validateObjectMeta(m, r.kind.Namespaced, r.kind.ValidateName)
-	schemaErrs, err := r.kind.plan.validate(obj, decoded)
+	schemaErrs, err := r.plan.validate(obj, decoded)
 	if err != nil {
 		return status.InternalError(err)
 	}
 	errs = append(errs, schemaErrs...)
-	ruleErrs, err := r.kind.plan.validateRules(ctx, obj, old, decoded, errs)
+	ruleErrs, err := r.plan.validateRules(ctx, obj, old, decoded, errs)
 	if err != nil {
 		return status.InternalError(err)
 	}

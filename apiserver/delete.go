@@ -19,7 +19,11 @@ func (h *handler) delete(req *request) {
 		h.fail(req, err)
 		return
 	}
-	w := &write{h: h, req: req, dryRun: dry}
+	if unsafeDelete(opts) {
+		h.deleteCorrupt(req)
+		return
+	}
+	w := &write{h: h, req: req, dryRun: dry, deleteOptions: &opts}
 	out, deleted, err := w.delete(req.r.Context(), req.namespace, req.name, opts)
 	if err != nil {
 		h.fail(req, err)
@@ -69,6 +73,13 @@ func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) 
 		b := isTrue(v)
 		opts.OrphanDependents = &b
 	}
+	if v := q.Get(ignoreReadErrorOption); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return opts, false, status.BadRequest(fmt.Sprintf("invalid %s %q", ignoreReadErrorOption, v))
+		}
+		opts.IgnoreStoreReadErrorWithClusterBreakingPotential = &b
+	}
 	if p := opts.PropagationPolicy; p != nil {
 		switch *p {
 		case meta.DeletePropagationBackground, meta.DeletePropagationForeground, meta.DeletePropagationOrphan:
@@ -77,8 +88,12 @@ func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) 
 				status.FieldErrors{status.NotSupported(status.NewPath("propagationPolicy"), string(*p), []string{"Foreground", "Background", "Orphan", "nil"})})
 		}
 	}
-	dryValues := append(q["dryRun"], opts.DryRun...)
-	dry, err := dryRun(dryValues)
+	opts.DryRun = append(q["dryRun"], opts.DryRun...)
+	if errs := validateUnsafeDelete(opts); len(errs) > 0 {
+		return opts, false, optionsInvalid("DeleteOptions", errs)
+	}
+	dry, err := dryRun(opts.DryRun)
+	opts.TypeMeta = meta.TypeMeta{Kind: "DeleteOptions", APIVersion: "meta.k8s.io/v1"}
 	return opts, dry, err
 }
 
@@ -233,7 +248,7 @@ func (h *handler) deleteCollection(req *request) {
 		return
 	}
 	list := &meta.List{TypeMeta: meta.TypeMeta{Kind: h.r.listKind, APIVersion: h.r.apiVersion}, Items: []meta.Object{}}
-	w := &write{h: h, req: req, dryRun: dry}
+	w := &write{h: h, req: req, dryRun: dry, deleteOptions: &opts}
 	for _, obj := range items {
 		m := obj.GetObjectMeta()
 		out, _, err := w.delete(ctx, m.Namespace, m.Name, opts)

@@ -11,6 +11,11 @@
 //	if err := srv.Err(); err != nil { ... }
 //	mux.Handle("/", srv)
 //
+// Registration fails closed: a server any of whose registrations failed
+// answers every request with a 500 Status naming the errors (logged once),
+// so a host that forgets Err never serves part of its API. Register
+// panics once the server has answered a request.
+//
 // # What it serves
 //
 // Discovery (/api, /apis, /apis/G, /apis/G/V, legacy and aggregated), the

@@ -39,6 +39,10 @@ func (h *handler) get(req *request) {
 			return
 		}
 	}
+	if _, ok := out.ser.(codec.ListWriter); ok && out.as == transformNone {
+		h.writeEncodedObject(req, out.ser, resp.Entry)
+		return
+	}
 	obj, err := object(resp.Entry)
 	if err != nil {
 		h.fail(req, err)

@@ -93,9 +93,6 @@ type Kind struct {
 	// Deletion, when set, makes deleting an object of the kind two-phase
 	// beyond its metadata finalizers (see [DeletionHooks]).
 	Deletion *DeletionHooks
-
-	// plan is Schema compiled at registration.
-	plan *schemaPlan
 }
 
 // DeletionHooks make deletion two-phase for a kind whose objects must be
@@ -154,28 +151,27 @@ type fieldPlan struct {
 
 // compileSchema builds the kind's schema plan; engine compiles its
 // rules.
-func (k *Kind) compileSchema(engine schema.RuleEngine) error {
+func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
 	p := &schemaPlan{root: k.Schema}
 	if err := p.compileRules(engine); err != nil {
-		return err
+		return nil, err
 	}
 	sample := k.New()
 	if _, ok := sample.(*meta.Unstructured); ok {
 		p.unstructured = true
 		v, err := schema.NewValidator(k.Schema)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		p.validator = v
-		k.plan = p
-		return nil
+		return p, nil
 	}
 	t := reflect.TypeOf(sample)
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if err := schema.CheckZeroValues(k.Schema, t); err != nil {
-		return err
+		return nil, err
 	}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -189,7 +185,7 @@ func (k *Kind) compileSchema(engine schema.RuleEngine) error {
 		}
 		v, err := schema.NewValidator(fs)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		fp := fieldPlan{index: i, name: name, schema: fs, validator: v, defaults: hasDefaults(fs)}
 		if fp.defaults {
@@ -198,13 +194,12 @@ func (k *Kind) compileSchema(engine schema.RuleEngine) error {
 			case err == nil:
 				fp.defaulter = d
 			case !errors.Is(err, schema.ErrNotPlannable):
-				return err
+				return nil, err
 			}
 		}
 		p.fields = append(p.fields, fp)
 	}
-	k.plan = p
-	return nil
+	return p, nil
 }
 
 // hasRules reports whether values of s can fail validation or be

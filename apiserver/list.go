@@ -44,6 +44,10 @@ func (h *handler) list(req *request) {
 			return
 		}
 	}
+	if lw, ok := out.ser.(codec.ListWriter); ok && out.as == transformNone {
+		h.writeEncodedList(req, out.ser, lw, p)
+		return
+	}
 	list, err := p.list(h.r)
 	if err != nil {
 		h.fail(req, err)

@@ -146,7 +146,7 @@ func (h *handler) decodePatched(req *request, patched []byte) (meta.Object, []er
 	if err != nil {
 		return nil, nil, patch.InvalidResult(patched, err)
 	}
-	strict = append(strict, r.kind.plan.prune(obj)...)
+	strict = append(strict, r.plan.prune(obj)...)
 	if err := r.checkTypeMeta(obj); err != nil {
 		return nil, nil, err
 	}

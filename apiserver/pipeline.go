@@ -39,6 +39,25 @@ type write struct {
 	// generated is set when the server chose the object's name from its
 	// generateName: a collision is retried with another name.
 	generated bool
+	// deleteOptions are a delete's options, for admission.
+	deleteOptions *meta.DeleteOptions
+}
+
+// create stores a new object, or for a dry run checks that the store
+// would take it. created is false when an object of that name is already
+// stored.
+func (w *write) create(ctx context.Context, obj meta.Object) (kv *storage.KeyValue, created bool, err error) {
+	r := w.h.r
+	if !w.dryRun {
+		kv, err := r.create(ctx, obj)
+		return kv, kv != nil, err
+	}
+	m := obj.GetObjectMeta()
+	resp, err := r.store.Get(ctx, r.key(m.Namespace, m.Name), storage.GetOptions{})
+	if err != nil {
+		return nil, false, storageError(err)
+	}
+	return nil, resp.KV == nil, nil
 }
 
 // written is the outcome of a write: the object, the value stored for it
@@ -63,11 +82,13 @@ const maxCreateRaces = 3
 //  5. set the fields the server owns (uid, timestamps, status split);
 //  6. default: the schema's defaults, then the kind's Default;
 //  7. run mutating admission, and default again what it changed;
-//  8. bump the generation and record managedFields;
-//  9. validate: metadata, the schema, its CEL rules, the kind's Validate;
-//  10. run validating admission;
-//  11. store with compare-and-swap (a dry run stops before), starting
-//     again at 1 when a concurrent write won the race.
+//  8. generate the name of a create that asks for one (generateName);
+//  9. bump the generation and record managedFields;
+//  10. validate: metadata, the schema, its CEL rules, the kind's Validate;
+//  11. run validating admission;
+//  12. store with compare-and-swap, starting again at 1 when a
+//     concurrent write won the race; a dry run checks what the store
+//     would refuse (an existing name) and stores nothing.
 func (w *write) run(ctx context.Context) (written, error) {
 	r := w.h.r
 	for races := 0; ; {
@@ -92,21 +113,23 @@ func (w *write) run(ctx context.Context) (written, error) {
 			return written{}, err
 		}
 		// 6 and 7. Defaults and mutating admission.
-		a := w.admissionRequest(obj, old)
+		a := w.admissionRequest(operation(old), obj, old)
 		if err := w.defaultAndMutate(ctx, a); err != nil {
 			return written{}, err
 		}
-		// 8. Generation and managedFields.
+		// 8. Generated name.
+		a.Name = w.generateName(obj)
+		// 9. Generation and managedFields.
 		decoded := w.record(cur, obj, old)
-		// 9. Validation.
+		// 10. Validation.
 		if err := r.validate(ctx, obj, old, decoded); err != nil {
 			return written{}, err
 		}
-		// 10. Validating admission.
+		// 11. Validating admission.
 		if err := w.h.admit(ctx, r, a); err != nil {
 			return written{}, err
 		}
-		// 11. Store.
+		// 12. Store.
 		out, done, err := w.store(ctx, cur, obj, old)
 		if status.IsAlreadyExists(err) && !w.post && races < maxCreateRaces {
 			races++ // created concurrently: update it instead
@@ -179,19 +202,35 @@ func preconditionRevision(obj meta.Object, r *resource, name string) (int64, err
 }
 
 // prepare sets the fields the server owns: on a new object its uid,
-// creation time and generation (and a generated name); on an update
-// what it carries over from the stored object, with spec split from
-// status. It returns the object to go on with, which a status write
-// replaces by the stored object with the new status.
+// creation time and generation; on an update what it carries over from
+// the stored object, with spec split from status. It returns the object
+// to go on with, which a status write replaces by the stored object with
+// the new status.
 func (w *write) prepare(obj, old meta.Object) (meta.Object, error) {
 	if old == nil {
 		w.h.r.prepareForCreate(obj)
-		if m := obj.GetObjectMeta(); m.Name == "" && m.GenerateName != "" {
-			m.Name, w.generated = generateName(m.GenerateName), true
-		}
 		return obj, nil
 	}
 	return w.prepareForUpdate(obj, old)
+}
+
+// generateName names an object created without a name from its
+// generateName, after mutating admission (which sees the name empty), as
+// kube-apiserver does. It returns the object's name.
+func (w *write) generateName(obj meta.Object) string {
+	m := obj.GetObjectMeta()
+	if m.Name == "" && m.GenerateName != "" {
+		m.Name, w.generated = generateName(m.GenerateName), true
+	}
+	return m.Name
+}
+
+// operation is the admission operation of a write over old.
+func operation(old meta.Object) Operation {
+	if old == nil {
+		return OperationCreate
+	}
+	return OperationUpdate
 }
 
 // defaultAndMutate applies defaults, runs mutating admission and, when
@@ -226,15 +265,6 @@ func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) map[string]a
 	return w.track(cur, obj, old)
 }
 
-// admissionRequest describes the write of obj over old (nil on create).
-func (w *write) admissionRequest(obj, old meta.Object) *AdmissionRequest {
-	op := OperationUpdate
-	if old == nil {
-		op = OperationCreate
-	}
-	return w.h.r.admissionRequest(op, w.req.subresource, obj, old, w.dryRun)
-}
-
 // store writes obj: a create when there is no stored object (retrying a
 // generated name that collides), else a compare-and-swap over cur. done
 // is false when a concurrent write won the race and the write must start
@@ -242,13 +272,10 @@ func (w *write) admissionRequest(obj, old meta.Object) *AdmissionRequest {
 func (w *write) store(ctx context.Context, cur *storage.KeyValue, obj, old meta.Object) (written, bool, error) {
 	r := w.h.r
 	if cur == nil {
-		if w.dryRun {
-			return written{obj: obj, created: true}, true, nil
-		}
 		m := obj.GetObjectMeta()
 		for attempt := 1; ; attempt++ {
-			kv, err := r.create(ctx, obj)
-			if kv != nil || err != nil {
+			kv, created, err := w.create(ctx, obj)
+			if created || err != nil {
 				return written{obj: obj, kv: kv, created: err == nil}, true, err
 			}
 			if !w.generated || attempt >= maxGenerateNameAttempts {

@@ -37,6 +37,8 @@ type resource struct {
 	unstructured bool
 	// cache serves every read: gets, lists and watches.
 	cache *watch.Cache
+	// plan is the kind's schema compiled: defaults, pruning, validation.
+	plan *schemaPlan
 	// patcher applies patches and keeps managedFields.
 	patcher *patch.Patcher
 	// storageCodec encodes stored values; nil means JSON with a
@@ -59,7 +61,7 @@ func typeOf(obj meta.Object) reflect.Type {
 	return t
 }
 
-func newResource(k Kind, cacheOpts watch.Options, codecs *codec.Registry, storageMediaType string) (*resource, error) {
+func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *codec.Registry, storageMediaType string) (*resource, error) {
 	p, err := newPatcher(k)
 	if err != nil {
 		return nil, err
@@ -76,6 +78,7 @@ func newResource(k Kind, cacheOpts watch.Options, codecs *codec.Registry, storag
 		listKind:    k.Kind + "List",
 		gr:          k.groupResource(),
 		statusField: -1,
+		plan:        plan,
 		patcher:     p,
 		codecs:      codecs,
 	}

@@ -59,6 +59,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			"duration", time.Since(start), "userAgent", r.UserAgent())
 	}()
 	docs := s.seal()
+	if s.broken != nil {
+		s.writeError(rec, r, s.broken)
+		return
+	}
 	out, authed, done := s.guard(rec, r)
 	panicked := true
 	defer func() { done(panicked) }()

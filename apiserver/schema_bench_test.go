@@ -49,7 +49,8 @@ func BenchmarkSchemaPlan(b *testing.B) {
 		b.Fatal(err)
 	}
 	k.Schema = s
-	if err := k.compileSchema(nil); err != nil {
+	plan, err := compileSchema(&k, nil)
+	if err != nil {
 		b.Fatal(err)
 	}
 	obj := benchObject()
@@ -64,10 +65,10 @@ func BenchmarkSchemaPlan(b *testing.B) {
 	b.Run("default+validate", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			if err := k.plan.applyDefaults(obj); err != nil {
+			if err := plan.applyDefaults(obj); err != nil {
 				b.Fatal(err)
 			}
-			if errs, err := k.plan.validate(obj, nil); err != nil || len(errs) > 0 {
+			if errs, err := plan.validate(obj, nil); err != nil || len(errs) > 0 {
 				b.Fatal(errs, err)
 			}
 		}
@@ -78,7 +79,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		plan *schemaPlan
-	}{{"default-plan", k.plan}, {"default-json", viaJSON}} {
+	}{{"default-plan", plan}, {"default-json", viaJSON}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
@@ -107,7 +108,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			if errs, err := k.plan.validate(obj, decoded); err != nil || len(errs) > 0 {
+			if errs, err := plan.validate(obj, decoded); err != nil || len(errs) > 0 {
 				b.Fatal(errs, err)
 			}
 		}

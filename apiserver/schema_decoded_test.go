@@ -21,7 +21,8 @@ func TestValidateDecodedMatchesEncoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.Schema = s
-	if err := k.compileSchema(nil); err != nil {
+	plan, err := compileSchema(&k, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
 	n := func(v int32) *int32 { return &v }
@@ -44,7 +45,7 @@ func TestValidateDecodedMatchesEncoding(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			obj := benchObject()
 			tc.change(obj)
-			want, err := k.plan.validate(obj, nil)
+			want, err := plan.validate(obj, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +57,7 @@ func TestValidateDecodedMatchesEncoding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := k.plan.validate(obj, decoded)
+			got, err := plan.validate(obj, decoded)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,15 +18,15 @@ func compiledBenchKind(t testing.TB) (plan, viaJSON *schemaPlan) {
 		t.Fatal(err)
 	}
 	k.Schema = s
-	if err := k.compileSchema(nil); err != nil {
+	if plan, err = compileSchema(&k, nil); err != nil {
 		t.Fatal(err)
 	}
-	j := *k.plan
-	j.fields = append([]fieldPlan(nil), k.plan.fields...)
+	j := *plan
+	j.fields = append([]fieldPlan(nil), plan.fields...)
 	for i := range j.fields {
 		j.fields[i].defaulter = nil
 	}
-	return k.plan, &j
+	return plan, &j
 }
 
 func randomBenchWidget(r *rand.Rand) *benchWidget {
@@ -109,14 +109,15 @@ func TestSchemaDefaultsFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.Schema = s
-	if err := k.compileSchema(nil); err != nil {
+	plan, err := compileSchema(&k, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(k.plan.fields) != 1 || k.plan.fields[0].defaulter != nil {
-		t.Fatalf("fields %+v: want the spec defaulted through its JSON form", k.plan.fields)
+	if len(plan.fields) != 1 || plan.fields[0].defaulter != nil {
+		t.Fatalf("fields %+v: want the spec defaulted through its JSON form", plan.fields)
 	}
 	w := &fallbackWidget{}
-	if err := k.plan.applyDefaults(w); err != nil {
+	if err := plan.applyDefaults(w); err != nil {
 		t.Fatal(err)
 	}
 	if w.Spec.Protocol != "TCP" || w.Spec.Replicas == nil || *w.Spec.Replicas != 2 {

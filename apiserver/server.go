@@ -19,6 +19,7 @@ import (
 	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
+	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
 	"github.com/kapi-dev/kapi/storage/memory"
 	"github.com/kapi-dev/kapi/watch"
@@ -137,13 +138,19 @@ type VersionInfo struct {
 }
 
 // Server serves the registered kinds. Build it with [New], register kinds,
-// check [Server.Err] and mount it; registering after the first request is
-// not allowed.
+// check [Server.Err] and mount it.
+//
+// A server fails closed: when any registration failed it serves nothing,
+// answering every request with a 500 Status that names the registration
+// errors (and logging them once), so that a host which forgot to check
+// Err never serves part of its API. Registering after the first request
+// panics, as http.ServeMux does for conflicting patterns.
 type Server struct {
 	core
 
 	mu        sync.RWMutex
-	err       error
+	errs      []error // every registration problem, in order
+	broken    error   // set at sealing when errs is not empty
 	sealed    bool
 	resources map[resourceKey]*handler
 	groups    []string // group names in registration order
@@ -203,22 +210,20 @@ var (
 	versionPattern = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
 )
 
-// Register adds a kind. Problems are recorded and returned by Err (and
-// Register returns the Server so calls can be chained); the first problem
-// wins. A kind is served in one version: until kapi converts between
-// versions, registering a second version of a kind or resource is refused.
+// Register adds a kind. Problems are recorded, every one of them, and
+// returned together by Err (Register returns the Server so calls can be
+// chained); a server with any of them serves nothing but 500s. Register
+// panics when called after the server has answered a request.
+// A kind is served in one version: until kapi converts between versions,
+// registering a second version of a kind or resource is refused.
 func (s *Server) Register(k Kind) *Server {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err != nil {
-		return s
-	}
 	if s.sealed {
-		s.err = errors.New("apiserver: Register called after the server started serving")
-		return s
+		panic(fmt.Sprintf("apiserver: Register of kind %s called after the server started serving", k.Kind))
 	}
 	if err := s.register(k); err != nil {
-		s.err = fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
+		s.errs = append(s.errs, fmt.Errorf("apiserver: kind %s: %w", k.Kind, err))
 	}
 	return s
 }
@@ -256,7 +261,8 @@ func (s *Server) register(k Kind) error {
 		}
 		k.Schema = sch
 	}
-	if err := k.compileSchema(s.opts.RuleEngine); err != nil {
+	plan, err := compileSchema(&k, s.opts.RuleEngine)
+	if err != nil {
 		return err
 	}
 	if k.Storage == nil {
@@ -275,7 +281,7 @@ func (s *Server) register(k Kind) error {
 			return err
 		}
 	}
-	r, err := newResource(k, s.opts.WatchCache, s.codecs, s.opts.StorageMediaType)
+	r, err := newResource(k, plan, s.opts.WatchCache, s.codecs, s.opts.StorageMediaType)
 	if err != nil {
 		return err
 	}
@@ -311,11 +317,11 @@ func (s *Server) Close() {
 	}
 }
 
-// Err returns the first registration error, if any.
+// Err returns every registration error joined (see errors.Join), or nil.
 func (s *Server) Err() error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.err
+	return errors.Join(s.errs...)
 }
 
 // seal freezes registration and builds the discovery and OpenAPI documents
@@ -331,6 +337,10 @@ func (s *Server) seal() *discoveryDocs {
 	defer s.mu.Unlock()
 	if s.docs == nil {
 		s.sealed = true
+		if err := errors.Join(s.errs...); err != nil {
+			s.log.Error("serving nothing: registering the API failed", "err", err)
+			s.broken = status.InternalError(fmt.Errorf("the server's API failed to register: %w", err))
+		}
 		s.docs = buildDiscovery(s.sortedResources(), s.groups)
 		for _, err := range s.docs.openapiErrors {
 			s.log.Error("building OpenAPI document", "err", err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -36,11 +37,12 @@ func stamp(path string) (fileStamp, error) {
 type CAFile struct {
 	path string
 
-	mu      sync.Mutex
-	pool    *x509.CertPool
-	certs   []*x509.Certificate
-	stamp   fileStamp
-	checked time.Time
+	pool atomic.Pointer[x509.CertPool]
+	next atomic.Int64 // unix nanoseconds of the next look at the file
+
+	mu    sync.Mutex // serializes reloads
+	certs []*x509.Certificate
+	stamp fileStamp
 }
 
 var _ CAPool = (*CAFile)(nil)
@@ -71,21 +73,26 @@ func (f *CAFile) load() error {
 	for _, c := range certs {
 		pool.AddCert(c)
 	}
-	f.pool, f.certs, f.stamp, f.checked = pool, certs, st, time.Now()
+	f.certs, f.stamp = certs, st
+	f.pool.Store(pool)
+	f.next.Store(time.Now().Add(reloadEvery).UnixNano())
 	return nil
 }
 
-// Pool returns the current pool.
+// Pool returns the current pool. Between looks at the file it costs an
+// atomic load.
 func (f *CAFile) Pool() *x509.CertPool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if time.Since(f.checked) >= reloadEvery {
-		f.checked = time.Now()
-		if st, err := stamp(f.path); err == nil && st != f.stamp {
-			_ = f.load()
+	if now := time.Now().UnixNano(); now >= f.next.Load() {
+		f.mu.Lock()
+		if now >= f.next.Load() {
+			f.next.Store(now + int64(reloadEvery))
+			if st, err := stamp(f.path); err == nil && st != f.stamp {
+				_ = f.load()
+			}
 		}
+		f.mu.Unlock()
 	}
-	return f.pool
+	return f.pool.Load()
 }
 
 // Certificates returns the certificates of the current pool.

@@ -60,7 +60,7 @@ func (a *X509) AuthenticateRequest(r *http.Request) (*User, bool, error) {
 // verifyCache remembers which certificate chains verified against which
 // pool, so that a chain is verified once rather than on every request.
 type verifyCache struct {
-	mu      sync.Mutex
+	mu      sync.RWMutex
 	entries map[verifyKey]verifyResult
 }
 
@@ -89,9 +89,9 @@ func (c *verifyCache) verify(pool *x509.CertPool, chain []*x509.Certificate) (*x
 	key := verifyKey{pool: pool}
 	h.Sum(key.chain[:0])
 	now := time.Now()
-	c.mu.Lock()
+	c.mu.RLock()
 	res, ok := c.entries[key]
-	c.mu.Unlock()
+	c.mu.RUnlock()
 	if ok && now.Before(res.until) {
 		return res.leaf, res.err
 	}

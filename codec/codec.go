@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kapi-dev/kapi/fieldvalidation"
+	"github.com/kapi-dev/kapi/meta"
 )
 
 // Media types kapi serves.
@@ -117,4 +118,18 @@ func (YAML) Decode(data []byte, v any) ([]error, error) {
 		return nil, fmt.Errorf("error converting YAML to JSON: %w", err)
 	}
 	return fieldvalidation.DecodeYAML(data, v)
+}
+
+// ListWriter is implemented by serializers that can write a list from the
+// encodings of its items, so that a server that keeps each object's
+// encoding does not encode the objects again for every list.
+type ListWriter interface {
+	// ListItem returns the part of an object's encoding (what Encode
+	// wrote for it) that a list carries for the object. It may be a part
+	// of encoded.
+	ListItem(encoded []byte) ([]byte, error)
+	// AppendList appends the encoding of l, whose Items are ignored, with
+	// items (each from ListItem) as its items: what Encode writes for l
+	// holding the items' objects.
+	AppendList(dst []byte, l *meta.List, items [][]byte) ([]byte, error)
 }

@@ -132,6 +132,28 @@ type DeleteOptions struct {
 	OrphanDependents   *bool                `json:"orphanDependents,omitempty" protobuf:"varint,3,opt,name=orphanDependents"`
 	PropagationPolicy  *DeletionPropagation `json:"propagationPolicy,omitempty" protobuf:"bytes,4,opt,name=propagationPolicy,casttype=DeletionPropagation"`
 	DryRun             []string             `json:"dryRun,omitempty" protobuf:"bytes,5,rep,name=dryRun"`
+	// IgnoreStoreReadErrorWithClusterBreakingPotential deletes an object
+	// that can no longer be read from the store (it fails to decode),
+	// skipping finalizers, preconditions and admission. Every other
+	// option must be left unset with it.
+	IgnoreStoreReadErrorWithClusterBreakingPotential *bool `json:"ignoreStoreReadErrorWithClusterBreakingPotential,omitempty" protobuf:"varint,6,opt,name=ignoreStoreReadErrorWithClusterBreakingPotential"`
+}
+
+// CreateOptions are the options of a create, as admission sees them.
+type CreateOptions struct {
+	TypeMeta        `json:",inline"`
+	DryRun          []string `json:"dryRun,omitempty" protobuf:"bytes,1,rep,name=dryRun"`
+	FieldManager    string   `json:"fieldManager,omitempty" protobuf:"bytes,3,name=fieldManager"`
+	FieldValidation string   `json:"fieldValidation,omitempty" protobuf:"bytes,4,name=fieldValidation"`
+}
+
+// UpdateOptions are the options of an update (or a patch that updates),
+// as admission sees them.
+type UpdateOptions struct {
+	TypeMeta        `json:",inline"`
+	DryRun          []string `json:"dryRun,omitempty" protobuf:"bytes,1,rep,name=dryRun"`
+	FieldManager    string   `json:"fieldManager,omitempty" protobuf:"bytes,2,name=fieldManager"`
+	FieldValidation string   `json:"fieldValidation,omitempty" protobuf:"bytes,3,name=fieldValidation"`
 }
 
 // Status values.

@@ -179,6 +179,8 @@ func deleteOptionsDoc() typeDoc {
 			"orphanDependents":   "Deprecated: use propagationPolicy. True to orphan the dependents.",
 			"propagationPolicy":  "How dependents are garbage collected: Orphan, Background or Foreground.",
 			"dryRun":             "All to run every stage of the request without persisting the result.",
+			"ignoreStoreReadErrorWithClusterBreakingPotential": "True to delete an object that can no longer be read from storage, " +
+				"skipping its finalizers, preconditions and admission; every other option must be unset. It may break whatever relied on the object's normal deletion.",
 		},
 		adjust: func(s *Schema) {
 			if p := s.Properties["dryRun"]; p != nil {

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/audit"
@@ -96,6 +97,23 @@ func (s *testServer) expect(token, method, path, body string, want int, hdr ...s
 	return out
 }
 
+// healthy waits for /healthz to answer 200 (it fails until every cache
+// has synced), which it must whoever asks.
+func (s *testServer) healthy(token string) {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		code, body := s.do(token, "GET", "/healthz", "")
+		if code == http.StatusOK {
+			return
+		}
+		if code == http.StatusUnauthorized || code == http.StatusForbidden || time.Now().After(deadline) {
+			s.t.Fatalf("/healthz as %q: %d %s", token, code, body)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func message(t *testing.T, body string) string {
 	t.Helper()
 	var st meta.Status
@@ -145,9 +163,10 @@ func TestEditInOneNamespace(t *testing.T) {
 		})
 	}
 	// Discovery, OpenAPI and health are open to her.
-	for _, p := range []string{"/apis", "/api", "/openapi/v3", "/healthz", "/version", "/apis/example.com/v1"} {
+	for _, p := range []string{"/apis", "/api", "/openapi/v3", "/version", "/apis/example.com/v1"} {
 		s.expect("alice-token", "GET", p, "", http.StatusOK)
 	}
+	s.healthy("alice-token")
 	// bob is bound to nothing.
 	s.expect("bob-token", "GET", nsPath("ns1"), "", http.StatusForbidden)
 }
@@ -158,7 +177,7 @@ func TestAuthentication(t *testing.T) {
 		t.Errorf("401 body: %s", out)
 	}
 	s.expect("wrong", "GET", nsPath("ns1"), "", http.StatusUnauthorized)
-	s.expect("", "GET", "/healthz", "", http.StatusOK)
+	s.healthy("")
 	s.expect("", "GET", "/version", "", http.StatusOK)
 
 	a := newTestServer(t, true)
@@ -320,4 +339,24 @@ func TestAuditRecords(t *testing.T) {
 	if strings.Contains(s.audit.String(), "-token") {
 		t.Error("the audit log holds a credential")
 	}
+}
+
+// TestUnsafeDeleteNeedsItsVerb: deleting with
+// ignoreStoreReadErrorWithClusterBreakingPotential takes the verb
+// unsafe-delete-ignore-read-errors besides delete.
+func TestUnsafeDeleteNeedsItsVerb(t *testing.T) {
+	s := newTestServer(t, false)
+	s.expect("admin-token", "POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/ns1/rolebindings", rolebindingAliceEdit, http.StatusCreated)
+	s.expect("alice-token", "POST", nsPath("ns1"), `{"metadata":{"name":"t1"}}`, http.StatusCreated)
+	unsafe := `{"kind":"DeleteOptions","apiVersion":"v1","ignoreStoreReadErrorWithClusterBreakingPotential":true}`
+	out := s.expect("alice-token", "DELETE", nsPath("ns1")+"/t1", unsafe, http.StatusForbidden)
+	if got, want := message(t, out), `things.example.com "t1" is forbidden: not permitted to do "unsafe-delete-ignore-read-errors", reason: `; got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	// The administrator holds it; the object decodes, so the unsafe
+	// delete is refused for what it is, not for want of permission.
+	if code, out := s.do("admin-token", "DELETE", nsPath("ns1")+"/t1", unsafe); code == http.StatusForbidden {
+		t.Errorf("administrator: %d %s", code, out)
+	}
+	s.expect("alice-token", "DELETE", nsPath("ns1")+"/t1", "", http.StatusOK)
 }

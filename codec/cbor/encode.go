@@ -55,28 +55,37 @@ func unstructuredMap(u *meta.Unstructured) map[string]any {
 }
 
 // encodeList writes a List map key by key so that Unstructured items take
-// their own path. The keys come in sorted order: kind, items, metadata,
-// apiVersion (shorter encoded keys first).
+// their own path.
 func encodeList(buf *bytes.Buffer, l *meta.List) error {
-	n := uint64(2)
+	if l.Items == nil {
+		return writeList(buf, l, -1, nil)
+	}
+	return writeList(buf, l, len(l.Items), func(i int) error { return encodeValue(buf, l.Items[i]) })
+}
+
+// writeList writes a List map whose n items item writes (n < 0: null
+// items). The keys come in sorted order: kind, items, metadata,
+// apiVersion (shorter encoded keys first).
+func writeList(buf *bytes.Buffer, l *meta.List, n int, item func(i int) error) error {
+	fields := uint64(2)
 	if l.Kind != "" {
-		n++
+		fields++
 	}
 	if l.APIVersion != "" {
-		n++
+		fields++
 	}
-	buf.Write(appendHead(nil, majorMap, n))
+	buf.Write(appendHead(nil, majorMap, fields))
 	if l.Kind != "" {
 		buf.Write(appendByteString(nil, "kind"))
 		buf.Write(appendByteString(nil, l.Kind))
 	}
 	buf.Write(appendByteString(nil, "items"))
-	if l.Items == nil {
+	if n < 0 {
 		buf.Write(cborNull)
 	} else {
-		buf.Write(appendHead(nil, majorArray, uint64(len(l.Items))))
-		for _, item := range l.Items {
-			if err := encodeValue(buf, item); err != nil {
+		buf.Write(appendHead(nil, majorArray, uint64(n)))
+		for i := range n {
+			if err := item(i); err != nil {
 				return err
 			}
 		}

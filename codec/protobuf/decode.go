@@ -15,12 +15,51 @@ import (
 // cannot exhaust the stack through a recursive type.
 const maxDepth = 1000
 
+// A body may decode to at most allocPerByte bytes of message structs per
+// byte of body, plus allocBase: a nested or repeated empty message takes
+// two bytes of body but a whole struct in memory, so that without a bound
+// 3 MiB of them could take hundreds of times their size.
+const (
+	allocPerByte = 8
+	allocBase    = 64 << 10
+)
+
+// dctx is what the decoding of one body carries down its messages: the
+// nesting depth and the bytes of message structs it may still allocate.
+type dctx struct {
+	depth  int
+	budget *int64
+}
+
+// newDctx returns the context for decoding a body of n bytes.
+func newDctx(n int) dctx {
+	b := int64(n)*allocPerByte + allocBase
+	return dctx{budget: &b}
+}
+
+// deeper returns the context one message further down.
+func (dc dctx) deeper() dctx {
+	dc.depth++
+	return dc
+}
+
+// charge takes size bytes from the budget, or fails when it is spent.
+func (dc dctx) charge(size uintptr) error {
+	if dc.budget == nil {
+		return nil
+	}
+	if *dc.budget -= int64(size); *dc.budget < 0 {
+		return fmt.Errorf("protobuf: the body decodes to more than %d times its size", allocPerByte)
+	}
+	return nil
+}
+
 // decodeMessage merges the fields of msg into v, an addressable struct, as
 // generated code does: a repeated message field appends, a second
 // occurrence of a singular message merges into the first, unknown fields
 // are skipped.
-func (s *Serializer) decodeMessage(p *plan, v reflect.Value, msg []byte, depth int) error {
-	if depth > maxDepth {
+func (s *Serializer) decodeMessage(p *plan, v reflect.Value, msg []byte, dc dctx) error {
+	if dc.depth > maxDepth {
 		return fmt.Errorf("protobuf: messages nested deeper than %d", maxDepth)
 	}
 	for len(msg) > 0 {
@@ -38,7 +77,7 @@ func (s *Serializer) decodeMessage(p *plan, v reflect.Value, msg []byte, depth i
 			continue
 		}
 		f := &p.fields[i]
-		n, err := s.decodeField(f, v.Field(f.index), typ, msg, depth)
+		n, err := s.decodeField(f, v.Field(f.index), typ, msg, dc)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
@@ -49,7 +88,7 @@ func (s *Serializer) decodeMessage(p *plan, v reflect.Value, msg []byte, depth i
 
 // decodeField reads one occurrence of a field and returns the bytes it
 // took.
-func (s *Serializer) decodeField(f *field, fv reflect.Value, typ protowire.Type, b []byte, depth int) (int, error) {
+func (s *Serializer) decodeField(f *field, fv reflect.Value, typ protowire.Type, b []byte, dc dctx) (int, error) {
 	switch f.shape {
 	case pointer:
 		if fv.IsNil() {
@@ -60,12 +99,17 @@ func (s *Serializer) decodeField(f *field, fv reflect.Value, typ protowire.Type,
 		if typ == protowire.BytesType && f.val.kind.scalar() {
 			return s.decodePacked(f, fv, b)
 		}
+		// Appending allocates a few times the element's size, the
+		// slice growing by a quarter once it is large.
+		if err := dc.charge(4 * f.val.typ.Size()); err != nil {
+			return 0, err
+		}
 		fv.Set(reflect.Append(fv, reflect.Zero(f.val.typ)))
 		fv = fv.Index(fv.Len() - 1)
 	case mapped:
-		return s.decodeEntry(f, fv, typ, b, depth)
+		return s.decodeEntry(f, fv, typ, b, dc)
 	}
-	return s.decodeValue(&f.val, fv, typ, b, depth)
+	return s.decodeValue(&f.val, fv, typ, b, dc)
 }
 
 // decodePacked reads a packed repeated scalar field, which generated
@@ -77,7 +121,7 @@ func (s *Serializer) decodePacked(f *field, fv reflect.Value, b []byte) (int, er
 	}
 	for len(payload) > 0 {
 		fv.Set(reflect.Append(fv, reflect.Zero(f.val.typ)))
-		m, err := s.decodeValue(&f.val, fv.Index(fv.Len()-1), f.val.kind.wireType(), payload, 0)
+		m, err := s.decodeValue(&f.val, fv.Index(fv.Len()-1), f.val.kind.wireType(), payload, dctx{})
 		if err != nil {
 			return 0, err
 		}
@@ -88,7 +132,7 @@ func (s *Serializer) decodePacked(f *field, fv reflect.Value, b []byte) (int, er
 
 // decodeEntry reads one map entry {key=1, value=2}; a missing key or
 // value is the zero value.
-func (s *Serializer) decodeEntry(f *field, fv reflect.Value, typ protowire.Type, b []byte, depth int) (int, error) {
+func (s *Serializer) decodeEntry(f *field, fv reflect.Value, typ protowire.Type, b []byte, dc dctx) (int, error) {
 	if typ != protowire.BytesType {
 		return 0, fmt.Errorf("map entry has wire type %d", typ)
 	}
@@ -117,7 +161,7 @@ func (s *Serializer) decodeEntry(f *field, fv reflect.Value, typ protowire.Type,
 				key.SetString(string(ks))
 			}
 		case 2:
-			m, err := s.decodeValue(&f.val, val, etyp, entry, depth)
+			m, err := s.decodeValue(&f.val, val, etyp, entry, dc)
 			if err != nil {
 				return 0, err
 			}
@@ -139,7 +183,7 @@ func (s *Serializer) decodeEntry(f *field, fv reflect.Value, typ protowire.Type,
 }
 
 // decodeValue reads one value of wire type typ into v.
-func (s *Serializer) decodeValue(vt *valueType, v reflect.Value, typ protowire.Type, b []byte, depth int) (int, error) {
+func (s *Serializer) decodeValue(vt *valueType, v reflect.Value, typ protowire.Type, b []byte, dc dctx) (int, error) {
 	if want := vt.kind.wireType(); typ != want {
 		return 0, fmt.Errorf("wire type %d, want %d", typ, want)
 	}
@@ -177,18 +221,24 @@ func (s *Serializer) decodeValue(vt *valueType, v reflect.Value, typ protowire.T
 	if n < 0 {
 		return 0, wireError(n)
 	}
-	return n, s.decodeBytes(vt, v, payload, depth)
+	return n, s.decodeBytes(vt, v, payload, dc)
 }
 
 // decodeBytes reads a length-delimited value.
-func (s *Serializer) decodeBytes(vt *valueType, v reflect.Value, payload []byte, depth int) error {
+func (s *Serializer) decodeBytes(vt *valueType, v reflect.Value, payload []byte, dc dctx) error {
 	switch vt.kind {
 	case kString:
 		v.SetString(string(payload))
 	case kBytes:
 		v.SetBytes(append([]byte{}, payload...))
 	case kMessage:
-		return s.decodeMessage(vt.msg, v, payload, depth+1)
+		dc = dc.deeper()
+		if dc.depth <= maxDepth {
+			if err := dc.charge(v.Type().Size()); err != nil {
+				return err
+			}
+		}
+		return s.decodeMessage(vt.msg, v, payload, dc)
 	case kTime:
 		secs, _, err := decodeTimestamp(payload)
 		if err != nil {

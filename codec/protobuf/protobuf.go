@@ -139,7 +139,7 @@ func (s *Serializer) Decode(data []byte, v any) (strict []error, err error) {
 	}
 	obj := rv.Elem()
 	obj.SetZero()
-	if err := s.decodeMessage(p, obj, unk.raw, 0); err != nil {
+	if err := s.decodeMessage(p, obj, unk.raw, newDctx(len(data))); err != nil {
 		return nil, err
 	}
 	if p.typeMeta >= 0 {

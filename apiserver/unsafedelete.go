@@ -1,0 +1,99 @@
+package apiserver
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// ignoreReadErrorOption is the DeleteOptions field (and query parameter)
+// that asks for the unsafe deletion of an object that cannot be read.
+const ignoreReadErrorOption = "ignoreStoreReadErrorWithClusterBreakingPotential"
+
+// unsafeDelete reports whether a delete asks to remove an unreadable
+// object whatever the consequences.
+func unsafeDelete(opts meta.DeleteOptions) bool {
+	p := opts.IgnoreStoreReadErrorWithClusterBreakingPotential
+	return p != nil && *p
+}
+
+// validateUnsafeDelete checks that an unsafe delete sets no other option:
+// it runs no dry run, grace period, propagation or precondition.
+func validateUnsafeDelete(opts meta.DeleteOptions) status.FieldErrors {
+	if !unsafeDelete(opts) {
+		return nil
+	}
+	const detail = "cannot be set together with " + ignoreReadErrorOption
+	var errs status.FieldErrors
+	if len(opts.DryRun) > 0 {
+		errs = append(errs, status.InvalidValue(status.NewPath("dryRun"), opts.DryRun, detail))
+	}
+	if opts.GracePeriodSeconds != nil {
+		errs = append(errs, status.InvalidValue(status.NewPath("gracePeriodSeconds"), *opts.GracePeriodSeconds, detail))
+	}
+	if opts.OrphanDependents != nil {
+		errs = append(errs, status.InvalidValue(status.NewPath("orphanDependents"), *opts.OrphanDependents, detail))
+	}
+	if opts.Preconditions != nil {
+		errs = append(errs, status.InvalidValue(status.NewPath("preconditions"), "", detail))
+	}
+	if opts.PropagationPolicy != nil {
+		errs = append(errs, status.InvalidValue(status.NewPath("propagationPolicy"), string(*opts.PropagationPolicy), detail))
+	}
+	return errs
+}
+
+// deleteCorrupt serves a DELETE with
+// ignoreStoreReadErrorWithClusterBreakingPotential: an object whose
+// stored value no longer decodes is removed from the store as it is,
+// without finalizers, preconditions or admission, none of which can run
+// on an object that cannot be read. An object that decodes is refused
+// (422): the option is for unreadable objects only. The caller must also
+// hold the unsafe-delete-ignore-read-errors verb on the resource.
+func (h *handler) deleteCorrupt(req *request) {
+	if err := h.authorizeUnsafeDelete(req.r); err != nil {
+		h.fail(req, err)
+		return
+	}
+	ctx := req.r.Context()
+	if err := h.removeCorrupt(ctx, req.namespace, req.name); err != nil {
+		h.fail(req, err)
+		return
+	}
+	obj := h.r.newObject()
+	obj.GetObjectMeta().Name = req.name
+	h.writeObject(req, http.StatusOK, successStatus(h.r, obj))
+}
+
+// removeCorrupt deletes the stored value of an object that fails to
+// decode, at the revision it was read at (retrying when it changed
+// meanwhile, in case it became readable).
+func (h *handler) removeCorrupt(ctx context.Context, namespace, name string) error {
+	r := h.r
+	key := r.key(namespace, name)
+	for {
+		cur, err := r.store.Get(ctx, key, storageGetOptions)
+		if err != nil {
+			return storageError(err)
+		}
+		if cur.KV == nil {
+			return status.NotFound(r.gr, name)
+		}
+		if _, err := r.decode(cur.KV); err == nil {
+			return status.Invalid(meta.GroupVersionKind{Group: r.gr.Group, Kind: r.gr.Resource}, name, status.FieldErrors{
+				status.InvalidValue(status.NewPath(ignoreReadErrorOption), true,
+					"is exclusively used to delete corrupt object(s), try again by removing this option")})
+		}
+		h.log.Warn("deleting an object that cannot be decoded, skipping finalizers and admission",
+			"resource", r.gr, "namespace", namespace, "name", name)
+		resp, err := r.store.OptimisticDelete(ctx, key, cur.KV.ModRevision, storageDeleteOptions)
+		if err != nil {
+			return storageError(err)
+		}
+		if resp.Succeeded {
+			return nil
+		}
+	}
+}
