@@ -82,8 +82,7 @@ type Config struct {
 	Auth AuthConfig
 	// Ops are the limits, timeouts, shutdown delay, profiling and
 	// tracing (see [Operations]); the zero value is no limit, no
-	// timeout, no delay, no profiling, no tracing. Metrics are always
-	// served at /metrics.
+	// timeout, no delay, no metrics, no profiling, no tracing.
 	Ops Operations
 
 	etcdObserver etcd.Observer // set by Open: the metrics
@@ -127,7 +126,9 @@ func Open(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.etcdObserver = in.metrics
+	if cfg.Ops.Metrics {
+		cfg.etcdObserver = in.metrics
+	}
 	st, err := openStorage(cfg)
 	if err != nil {
 		in.close()
