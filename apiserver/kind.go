@@ -37,11 +37,18 @@ type Kind struct {
 	// checked on every write; for kinds served as meta.Unstructured
 	// (typically with a schema from schema.FromOpenAPI) the fields it
 	// does not know are also pruned, and reported as field validation
-	// asks. A Go field whose zero value JSON leaves out (a number or
-	// boolean tagged omitempty) must be a pointer when the schema gives
-	// it a non-zero default or a bound that rejects zero: otherwise an
-	// explicit 0 would become the default, or a write of 0 would remove
-	// the field instead of failing, and Register refuses the kind.
+	// asks.
+	//
+	// The required fields of a Go type (neither a pointer, a slice nor a
+	// map, without omitempty) must be present in every body written in
+	// JSON, YAML or CBOR, or the write is 422 Invalid with a
+	// FieldValueRequired cause; protobuf bodies cannot tell a zero value
+	// from an absent one and are not checked. A Go field whose zero
+	// value JSON leaves out (a number or boolean tagged omitempty) must
+	// be a pointer when the schema gives it a non-zero default or a
+	// bound that rejects zero: otherwise an explicit 0 would become the
+	// default, or a write of 0 would remove the field instead of
+	// failing, and Register refuses the kind.
 	Schema *schema.Schema
 	// StatusSubresource serves /status and splits spec from status:
 	// writes to the main resource keep the stored status and writes to
@@ -73,6 +80,43 @@ type Kind struct {
 	// PrinterColumns are the columns of the Table kubectl prints, after
 	// Name; default: Created At.
 	PrinterColumns []PrinterColumn
+	// PrepareForCreate, when set, sets what the server decides on create
+	// whatever the request says (a Namespace's phase and finalizer). It
+	// runs before defaulting.
+	PrepareForCreate func(obj meta.Object)
+	// PrepareForUpdate, when set, carries over from the stored object
+	// what writes to the main resource and /status may not change (a
+	// Namespace's spec.finalizers, which only /finalize changes). It runs
+	// before defaulting.
+	PrepareForUpdate func(obj, old meta.Object)
+	// Finalize, when set, serves the /finalize subresource (get, update,
+	// patch): a write there changes only what Finalize copies from the
+	// request's object src onto the stored object dst.
+	Finalize func(dst, src meta.Object)
+	// DeletePropagation is the policy of a delete that names none:
+	// Background (the default), Foreground or Orphan, as kube-apiserver's
+	// per-kind defaults.
+	DeletePropagation meta.DeletionPropagation
+	// Deletion, when set, makes deleting an object of the kind two-phase
+	// beyond its metadata finalizers (see [DeletionHooks]).
+	Deletion *DeletionHooks
+}
+
+// DeletionHooks make deletion two-phase for a kind whose objects must be
+// emptied by a controller before they go, as Namespaces are: the first
+// delete only marks the object (deletionTimestamp set, Mark applied), and
+// it is removed once Pending is false and its metadata finalizers are
+// gone.
+type DeletionHooks struct {
+	// Mark changes an object as it is first marked deleted (a
+	// Namespace's phase becomes Terminating).
+	Mark func(obj meta.Object)
+	// Pending reports whether the kind's own finalizers remain (a
+	// Namespace's spec.finalizers). While they do, a further delete is
+	// refused with 409 Conflict and PendingMessage.
+	Pending func(obj meta.Object) bool
+	// PendingMessage is the message of that Conflict.
+	PendingMessage string
 }
 
 func (k *Kind) groupVersion() meta.GroupVersion {
@@ -95,9 +139,10 @@ func (k *Kind) groupResource() meta.GroupResource {
 type schemaPlan struct {
 	root         *schema.Schema
 	unstructured bool
-	validator    *schema.Validator    // unstructured: of the root
-	fields       []fieldPlan          // typed: top-level fields with rules
-	rules        schema.RuleValidator // CEL rules, if the schema has any
+	validator    *schema.Validator     // unstructured: of the root
+	required     *schema.RequiredCheck // typed: when the body must show required fields
+	fields       []fieldPlan           // typed: top-level fields with rules
+	rules        schema.RuleValidator  // CEL rules, if the schema has any
 }
 
 // fieldPlan covers one top-level field of a typed kind.
@@ -136,6 +181,7 @@ func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
 	if err := schema.CheckZeroValues(k.Schema, t); err != nil {
 		return nil, err
 	}
+	p.required = schema.NewRequiredCheck(k.Schema, reflect.TypeOf(sample))
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name := jsonName(f)
