@@ -13,6 +13,12 @@
 //
 //	apiserver        the server a host builds: Register kinds, routing,
 //	                 discovery, every verb and subresource, admission
+//	controllers      the built-in controllers, run by one server at a time:
+//	                 controllers/gc (garbage collection), controllers/namespace
+//	                 (namespace lifecycle and deletion), controllers/leader
+//	kinds/corev1     typed core/v1 kinds: Namespace, ConfigMap, Secret, Event,
+//	                 ServiceAccount; kinds/eventsv1 and kinds/coordinationv1
+//	                 the events.k8s.io and coordination.k8s.io kinds
 //	openapi          OpenAPI v3 documents, for kubectl validation and explain
 //	patch            JSON, merge and strategic merge patches, server-side
 //	                 apply and managedFields
@@ -43,7 +49,7 @@
 // apiserver.Observer, tracing/otel traces requests with OpenTelemetry
 // through apiserver.Tracer.
 //
-// The examples module (./examples) holds the Widget server, typed core/v1
-// and coordination/v1 kinds, and the end-to-end tests that run kubectl,
-// client-go and controller-runtime against kapi.
+// The examples module (./examples) holds the Widget server and the
+// end-to-end tests that run kubectl, client-go, controller-runtime and
+// Helm against kapi.
 package kapi

@@ -2,11 +2,13 @@ package apiserver
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/kapi-dev/kapi/audit"
 	"github.com/kapi-dev/kapi/auth"
+	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -114,4 +116,29 @@ func (s *Server) startAudit(w *statusRecorder, r *http.Request, a auth.Attribute
 		return nil
 	}
 	return newAuditRecorder(w, r, s.opts.Audit, level, omit, a, requester, user)
+}
+
+// unsafeDeleteVerb is the permission kube-apiserver requires, besides
+// delete, of a delete with ignoreStoreReadErrorWithClusterBreakingPotential.
+const unsafeDeleteVerb = "unsafe-delete-ignore-read-errors"
+
+// authorizeUnsafeDelete checks that the request's user holds
+// unsafe-delete-ignore-read-errors on the object; a denial is a 403 worded
+// as kube-apiserver words it. Without an authorizer everything is allowed.
+func (c *core) authorizeUnsafeDelete(r *http.Request) error {
+	if c.opts.Authorizer == nil {
+		return nil
+	}
+	u, _ := auth.UserFrom(r.Context())
+	a := requestAttributes(r, u)
+	a.Verb = unsafeDeleteVerb
+	d, reason, err := c.opts.Authorizer.Authorize(r.Context(), a)
+	gr := meta.GroupResource{Group: a.APIGroup, Resource: a.Resource}
+	switch {
+	case err != nil:
+		return status.Forbidden(gr, a.Name, fmt.Errorf("error while checking permission for %q, %w", a.Verb, err))
+	case d == auth.DecisionAllow:
+		return nil
+	}
+	return status.Forbidden(gr, a.Name, fmt.Errorf("not permitted to do %q, reason: %s", a.Verb, reason))
 }

@@ -44,6 +44,9 @@ func (r *resource) prepareForCreate(obj meta.Object) {
 	if r.kind.StatusSubresource {
 		r.clearStatus(obj)
 	}
+	if r.kind.PrepareForCreate != nil {
+		r.kind.PrepareForCreate(obj)
+	}
 }
 
 // applyDefaults fills in the schema's defaults, then the kind's.

@@ -2,8 +2,10 @@ package apiserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -95,9 +97,11 @@ func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) 
 	return opts, dry, err
 }
 
-// delete deletes one object. An object with finalizers is not removed:
-// it is marked with a deletionTimestamp and returned with deleted false,
-// and goes when its last finalizer is removed.
+// delete deletes one object. An object with finalizers, or one the
+// delete's propagation policy gives the orphan or foregroundDeletion
+// finalizer, is not removed: it is marked with a deletionTimestamp and
+// returned with deleted false, and goes when its last finalizer is
+// removed. A kind with DeletionHooks is always marked first.
 func (w *write) delete(ctx context.Context, namespace, name string, opts meta.DeleteOptions) (obj meta.Object, deleted bool, err error) {
 	r := w.h.r
 	key := r.key(namespace, name)
@@ -120,14 +124,23 @@ func (w *write) delete(ctx context.Context, namespace, name string, opts meta.De
 			return nil, false, err
 		}
 		m := obj.GetObjectMeta()
-		if len(m.Finalizers) > 0 {
-			marked := m.DeletionTimestamp != nil
+		marked := m.DeletionTimestamp != nil
+		if marked && r.pending(obj) {
+			return nil, false, status.Conflict(r.gr, name, errors.New(r.kind.Deletion.PendingMessage))
+		}
+		changed := r.setPropagationFinalizers(m, opts)
+		twoPhase := r.kind.Deletion != nil && !marked
+		if len(m.Finalizers) > 0 || twoPhase {
 			markDeleting(m)
-			if marked || w.dryRun {
+			if twoPhase && r.kind.Deletion.Mark != nil {
+				r.kind.Deletion.Mark(obj)
+			}
+			if (marked && !changed) || w.dryRun {
 				return obj, false, nil
 			}
 			if _, done, err := r.replace(ctx, cur.KV, obj); err != nil || done {
-				return obj, false, err
+				// replace removes an object left with no finalizers.
+				return obj, err == nil && len(m.Finalizers) == 0 && !r.pending(obj), err
 			}
 			continue
 		}
@@ -143,6 +156,48 @@ func (w *write) delete(ctx context.Context, namespace, name string, opts meta.De
 		}
 	}
 }
+
+// setPropagationFinalizers gives the object the finalizer its deletion
+// policy asks for (orphan, foregroundDeletion or neither) and reports
+// whether its finalizers changed. The policy is the request's
+// propagationPolicy, else its orphanDependents, else the one a finalizer
+// of an earlier delete recorded, else the kind's default.
+func (r *resource) setPropagationFinalizers(m *meta.ObjectMeta, opts meta.DeleteOptions) bool {
+	orphan := hasFinalizer(m, meta.FinalizerOrphanDependents)
+	foreground := hasFinalizer(m, meta.FinalizerDeleteDependents)
+	switch {
+	case opts.PropagationPolicy != nil:
+		orphan = *opts.PropagationPolicy == meta.DeletePropagationOrphan
+		foreground = *opts.PropagationPolicy == meta.DeletePropagationForeground
+	case opts.OrphanDependents != nil:
+		orphan, foreground = *opts.OrphanDependents, false
+	case !orphan && !foreground:
+		orphan = r.kind.DeletePropagation == meta.DeletePropagationOrphan
+		foreground = r.kind.DeletePropagation == meta.DeletePropagationForeground
+	}
+	kept := make([]string, 0, len(m.Finalizers)+1)
+	for _, f := range m.Finalizers {
+		if f != meta.FinalizerOrphanDependents && f != meta.FinalizerDeleteDependents {
+			kept = append(kept, f)
+		}
+	}
+	if orphan {
+		kept = append(kept, meta.FinalizerOrphanDependents)
+	}
+	if foreground {
+		kept = append(kept, meta.FinalizerDeleteDependents)
+	}
+	if slices.Equal(kept, m.Finalizers) {
+		return false
+	}
+	if len(kept) == 0 {
+		kept = nil
+	}
+	m.Finalizers = kept
+	return true
+}
+
+func hasFinalizer(m *meta.ObjectMeta, f string) bool { return slices.Contains(m.Finalizers, f) }
 
 // markDeleting marks an object that has finalizers as being deleted, once.
 // The first marking also bumps its generation, as kube-apiserver does:

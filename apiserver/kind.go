@@ -73,6 +73,43 @@ type Kind struct {
 	// PrinterColumns are the columns of the Table kubectl prints, after
 	// Name; default: Created At.
 	PrinterColumns []PrinterColumn
+	// PrepareForCreate, when set, sets what the server decides on create
+	// whatever the request says (a Namespace's phase and finalizer). It
+	// runs before defaulting.
+	PrepareForCreate func(obj meta.Object)
+	// PrepareForUpdate, when set, carries over from the stored object
+	// what writes to the main resource and /status may not change (a
+	// Namespace's spec.finalizers, which only /finalize changes). It runs
+	// before defaulting.
+	PrepareForUpdate func(obj, old meta.Object)
+	// Finalize, when set, serves the /finalize subresource (get, update,
+	// patch): a write there changes only what Finalize copies from the
+	// request's object src onto the stored object dst.
+	Finalize func(dst, src meta.Object)
+	// DeletePropagation is the policy of a delete that names none:
+	// Background (the default), Foreground or Orphan, as kube-apiserver's
+	// per-kind defaults.
+	DeletePropagation meta.DeletionPropagation
+	// Deletion, when set, makes deleting an object of the kind two-phase
+	// beyond its metadata finalizers (see [DeletionHooks]).
+	Deletion *DeletionHooks
+}
+
+// DeletionHooks make deletion two-phase for a kind whose objects must be
+// emptied by a controller before they go, as Namespaces are: the first
+// delete only marks the object (deletionTimestamp set, Mark applied), and
+// it is removed once Pending is false and its metadata finalizers are
+// gone.
+type DeletionHooks struct {
+	// Mark changes an object as it is first marked deleted (a
+	// Namespace's phase becomes Terminating).
+	Mark func(obj meta.Object)
+	// Pending reports whether the kind's own finalizers remain (a
+	// Namespace's spec.finalizers). While they do, a further delete is
+	// refused with 409 Conflict and PendingMessage.
+	Pending func(obj meta.Object) bool
+	// PendingMessage is the message of that Conflict.
+	PendingMessage string
 }
 
 func (k *Kind) groupVersion() meta.GroupVersion {

@@ -145,7 +145,17 @@ func (r *resource) subresources() []subresourceInfo {
 		out = append(out, subresourceInfo{name: "scale", group: "autoscaling", version: "v1",
 			kind: "Scale", verbs: []string{"get", "patch", "update"}})
 	}
+	if r.kind.Finalize != nil {
+		out = append(out, subresourceInfo{name: "finalize", group: r.kind.Group, version: r.kind.Version,
+			kind: r.kind.Kind, verbs: []string{"update"}})
+	}
 	return out
+}
+
+// pending reports whether obj, being deleted, still waits for the kind's
+// own finalizers (see DeletionHooks).
+func (r *resource) pending(obj meta.Object) bool {
+	return r.kind.Deletion != nil && r.kind.Deletion.Pending != nil && r.kind.Deletion.Pending(obj)
 }
 
 func (r *resource) hasSubresource(name string) bool {
@@ -161,6 +171,9 @@ func (r *resource) hasSubresource(name string) bool {
 func (r *resource) allows(verb, subresource string) bool {
 	if subresource == "" {
 		return true
+	}
+	if subresource == "finalize" {
+		return verb == "update"
 	}
 	switch verb {
 	case "get", "update", "patch":

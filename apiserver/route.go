@@ -148,7 +148,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version 
 		watchPrefix = true
 		rest = rest[1:]
 	}
-	if len(rest) >= 3 && rest[0] == "namespaces" && s.lookup(group, version, "namespaces") == nil {
+	if len(rest) >= 3 && rest[0] == "namespaces" && !s.namespaceSubresource(group, version, rest) {
 		req.namespace = rest[1]
 		if err := checkPathName("Namespace", req.namespace); err != nil {
 			return nil, nil, err
@@ -186,6 +186,14 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version 
 		return nil, nil, status.MethodNotAllowed(res.kind.groupResource(), actionFor(r.Method, req.name != ""))
 	}
 	return h, req, nil
+}
+
+// namespaceSubresource reports whether rest, below a group-version, is a
+// subresource of a served namespaces resource (/api/v1/namespaces/x/status)
+// rather than a collection in namespace x (/api/v1/namespaces/x/configmaps).
+func (s *Server) namespaceSubresource(group, version string, rest []string) bool {
+	ns := s.lookup(group, version, "namespaces")
+	return ns != nil && len(rest) == 3 && ns.r.hasSubresource(rest[2])
 }
 
 func verbFor(r *http.Request, item, watchPrefix bool) string {

@@ -17,6 +17,7 @@ import (
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/cbor"
 	"github.com/kapi-dev/kapi/codec/protobuf"
+	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
@@ -239,8 +240,13 @@ func (s *Server) register(k Kind) error {
 		return fmt.Errorf("version %q is not of the form v1, v1beta1, v2alpha3", k.Version)
 	case !dnsLabel.MatchString(k.Resource):
 		return fmt.Errorf("resource %q is not a lower-case DNS label", k.Resource)
-	case k.Resource == "namespaces" && k.Group == "":
-		return errors.New("the core namespaces resource is reserved")
+	case k.Resource == "namespaces" && k.Group == "" && k.Namespaced:
+		return errors.New("the core namespaces resource must be cluster-scoped")
+	}
+	switch k.DeletePropagation {
+	case "", meta.DeletePropagationBackground, meta.DeletePropagationForeground, meta.DeletePropagationOrphan:
+	default:
+		return fmt.Errorf("DeletePropagation %q is not Background, Foreground or Orphan", k.DeletePropagation)
 	}
 	if sc := k.Scale; sc != nil && (sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "") {
 		return errors.New("Scale needs SpecReplicasPath and StatusReplicasPath")

@@ -21,7 +21,9 @@ type PrinterColumn struct {
 	// Type is the OpenAPI type of the cells: integer, number, string,
 	// boolean or date (an RFC 3339 time kubectl shows as an age).
 	Type string
-	// Format is an OpenAPI format hint, such as "name".
+	// Format is an OpenAPI format hint. A column of format "name" takes
+	// the place of the Name column the Table otherwise starts with, as
+	// in kube's Table of Events, whose names come last.
 	Format string
 	// Description says what the column shows.
 	Description string
@@ -30,6 +32,13 @@ type PrinterColumn struct {
 	// JSONPath selects the cell from the object: a dotted path such as
 	// .spec.replicas.
 	JSONPath string
+	// Cell, when set, computes the cell from the object instead of
+	// JSONPath, as kube-apiserver's printers do for built-in kinds (a
+	// ConfigMap's key count, an Event's involved object). It returns a
+	// value of the column's Type (string, int64, float64 or bool), a
+	// meta.Time or meta.MicroTime (printed as an age), or nil for an
+	// empty cell.
+	Cell func(obj meta.Object) any
 }
 
 // Transformations a client can ask for in Accept, as kube-apiserver names
@@ -208,7 +217,10 @@ func (o readOutput) table(r *resource, v any) (*table, error) {
 
 // columns are Name, then the kind's columns, or Name and Created At.
 func (r *resource) columns() []tableColumn {
-	cols := []tableColumn{{Name: "Name", Type: "string", Format: "name", Description: nameColumnDesc}}
+	var cols []tableColumn
+	if !r.kind.namedColumn() {
+		cols = append(cols, tableColumn{Name: "Name", Type: "string", Format: "name", Description: nameColumnDesc})
+	}
 	if len(r.kind.PrinterColumns) == 0 {
 		return append(cols, tableColumn{Name: "Created At", Type: "date", Description: createdAtColumnDesc})
 	}
@@ -220,15 +232,25 @@ func (r *resource) columns() []tableColumn {
 
 func (o readOutput) row(r *resource, obj meta.Object) (tableRow, error) {
 	m := obj.GetObjectMeta()
-	row := tableRow{Cells: []any{m.Name}}
+	var row tableRow
+	if !r.kind.namedColumn() {
+		row.Cells = append(row.Cells, m.Name)
+	}
 	if len(r.kind.PrinterColumns) == 0 {
 		row.Cells = append(row.Cells, m.CreationTimestamp)
 	} else {
-		doc, err := toMap(obj)
-		if err != nil {
-			return row, status.InternalError(err)
-		}
+		var doc map[string]any
 		for _, c := range r.kind.PrinterColumns {
+			if c.Cell != nil {
+				row.Cells = append(row.Cells, computedCell(c.Cell(obj)))
+				continue
+			}
+			if doc == nil {
+				var err error
+				if doc, err = toMap(obj); err != nil {
+					return row, status.InternalError(err)
+				}
+			}
 			row.Cells = append(row.Cells, cell(lookupPath(doc, c.JSONPath), c.Type))
 		}
 	}
@@ -312,6 +334,34 @@ func cellOf(v any, typ string) (val any, t time.Time, isDate bool) {
 		return nil, parsed, true
 	}
 	return nil, t, false
+}
+
+// namedColumn reports whether one of the kind's columns is the name.
+func (k *Kind) namedColumn() bool {
+	for _, c := range k.PrinterColumns {
+		if c.Format == "name" {
+			return true
+		}
+	}
+	return false
+}
+
+// computedCell renders a PrinterColumn.Cell value: times as ages, zero
+// times as <unknown>, everything else as it is.
+func computedCell(v any) any {
+	switch t := v.(type) {
+	case meta.Time:
+		if t.IsZero() {
+			return "<unknown>"
+		}
+		return humanDuration(time.Since(t.Time))
+	case meta.MicroTime:
+		if t.IsZero() {
+			return "<unknown>"
+		}
+		return humanDuration(time.Since(t.Time))
+	}
+	return v
 }
 
 // humanDuration renders an age the way kubectl's AGE column reads: two

@@ -86,20 +86,25 @@ func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
 		}
 		rd.meta = doc[s:end:end]
 	}
-	rd.cells = r.appendCells(nil, doc)
+	rd.cells = r.appendCells(nil, doc, func() (meta.Object, error) { return object(e) })
 	return rd, nil
 }
 
 var errNoMetadata = errors.New("encoded object has no metadata")
 
-// appendCells appends the row's cells of the JSON object doc: the name,
-// then the kind's columns or the creation time.
-func (r *resource) appendCells(dst, doc []byte) []byte {
-	name := lookupRaw(doc, ".metadata.name")
-	if len(name) == 0 || name[0] != '"' {
-		name = []byte(`""`)
+// appendCells appends the row's cells of the JSON object doc: the name
+// (unless a column of the kind is the name), then the kind's columns or
+// the creation time. Computed columns (PrinterColumn.Cell) read the
+// decoded object obj returns.
+func (r *resource) appendCells(dst, doc []byte, obj func() (meta.Object, error)) []byte {
+	named := r.kind.namedColumn()
+	if !named {
+		name := lookupRaw(doc, ".metadata.name")
+		if len(name) == 0 || name[0] != '"' {
+			name = []byte(`""`)
+		}
+		dst = append(dst, name...)
 	}
-	dst = append(dst, name...)
 	if len(r.kind.PrinterColumns) == 0 {
 		created := lookupRaw(doc, ".metadata.creationTimestamp")
 		if created == nil {
@@ -107,13 +112,24 @@ func (r *resource) appendCells(dst, doc []byte) []byte {
 		}
 		return append(append(dst, ','), created...)
 	}
-	for _, c := range r.kind.PrinterColumns {
-		dst = append(dst, ',')
-		var v any
-		if raw := lookupRaw(doc, c.JSONPath); raw != nil && json.Unmarshal(raw, &v) != nil {
-			v = nil
+	for i, c := range r.kind.PrinterColumns {
+		if i > 0 || !named {
+			dst = append(dst, ',')
 		}
-		val, t, isDate := cellOf(v, c.Type)
+		var (
+			val    any
+			t      time.Time
+			isDate bool
+		)
+		if c.Cell != nil {
+			val, t, isDate = computed(c, obj)
+		} else {
+			var v any
+			if raw := lookupRaw(doc, c.JSONPath); raw != nil && json.Unmarshal(raw, &v) != nil {
+				v = nil
+			}
+			val, t, isDate = cellOf(v, c.Type)
+		}
 		if isDate {
 			dst = append(dst, dateHole)
 			dst = binary.BigEndian.AppendUint64(dst, uint64(t.Unix()))
@@ -127,6 +143,29 @@ func (r *resource) appendCells(dst, doc []byte) []byte {
 		dst = append(dst, b...)
 	}
 	return dst
+}
+
+// computed is the cell of a computed column: times become dates (ages),
+// zero times <unknown>.
+func computed(c PrinterColumn, obj func() (meta.Object, error)) (any, time.Time, bool) {
+	o, err := obj()
+	if err != nil {
+		return nil, time.Time{}, false
+	}
+	switch v := c.Cell(o).(type) {
+	case meta.Time:
+		if v.IsZero() {
+			return "<unknown>", time.Time{}, false
+		}
+		return nil, v.Time, true
+	case meta.MicroTime:
+		if v.IsZero() {
+			return "<unknown>", time.Time{}, false
+		}
+		return nil, v.Time, true
+	default:
+		return v, time.Time{}, false
+	}
 }
 
 // appendRowCells appends rd's cells with each date rendered as its age

@@ -53,6 +53,10 @@ func validateUnsafeDelete(opts meta.DeleteOptions) status.FieldErrors {
 // (422): the option is for unreadable objects only. The caller must also
 // hold the unsafe-delete-ignore-read-errors verb on the resource.
 func (h *handler) deleteCorrupt(req *request) {
+	if err := h.authorizeUnsafeDelete(req.r); err != nil {
+		h.fail(req, err)
+		return
+	}
 	ctx := req.r.Context()
 	if err := h.removeCorrupt(ctx, req.namespace, req.name); err != nil {
 		h.fail(req, err)

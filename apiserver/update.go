@@ -54,21 +54,30 @@ var storageGetOptions storage.GetOptions
 
 // prepareForUpdate carries over what the server owns from the stored
 // object old and splits spec from status: a write to the main resource
-// keeps the stored status, a write to /status keeps everything else.
+// keeps the stored status (and what the kind's PrepareForUpdate keeps), a
+// write to /status keeps everything else, and one to /finalize takes only
+// what the kind's Finalize copies.
 func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 	r := w.h.r
 	sub := w.req.subresource
-	if sub == "status" {
-		// A status write changes status only: start from the stored
-		// object and take the new status, and the managedFields the
-		// write carries.
+	switch {
+	case sub == "status" || sub == "finalize":
+		// A status (finalize) write changes status (what Finalize
+		// copies) only: start from the stored object and take that, and
+		// the managedFields the write carries.
 		base, err := r.decodeCopy(old)
 		if err != nil {
 			return nil, err
 		}
-		r.copyStatus(base, obj)
+		if sub == "status" {
+			r.copyStatus(base, obj)
+		} else {
+			r.kind.Finalize(base, obj)
+		}
 		base.GetObjectMeta().ManagedFields = obj.GetObjectMeta().ManagedFields
 		obj = base
+	case r.kind.PrepareForUpdate != nil:
+		r.kind.PrepareForUpdate(obj, old)
 	}
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	if m.UID != "" && m.UID != om.UID {
@@ -113,7 +122,7 @@ func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.
 	}
 	m := obj.GetObjectMeta()
 	key := r.key(m.Namespace, m.Name)
-	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 {
+	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && !r.pending(obj) {
 		resp, err := r.store.OptimisticDelete(ctx, key, cur.ModRevision, storageDeleteOptions)
 		if err != nil {
 			return nil, false, storageError(err)

@@ -116,6 +116,14 @@ const (
 	DeletePropagationForeground DeletionPropagation = "Foreground"
 )
 
+// The finalizers the server puts on an object deleted with the Orphan or
+// Foreground policy; the garbage collector removes them once it has
+// orphaned, or deleted, the object's dependents.
+const (
+	FinalizerOrphanDependents = "orphan"
+	FinalizerDeleteDependents = "foregroundDeletion"
+)
+
 // DeleteOptions may be sent as the body of a DELETE.
 type DeleteOptions struct {
 	TypeMeta           `json:",inline"`

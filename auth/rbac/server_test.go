@@ -340,3 +340,23 @@ func TestAuditRecords(t *testing.T) {
 		t.Error("the audit log holds a credential")
 	}
 }
+
+// TestUnsafeDeleteNeedsItsVerb: deleting with
+// ignoreStoreReadErrorWithClusterBreakingPotential takes the verb
+// unsafe-delete-ignore-read-errors besides delete.
+func TestUnsafeDeleteNeedsItsVerb(t *testing.T) {
+	s := newTestServer(t, false)
+	s.expect("admin-token", "POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/ns1/rolebindings", rolebindingAliceEdit, http.StatusCreated)
+	s.expect("alice-token", "POST", nsPath("ns1"), `{"metadata":{"name":"t1"}}`, http.StatusCreated)
+	unsafe := `{"kind":"DeleteOptions","apiVersion":"v1","ignoreStoreReadErrorWithClusterBreakingPotential":true}`
+	out := s.expect("alice-token", "DELETE", nsPath("ns1")+"/t1", unsafe, http.StatusForbidden)
+	if got, want := message(t, out), `things.example.com "t1" is forbidden: not permitted to do "unsafe-delete-ignore-read-errors", reason: `; got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	// The administrator holds it; the object decodes, so the unsafe
+	// delete is refused for what it is, not for want of permission.
+	if code, out := s.do("admin-token", "DELETE", nsPath("ns1")+"/t1", unsafe); code == http.StatusForbidden {
+		t.Errorf("administrator: %d %s", code, out)
+	}
+	s.expect("alice-token", "DELETE", nsPath("ns1")+"/t1", "", http.StatusOK)
+}

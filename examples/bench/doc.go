@@ -21,6 +21,8 @@
 //	BenchmarkMemoryPerCreatedWidget                 the same for 10,000 Widgets only created
 //	BenchmarkStartToReady/path=P                    from server.Open (in process) or Run (loopback) to /readyz and a Widget list answering 200
 //	BenchmarkWatchFanOut/watchers=W                 W watchers over loopback, 1,000 updates at 500/s: delivery p50/p99/max, encodings per event
+//	BenchmarkCascadeDelete/policy=P                 DELETE of a Gadget owning 10,000 Widgets (Background, Foreground) until they are gone: time and peak heap
+//	BenchmarkNamespaceDelete                        DELETE of a namespace holding 10,000 Widgets until it is gone: time and peak heap
 //
 // N is 1,000 and 10,000. T is the transport:
 //

@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -192,6 +193,9 @@ func newFixtureOn(h http.Handler, n int) (*fixture, error) {
 		f.names[i] = bench.Name("widget", i)
 		f.paths[i] = bench.ObjectPath(f.names[i])
 	}
+	if err := createNamespace(h, bench.Namespace); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	var (
 		next     atomic.Int64
@@ -219,6 +223,19 @@ func newFixtureOn(h http.Handler, n int) (*fixture, error) {
 	f.loadTime = time.Since(start)
 	runtime.GC() // leave the loading's garbage out of the first measurement
 	return f, firstErr
+}
+
+// createNamespace creates namespace ns, which the server requires of
+// every namespaced write; one that exists already is fine.
+func createNamespace(h http.Handler, ns string) error {
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/api/v1/namespaces", strings.NewReader(`{"metadata":{"name":"`+ns+`"}}`))
+	req.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusCreated && rec.Code != http.StatusConflict {
+		return fmt.Errorf("creating namespace %s: %d %s", ns, rec.Code, rec.Body)
+	}
+	return nil
 }
 
 // freshFixture is an empty server of its own, closed when tb ends.

@@ -129,6 +129,10 @@ func TestRBAC(t *testing.T) {
 	if out := kubectl(t, admin, "", "auth", "whoami"); !strings.Contains(out, "kapi-admin") || !strings.Contains(out, "system:masters") {
 		t.Fatalf("the administrator is %s", out)
 	}
+	// Namespaced writes need their namespace.
+	for _, ns := range []string{"ns1", "ns2"} {
+		kubectl(t, admin, "", "create", "ns", ns)
+	}
 	kubectl(t, admin, "", "create", "rolebinding", "alice-edit", "--clusterrole=edit", "--user=alice", "-n", "ns1")
 	if out := kubectl(t, admin, "", "get", "rolebindings", "-n", "ns1", "-o", "yaml"); !strings.Contains(out, "name: edit") || !strings.Contains(out, "name: alice") {
 		t.Errorf("rolebindings:\n%s", out)

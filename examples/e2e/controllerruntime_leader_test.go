@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
-	kcoordinationv1 "github.com/kapi-dev/kapi/examples/coordinationv1"
+	kcoordinationv1 "github.com/kapi-dev/kapi/kinds/coordinationv1"
 )
 
 // electedManager is a manager under leader election running a Widget

@@ -18,7 +18,7 @@ import (
 	"k8s.io/client-go/metadata"
 
 	"github.com/kapi-dev/kapi/apiserver"
-	kcorev1 "github.com/kapi-dev/kapi/examples/corev1"
+	kcorev1 "github.com/kapi-dev/kapi/kinds/corev1"
 )
 
 const protobufType = "application/vnd.kubernetes.protobuf"

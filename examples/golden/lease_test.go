@@ -8,7 +8,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	kcoordinationv1 "github.com/kapi-dev/kapi/examples/coordinationv1"
+	kcoordinationv1 "github.com/kapi-dev/kapi/kinds/coordinationv1"
 )
 
 // lease is a Lease with both MicroTimes set to times with microseconds,

@@ -12,6 +12,7 @@ import (
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,22 +24,15 @@ import (
 	restwatch "k8s.io/client-go/rest/watch"
 
 	"github.com/kapi-dev/kapi/codec/protobuf"
-	kcoordinationv1 "github.com/kapi-dev/kapi/examples/coordinationv1"
-	kcorev1 "github.com/kapi-dev/kapi/examples/corev1"
+	kcoordinationv1 "github.com/kapi-dev/kapi/kinds/coordinationv1"
+	kcorev1 "github.com/kapi-dev/kapi/kinds/corev1"
+	keventsv1 "github.com/kapi-dev/kapi/kinds/eventsv1"
 	"github.com/kapi-dev/kapi/meta"
 )
 
 // The kapi side of types from k8s.io/api: the same fields, JSON names and
 // protobuf tags, with kapi's meta types.
 type (
-	secret struct {
-		meta.TypeMeta   `json:",inline"`
-		meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
-		Immutable       *bool             `json:"immutable,omitempty" protobuf:"varint,5,opt,name=immutable"`
-		Data            map[string][]byte `json:"data,omitempty" protobuf:"bytes,2,rep,name=data"`
-		StringData      map[string]string `json:"stringData,omitempty" protobuf:"bytes,4,rep,name=stringData"`
-		Type            string            `json:"type,omitempty" protobuf:"bytes,3,opt,name=type"`
-	}
 	role struct {
 		meta.TypeMeta   `json:",inline"`
 		meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
@@ -67,26 +61,6 @@ type (
 		APIGroup string `json:"apiGroup" protobuf:"bytes,1,opt,name=apiGroup"`
 		Kind     string `json:"kind" protobuf:"bytes,2,opt,name=kind"`
 		Name     string `json:"name" protobuf:"bytes,3,opt,name=name"`
-	}
-	namespace struct {
-		meta.TypeMeta   `json:",inline"`
-		meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
-		Spec            namespaceSpec   `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
-		Status          namespaceStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
-	}
-	namespaceSpec struct {
-		Finalizers []string `json:"finalizers,omitempty" protobuf:"bytes,1,rep,name=finalizers"`
-	}
-	namespaceStatus struct {
-		Phase      string               `json:"phase,omitempty" protobuf:"bytes,1,opt,name=phase"`
-		Conditions []namespaceCondition `json:"conditions,omitempty" protobuf:"bytes,2,rep,name=conditions"`
-	}
-	namespaceCondition struct {
-		Type               string    `json:"type" protobuf:"bytes,1,opt,name=type"`
-		Status             string    `json:"status" protobuf:"bytes,2,opt,name=status"`
-		LastTransitionTime meta.Time `json:"lastTransitionTime,omitempty" protobuf:"bytes,4,opt,name=lastTransitionTime"`
-		Reason             string    `json:"reason,omitempty" protobuf:"bytes,5,opt,name=reason"`
-		Message            string    `json:"message,omitempty" protobuf:"bytes,6,opt,name=message"`
 	}
 )
 
@@ -143,7 +117,7 @@ func fixtures(t *testing.T) []fixture {
 		{"configmap no typemeta", &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "m", Namespace: "x"}, Data: map[string]string{"k": "v"}}, &kcorev1.ConfigMap{}},
 		{"secret", &corev1.Secret{TypeMeta: metav1.TypeMeta{Kind: "Secret", APIVersion: "v1"}, ObjectMeta: metav1.ObjectMeta{Name: "s"},
 			Immutable: ptr(true), Data: map[string][]byte{"tls.key": bytes.Repeat([]byte{7}, 300)},
-			StringData: map[string]string{"user": "admin"}, Type: corev1.SecretTypeOpaque}, &secret{}},
+			StringData: map[string]string{"user": "admin"}, Type: corev1.SecretTypeOpaque}, &kcorev1.Secret{}},
 		{"role", &rbacv1.Role{TypeMeta: metav1.TypeMeta{Kind: "Role", APIVersion: "rbac.authorization.k8s.io/v1"},
 			ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "ns", Labels: map[string]string{"x": "y"}},
 			Rules: []rbacv1.PolicyRule{
@@ -160,8 +134,13 @@ func fixtures(t *testing.T) []fixture {
 			Status: corev1.NamespaceStatus{Phase: corev1.NamespaceTerminating, Conditions: []corev1.NamespaceCondition{
 				{Type: "NamespaceDeletionDiscoveryFailure", Status: "True", LastTransitionTime: metav1.NewTime(t0), Reason: "R", Message: "m"},
 				{Type: "NamespaceContentRemaining", Status: "False"},
-			}}}, &namespace{}},
+			}}}, &kcorev1.Namespace{}},
 		{"lease", lease(), &kcoordinationv1.Lease{}},
+		{"event core full", coreEvent(), &kcorev1.Event{}},
+		{"event core minimal", &corev1.Event{TypeMeta: metav1.TypeMeta{Kind: "Event", APIVersion: "v1"},
+			ObjectMeta: metav1.ObjectMeta{Name: "e", Namespace: "ns"}}, &kcorev1.Event{}},
+		{"event events.k8s.io", eventsEvent(), &keventsv1.Event{}},
+		{"serviceaccount", serviceAccount(), &kcorev1.ServiceAccount{}},
 	}
 	out := make([]fixture, len(objs))
 	for i, o := range objs {
@@ -208,6 +187,9 @@ func newK8s(t *testing.T) k8s {
 		t.Fatal(err)
 	}
 	if err := coordinationv1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := eventsv1.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Group: "meta.k8s.io", Version: "v1"})

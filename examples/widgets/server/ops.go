@@ -40,6 +40,9 @@ const (
 // Operations is what keeps the example server up in production; every
 // field has kube-apiserver's flag of the same name.
 type Operations struct {
+	// Metrics serves kube-apiserver's metrics at /metrics (on by default
+	// on the command line; off in a zero Config, as in benchmarks).
+	Metrics bool
 	// MaxRequestsInFlight, MaxMutatingRequestsInFlight: the in-flight
 	// limits (--max-requests-inflight 400,
 	// --max-mutating-requests-inflight 200; 0: no limit).
@@ -61,7 +64,7 @@ type Operations struct {
 
 // DefaultOperations are kube-apiserver's defaults.
 func DefaultOperations() Operations {
-	return Operations{MaxRequestsInFlight: 400, MaxMutatingRequestsInFlight: 200, RequestTimeout: 60 * time.Second}
+	return Operations{Metrics: true, MaxRequestsInFlight: 400, MaxMutatingRequestsInFlight: 200, RequestTimeout: 60 * time.Second}
 }
 
 func addOperationsFlags(fs *flag.FlagSet, o *Operations) {
@@ -123,7 +126,9 @@ func (o Operations) apply(opts *apiserver.Options, in *instruments) {
 		opts.RequestTimeout = -1 // the flag's 0 means none
 	}
 	opts.ShutdownDelayDuration = o.ShutdownDelayDuration
-	opts.Observer = in.metrics
+	if o.Metrics {
+		opts.Observer = in.metrics
+	}
 	if in.tracer != nil {
 		opts.Tracer = in.tracer
 	}
@@ -132,7 +137,9 @@ func (o Operations) apply(opts *apiserver.Options, in *instruments) {
 // mount adds /metrics and, with --profiling, /debug/pprof/ to mux, both
 // behind the API server's authorization.
 func (o Operations) mount(mux *http.ServeMux, api *apiserver.Server, in *instruments) {
-	mux.Handle("/metrics", api.NonResourceHandler(promhttp.HandlerFor(in.registry, promhttp.HandlerOpts{})))
+	if o.Metrics {
+		mux.Handle("/metrics", api.NonResourceHandler(promhttp.HandlerFor(in.registry, promhttp.HandlerOpts{})))
+	}
 	if o.Profiling {
 		mux.Handle("/debug/pprof/", api.NonResourceHandler(profiling.Handler()))
 	}

@@ -28,7 +28,7 @@ func TestOperationsFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Operations{MaxRequestsInFlight: 7, RequestTimeout: 5 * time.Second, ShutdownDelayDuration: 3 * time.Second,
+	want := Operations{Metrics: true, MaxRequestsInFlight: 7, RequestTimeout: 5 * time.Second, ShutdownDelayDuration: 3 * time.Second,
 		Profiling: true, TracingEndpoint: "localhost:4317"}
 	if f.cfg.Ops != want {
 		t.Errorf("parsed %+v, want %+v", f.cfg.Ops, want)

@@ -185,6 +185,8 @@ func (s *security) install(api *apiserver.Server) error {
 	objs := rbac.BootstrapPolicy()
 	objs = append(objs, rbac.AggregatedRoles("kapi:widgets", "stable.example.com", "widgets", "widgets/status", "widgets/scale", "gadgets", "sprockets")...)
 	objs = append(objs, rbac.AggregatedRoles("kapi:leases", "coordination.k8s.io", "leases")...)
+	objs = append(objs, rbac.AggregatedRoles("kapi:core", "", "configmaps", "secrets", "events", "serviceaccounts")...)
+	objs = append(objs, rbac.AggregatedRoles("kapi:events", "events.k8s.io", "events")...)
 	return rbac.Bootstrap(context.Background(), api, objs...)
 }
 

@@ -1,7 +1,10 @@
 // Package server runs the Widget example: kapi serving the Widget and
 // Gadget kinds and the run-time Sprocket kind, mounted on a plain
-// net/http mux. It also serves coordination.k8s.io/v1 Leases, so that
-// controllers with leader election run against it. The Widget and
+// net/http mux. It also serves the control plane a Kubernetes client
+// expects: core/v1 Namespaces (checked on every write), ConfigMaps,
+// Secrets, Events and ServiceAccounts, events.k8s.io/v1 Events and
+// coordination.k8s.io/v1 Leases, with the garbage collector and the
+// namespace controller running in one server at a time. The Widget and
 // Sprocket schemas carry CEL validation rules, evaluated by the engine of
 // github.com/kapi-dev/kapi/cel.
 //
@@ -37,9 +40,14 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/cel"
-	"github.com/kapi-dev/kapi/examples/coordinationv1"
+	"github.com/kapi-dev/kapi/controllers"
+	"github.com/kapi-dev/kapi/controllers/leader"
+	"github.com/kapi-dev/kapi/controllers/namespace"
 	"github.com/kapi-dev/kapi/examples/internal/kubeconfig"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
+	"github.com/kapi-dev/kapi/kinds/coordinationv1"
+	"github.com/kapi-dev/kapi/kinds/corev1"
+	"github.com/kapi-dev/kapi/kinds/eventsv1"
 	"github.com/kapi-dev/kapi/storage/etcd"
 )
 
@@ -66,13 +74,15 @@ type Config struct {
 	StorageMediaType string
 	// Logger receives the request log; nil discards it.
 	Logger *slog.Logger
+	// Identity names this server in the election of the one that runs
+	// the controllers; default: host name, process id and start time.
+	Identity string
 	// Auth configures authentication, authorization and audit; the zero
 	// value authenticates no one and allows everything.
 	Auth AuthConfig
 	// Ops are the limits, timeouts, shutdown delay, profiling and
 	// tracing (see [Operations]); the zero value is no limit, no
-	// timeout, no delay, no profiling, no tracing. Metrics are always
-	// served at /metrics.
+	// timeout, no delay, no metrics, no profiling, no tracing.
 	Ops Operations
 
 	etcdObserver etcd.Observer // set by Open: the metrics
@@ -92,6 +102,16 @@ type Server struct {
 	sec    *security
 	closes []func()
 	ops    Operations
+	// stopControlPlane stops the controllers and the namespace mirror.
+	stopControlPlane func()
+}
+
+// kinds are the kinds the example server serves besides the run-time
+// Sprocket.
+func kinds() []apiserver.Kind {
+	ks := []apiserver.Kind{api.WidgetKind(), api.GadgetKind()}
+	ks = append(ks, corev1.Kinds()...)
+	return append(ks, eventsv1.EventKind(), coordinationv1.LeaseKind())
 }
 
 // Open builds the API server with the example kinds on the store cfg
@@ -106,7 +126,9 @@ func Open(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.etcdObserver = in.metrics
+	if cfg.Ops.Metrics {
+		cfg.etcdObserver = in.metrics
+	}
 	st, err := openStorage(cfg)
 	if err != nil {
 		in.close()
@@ -124,18 +146,26 @@ func Open(cfg Config) (*Server, error) {
 	opts.Storage, opts.StorageMediaType, opts.Logger = st.store, cfg.StorageMediaType, cfg.Logger
 	cfg.Ops.apply(&opts, in)
 	opts.RuleEngine = rules
+	lifecycle := namespace.NewLifecycle()
+	opts.MutatingAdmission = append(opts.MutatingAdmission, lifecycle.Admit)
 	srv.api = apiserver.New(opts)
 	sprocket, err := api.SprocketKind()
 	if err != nil {
 		srv.Close()
 		return nil, err
 	}
-	srv.api.Register(api.WidgetKind()).Register(api.GadgetKind()).Register(sprocket).Register(coordinationv1.LeaseKind())
+	for _, k := range append(kinds(), sprocket) {
+		srv.api.Register(k)
+	}
 	if err := srv.api.Err(); err != nil {
 		srv.Close()
 		return nil, err
 	}
 	if err := sec.install(srv.api); err != nil {
+		srv.Close()
+		return nil, err
+	}
+	if err := srv.startControlPlane(lifecycle, cfg); err != nil {
 		srv.Close()
 		return nil, err
 	}
@@ -146,10 +176,41 @@ func Open(cfg Config) (*Server, error) {
 	return srv, nil
 }
 
+// startControlPlane creates the immortal namespaces, then runs the
+// namespace mirror of the lifecycle check and the controllers until Close.
+func (s *Server) startControlPlane(lifecycle *namespace.Lifecycle, cfg Config) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := namespace.EnsureSystem(ctx, s.api); err != nil {
+		cancel()
+		return err
+	}
+	identity := cfg.Identity
+	if identity == "" {
+		host, _ := os.Hostname()
+		identity = fmt.Sprintf("%s_%d_%d", host, os.Getpid(), time.Now().UnixNano())
+	}
+	done := make(chan struct{}, 2)
+	go func() { lifecycle.Run(ctx, s.api); done <- struct{}{} }()
+	go func() {
+		opts := controllers.Options{Election: leader.Options{Identity: identity}, Logger: cfg.Logger}
+		if err := controllers.Run(ctx, s.api, opts); err != nil && cfg.Logger != nil {
+			cfg.Logger.Error("controllers stopped", "err", err)
+		}
+		done <- struct{}{}
+	}()
+	s.stopControlPlane = func() { cancel(); <-done; <-done }
+	return nil
+}
+
 // Close stops the watch caches, then closes the etcd client and stops the
 // embedded etcd, if any. An embedded etcd has synced every acknowledged
 // write to disk before Close returns.
 func (s *Server) Close() {
+	if s.stopControlPlane != nil {
+		// The controllers go first: they read through the server.
+		s.stopControlPlane()
+		s.stopControlPlane = nil
+	}
 	if s.api != nil {
 		s.api.Close()
 	}

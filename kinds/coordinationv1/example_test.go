@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kapi-dev/kapi/apiserver"
-	"github.com/kapi-dev/kapi/examples/coordinationv1"
+	"github.com/kapi-dev/kapi/kinds/coordinationv1"
 )
 
 // Serve Leases next to a host's own kinds, so that its controllers can

@@ -2,43 +2,14 @@ package corev1_test
 
 import (
 	"context"
-	"reflect"
 	"strings"
 	"testing"
 
-	k8scorev1 "k8s.io/api/core/v1"
-
-	"github.com/kapi-dev/kapi/examples/corev1"
+	"github.com/kapi-dev/kapi/kinds/corev1"
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// TestMirrorsK8sConfigMap holds ConfigMap in step with k8s.io/api's: the
-// same fields with the same JSON and protobuf tags.
-func TestMirrorsK8sConfigMap(t *testing.T) {
-	ours, theirs := reflect.TypeOf(corev1.ConfigMap{}), reflect.TypeOf(k8scorev1.ConfigMap{})
-	if ours.NumField() != theirs.NumField() {
-		t.Fatalf("%d fields, k8s.io/api has %d", ours.NumField(), theirs.NumField())
-	}
-	for i := 0; i < theirs.NumField(); i++ {
-		want := theirs.Field(i)
-		got, ok := ours.FieldByName(want.Name)
-		if !ok {
-			t.Errorf("field %s missing", want.Name)
-			continue
-		}
-		if want.Anonymous { // TypeMeta and ObjectMeta: kapi's own, same wire form
-			if got.Tag.Get("protobuf") != want.Tag.Get("protobuf") {
-				t.Errorf("%s: protobuf tag %q, want %q", want.Name, got.Tag.Get("protobuf"), want.Tag.Get("protobuf"))
-			}
-			continue
-		}
-		if got.Tag != want.Tag || got.Type.Kind() != want.Type.Kind() {
-			t.Errorf("%s: %v `%s`, want %v `%s`", want.Name, got.Type, got.Tag, want.Type, want.Tag)
-		}
-	}
-}
-
-func TestValidate(t *testing.T) {
+func TestValidateConfigMap(t *testing.T) {
 	k := corev1.ConfigMapKind()
 	yes, no := true, false
 	cases := []struct {

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver"
-	"github.com/kapi-dev/kapi/examples/corev1"
+	"github.com/kapi-dev/kapi/kinds/corev1"
 )
 
 // The ConfigMap kind is served under /api/v1, as kube-apiserver serves it.

@@ -1,0 +1,254 @@
+// Package gc is kapi's garbage collector: it deletes objects whose
+// owners (metadata.ownerReferences) are gone, as kube-controller-manager's
+// garbage collector does, between objects of any kinds a server serves.
+//
+// The collector mirrors the metadata of every served resource through
+// list-and-watch (served from the watch cache; it never polls) into a
+// graph of owners and dependents, and acts on the three deletion
+// policies the server records with finalizers:
+//
+//   - Background: the owner is removed at once; its dependents are
+//     deleted once the collector sees it gone.
+//   - Foreground: the owner keeps the foregroundDeletion finalizer while
+//     the collector deletes its dependents; it is removed once no
+//     dependent with blockOwnerDeletion remains.
+//   - Orphan: the owner keeps the orphan finalizer while the collector
+//     removes the references to it from its dependents, then it goes.
+//
+// An object with several owners is deleted only when none of them
+// remains. A namespaced owner owns only objects in its own namespace: a
+// reference from another namespace, or from a cluster-scoped object, is
+// dangling. An owner of a kind the server does not serve cannot be
+// checked and is taken to exist. Every write goes through the server's
+// handler like a client's.
+//
+// Run the collector in one server at a time (see package
+// controllers/leader).
+package gc
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/kapi-dev/kapi/controllers/internal/apiclient"
+	"github.com/kapi-dev/kapi/controllers/internal/workqueue"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// Options configures a Collector.
+type Options struct {
+	// Workers is how many objects are processed at once; default 8.
+	Workers int
+	// Logger receives errors the collector retries; default: discard.
+	Logger *slog.Logger
+}
+
+// Collector is the garbage collector of one server.
+type Collector struct {
+	c     *apiclient.Client
+	opts  Options
+	log   *slog.Logger
+	graph *graph
+	queue *workqueue.Queue
+
+	mu         sync.RWMutex
+	byKind     map[kindKey]*apiclient.Resource
+	reflectors []*apiclient.Reflector
+	synced     bool
+}
+
+// kindKey names a kind at one version, as an owner reference does.
+type kindKey struct{ apiVersion, kind string }
+
+// New returns a Collector of the server whose handler is h.
+func New(h http.Handler, opts Options) *Collector {
+	if opts.Workers <= 0 {
+		opts.Workers = 8
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Collector{c: apiclient.New(h), opts: opts, log: opts.Logger, graph: newGraph(), queue: workqueue.New()}
+}
+
+// Run collects garbage until ctx is done. It discovers the served
+// resources, mirrors each that can be listed, watched and deleted, and
+// starts processing once every mirror has its first list.
+func (c *Collector) Run(ctx context.Context) error {
+	resources, err := c.c.Resources(ctx)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.byKind = map[kindKey]*apiclient.Resource{}
+	for i := range resources {
+		r := &resources[i]
+		c.byKind[kindKey{r.APIVersion(), r.Kind}] = r
+	}
+	c.mu.Unlock()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var synced []<-chan struct{}
+	for i := range resources {
+		r := &resources[i]
+		if !r.Can("list", "watch", "delete") {
+			continue
+		}
+		rf := c.c.NewReflector(r.Path(""), c.observe(r))
+		synced = append(synced, rf.Synced())
+		c.reflectors = append(c.reflectors, rf)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rf.Run(ctx)
+		}()
+	}
+	for _, s := range synced {
+		select {
+		case <-s:
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	c.mu.Lock()
+	c.synced = true
+	c.mu.Unlock()
+	for _, n := range c.graph.all() {
+		c.check(n)
+	}
+	for range c.opts.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.work(ctx)
+		}()
+	}
+	<-ctx.Done()
+	c.queue.Close()
+	return nil
+}
+
+// refresh brings the graph up to date with consistent lists of every
+// resource, so that an owner's dependents created just before its
+// deletion are known before the owner is let go.
+func (c *Collector) refresh(ctx context.Context) error {
+	for _, rf := range c.reflectors {
+		if err := rf.Refresh(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Pending is the number of objects waiting to be processed, for tests
+// and benchmarks that wait for the collector to settle.
+func (c *Collector) Pending() int { return c.queue.Len() }
+
+func (c *Collector) isSynced() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.synced
+}
+
+func (c *Collector) resource(apiVersion, kind string) *apiclient.Resource {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.byKind[kindKey{apiVersion, kind}]
+}
+
+// observe returns the handler of one resource's changes: it keeps the
+// graph and queues what a change may have made collectable.
+func (c *Collector) observe(res *apiclient.Resource) apiclient.Handler {
+	return func(typ string, obj *apiclient.Object) {
+		if typ == "DELETED" {
+			n := c.graph.remove(obj.Metadata.UID)
+			if n == nil || !c.isSynced() {
+				return
+			}
+			for _, d := range c.graph.dependentsOf(n.uid) {
+				c.queue.Add(d.uid)
+			}
+			c.queueWaitingOwners(n)
+			return
+		}
+		n := newNode(res, obj)
+		old := c.graph.put(n)
+		if !c.isSynced() {
+			return
+		}
+		c.check(n)
+		if old != nil {
+			c.queueWaitingOwners(old)
+		}
+		c.queueWaitingOwners(n)
+	}
+}
+
+// check queues n if it may need work: it is being deleted with a policy
+// the collector carries out, or it has an owner that is not known to
+// exist or is deleting its dependents.
+func (c *Collector) check(n *node) {
+	if n.deleting && (n.orphan || n.foreground) {
+		c.queue.Add(n.uid)
+		return
+	}
+	if n.deleting {
+		return
+	}
+	for _, r := range n.owners {
+		o := c.graph.get(r.UID)
+		if o == nil || !c.names(o, r, n) || o.waitingForDependents() {
+			c.queue.Add(n.uid)
+			return
+		}
+	}
+}
+
+// names reports whether owner node o is the object ref of dependent n
+// names: same kind and name, and for a namespaced owner, n's namespace.
+func (c *Collector) names(o *node, ref meta.OwnerReference, n *node) bool {
+	res := c.resource(ref.APIVersion, ref.Kind)
+	if res == nil || o.res != res || o.name != ref.Name {
+		return false
+	}
+	if res.Namespaced {
+		return n.namespace != "" && o.namespace == n.namespace
+	}
+	return true
+}
+
+// queueWaitingOwners queues the owners of n that wait for their
+// dependents: a change to n may unblock them.
+func (c *Collector) queueWaitingOwners(n *node) {
+	for _, r := range n.owners {
+		if o := c.graph.get(r.UID); o != nil && o.waitingForDependents() {
+			c.queue.Add(o.uid)
+		}
+	}
+}
+
+// work processes queued objects until the queue closes; a failure is
+// retried after a pause.
+func (c *Collector) work(ctx context.Context) {
+	for {
+		uid, ok := c.queue.Get()
+		if !ok {
+			return
+		}
+		err := c.process(ctx, uid)
+		c.queue.Done(uid)
+		if err != nil && ctx.Err() == nil {
+			if !errors.Is(err, errRetry) {
+				c.log.Info("garbage collection will retry", "uid", uid, "err", err)
+			}
+			c.queue.AddAfter(uid, 200*time.Millisecond)
+		}
+	}
+}

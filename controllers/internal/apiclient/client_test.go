@@ -1,0 +1,87 @@
+package apiclient_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/controllers/internal/apiclient"
+	"github.com/kapi-dev/kapi/kinds/corev1"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+func TestClientAndReflector(t *testing.T) {
+	srv := apiserver.New(apiserver.Options{}).Register(corev1.ConfigMapKind())
+	defer srv.Close()
+	c := apiclient.New(srv)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	path := "/api/v1/namespaces/default/configmaps"
+	if err := c.Create(ctx, path, &corev1.ConfigMap{ObjectMeta: meta.ObjectMeta{Name: "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	err := c.Create(ctx, path, &corev1.ConfigMap{ObjectMeta: meta.ObjectMeta{Name: "a"}})
+	if !status.IsAlreadyExists(err) {
+		t.Fatalf("second create: %v, want AlreadyExists", err)
+	}
+	var mu sync.Mutex
+	var seen []string
+	rf := c.NewReflector(path, func(typ string, obj *apiclient.Object) {
+		mu.Lock()
+		seen = append(seen, typ+" "+obj.Metadata.Name)
+		mu.Unlock()
+	})
+	go rf.Run(ctx)
+	<-rf.Synced()
+	if err := c.Create(ctx, path, &corev1.ConfigMap{ObjectMeta: meta.ObjectMeta{Name: "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, path+"/a", meta.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rf.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		got := append([]string(nil), seen...)
+		mu.Unlock()
+		if len(got) == 3 {
+			if got[0] != "ADDED a" || got[1] != "ADDED b" || got[2] != "DELETED a" {
+				t.Errorf("events %v", got)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("events %v", got)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestResources(t *testing.T) {
+	srv := apiserver.New(apiserver.Options{})
+	for _, k := range corev1.Kinds() {
+		srv.Register(k)
+	}
+	defer srv.Close()
+	res, err := apiclient.New(srv).Resources(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]apiclient.Resource{}
+	for _, r := range res {
+		byName[r.Resource] = r
+	}
+	ns, cm := byName["namespaces"], byName["configmaps"]
+	if ns.Namespaced || !cm.Namespaced || cm.Kind != "ConfigMap" || !cm.Can("list", "watch", "delete", "deletecollection") {
+		t.Errorf("resources %+v", byName)
+	}
+	if cm.ObjectPath("x", "y") != "/api/v1/namespaces/x/configmaps/y" || ns.ObjectPath("", "x") != "/api/v1/namespaces/x" {
+		t.Errorf("paths %s %s", cm.ObjectPath("x", "y"), ns.ObjectPath("", "x"))
+	}
+}

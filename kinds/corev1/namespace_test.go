@@ -1,0 +1,55 @@
+package corev1_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/kapi-dev/kapi/kinds/corev1"
+)
+
+func TestValidateNamespace(t *testing.T) {
+	k := corev1.NamespaceKind()
+	ns := func(name string, finalizers ...string) *corev1.Namespace {
+		n := &corev1.Namespace{Spec: corev1.NamespaceSpec{Finalizers: finalizers}}
+		n.Name = name
+		return n
+	}
+	cases := []struct {
+		name string
+		obj  *corev1.Namespace
+		want string
+	}{
+		{"valid", ns("team-a", "kubernetes", "example.com/cleanup"), ""},
+		{"not a label", ns("Team.A"), "metadata.name"},
+		{"bad finalizer", ns("a", "not valid"), "spec.finalizers[0]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := fields(k.Validate(context.Background(), c.obj, nil)); got != c.want {
+				t.Errorf("errors on %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestNamespacePrepare(t *testing.T) {
+	k := corev1.NamespaceKind()
+	n := &corev1.Namespace{Status: corev1.NamespaceStatus{Phase: corev1.NamespaceTerminating}}
+	k.PrepareForCreate(n)
+	if n.Status.Phase != corev1.NamespaceActive || len(n.Spec.Finalizers) != 1 || n.Spec.Finalizers[0] != "kubernetes" {
+		t.Errorf("created as %+v", n)
+	}
+	old := &corev1.Namespace{Spec: corev1.NamespaceSpec{Finalizers: []string{"kubernetes"}}}
+	upd := &corev1.Namespace{}
+	k.PrepareForUpdate(upd, old)
+	if len(upd.Spec.Finalizers) != 1 {
+		t.Errorf("an update dropped spec.finalizers: %+v", upd)
+	}
+	k.Finalize(old, &corev1.Namespace{})
+	if len(old.Spec.Finalizers) != 0 || !k.Deletion.Pending(upd) || k.Deletion.Pending(old) {
+		t.Errorf("finalize left %v", old.Spec.Finalizers)
+	}
+	if v, ok := k.Fields(n, "status.phase"); !ok || v != "Active" {
+		t.Errorf("status.phase = %q, %v", v, ok)
+	}
+}

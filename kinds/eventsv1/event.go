@@ -1,0 +1,147 @@
+// Package eventsv1 serves events.k8s.io/v1 Events with kapi, the API
+// client-go's events broadcaster (and controller-runtime's
+// GetEventRecorder) posts to.
+//
+// Event mirrors k8s.io/api/events/v1.Event field for field, with the same
+// JSON names and protobuf field numbers and kapi's meta types; golden
+// tests in the examples module hold the bytes equal.
+package eventsv1
+
+import (
+	"context"
+	"strings"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/kinds/corev1"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// Event reports something that happened to an object.
+type Event struct {
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata" protobuf:"bytes,1,opt,name=metadata"`
+	// EventTime is when the event was first observed. Required.
+	EventTime meta.MicroTime `json:"eventTime" protobuf:"bytes,2,opt,name=eventTime"`
+	// Series is set for an event that keeps happening.
+	Series *EventSeries `json:"series,omitempty" protobuf:"bytes,3,opt,name=series"`
+	// ReportingController names the controller that emitted it.
+	ReportingController string `json:"reportingController,omitempty" protobuf:"bytes,4,opt,name=reportingController"`
+	// ReportingInstance names the controller's instance.
+	ReportingInstance string `json:"reportingInstance,omitempty" protobuf:"bytes,5,opt,name=reportingInstance"`
+	// Action is what was done, or failed, about the object.
+	Action string `json:"action,omitempty" protobuf:"bytes,6,name=action"`
+	// Reason is why the action was taken, in UpperCamelCase.
+	Reason string `json:"reason,omitempty" protobuf:"bytes,7,name=reason"`
+	// Regarding is the object the event is about.
+	Regarding corev1.ObjectReference `json:"regarding,omitempty" protobuf:"bytes,8,opt,name=regarding"`
+	// Related is a second object involved.
+	Related *corev1.ObjectReference `json:"related,omitempty" protobuf:"bytes,9,opt,name=related"`
+	// Note is a human-readable description, at most 1 kB.
+	Note string `json:"note,omitempty" protobuf:"bytes,10,opt,name=note"`
+	// Type is Normal or Warning.
+	Type string `json:"type,omitempty" protobuf:"bytes,11,opt,name=type"`
+	// DeprecatedSource is the core Event's source.
+	DeprecatedSource corev1.EventSource `json:"deprecatedSource,omitempty" protobuf:"bytes,12,opt,name=deprecatedSource"`
+	// DeprecatedFirstTimestamp is the core Event's firstTimestamp.
+	DeprecatedFirstTimestamp meta.Time `json:"deprecatedFirstTimestamp,omitempty" protobuf:"bytes,13,opt,name=deprecatedFirstTimestamp"`
+	// DeprecatedLastTimestamp is the core Event's lastTimestamp.
+	DeprecatedLastTimestamp meta.Time `json:"deprecatedLastTimestamp,omitempty" protobuf:"bytes,14,opt,name=deprecatedLastTimestamp"`
+	// DeprecatedCount is the core Event's count.
+	DeprecatedCount int32 `json:"deprecatedCount,omitempty" protobuf:"varint,15,opt,name=deprecatedCount"`
+}
+
+// EventSeries describes an event that keeps happening.
+type EventSeries struct {
+	Count            int32          `json:"count" protobuf:"varint,1,opt,name=count"`
+	LastObservedTime meta.MicroTime `json:"lastObservedTime" protobuf:"bytes,2,opt,name=lastObservedTime"`
+}
+
+// MaxNoteBytes bounds an Event's note, as kube-apiserver does.
+const MaxNoteBytes = 1024
+
+// EventKind is the registration of Event: /apis/events.k8s.io/v1
+// events, short name ev, namespaced, selectable by the object it regards,
+// reason, reporting controller and type.
+func EventKind() apiserver.Kind {
+	return apiserver.Kind{
+		Group: "events.k8s.io", Version: "v1", Kind: "Event", Resource: "events", Singular: "event",
+		ShortNames: []string{"ev"}, Namespaced: true,
+		New: func() meta.Object { return &Event{} },
+		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
+			return validate(obj.(*Event))
+		},
+		Fields: field,
+		SelectableFields: []string{"regarding.kind", "regarding.namespace", "regarding.name", "regarding.uid",
+			"regarding.apiVersion", "regarding.resourceVersion", "regarding.fieldPath",
+			"reason", "reportingController", "type"},
+		PrinterColumns: []apiserver.PrinterColumn{
+			{Name: "Reason", Type: "string", JSONPath: ".reason"},
+			{Name: "Object", Type: "string", Cell: func(obj meta.Object) any {
+				r := obj.(*Event).Regarding
+				return strings.ToLower(r.Kind) + "/" + r.Name
+			}},
+			{Name: "Note", Type: "string", JSONPath: ".note"},
+			{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
+		},
+	}
+}
+
+func field(obj meta.Object, name string) (string, bool) {
+	e := obj.(*Event)
+	r := e.Regarding
+	switch name {
+	case "regarding.kind":
+		return r.Kind, true
+	case "regarding.namespace":
+		return r.Namespace, true
+	case "regarding.name":
+		return r.Name, true
+	case "regarding.uid":
+		return r.UID, true
+	case "regarding.apiVersion":
+		return r.APIVersion, true
+	case "regarding.resourceVersion":
+		return r.ResourceVersion, true
+	case "regarding.fieldPath":
+		return r.FieldPath, true
+	case "reason":
+		return e.Reason, true
+	case "reportingController":
+		return e.ReportingController, true
+	case "type":
+		return e.Type, true
+	}
+	return "", false
+}
+
+// validate checks what kube-apiserver checks of an events.k8s.io Event:
+// the time, reporter, action and reason are set, the type is known, the
+// note is short and the regarded object is in the event's namespace.
+func validate(e *Event) status.FieldErrors {
+	var errs status.FieldErrors
+	if e.EventTime.IsZero() {
+		errs = append(errs, status.Required(status.NewPath("eventTime"), ""))
+	}
+	for _, f := range []struct{ name, value string }{
+		{"reportingController", e.ReportingController}, {"reportingInstance", e.ReportingInstance},
+		{"action", e.Action}, {"reason", e.Reason},
+	} {
+		if f.value == "" {
+			errs = append(errs, status.Required(status.NewPath(f.name), ""))
+		}
+	}
+	if e.Type != corev1.EventTypeNormal && e.Type != corev1.EventTypeWarning {
+		errs = append(errs, status.NotSupported(status.NewPath("type"), e.Type, []string{corev1.EventTypeNormal, corev1.EventTypeWarning}))
+	}
+	if len(e.Note) > MaxNoteBytes {
+		errs = append(errs, status.TooLong(status.NewPath("note"), "", MaxNoteBytes))
+	}
+	if ns := e.Regarding.Namespace; ns != "" && ns != e.Namespace {
+		errs = append(errs, status.InvalidValue(status.NewPath("regarding", "namespace"), ns, "does not match event.namespace"))
+	}
+	if e.Series != nil && e.Series.Count < 2 {
+		errs = append(errs, status.InvalidValue(status.NewPath("series", "count"), e.Series.Count, "should be at least 2"))
+	}
+	return errs
+}

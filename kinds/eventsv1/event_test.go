@@ -1,0 +1,61 @@
+package eventsv1_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kapi-dev/kapi/kinds/corev1"
+	"github.com/kapi-dev/kapi/kinds/eventsv1"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+func TestValidate(t *testing.T) {
+	k := eventsv1.EventKind()
+	good := func() *eventsv1.Event {
+		e := &eventsv1.Event{EventTime: meta.NewMicroTime(time.Now()), ReportingController: "c", ReportingInstance: "c-1",
+			Action: "Reconcile", Reason: "Done", Type: "Normal", Regarding: corev1.ObjectReference{Namespace: "default"}}
+		e.Namespace = "default"
+		return e
+	}
+	cases := []struct {
+		name   string
+		change func(e *eventsv1.Event)
+		want   string
+	}{
+		{"valid", func(*eventsv1.Event) {}, ""},
+		{"no time", func(e *eventsv1.Event) { e.EventTime = meta.MicroTime{} }, "eventTime"},
+		{"no reporter", func(e *eventsv1.Event) { e.ReportingController, e.Action = "", "" }, "reportingController,action"},
+		{"bad type", func(e *eventsv1.Event) { e.Type = "" }, "type"},
+		{"long note", func(e *eventsv1.Event) { e.Note = strings.Repeat("n", 1025) }, "note"},
+		{"other namespace", func(e *eventsv1.Event) { e.Regarding.Namespace = "x" }, "regarding.namespace"},
+		{"series of one", func(e *eventsv1.Event) { e.Series = &eventsv1.EventSeries{Count: 1} }, "series.count"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := good()
+			c.change(e)
+			var got []string
+			for _, fe := range k.Validate(context.Background(), e, nil) {
+				got = append(got, fe.Field)
+			}
+			if strings.Join(got, ",") != c.want {
+				t.Errorf("errors on %v, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestFields(t *testing.T) {
+	k := eventsv1.EventKind()
+	e := &eventsv1.Event{Regarding: corev1.ObjectReference{Name: "w"}, Reason: "r"}
+	for _, f := range k.SelectableFields {
+		if _, ok := k.Fields(e, f); !ok {
+			t.Errorf("selectable field %s not answered", f)
+		}
+	}
+	if v, _ := k.Fields(e, "regarding.name"); v != "w" {
+		t.Errorf("regarding.name = %q", v)
+	}
+}
