@@ -77,6 +77,9 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 	if err := h.r.checkTypeMeta(obj); err != nil {
 		return nil, err
 	}
+	if err := h.checkRequired(req, obj, bodyJSON(ser.MediaType(), body)); err != nil {
+		return nil, err
+	}
 	return obj, nil
 }
 

@@ -37,11 +37,18 @@ type Kind struct {
 	// checked on every write; for kinds served as meta.Unstructured
 	// (typically with a schema from schema.FromOpenAPI) the fields it
 	// does not know are also pruned, and reported as field validation
-	// asks. A Go field whose zero value JSON leaves out (a number or
-	// boolean tagged omitempty) must be a pointer when the schema gives
-	// it a non-zero default or a bound that rejects zero: otherwise an
-	// explicit 0 would become the default, or a write of 0 would remove
-	// the field instead of failing, and Register refuses the kind.
+	// asks.
+	//
+	// The required fields of a Go type (neither a pointer, a slice nor a
+	// map, without omitempty) must be present in every body written in
+	// JSON, YAML or CBOR, or the write is 422 Invalid with a
+	// FieldValueRequired cause; protobuf bodies cannot tell a zero value
+	// from an absent one and are not checked. A Go field whose zero
+	// value JSON leaves out (a number or boolean tagged omitempty) must
+	// be a pointer when the schema gives it a non-zero default or a
+	// bound that rejects zero: otherwise an explicit 0 would become the
+	// default, or a write of 0 would remove the field instead of
+	// failing, and Register refuses the kind.
 	Schema *schema.Schema
 	// StatusSubresource serves /status and splits spec from status:
 	// writes to the main resource keep the stored status and writes to
@@ -132,9 +139,10 @@ func (k *Kind) groupResource() meta.GroupResource {
 type schemaPlan struct {
 	root         *schema.Schema
 	unstructured bool
-	validator    *schema.Validator    // unstructured: of the root
-	fields       []fieldPlan          // typed: top-level fields with rules
-	rules        schema.RuleValidator // CEL rules, if the schema has any
+	validator    *schema.Validator     // unstructured: of the root
+	required     *schema.RequiredCheck // typed: when the body must show required fields
+	fields       []fieldPlan           // typed: top-level fields with rules
+	rules        schema.RuleValidator  // CEL rules, if the schema has any
 }
 
 // fieldPlan covers one top-level field of a typed kind.
@@ -173,6 +181,7 @@ func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
 	if err := schema.CheckZeroValues(k.Schema, t); err != nil {
 		return nil, err
 	}
+	p.required = schema.NewRequiredCheck(k.Schema, reflect.TypeOf(sample))
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name := jsonName(f)

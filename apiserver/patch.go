@@ -156,6 +156,9 @@ func (h *handler) decodePatched(req *request, patched []byte) (meta.Object, []er
 	if err := req.checkNamespace(r, obj); err != nil {
 		return nil, nil, err
 	}
+	if err := h.checkRequired(req, obj, bodyJSON(codec.MediaTypeJSON, patched)); err != nil {
+		return nil, nil, err
+	}
 	return obj, strict, nil
 }
 

@@ -2,11 +2,13 @@ package apiserver
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/schema"
+	"github.com/kapi-dev/kapi/status"
 )
 
 type benchWidget struct {
@@ -70,6 +72,34 @@ func BenchmarkSchemaPlan(b *testing.B) {
 			}
 			if errs, err := plan.validate(obj, nil); err != nil || len(errs) > 0 {
 				b.Fatal(errs, err)
+			}
+		}
+	})
+	// required-plan is what every typed write pays to learn that its
+	// required fields were all sent; required-body is what a write with a
+	// required field at its zero value pays to look at its body.
+	body, err := json.Marshal(obj)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("required-plan", func(b *testing.B) {
+		b.ReportAllocs()
+		v := reflect.ValueOf(obj)
+		for range b.N {
+			if plan.required.MayMiss(v) {
+				b.Fatal("all required fields are set")
+			}
+		}
+	})
+	b.Run("required-body", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			x, err := bodyJSON("application/json", body)()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if errs := plan.root.MissingRequired(status.Path{}, x); len(errs) > 0 {
+				b.Fatal(errs)
 			}
 		}
 	})

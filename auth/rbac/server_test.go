@@ -23,7 +23,7 @@ type thing struct {
 	meta.ObjectMeta `json:"metadata,omitempty"`
 	Spec            struct {
 		N int32 `json:"n"`
-	} `json:"spec"`
+	} `json:"spec,omitempty"` // optional: the tests create things without a spec
 }
 
 func thingKind() apiserver.Kind {

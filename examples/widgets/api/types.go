@@ -120,8 +120,9 @@ func GadgetKind() apiserver.Kind {
 	}
 }
 
-// validateWidget checks what the schema cannot see in the Go form: a port
-// decoded without a name has the empty name, which JSON shows as present.
+// validateWidget checks what the schema does not: the schema requires
+// each port's name to be sent (it is a Go field without omitempty), and
+// as the key of the ports list it must not be empty either.
 func validateWidget(w *Widget) status.FieldErrors {
 	var errs status.FieldErrors
 	for i, p := range w.Spec.Ports {

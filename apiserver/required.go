@@ -1,0 +1,81 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"reflect"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/codec/cbor"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// checkRequired answers 422 Invalid when the body a typed object was
+// decoded from left out a required field (a Go field that is neither a
+// pointer, a slice nor a map, without omitempty: see package schema), as
+// kube-apiserver does for a custom resource's required properties. The Go
+// value cannot tell a field sent as its zero value from one left out, so
+// only an object with a required field at its zero value has its body
+// looked at; body returns it as decoded JSON, or nil when its encoding
+// cannot tell (protobuf writes every scalar field). Unstructured objects
+// are checked with the rest of their schema.
+func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any, error)) error {
+	p := h.r.plan
+	if p == nil || p.unstructured || !p.required.MayMiss(reflect.ValueOf(obj)) {
+		return nil
+	}
+	x, err := body()
+	if err != nil {
+		return status.BadRequest(decodeErrorMessage(err))
+	}
+	top, ok := x.(map[string]any)
+	if !ok {
+		return nil
+	}
+	// Only the part of the object the write keeps is checked: a write to
+	// /status keeps only the status, and a write to the object of a kind
+	// with a status subresource keeps everything else.
+	switch {
+	case req.subresource == "status":
+		top = map[string]any{"status": top["status"]}
+		if top["status"] == nil {
+			return nil
+		}
+	case h.r.kind.StatusSubresource:
+		delete(top, "status")
+	}
+	errs := p.root.MissingRequired(status.Path{}, top)
+	if len(errs) == 0 {
+		return nil
+	}
+	m := obj.GetObjectMeta()
+	name := m.Name
+	if name == "" {
+		name = m.GenerateName
+	}
+	return status.Invalid(h.r.kind.gvk(), name, errs)
+}
+
+// bodyJSON returns a request body of the given media type as decoded
+// JSON, for checkRequired.
+func bodyJSON(mediaType string, body []byte) func() (any, error) {
+	return func() (any, error) {
+		var err error
+		switch mediaType {
+		case codec.MediaTypeJSON:
+		case codec.MediaTypeYAML:
+			body, err = yaml.YAMLToJSON(body)
+		case cbor.MediaType:
+			body, err = cbor.ToJSON(body)
+		default:
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		var x any
+		return x, json.Unmarshal(body, &x)
+	}
+}
