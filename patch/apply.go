@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -91,6 +92,11 @@ func decodeApplyConfig(data []byte) (map[string]any, error) {
 				return obj, nil
 			}
 		}
+	}
+	// The YAML parser's cost grows with size times flow nesting depth;
+	// bound the depth first so the cost stays proportional to the size.
+	if err := codec.CheckYAMLCost(data); err != nil {
+		return nil, err
 	}
 	var obj map[string]any
 	err := yaml.Unmarshal(data, &obj, func(d *json.Decoder) *json.Decoder {

@@ -78,9 +78,12 @@ func FuzzApply(f *testing.F) {
 	f.Add([]byte(`{`+w+`,"spec":{"color":"blue"},"status":{"readyReplicas":1}}`),
 		[]byte("apiVersion: stable.example.com/v1\nkind: Widget\nmetadata:\n  name: w\nstatus:\n  conditions:\n  - type: Ready\n    status: \"True\"\n"), "kubelet", true, true)
 	f.Add([]byte(``), []byte(`{`+w+`,"spec":{"ports":[{"name":"a","port":1},{"name":"a","port":2}]}}`), "x", false, false)
+	// One patcher serves every input, as the server builds one per kind:
+	// building it (the schema and its structured-merge-diff form) costs
+	// far more than an apply, and per input it left the fuzzer at a few
+	// executions a second, too slow to minimize what it found.
+	p := widgetPatcher(f, newClock())
 	f.Fuzz(func(t *testing.T, first, second []byte, manager string, force, status bool) {
-		c := newClock()
-		p := widgetPatcher(t, c)
 		sub := ""
 		if status {
 			sub = "status"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kapi-dev/kapi/internal/growth"
 	"github.com/kapi-dev/kapi/patch"
+	"github.com/kapi-dev/kapi/status"
 )
 
 // widgetWith returns a Widget with n annotations, n tags and n ports, in
@@ -121,4 +122,23 @@ func TestJSONPatchInsertAllocations(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestApplyYAMLNestingGrowth checks that an apply body in YAML costs about
+// its size whatever its flow nesting: the YAML parser's cost grows with
+// size times depth, so a body nested deeper than codec.MaxYAMLFlowDepth is
+// refused with 400 before it is parsed.
+func TestApplyYAMLNestingGrowth(t *testing.T) {
+	p := widgetPatcher(t, newClock())
+	run := func(depth int) func() {
+		body := []byte("apiVersion: stable.example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  x: " +
+			strings.Repeat("[", depth) + strings.Repeat("]", depth) + "\n")
+		return func() {
+			_, _, err := p.Apply(nil, body, "m", "", false, nil)
+			if st := status.FromError(err); err == nil || st.Code/100 != 4 {
+				t.Fatalf("depth %d: got %v, want a client error", depth, err)
+			}
+		}
+	}
+	growth.Check(t, "apply of nested YAML", 8, 3, run(1000), run(8000))
 }
