@@ -97,9 +97,12 @@
 //     or when its consumer is too slow ([ErrTooSlow], below). Events
 //     already in the channel are still delivered before it closes, so what
 //     a watcher delivers is always a gap-free prefix of what it owes.
-//  5. Starting points: Watch from N fails with 410 Expired when changes
-//     after N have left the window, and waits (up to FreshnessTimeout)
-//     when N is ahead of the cache.
+//  5. Starting points: Watch from N serves the changes after N that have
+//     left the window (a restarted server's window starts at its first
+//     list) from the store's history, then from the window, with the same
+//     guarantees; it fails with 410 Expired only when the store has
+//     compacted N too, and waits (up to FreshnessTimeout) when N is ahead
+//     of the cache.
 //
 // # Fan-out and slow watchers
 //

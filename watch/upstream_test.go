@@ -132,9 +132,14 @@ func TestWindowAge(t *testing.T) {
 	s := newStore(t, memory.Options{})
 	c := newCache(t, s, watch.Options{Clock: clock})
 	first := c.Revision()
-	put(t, s, key(1), "a")
+	r1 := put(t, s, key(1), "a")
 	put(t, s, key(2), "b")
 	c.Sync(ctx)
+	// Once the window no longer covers first, only the store could serve
+	// it: compacted, it cannot.
+	if err := s.Compact(ctx, r1); err != nil {
+		t.Fatal(err)
+	}
 	w, err := c.Watch(ctx, prefix, first, watch.WatchOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -99,7 +99,7 @@ func TestWatchFromRevision(t *testing.T) {
 }
 
 // TestWatchStart covers where a watch may start: now, the future (waits),
-// too far in the future (504) and too far in the past (410).
+// too far in the future (504) and older than the store's compaction (410).
 func TestWatchStart(t *testing.T) {
 	s := newStore(t, memory.Options{})
 	before := put(t, s, key(9), "x")
@@ -107,6 +107,9 @@ func TestWatchStart(t *testing.T) {
 	c := newCache(t, s, watch.Options{EventWindow: 5, FreshnessTimeout: 300 * time.Millisecond})
 	ops := writeOps(t, s, map[string]string{}, 20)
 	cur, _ := c.Sync(ctx)
+	if err := s.Compact(ctx, ops[12].rev); err != nil {
+		t.Fatal(err)
+	}
 
 	t.Run("zero is now", func(t *testing.T) {
 		w, err := c.Watch(ctx, prefix, 0, watch.WatchOptions{})
@@ -139,7 +142,7 @@ func TestWatchStart(t *testing.T) {
 		msg   string
 	}{
 		{"far future", cur + 1000, status.IsTimeout, "Timeout: Too large resource version"},
-		{"out of the window", ops[10].rev, status.IsExpired, fmt.Sprintf("too old resource version: %d (", ops[10].rev)},
+		{"out of the window and compacted", ops[10].rev, status.IsExpired, fmt.Sprintf("too old resource version: %d (", ops[10].rev)},
 		{"before the cache", before, status.IsExpired, fmt.Sprintf("too old resource version: %d (", before)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

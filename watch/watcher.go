@@ -102,6 +102,7 @@ type Watcher struct {
 	pos       int64 // every change up to pos has been delivered
 	bookmarks int64 // the bookmark round last seen
 	initial   *node // the initial state to send first, if any
+	replaying bool  // serving from the store's history (see replay)
 }
 
 // errDone ends a watcher its consumer stopped.
@@ -156,8 +157,11 @@ func (w *Watcher) RequestBookmark() {
 // fromRevision is ahead of the cache, Watch waits for the cache to reach
 // it, up to [Options.FreshnessTimeout] (then it fails with the 504 of
 // resourceversion.TooLargeResourceVersion). When changes after
-// fromRevision have left the event window, it fails with 410 Expired "too
-// old resource version: N (oldest)". The watch ends when ctx is done.
+// fromRevision have left the event window, they are served from the
+// store's history until the window covers the watch (see replay.go); only
+// when the store has compacted fromRevision too does Watch fail with 410
+// Expired "too old resource version: N (oldest)". The watch ends when ctx
+// is done.
 func (c *Cache) Watch(ctx context.Context, prefix string, fromRevision int64, opts WatchOptions) (*Watcher, error) {
 	if fromRevision < 0 {
 		return nil, fmt.Errorf("watch: negative revision %d", fromRevision)
@@ -169,10 +173,13 @@ func (c *Cache) Watch(ctx context.Context, prefix string, fromRevision int64, op
 	if fromRevision == 0 {
 		fromRevision = st.rev
 	}
-	if fromRevision < st.base.rev {
-		return nil, expired(fromRevision, st.base.rev)
+	if fromRevision >= st.base.rev {
+		return c.startWatcher(ctx, prefix, opts, st, fromRevision, st.log.search(fromRevision), nil)
 	}
-	return c.startWatcher(ctx, prefix, opts, st, fromRevision, st.log.search(fromRevision), nil)
+	if err := c.checkHistory(ctx, fromRevision, st.base.rev); err != nil {
+		return nil, err
+	}
+	return c.startWatcher(ctx, prefix, opts, st, fromRevision, -1, nil)
 }
 
 // WatchWithInitialState delivers an Added event for every object under
@@ -197,7 +204,8 @@ func (c *Cache) WatchWithInitialState(ctx context.Context, prefix string, read r
 }
 
 // startWatcher registers a watcher positioned at record seq of st's epoch
-// and starts its goroutine.
+// (a seq of -1: replaying the store's history from rev) and starts its
+// goroutine.
 func (c *Cache) startWatcher(ctx context.Context, prefix string, opts WatchOptions, st *state, rev, seq int64, initial *node) (*Watcher, error) {
 	if err := c.covers(prefix); err != nil {
 		return nil, err
@@ -218,6 +226,7 @@ func (c *Cache) startWatcher(ctx context.Context, prefix string, opts WatchOptio
 		pos:       rev,
 		bookmarks: st.bookmarks,
 		initial:   initial,
+		replaying: seq < 0,
 	}
 	w.lo, w.hi = keyRange(prefix)
 	w.ctx, w.cancel = context.WithCancel(ctx)
@@ -248,6 +257,11 @@ func (w *Watcher) run() {
 func (w *Watcher) loop() error {
 	if w.initial != nil {
 		if err := w.sendInitial(); err != nil {
+			return err
+		}
+	}
+	if w.replaying {
+		if err := w.replay(); err != nil {
 			return err
 		}
 	}
@@ -287,6 +301,8 @@ func (w *Watcher) check(st *state) error {
 	switch {
 	case st.stopped:
 		return ErrStopped
+	case w.replaying: // not reading the window yet
+		return nil
 	case st.epoch != w.epoch:
 		return expired(w.pos, st.base.rev)
 	case w.seq < st.log.first:

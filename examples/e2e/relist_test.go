@@ -25,6 +25,7 @@ import (
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
+	"github.com/kapi-dev/kapi/storage/memory"
 	"github.com/kapi-dev/kapi/watch"
 )
 
@@ -164,25 +165,32 @@ func (p *breakingProxy) cutWatches() int {
 
 // TestInformerRelistsAfterGone: an informer whose watch breaks while more
 // changes happen than the server's watch cache keeps watches again from
-// its last resourceVersion, gets 410 Gone, lists again and ends up with
-// exactly the server's objects at their current resourceVersions, with
-// the classic list+watch and with streaming lists.
+// its last resourceVersion. When the store has compacted those changes it
+// gets 410 Gone, lists again and ends up with exactly the server's
+// objects at their current resourceVersions, with the classic list+watch
+// and with streaming lists. When the store still holds them, the server
+// replays them from the store: the informer converges without a 410 and
+// without listing again.
 func TestInformerRelistsAfterGone(t *testing.T) {
 	for _, watchList := range []bool{false, true} {
-		t.Run(fmt.Sprintf("watchList=%v", watchList), func(t *testing.T) {
-			t.Setenv("KUBE_FEATURE_WatchListClient", fmt.Sprint(watchList))
-			testRelist(t)
-		})
+		for _, compacted := range []bool{true, false} {
+			t.Run(fmt.Sprintf("watchList=%v,compacted=%v", watchList, compacted), func(t *testing.T) {
+				t.Setenv("KUBE_FEATURE_WatchListClient", fmt.Sprint(watchList))
+				testRelist(t, compacted)
+			})
+		}
 	}
 }
 
-func testRelist(t *testing.T) {
+func testRelist(t *testing.T, compacted bool) {
 	const window = 10
 	rules, err := cel.New(cel.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := apiserver.New(apiserver.Options{WatchCache: watch.Options{EventWindow: window}, RuleEngine: rules})
+	store := memory.New(memory.Options{})
+	t.Cleanup(func() { store.Close() })
+	srv := apiserver.New(apiserver.Options{Storage: store, WatchCache: watch.Options{EventWindow: window}, RuleEngine: rules})
 	srv.Register(api.WidgetKind()).Register(api.GadgetKind())
 	if err := srv.Err(); err != nil {
 		t.Fatal(err)
@@ -254,9 +262,24 @@ func testRelist(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if compacted {
+		rev, err := store.Revision(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Compact(ctx, rev); err != nil {
+			t.Fatal(err)
+		}
+	}
 	proxy.release()
 
 	waitConverged(ctx, t, inf, widgets)
+	if !compacted {
+		if proxy.gone.Load() != 0 || proxy.relists.Load() != 0 {
+			t.Fatalf("%d 410 Gone and %d lists with the changes still in the store", proxy.gone.Load(), proxy.relists.Load())
+		}
+		return
+	}
 	if proxy.gone.Load() == 0 {
 		t.Fatal("the informer converged without a 410 Gone")
 	}
