@@ -26,7 +26,8 @@ type Kind struct {
 	// Verbs served: a subset of get, list, watch, create, update, patch,
 	// delete and deletecollection. Empty means all of them.
 	Verbs []string
-	// Subresources served: "status" and "scale".
+	// Subresources served: "status", "scale" and "finalize" (a
+	// namespace's, which is only replaced).
 	Subresources []string
 	// StrategicMergePatch lists application/strategic-merge-patch+json among
 	// the PATCH content types. Off, as for CustomResourceDefinitions, kubectl
@@ -112,7 +113,7 @@ func normalize(k Kind, group, version string) (Kind, error) {
 		}
 	}
 	for _, s := range k.Subresources {
-		if s != "status" && s != "scale" {
+		if s != "status" && s != "scale" && s != "finalize" {
 			return k, fmt.Errorf("openapi: kind %s: unknown subresource %q", k.Kind, s)
 		}
 	}

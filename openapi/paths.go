@@ -137,6 +137,13 @@ func (p *pathBuilder) addKind(paths map[string]*pathItem, k Kind) {
 
 // addItem adds the operations on one object, or on its subresource sub.
 func (kp *kindPaths) addItem(paths map[string]*pathItem, path, sub string) {
+	if sub == "finalize" {
+		// kube-apiserver serves a namespace's finalize with PUT alone.
+		if kp.has("update") {
+			add(paths, path, "put", kp.replace(sub))
+		}
+		return
+	}
 	if kp.has("get") {
 		add(paths, path, "get", kp.read(sub))
 	}

@@ -15,8 +15,10 @@
 // name the properties, `json:"-"` and unexported fields are skipped, and
 // embedded structs without a name flatten their fields into the parent.
 // A field is required unless it is a pointer, a slice or a map, or its tag
-// says omitempty or omitzero: to make a field optional, tag it omitempty
-// or make it a pointer. A required property must be present in what a
+// says omitempty or omitzero, or it carries the tag `optional:"true"`: to
+// make a field optional, tag it omitempty or make it a pointer, or, where
+// the JSON form must keep the empty value (as in types that mirror
+// Kubernetes' own), tag it optional. A required property must be present in what a
 // client sends (a property with a default is filled in instead); since a
 // decoded Go value cannot tell a field sent as its zero value from one
 // left out, servers look at the body with [Schema.MissingRequired] when a

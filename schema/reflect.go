@@ -234,6 +234,11 @@ func (f jsonField) required() bool {
 	if f.omit {
 		return false
 	}
+	if _, optional := f.field.Tag.Lookup("optional"); optional {
+		// Kinds that mirror Kubernetes' own types keep their JSON form
+		// (no omitempty) and mark optional fields as Kubernetes does.
+		return false
+	}
 	switch f.field.Type.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Map:
 		return false

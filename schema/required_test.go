@@ -18,6 +18,9 @@ type reqPort struct {
 
 type reqInline struct {
 	Level int32 `json:"level"`
+	// Note keeps its empty value in JSON but is optional, as the
+	// fields of types mirroring Kubernetes' own are.
+	Note string `json:"note" optional:"true"`
 }
 
 type reqKind struct {
@@ -53,6 +56,7 @@ func TestMissingRequired(t *testing.T) {
 			[]string{"spec.byName.x.name", "spec.ptr.port"}},
 		{"flattened embedded field", `{"spec":{}}`, true, []string{"level"}},
 		{"no spec at all", `{"level":3}`, false, nil},
+		{"a field tagged optional left out", `{"level":3,"spec":{"ports":[{"name":"a","port":0}]}}`, true, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

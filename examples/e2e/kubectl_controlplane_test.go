@@ -85,7 +85,7 @@ func TestKubectlControlPlane(t *testing.T) {
 		kubectl(t, k, "apiVersion: stable.example.com/v1\nkind: Gadget\nmetadata:\n  name: g1\nspec:\n  owner: shop\n", "create", "-f", "-")
 		uid := kubectl(t, k, "", "get", "gadget", "g1", "-o", "jsonpath={.metadata.uid}")
 		for i := range 3 {
-			kubectl(t, k, ownedManifest("shop", fmt.Sprint(i), "g1", uid), "create", "--validate=false", "-f", "-")
+			kubectl(t, k, ownedManifest("shop", fmt.Sprint(i), "g1", uid), "create", "-f", "-")
 		}
 		if out := kubectl(t, k, "", "get", "wd,cm", "-n", "shop", "-o", "name"); strings.Count(out, "widget.stable.example.com/w-") != 3 || strings.Count(out, "configmap/cm-") != 3 {
 			t.Fatalf("dependents:\n%s", out)
@@ -123,7 +123,7 @@ firstTimestamp: "2026-01-01T00:00:00Z"
 lastTimestamp: "2026-01-01T00:00:00Z"
 count: 1
 `, uid)
-		kubectl(t, k, event, "create", "--validate=false", "-f", "-")
+		kubectl(t, k, event, "create", "-f", "-")
 		out := kubectl(t, k, "", "get", "events")
 		header := strings.Fields(strings.SplitN(out, "\n", 2)[0])
 		if strings.Join(header, " ") != "LAST SEEN TYPE REASON OBJECT MESSAGE" {

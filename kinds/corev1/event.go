@@ -39,9 +39,9 @@ type Event struct {
 	// Related is a second object involved.
 	Related *ObjectReference `json:"related,omitempty" protobuf:"bytes,13,opt,name=related"`
 	// ReportingController names the controller that emitted it.
-	ReportingController string `json:"reportingComponent" protobuf:"bytes,14,opt,name=reportingComponent"`
+	ReportingController string `json:"reportingComponent" protobuf:"bytes,14,opt,name=reportingComponent" optional:"true"`
 	// ReportingInstance names the controller's instance.
-	ReportingInstance string `json:"reportingInstance" protobuf:"bytes,15,opt,name=reportingInstance"`
+	ReportingInstance string `json:"reportingInstance" protobuf:"bytes,15,opt,name=reportingInstance" optional:"true"`
 }
 
 // EventSource names the component and host that reported an event.
