@@ -17,6 +17,7 @@ import (
 const (
 	DefaultEventWindow         = 10000
 	DefaultEventWindowDuration = 75 * time.Second
+	DefaultEventWindowBytes    = 256 << 20
 	DefaultSnapshotTTL         = 75 * time.Second
 	DefaultWatcherBuffer       = 100
 	DefaultBookmarkInterval    = time.Minute
@@ -33,6 +34,13 @@ type Options struct {
 	// EventWindowDuration is how long an event stays in the window at
 	// most. Zero or less means DefaultEventWindowDuration (75s).
 	EventWindowDuration time.Duration
+	// EventWindowBytes bounds the stored bytes the window's events hold:
+	// each event counts its object's new and previous values. When a
+	// change takes the window over it, the oldest events are dropped (the
+	// newest is always kept), and a watch from before them is told 410
+	// Expired as for the count and age bounds. Zero means
+	// DefaultEventWindowBytes (256 MiB); negative means no byte bound.
+	EventWindowBytes int64
 	// SnapshotTTL is how long the state at a past revision stays readable
 	// from memory (for Exact and continuation lists) after a later change
 	// replaced it, within the limits of the event window. Older reads go to
@@ -82,6 +90,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.EventWindowDuration <= 0 {
 		o.EventWindowDuration = DefaultEventWindowDuration
+	}
+	if o.EventWindowBytes == 0 {
+		o.EventWindowBytes = DefaultEventWindowBytes
 	}
 	if o.SnapshotTTL == 0 {
 		o.SnapshotTTL = DefaultSnapshotTTL
@@ -149,7 +160,9 @@ type state struct {
 	rev   int64  // every change under the prefix up to rev is applied
 	root  *node  // the mirror at rev
 	index *pnode // the index of root; nil without Options.Index
-	log  evlog // the event window
+	log   evlog  // the event window
+	// logBytes is the sum of the window's records' sizes.
+	logBytes int64
 	// base is the oldest revision a watch can start from: every change
 	// after base.rev is in log.
 	base      *record

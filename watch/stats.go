@@ -8,6 +8,9 @@ type Stats struct {
 	Objects int
 	// WindowEvents is the number of events in the event window.
 	WindowEvents int
+	// WindowBytes is the stored bytes the window's events hold (see
+	// Options.EventWindowBytes).
+	WindowBytes int64
 	// Revision is the cache's revision.
 	Revision int64
 }
@@ -16,5 +19,5 @@ type Stats struct {
 // and takes no lock.
 func (c *Cache) Stats() Stats {
 	st := c.cur.Load()
-	return Stats{Ready: st.ready, Objects: st.root.Len(), WindowEvents: st.log.len(), Revision: st.rev}
+	return Stats{Ready: st.ready, Objects: st.root.Len(), WindowEvents: st.log.len(), WindowBytes: st.logBytes, Revision: st.rev}
 }

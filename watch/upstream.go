@@ -177,6 +177,7 @@ func (c *Cache) receive(resp storage.WatchResponse) {
 	if over := next.log.len() - c.opts.EventWindow; over > 0 {
 		c.evict(&next, next.log.first+int64(over))
 	}
+	c.evictBytes(&next)
 	c.publish(&next)
 }
 
@@ -219,15 +220,37 @@ func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
 		}
 		next.index = reindex(next.index, key, before, after, gen)
 	}
+	rec.size = entrySize(rec.entry) + entrySize(prev)
 	next.log = next.log.appended(rec)
+	next.logBytes += rec.size
 	next.rev = rev
 }
 
 // evict drops the records before first from next's window; the last one
 // dropped becomes the base.
 func (c *Cache) evict(next *state, first int64) {
+	for i := next.log.first; i < first; i++ {
+		next.logBytes -= next.log.at(i).size
+	}
 	next.base = next.log.at(first - 1)
 	next.log = next.log.trimmed(first)
+}
+
+// evictBytes drops the oldest records while the window holds more than
+// Options.EventWindowBytes; it keeps the newest record, whatever its size.
+func (c *Cache) evictBytes(next *state) {
+	limit := c.opts.EventWindowBytes
+	if limit < 0 || next.logBytes <= limit {
+		return
+	}
+	first, held := next.log.first, next.logBytes
+	for held > limit && first < next.log.end-1 {
+		held -= next.log.at(first).size
+		first++
+	}
+	if first > next.log.first {
+		c.evict(next, first)
+	}
 }
 
 // progress handles a progress notification: the revision advances and,

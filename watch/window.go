@@ -20,6 +20,17 @@ type record struct {
 	tomb atomic.Pointer[Entry]
 	// frames are the change's encoded events, shared by its watchers.
 	frames frames
+	// size is the stored bytes the record holds: entry's and prev's
+	// values, what Options.EventWindowBytes bounds.
+	size int64
+}
+
+// entrySize is the length of e's stored value, 0 for nil.
+func entrySize(e *Entry) int64 {
+	if e == nil || e.KV == nil {
+		return 0
+	}
+	return int64(len(e.KV.Value))
 }
 
 func (r *record) key() string {
