@@ -12,8 +12,9 @@ import (
 // TestEventWindowBytes writes many large objects and checks that the
 // window holds at most EventWindowBytes of them (273 writes of 2.5 MB
 // once took a server to 1.5 GB), and that the bound keeps the window's
-// guarantees: a watch from before the dropped events is told 410 Expired,
-// one from inside the window gets every later event in order.
+// guarantees: a watch from before the dropped events is served from the
+// store's history, one from inside the window from the window, each with
+// every later event in order.
 func TestEventWindowBytes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures the heap")
@@ -50,8 +51,25 @@ func TestEventWindowBytes(t *testing.T) {
 		t.Errorf("the cache kept %d bytes after %d writes of %d, over %d", held, writes, size, max)
 	}
 
+	// A watch from before the window is served from the store's history
+	// and misses nothing.
+	old, err := c.Watch(ctx, prefix, start, watch.WatchOptions{})
+	if err != nil {
+		t.Fatalf("watch from before the window: %v", err)
+	}
+	for i, ev := range collect(t, old, writes) {
+		if ev.Revision != revs[i] {
+			t.Fatalf("event %d: %s, want revision %d", i, describe(ev), revs[i])
+		}
+	}
+	old.Stop()
+	// Once the store has compacted those revisions, the watch is told
+	// 410 Expired.
+	if err := s.Compact(ctx, revs[writes-5]); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.Watch(ctx, prefix, start, watch.WatchOptions{}); !status.IsExpired(err) {
-		t.Fatalf("watch from before the window: %v, want 410 Expired", err)
+		t.Fatalf("watch from before the compaction: %v, want 410 Expired", err)
 	}
 	from := revs[writes-3]
 	w, err := c.Watch(ctx, prefix, from, watch.WatchOptions{})
