@@ -132,4 +132,3 @@ func TestGracefulStop(t *testing.T) {
 		t.Fatal("Run did not return")
 	}
 }
-
