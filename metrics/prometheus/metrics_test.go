@@ -3,6 +3,7 @@ package prometheus_test
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -101,22 +102,26 @@ func series(t *testing.T, fams map[string]*dto.MetricFamily, name string, want m
 		return nil
 	}
 	for _, m := range f.Metric {
-		got := make(map[string]string)
-		for _, l := range m.Label {
-			got[l.GetName()] = l.GetValue()
-		}
-		match := true
-		for k, v := range want {
-			if got[k] != v {
-				match = false
-			}
-		}
-		if match {
+		if labelsInclude(m, want) {
 			return m
 		}
 	}
 	t.Errorf("%s: no series with %v among %v", name, want, f.Metric)
 	return nil
+}
+
+// labelsInclude reports whether a series carries every label of want.
+func labelsInclude(m *dto.Metric, want map[string]string) bool {
+	got := make(map[string]string, len(m.Label))
+	for _, l := range m.Label {
+		got[l.GetName()] = l.GetValue()
+	}
+	for k, v := range want {
+		if got[k] != v {
+			return false
+		}
+	}
+	return true
 }
 
 // labelNames lists a family's label names.
@@ -185,7 +190,16 @@ func TestScrape(t *testing.T) {
 		Version: "v1", Resource: "widgets", Scope: "cluster", Component: "apiserver"}, Code: 200, Aborted: true})
 	m.ObserveEtcdRequest("get", "stable.example.com", "widgets", 3*time.Millisecond, nil)
 
+	// A request is observed after its response is written, so the
+	// client can read the last answers before the server has counted
+	// them: scrape until the counted series agree or time runs out.
 	fams := scrape(t, reg)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); fams = scrape(t, reg) {
+		if len(scrapeMismatches(fams)) == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	families := []struct {
 		name, labels string
 		want         map[string]string
@@ -246,38 +260,58 @@ func TestScrape(t *testing.T) {
 			}
 		}
 	}
-	checks := []struct {
-		name  string
-		want  map[string]string
-		value float64
-	}{
-		{"apiserver_request_total", map[string]string{"verb": "POST", "dry_run": "", "code": "201"}, 1},
-		{"apiserver_request_total", map[string]string{"verb": "POST", "code": "429"}, 2},
-		{"apiserver_request_total", map[string]string{"verb": "POST", "code": "504"}, 1},
-		{"apiserver_request_total", map[string]string{"verb": "LIST", "scope": "cluster", "code": "200"}, 2}, // one list, and the aborted one
-		{"apiserver_request_terminations_total", map[string]string{"verb": "POST", "code": "504"}, 1},
-		{"apiserver_flowcontrol_rejected_requests_total", map[string]string{"reason": "time-out"}, 1},
-		{"apiserver_longrunning_requests", map[string]string{"verb": "WATCH"}, 1},
-		{"apiserver_registered_watchers", map[string]string{"kind": "Widget"}, 1},
-		{"apiserver_watch_events_total", map[string]string{"resource": "widgets"}, 1},
-		{"apiserver_storage_objects", map[string]string{"resource": "widgets.stable.example.com"}, 1},
-		{"apiserver_current_inflight_requests", map[string]string{"request_kind": "mutating"}, 1},
-	}
-	for _, c := range checks {
-		s := series(t, fams, c.name, c.want)
-		if s == nil {
-			continue
-		}
-		v := s.GetCounter().GetValue() + s.GetGauge().GetValue()
-		if v != c.value {
-			t.Errorf("%s%v = %v, want %v", c.name, c.want, v, c.value)
-		}
+	for _, m := range scrapeMismatches(fams) {
+		t.Error(m)
 	}
 	for _, name := range []string{"go_goroutines", "process_resident_memory_bytes"} {
 		if _, ok := fams[name]; !ok {
 			t.Errorf("no runtime metric %s", name)
 		}
 	}
+}
+
+// scrapeCounts are the values TestScrape's requests leave behind.
+var scrapeCounts = []struct {
+	name  string
+	want  map[string]string
+	value float64
+}{
+	{"apiserver_request_total", map[string]string{"verb": "POST", "dry_run": "", "code": "201"}, 1},
+	{"apiserver_request_total", map[string]string{"verb": "POST", "code": "429"}, 2},
+	{"apiserver_request_total", map[string]string{"verb": "POST", "code": "504"}, 1},
+	{"apiserver_request_total", map[string]string{"verb": "LIST", "scope": "cluster", "code": "200"}, 2}, // one list, and the aborted one
+	{"apiserver_request_terminations_total", map[string]string{"verb": "POST", "code": "504"}, 1},
+	{"apiserver_flowcontrol_rejected_requests_total", map[string]string{"reason": "time-out"}, 1},
+	{"apiserver_longrunning_requests", map[string]string{"verb": "WATCH"}, 1},
+	{"apiserver_registered_watchers", map[string]string{"kind": "Widget"}, 1},
+	{"apiserver_watch_events_total", map[string]string{"resource": "widgets"}, 1},
+	{"apiserver_storage_objects", map[string]string{"resource": "widgets.stable.example.com"}, 1},
+	{"apiserver_current_inflight_requests", map[string]string{"request_kind": "mutating"}, 1},
+}
+
+// scrapeMismatches lists the expected series a scrape lacks or counts
+// differently.
+func scrapeMismatches(fams map[string]*dto.MetricFamily) []string {
+	var out []string
+	for _, c := range scrapeCounts {
+		var found *dto.Metric
+		if f, ok := fams[c.name]; ok {
+			for _, m := range f.Metric {
+				if labelsInclude(m, c.want) {
+					found = m
+					break
+				}
+			}
+		}
+		if found == nil {
+			out = append(out, fmt.Sprintf("%s: no series with %v", c.name, c.want))
+			continue
+		}
+		if v := found.GetCounter().GetValue() + found.GetGauge().GetValue(); v != c.value {
+			out = append(out, fmt.Sprintf("%s%v = %v, want %v", c.name, c.want, v, c.value))
+		}
+	}
+	return out
 }
 
 // TestOwnRegistry: two servers' metrics live on two registries; nothing
