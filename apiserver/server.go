@@ -38,20 +38,19 @@ type Options struct {
 	MaxRequestBodyBytes int64
 	// Logger receives one debug line per request; default: discard.
 	Logger *slog.Logger
-	// Serializers replaces the default codec registry (JSON, YAML,
-	// Kubernetes protobuf, CBOR).
-	Serializers *codec.Registry
+	// Codecs replaces the default codec registry (JSON, YAML, Kubernetes
+	// protobuf, CBOR).
+	Codecs *codec.Registry
 	// Version is what /version reports; default: a Kubernetes version
 	// kapi is compatible with.
 	Version VersionInfo
-	// WatchCache tunes the watch cache each kind's reads are served from
-	// (event window, snapshot lifetime, watcher buffers, bookmarks); its
-	// Decode is set by the server.
-	WatchCache watch.Options
-	// MinRequestTimeout is the lower bound of a watch's lifetime when the
-	// client gives no timeoutSeconds; the actual timeout is randomised
-	// between it and twice it, as kube-apiserver does. Default 30 minutes.
-	MinRequestTimeout time.Duration
+	// WatchCache tunes the watch cache each kind's reads are served from.
+	WatchCache WatchCacheOptions
+	// MinWatchTimeout is the shortest lifetime of a watch whose client
+	// gives no timeoutSeconds: each such watch ends after a random time
+	// between it and twice it, as kube-apiserver's --min-request-timeout
+	// does, so that watches do not all end at once. Default 30 minutes.
+	MinWatchTimeout time.Duration
 	// StorageMediaType is the encoding of stored values: JSON (the
 	// default), Kubernetes protobuf or CBOR, by media type. JSON reads of
 	// JSON values are served from the stored bytes without decoding; the
@@ -126,6 +125,48 @@ type Options struct {
 	Tracer Tracer
 }
 
+// WatchCacheOptions tune the watch caches; each zero value means the
+// default of the same field of watch.Options.
+type WatchCacheOptions struct {
+	// EventWindow is the most events a cache keeps for watches to start
+	// from; EventWindowDuration how long it keeps one at most.
+	EventWindow         int
+	EventWindowDuration time.Duration
+	// EventWindowBytes bounds the stored bytes a cache's window holds
+	// (each event counts its new and previous values); negative means
+	// no byte bound.
+	EventWindowBytes int64
+	// SnapshotTTL is how long a past state stays readable from memory
+	// (for Exact and continuation lists); negative keeps none.
+	SnapshotTTL time.Duration
+	// WatcherBuffer is the capacity of each watcher's channel, and
+	// StallTimeout how long a watcher may block on a full one before it
+	// is ended as too slow.
+	WatcherBuffer int
+	StallTimeout  time.Duration
+	// BookmarkInterval is how often watchers that allow bookmarks get
+	// one.
+	BookmarkInterval time.Duration
+	// FreshnessTimeout bounds how long a read waits for the cache to
+	// reach the revision it needs.
+	FreshnessTimeout time.Duration
+}
+
+// watchOptions are the options of the caches of the server's resources.
+func (s *Server) watchOptions() watch.Options {
+	o := s.opts.WatchCache
+	return watch.Options{
+		EventWindow: o.EventWindow, EventWindowDuration: o.EventWindowDuration,
+		EventWindowBytes: o.EventWindowBytes, SnapshotTTL: o.SnapshotTTL,
+		WatcherBuffer: o.WatcherBuffer, StallTimeout: o.StallTimeout, BookmarkInterval: o.BookmarkInterval,
+		FreshnessTimeout: o.FreshnessTimeout, Counters: &s.counters,
+	}
+}
+
+// WatchCounters returns the counts of the server's watch caches (shared
+// event encodings, watchers ended as too slow), for a host's metrics.
+func (s *Server) WatchCounters() *watch.Counters { return &s.counters }
+
 // VersionInfo is the body of /version.
 type VersionInfo struct {
 	Major        string `json:"major"`
@@ -161,6 +202,7 @@ type Server struct {
 	served atomic.Pointer[discoveryDocs]
 
 	operations
+	counters watch.Counters
 }
 
 // core is what the handlers of every resource share: the server's
@@ -191,17 +233,17 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if opts.Serializers == nil {
-		opts.Serializers = codec.NewRegistry(codec.JSON{}, codec.YAML{}, protobuf.New(), cbor.Serializer{})
+	if opts.Codecs == nil {
+		opts.Codecs = codec.NewRegistry(codec.JSON{}, codec.YAML{}, protobuf.New(), cbor.Serializer{})
 	}
 	if opts.Version.GitVersion == "" {
 		opts.Version = defaultVersion()
 	}
-	if opts.MinRequestTimeout <= 0 {
-		opts.MinRequestTimeout = 30 * time.Minute
+	if opts.MinWatchTimeout <= 0 {
+		opts.MinWatchTimeout = 30 * time.Minute
 	}
 	s := &Server{
-		core:      core{opts: opts, log: opts.Logger, codecs: opts.Serializers},
+		core:      core{opts: opts, log: opts.Logger, codecs: opts.Codecs},
 		resources: make(map[resourceKey]*handler),
 	}
 	s.initOperations()
@@ -256,7 +298,7 @@ func (s *Server) build(k Kind) (*handler, error) {
 	if k.Storage == nil {
 		k.Storage = s.opts.Storage
 	}
-	r, err := newResource(k, plan, s.opts.WatchCache, s.codecs, s.opts.StorageMediaType)
+	r, err := newResource(k, plan, s.watchOptions(), s.codecs, s.opts.StorageMediaType)
 	if err != nil {
 		return nil, err
 	}
@@ -303,8 +345,8 @@ func checkKind(k *Kind) error {
 	default:
 		return fmt.Errorf("DeletePropagation %q is not Background, Foreground or Orphan", k.DeletePropagation)
 	}
-	if sc := k.Scale; sc != nil && (sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "") {
-		return errors.New("Scale needs SpecReplicasPath and StatusReplicasPath")
+	if sc := k.Subresources.Scale; sc != nil && (sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "") {
+		return errors.New("Subresources.Scale needs SpecReplicasPath and StatusReplicasPath")
 	}
 	return nil
 }
