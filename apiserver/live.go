@@ -35,7 +35,7 @@ func (s *Server) Install(k Kind) error {
 	h.live = true
 	key := resourceKey{h.r.kind.Group, h.r.kind.Version, h.r.kind.Resource}
 	s.mu.Lock()
-	if err := s.conflicts(&h.r.kind, true); err != nil {
+	if err := s.conflicts(&h.r.kind, true, false); err != nil {
 		s.mu.Unlock()
 		h.r.cache.Stop()
 		return fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
@@ -100,16 +100,19 @@ func (s *Server) dropEmptyGroup(group string) {
 	}
 }
 
-// CheckKind reports whether Install would accept k now, without serving
-// it: the checks of the kind itself, its schema and rules, and the
-// collisions with the kinds served.
+// CheckKind reports what Install would refuse in k, without serving it:
+// the checks of the kind itself, its schema and rules, and its
+// collisions with the kinds registered with Register. Collisions with
+// kinds installed at run time are left to whoever installs them (as the
+// CustomResourceDefinition controller arbitrates names between
+// definitions).
 func (s *Server) CheckKind(k Kind) error {
 	if _, err := s.prepare(&k); err != nil {
 		return err
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.conflicts(&k, true)
+	return s.conflicts(&k, true, true)
 }
 
 // Served lists the group, version and resource of every served kind,
