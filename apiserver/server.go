@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kapi-dev/kapi/audit"
@@ -195,7 +197,9 @@ type Server struct {
 	sealed    bool
 	resources map[resourceKey]*handler
 	groups    []string // group names in registration order
-	docs      *discoveryDocs
+	// served is what requests see: the documents and the routing table,
+	// published whole at sealing and at every Install and Uninstall.
+	served atomic.Pointer[discoveryDocs]
 
 	operations
 	counters watch.Counters
@@ -271,6 +275,57 @@ func (s *Server) Register(k Kind) *Server {
 }
 
 func (s *Server) register(k Kind) error {
+	h, err := s.build(k)
+	if err != nil {
+		return err
+	}
+	if err := s.conflicts(&h.r.kind, false); err != nil {
+		h.r.cache.Stop()
+		return err
+	}
+	s.insert(h)
+	return nil
+}
+
+// build checks a kind completely and compiles it into the handler of a
+// new resource, whose watch cache is started. It does not touch the
+// server's table of resources.
+func (s *Server) build(k Kind) (*handler, error) {
+	plan, err := s.prepare(&k)
+	if err != nil {
+		return nil, err
+	}
+	if k.Storage == nil {
+		k.Storage = s.opts.Storage
+	}
+	r, err := newResource(k, plan, s.watchOptions(), s.codecs, s.opts.StorageMediaType)
+	if err != nil {
+		return nil, err
+	}
+	r.store = s.guardStore(r.store)
+	return &handler{core: &s.core, r: r}, nil
+}
+
+// prepare checks a kind, fills in its defaults and compiles its schema.
+func (s *Server) prepare(k *Kind) (*schemaPlan, error) {
+	if err := checkKind(k); err != nil {
+		return nil, err
+	}
+	if k.Singular == "" {
+		k.Singular = strings.ToLower(k.Kind)
+	}
+	if k.Schema == nil {
+		sch, err := schema.FromType(typeOf(k.New()))
+		if err != nil {
+			return nil, err
+		}
+		k.Schema = sch
+	}
+	return compileSchema(k, s.opts.RuleEngine)
+}
+
+// checkKind checks the names and options of a kind.
+func checkKind(k *Kind) error {
 	switch {
 	case k.Kind == "" || k.Resource == "" || k.Version == "":
 		return errors.New("Kind, Resource and Version are required")
@@ -293,46 +348,39 @@ func (s *Server) register(k Kind) error {
 	if sc := k.Subresources.Scale; sc != nil && (sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "") {
 		return errors.New("Subresources.Scale needs SpecReplicasPath and StatusReplicasPath")
 	}
-	if k.Singular == "" {
-		k.Singular = strings.ToLower(k.Kind)
-	}
-	if k.Schema == nil {
-		sch, err := schema.FromType(typeOf(k.New()))
-		if err != nil {
-			return err
-		}
-		k.Schema = sch
-	}
-	plan, err := compileSchema(&k, s.opts.RuleEngine)
-	if err != nil {
-		return err
-	}
-	if k.Storage == nil {
-		k.Storage = s.opts.Storage
-	}
+	return nil
+}
+
+// conflicts reports why k cannot be served next to the resources the
+// server has; replacing allows k to take the place of a kind installed
+// at run time under the same group, version and resource. s.mu is held.
+func (s *Server) conflicts(k *Kind, replacing bool) error {
 	key := resourceKey{k.Group, k.Version, k.Resource}
-	if _, dup := s.resources[key]; dup {
+	if h, dup := s.resources[key]; dup && !(replacing && h.live) {
 		return fmt.Errorf("resource %s is already registered", k.groupResource())
 	}
-	for _, h := range s.resources {
+	for hk, h := range s.resources {
+		if hk == key {
+			continue
+		}
 		have := &h.r.kind
 		if have.Group == k.Group && have.Version == k.Version && have.Kind == k.Kind {
 			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
 		}
-		if err := secondVersion(have, &k); err != nil {
+		if err := secondVersion(have, k); err != nil {
 			return err
 		}
 	}
-	r, err := newResource(k, plan, s.watchOptions(), s.codecs, s.opts.StorageMediaType)
-	if err != nil {
-		return err
-	}
-	r.store = s.guardStore(r.store)
-	s.resources[key] = &handler{core: &s.core, r: r}
+	return nil
+}
+
+// insert adds (or replaces) a resource's handler; s.mu is held.
+func (s *Server) insert(h *handler) {
+	k := &h.r.kind
+	s.resources[resourceKey{k.Group, k.Version, k.Resource}] = h
 	if !contains(s.groups, k.Group) {
 		s.groups = append(s.groups, k.Group)
 	}
-	return nil
 }
 
 // secondVersion refuses k when it serves the kind or resource of have in
@@ -367,28 +415,34 @@ func (s *Server) Err() error {
 }
 
 // seal freezes registration and builds the discovery and OpenAPI documents
-// once, on the first request.
+// on the first request.
 func (s *Server) seal() *discoveryDocs {
-	s.mu.RLock()
-	docs := s.docs
-	s.mu.RUnlock()
-	if docs != nil {
-		return docs
+	if d := s.served.Load(); d != nil {
+		return d
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.docs == nil {
-		s.sealed = true
-		if err := errors.Join(s.errs...); err != nil {
-			s.log.Error("serving nothing: registering the API failed", "err", err)
-			s.broken = status.InternalError(fmt.Errorf("the server's API failed to register: %w", err))
-		}
-		s.docs = buildDiscovery(s.sortedResources(), s.groups)
-		for _, err := range s.docs.openapiErrors {
-			s.log.Error("building OpenAPI document", "err", err)
-		}
+	if d := s.served.Load(); d != nil {
+		return d
 	}
-	return s.docs
+	s.sealed = true
+	if err := errors.Join(s.errs...); err != nil {
+		s.log.Error("serving nothing: registering the API failed", "err", err)
+		s.broken = status.InternalError(fmt.Errorf("the server's API failed to register: %w", err))
+	}
+	return s.publish()
+}
+
+// publish builds the documents and the routing table from the resources
+// and makes them what requests see; s.mu is held.
+func (s *Server) publish() *discoveryDocs {
+	d := buildDiscovery(s.sortedResources(), s.groups)
+	d.handlers = maps.Clone(s.resources)
+	for _, err := range d.openapiErrors {
+		s.log.Error("building OpenAPI document", "err", err)
+	}
+	s.served.Store(d)
+	return d
 }
 
 func (s *Server) sortedResources() []*resource {
