@@ -214,8 +214,9 @@ var (
 // returned together by Err (Register returns the Server so calls can be
 // chained); a server with any of them serves nothing but 500s. Register
 // panics when called after the server has answered a request.
-// A kind is served in one version: until kapi converts between versions,
-// registering a second version of a kind or resource is refused.
+// A kind served in several versions is registered once, with
+// Kind.Versions; registering another version of a kind or resource
+// separately is refused.
 func (s *Server) Register(k Kind) *Server {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -229,27 +230,64 @@ func (s *Server) Register(k Kind) *Server {
 }
 
 func (s *Server) register(k Kind) error {
+	kinds, served, vs, err := expandVersions(k)
+	if err != nil {
+		return err
+	}
+	var stor *resource
+	var built []*resource
+	for i, vk := range kinds {
+		r, err := s.prepare(vk, vs, stor)
+		if err != nil {
+			if stor != nil {
+				stor.cache.Stop()
+			}
+			if len(kinds) > 1 {
+				err = fmt.Errorf("version %s: %w", vk.Version, err)
+			}
+			return err
+		}
+		if stor == nil {
+			stor = r
+			r.store = s.guardStore(r.store)
+		}
+		if served[i] {
+			built = append(built, r)
+		}
+	}
+	for _, r := range built {
+		s.resources[resourceKey{r.kind.Group, r.kind.Version, r.kind.Resource}] = &handler{core: &s.core, r: r}
+	}
+	if !contains(s.groups, k.Group) {
+		s.groups = append(s.groups, k.Group)
+	}
+	return nil
+}
+
+// prepare checks one version of a kind and builds its resource; stor is
+// the resource of the kind's storage version, or nil when k is it.
+func (s *Server) prepare(k Kind, vs *versionSet, stor *resource) (*resource, error) {
 	switch {
 	case k.Kind == "" || k.Resource == "" || k.Version == "":
-		return errors.New("Kind, Resource and Version are required")
+		return nil, errors.New("Kind, Resource and Version are required")
 	case k.New == nil:
-		return errors.New("New is required")
+		return nil, errors.New("New is required")
 	case k.Group != "" && !dnsSubdomain.MatchString(k.Group):
-		return fmt.Errorf("group %q is not a DNS subdomain", k.Group)
+		return nil, fmt.Errorf("group %q is not a DNS subdomain", k.Group)
 	case !versionPattern.MatchString(k.Version):
-		return fmt.Errorf("version %q is not of the form v1, v1beta1, v2alpha3", k.Version)
+		return nil, fmt.Errorf("version %q is not of the form v1, v1beta1, v2alpha3", k.Version)
 	case !dnsLabel.MatchString(k.Resource):
-		return fmt.Errorf("resource %q is not a lower-case DNS label", k.Resource)
+		return nil, fmt.Errorf("resource %q is not a lower-case DNS label", k.Resource)
 	case k.Resource == "namespaces" && k.Group == "" && k.Namespaced:
-		return errors.New("the core namespaces resource must be cluster-scoped")
+		return nil, errors.New("the core namespaces resource must be cluster-scoped")
 	}
 	switch k.DeletePropagation {
 	case "", meta.DeletePropagationBackground, meta.DeletePropagationForeground, meta.DeletePropagationOrphan:
 	default:
-		return fmt.Errorf("DeletePropagation %q is not Background, Foreground or Orphan", k.DeletePropagation)
+		return nil, fmt.Errorf("DeletePropagation %q is not Background, Foreground or Orphan", k.DeletePropagation)
 	}
 	if sc := k.Scale; sc != nil && (sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "") {
-		return errors.New("Scale needs SpecReplicasPath and StatusReplicasPath")
+		return nil, errors.New("Scale needs SpecReplicasPath and StatusReplicasPath")
 	}
 	if k.Singular == "" {
 		k.Singular = strings.ToLower(k.Kind)
@@ -257,53 +295,42 @@ func (s *Server) register(k Kind) error {
 	if k.Schema == nil {
 		sch, err := schema.FromType(typeOf(k.New()))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		k.Schema = sch
 	}
 	plan, err := compileSchema(&k, s.opts.RuleEngine)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if k.Storage == nil {
 		k.Storage = s.opts.Storage
 	}
-	key := resourceKey{k.Group, k.Version, k.Resource}
-	if _, dup := s.resources[key]; dup {
-		return fmt.Errorf("resource %s is already registered", k.groupResource())
+	if _, dup := s.resources[resourceKey{k.Group, k.Version, k.Resource}]; dup {
+		return nil, fmt.Errorf("resource %s is already registered", k.groupResource())
 	}
 	for _, h := range s.resources {
 		have := &h.r.kind
 		if have.Group == k.Group && have.Version == k.Version && have.Kind == k.Kind {
-			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
+			return nil, fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
 		}
 		if err := secondVersion(have, &k); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	r, err := newResource(k, plan, s.opts.WatchCache, s.codecs, s.opts.StorageMediaType)
-	if err != nil {
-		return err
-	}
-	r.store = s.guardStore(r.store)
-	s.resources[key] = &handler{core: &s.core, r: r}
-	if !contains(s.groups, k.Group) {
-		s.groups = append(s.groups, k.Group)
-	}
-	return nil
+	return newResource(k, plan, s.opts.WatchCache, s.codecs, s.opts.StorageMediaType, vs, stor)
 }
 
 // secondVersion refuses k when it serves the kind or resource of have in
-// another version of the same group. Versions of one resource share its
-// storage, and without conversion between them a read through one version
-// would show objects written through the other, under the wrong
-// apiVersion, and client-side apply would fail its preconditions.
+// another version of the same group, registered separately: versions of
+// one resource share its storage and are converted into one another, so
+// they are registered together, in Kind.Versions.
 func secondVersion(have, k *Kind) error {
 	if have.Group != k.Group || have.Version == k.Version || (have.Kind != k.Kind && have.Resource != k.Resource) {
 		return nil
 	}
-	return fmt.Errorf("%s (kind %s) is already served in version %s, and serving a second version (%s) "+
-		"needs conversion between versions, which kapi does not do yet: register one version of each kind",
+	return fmt.Errorf("%s (kind %s) is already served in version %s: register every version of a kind "+
+		"(here %s too) in one Kind, with Kind.Versions, so that they share storage and convert to one another",
 		have.groupResource(), have.Kind, have.Version, k.Version)
 }
 
