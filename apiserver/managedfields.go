@@ -27,11 +27,11 @@ func newPatcher(k Kind, vs *versionSet) (*patch.Patcher, error) {
 	if vs != nil {
 		cfg.Versions = vs.patchVersions()
 	}
-	if k.StatusSubresource {
+	if k.Subresources.Status {
 		cfg.ResetFields = map[string][]string{"": {"status"}, "status": {"spec"}}
 	}
-	if k.Scale != nil {
-		cfg.ScaleReplicasPath = k.Scale.SpecReplicasPath
+	if k.Subresources.Scale != nil {
+		cfg.ScaleReplicasPath = k.Subresources.Scale.SpecReplicasPath
 	}
 	p, err := patch.New(cfg)
 	if err != nil {

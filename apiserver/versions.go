@@ -31,8 +31,8 @@ type KindVersion struct {
 	// PrinterColumns are this version's Table columns; default:
 	// Kind.PrinterColumns.
 	PrinterColumns []PrinterColumn
-	// Scale is this version's /scale subresource; default: Kind.Scale.
-	Scale *ScaleSubresource
+	// Subresources are this version's; default: Kind.Subresources.
+	Subresources *Subresources
 	// Storage marks the version objects are stored in: exactly one
 	// version has it. Objects stored in an earlier storage version are
 	// converted when read and rewritten in this one when next written.
@@ -163,8 +163,8 @@ func expandVersions(k Kind) ([]Kind, []bool, *versionSet, error) {
 		if v.PrinterColumns != nil {
 			vk.PrinterColumns = v.PrinterColumns
 		}
-		if v.Scale != nil {
-			vk.Scale = v.Scale
+		if v.Subresources != nil {
+			vk.Subresources = *v.Subresources
 		}
 		if vk.Schema == nil {
 			sch, err := schema.FromType(typeOf(vk.New()))

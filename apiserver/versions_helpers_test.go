@@ -61,14 +61,14 @@ func twoVersionKind(storage string) apiserver.Kind {
 	k := widgetKind()
 	k.Version = ""
 	if storage != "v1" { // the hooks read v1 objects
-		k.Validate, k.Fields, k.SelectableFields = nil, nil, nil
+		k.Validate, k.SelectableFields = nil, nil
 	}
 	k.Versions = []apiserver.KindVersion{
 		{Name: "v1", Storage: storage == "v1"},
 		{Name: "v1beta1", Storage: storage == "v1beta1", Deprecated: true,
 			New: func() meta.Object { return &widgetV1beta1{} },
-			Scale: &apiserver.ScaleSubresource{SpecReplicasPath: ".spec.count", StatusReplicasPath: ".status.readyReplicas",
-				LabelSelectorPath: ".status.selector"}},
+			Subresources: &apiserver.Subresources{Status: true, Scale: &apiserver.Scale{SpecReplicasPath: ".spec.count",
+				StatusReplicasPath: ".status.readyReplicas", LabelSelectorPath: ".status.selector"}}},
 	}
 	return k
 }

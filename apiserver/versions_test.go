@@ -314,3 +314,43 @@ func TestVersionsUnstructured(t *testing.T) {
 		})
 	}
 }
+
+// TestInstallVersions installs a run-time kind in one version, then
+// replaces it with two, while serving: both are served, from the same
+// objects.
+func TestInstallVersions(t *testing.T) {
+	srv, ts := startVersions(t, nil)
+	one := apiserver.Kind{Group: "stable.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
+		New: func() meta.Object { return &meta.Unstructured{} }}
+	if err := srv.Install(one); err != nil {
+		t.Fatal(err)
+	}
+	r := do(t, ts, "POST", "/apis/stable.example.com/v1/namespaces/default/things", "application/json",
+		`{"apiVersion":"stable.example.com/v1","kind":"Thing","metadata":{"name":"a"},"spec":{"size":"L"}}`)
+	if r.code != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.code, r.body)
+	}
+	two := one
+	two.Version = ""
+	two.Versions = []apiserver.KindVersion{{Name: "v1", Storage: true}, {Name: "v2alpha1", Deprecated: true, DeprecationWarning: "use v1"}}
+	if err := srv.CheckKind(two); err != nil {
+		t.Fatalf("CheckKind: %v", err)
+	}
+	if err := srv.Install(two); err != nil {
+		t.Fatal(err)
+	}
+	r = do(t, ts, "GET", "/apis/stable.example.com/v2alpha1/namespaces/default/things/a", "", "")
+	if r.code != http.StatusOK || !strings.Contains(string(r.body), `"apiVersion":"stable.example.com/v2alpha1"`) ||
+		r.header.Get("Warning") != `299 - "use v1"` {
+		t.Errorf("GET v2alpha1: %d %q %s", r.code, r.header.Get("Warning"), r.body)
+	}
+	if got := len(srv.Served()); got != 2 {
+		t.Errorf("Served: %d resources, want 2", got)
+	}
+	if err := srv.Uninstall("stable.example.com", "things"); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(srv.Served()); got != 0 {
+		t.Errorf("Served after Uninstall: %d resources", got)
+	}
+}
