@@ -204,7 +204,7 @@ func resourceListFor(gv meta.GroupVersion, rs []*resource) apiResourceList {
 		rl.Resources = append(rl.Resources, meta.APIResource{
 			Name: k.Resource, SingularName: k.Singular, Namespaced: k.Namespaced, Kind: k.Kind,
 			Verbs: r.verbs(), ShortNames: k.ShortNames, Categories: k.Categories,
-			StorageVersionHash: storageVersionHash(k.gvk()),
+			StorageVersionHash: storageVersionHash(r.stor.kind.gvk()),
 		})
 		for _, sub := range r.subresources() {
 			rl.Resources = append(rl.Resources, meta.APIResource{
