@@ -70,11 +70,11 @@ func fromCRDVersion(crd *apiextensionsv1.CustomResourceDefinition, version strin
 		New:        func() meta.Object { return &meta.Unstructured{} },
 	}
 	if sr := v.Subresources; sr != nil {
-		k.StatusSubresource = sr.Status != nil
+		k.Subresources.Status = sr.Status != nil
 		if sc := sr.Scale; sc != nil {
-			k.Scale = &apiserver.ScaleSubresource{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath}
+			k.Subresources.Scale = &apiserver.Scale{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath}
 			if sc.LabelSelectorPath != nil {
-				k.Scale.LabelSelectorPath = *sc.LabelSelectorPath
+				k.Subresources.Scale.LabelSelectorPath = *sc.LabelSelectorPath
 			}
 		}
 	}

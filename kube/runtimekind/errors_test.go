@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	webappv1 "github.com/kapi-dev/kapi/kube/internal/guestbook/v1"
+	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/kube/runtimekind"
 )
 
@@ -30,14 +31,14 @@ func TestKindNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	if k.Group != "webapp.example.com" || k.Version != "v1" || k.Kind != "Guestbook" || k.Resource != "guestbooks" ||
-		k.Singular != "guestbook" || !k.Namespaced || k.StatusSubresource {
+		k.Singular != "guestbook" || !k.Namespaced || k.Subresources.Status {
 		t.Errorf("kind %+v", k)
 	}
 	crd, err := runtimekind.Kind(newScheme(t), &webappv1.Guestbook{}, runtimekind.Options{CRD: guestbookCRD(t), Resource: "ignored"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if crd.Resource != "guestbooks" || !crd.StatusSubresource || !reflect.DeepEqual(crd.ShortNames, []string{"gb"}) ||
+	if crd.Resource != "guestbooks" || !crd.Subresources.Status || !reflect.DeepEqual(crd.ShortNames, []string{"gb"}) ||
 		len(crd.PrinterColumns) != 3 || crd.PrinterColumns[1].JSONPath != ".status.entries" {
 		t.Errorf("kind from the CRD %+v", crd)
 	}
@@ -102,7 +103,7 @@ func TestKindRefusals(t *testing.T) {
 		{"no schema", &webappv1.Guestbook{}, runtimekind.Options{CRD: noSchema}, "no openAPIV3Schema"},
 		{"not served", &webappv1.Guestbook{}, runtimekind.Options{CRD: notServed}, "does not serve version v1"},
 		{"bad schema", &webappv1.Guestbook{}, runtimekind.Options{CRD: badSchema}, "anyOf"},
-		{"list", &webappv1.GuestbookList{}, runtimekind.Options{StatusSubresource: true}, "no status field"},
+		{"list", &webappv1.GuestbookList{}, runtimekind.Options{Subresources: apiserver.Subresources{Status: true}}, "no status field"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,7 +22,7 @@ func ExampleKind() {
 		log.Fatal(err)
 	}
 	k, err := runtimekind.Kind(scheme, &webappv1.Guestbook{}, runtimekind.Options{
-		ShortNames: []string{"gb"}, StatusSubresource: true,
+		ShortNames: []string{"gb"}, Subresources: apiserver.Subresources{Status: true},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -38,11 +38,9 @@ type Options struct {
 	// ClusterScoped serves the kind outside namespaces
 	// (scope=Cluster); by default it is namespaced, as kubebuilder's.
 	ClusterScoped bool
-	// StatusSubresource serves /status (kubebuilder's subresource:status
-	// marker). The type must have a status field.
-	StatusSubresource bool
-	// Scale serves /scale (kubebuilder's subresource:scale marker).
-	Scale *apiserver.ScaleSubresource
+	// Subresources are the status and scale subresources served
+	// (kubebuilder's subresource markers). Status needs a status field.
+	Subresources apiserver.Subresources
 	// PrinterColumns are kubectl's columns after Name (kubebuilder's
 	// printcolumn markers).
 	PrinterColumns []apiserver.PrinterColumn
@@ -78,15 +76,15 @@ func Kind(scheme *runtime.Scheme, obj runtime.Object, opts Options) (apiserver.K
 	if err != nil {
 		return apiserver.Kind{}, fmt.Errorf("runtimekind: %s: %w", gvk.Kind, err)
 	}
-	if opts.StatusSubresource && s.Properties["status"] == nil {
+	if opts.Subresources.Status && s.Properties["status"] == nil {
 		return apiserver.Kind{}, fmt.Errorf("runtimekind: %T has no status field for the status subresource", obj)
 	}
 	k := apiserver.Kind{
 		Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind,
 		Resource: opts.Resource, Singular: opts.Singular,
 		ShortNames: opts.ShortNames, Categories: opts.Categories,
-		Namespaced: !opts.ClusterScoped, StatusSubresource: opts.StatusSubresource,
-		Scale: opts.Scale, PrinterColumns: opts.PrinterColumns,
+		Namespaced: !opts.ClusterScoped, Subresources: opts.Subresources,
+		PrinterColumns: opts.PrinterColumns,
 		Schema: s,
 		New:    func() meta.Object { return &meta.Unstructured{} },
 	}

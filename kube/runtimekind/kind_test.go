@@ -74,7 +74,7 @@ func TestTypedClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	fromType, err := runtimekind.Kind(scheme, &webappv1.Guestbook{}, runtimekind.Options{
-		ShortNames: []string{"gb"}, Categories: []string{"all"}, StatusSubresource: true,
+		ShortNames: []string{"gb"}, Categories: []string{"all"}, Subresources: apiserver.Subresources{Status: true},
 	})
 	if err != nil {
 		t.Fatal(err)
