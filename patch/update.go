@@ -52,7 +52,7 @@ func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, manager,
 	mg := m.liveOrNew(subresource, liveManaged, newManaged)
 	removeManagedFields(liveObj)
 	removeManagedFields(newObj)
-	if len(live) == 0 && len(mg.fields) == 0 && !m.generalCreate {
+	if len(live) == 0 && len(mg.fields) == 0 {
 		if created, ok := m.trackCreate(newObj, manager, subresource); ok {
 			mg = created
 		} else {
@@ -128,13 +128,14 @@ func (m *FieldManager) trackUpdate(liveObj, newObj map[string]any, mg *managed, 
 }
 
 // structuredUpdate computes the fields the write changed and gives them to
-// the current operation: by walking both objects (fastUpdate) when it can,
-// with structured-merge-diff's typed comparison otherwise.
+// the current operation: by walking both objects (package fastfields) when
+// it can, with structured-merge-diff's typed comparison otherwise.
 func (m *FieldManager) structuredUpdate(liveObj, newObj map[string]any, mg *managed, subresource string) (*managed, error) {
-	if !m.generalUpdate {
-		if out, ok := m.fastUpdate(liveObj, newObj, mg, subresource); ok {
-			return out, nil
-		}
+	filter := m.updater(subresource).IgnoreFilter[m.version]
+	if fields, ok := m.fast.Updated(liveObj, newObj, mg.fields, currentOperation, filter); ok {
+		out := &managed{fields: fields, times: mg.times}
+		out.strip(currentOperation, m.strip)
+		return out, nil
 	}
 	newTyped, err := m.pt.FromUnstructured(newObj, typed.AllowDuplicates)
 	if err != nil {
@@ -154,19 +155,17 @@ func (m *FieldManager) structuredUpdate(liveObj, newObj map[string]any, mg *mana
 }
 
 // trackCreate records a create that carries no managedFields the fast
-// way: manager owns every field of newObj but the reset and stripped
-// ones. ok is false when the object needs the general path.
+// way (package fastfields): manager owns every field of newObj but the
+// reset and stripped ones. ok is false when the object needs the general
+// path.
 func (m *FieldManager) trackCreate(newObj map[string]any, manager, subresource string) (*managed, bool) {
-	set, ok := m.createdFields(newObj)
+	set, ok := m.fast.Created(newObj, m.updater(subresource).IgnoreFilter[m.version])
 	if !ok {
 		return nil, false
 	}
 	id, err := m.managerID(manager, meta.ManagedFieldsOperationUpdate, subresource)
 	if err != nil {
 		return nil, false
-	}
-	if f := m.updater(subresource).IgnoreFilter[m.version]; f != nil {
-		set = f.Filter(set)
 	}
 	set = set.Difference(m.strip)
 	mg := emptyManaged()
