@@ -72,7 +72,9 @@ func (h *handler) updateTracker(w *write) trackFunc {
 			m.ManagedFields = liveManaged
 			return nil
 		}
-		entries, err := r.patcher.UpdateObject(live, tree, manager, req.subresource, liveManaged, m.ManagedFields)
+		entries, err := r.patcher.UpdateObject(live, tree, patch.UpdateOptions{
+			Manager: manager, Subresource: req.subresource, LiveManaged: liveManaged, NewManaged: m.ManagedFields,
+		})
 		if err != nil {
 			h.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
 		}
