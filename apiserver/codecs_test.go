@@ -26,7 +26,7 @@ func (c countingJSON) Decode(data []byte, v any) ([]error, error) {
 // not by one of the server's own.
 func TestPatchResultDecodedWithServerCodecs(t *testing.T) {
 	var decodes atomic.Int64
-	srv := apiserver.New(apiserver.Options{Serializers: codec.NewRegistry(countingJSON{decodes: &decodes}, codec.YAML{})})
+	srv := apiserver.New(apiserver.Options{Codecs: codec.NewRegistry(countingJSON{decodes: &decodes}, codec.YAML{})})
 	srv.Register(gadgetKind())
 	if err := srv.Err(); err != nil {
 		t.Fatal(err)
@@ -46,10 +46,10 @@ func TestPatchResultDecodedWithServerCodecs(t *testing.T) {
 	}
 }
 
-// A server whose serializers have no JSON one cannot store objects or
+// A server whose codecs have no JSON serializer cannot store objects or
 // apply patches: registration says so.
-func TestSerializersWithoutJSONRefused(t *testing.T) {
-	srv := apiserver.New(apiserver.Options{Serializers: codec.NewRegistry(codec.YAML{})})
+func TestCodecsWithoutJSONRefused(t *testing.T) {
+	srv := apiserver.New(apiserver.Options{Codecs: codec.NewRegistry(codec.YAML{})})
 	srv.Register(gadgetKind())
 	t.Cleanup(srv.Close)
 	if err := srv.Err(); err == nil || !strings.Contains(err.Error(), "no application/json serializer") {

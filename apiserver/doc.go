@@ -89,7 +89,7 @@
 // Values of every encoding are read whatever the option says, so a store
 // written before a change of StorageMediaType stays readable. Values are
 // decoded, and the results of patches too, by the application/json
-// serializer (or the one of the value's encoding) of [Options].Serializers.
+// serializer (or the one of the value's encoding) of [Options].Codecs.
 //
 // # Errors
 //

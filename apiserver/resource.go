@@ -216,7 +216,7 @@ func (r *resource) newObject() meta.Object {
 func (r *resource) setStorageCodec(mediaType string) error {
 	var ok bool
 	if r.jsonCodec, ok = r.codecs.Lookup(codec.MediaTypeJSON); !ok {
-		return fmt.Errorf("serializers: no %s serializer (have %v); stored values and patches are JSON", codec.MediaTypeJSON, r.codecs.MediaTypes())
+		return fmt.Errorf("Options.Codecs: no %s serializer (have %v); stored values and patches are JSON", codec.MediaTypeJSON, r.codecs.MediaTypes())
 	}
 	if mediaType == "" || mediaType == codec.MediaTypeJSON {
 		return nil
