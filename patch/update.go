@@ -144,13 +144,16 @@ func (m *FieldManager) trackUpdate(liveObj, newObj map[string]any, mg *managed, 
 
 // structuredUpdate computes the fields the write changed and gives them to
 // the current operation: by walking both objects (package fastfields) when
-// it can, with structured-merge-diff's typed comparison otherwise.
+// it can, with structured-merge-diff's typed comparison otherwise (always
+// when entries of other versions are kept, which the walk would drop).
 func (m *FieldManager) structuredUpdate(liveObj, newObj map[string]any, mg *managed, subresource string) (*managed, error) {
-	filter := m.updater(subresource).IgnoreFilter[m.version]
-	if fields, ok := m.fast.Updated(liveObj, newObj, mg.fields, currentOperation, filter); ok {
-		out := &managed{fields: fields, times: mg.times}
-		out.strip(currentOperation, m.strip)
-		return out, nil
+	if !m.otherVersions(mg.fields) {
+		filter := m.updater(subresource).IgnoreFilter[m.version]
+		if fields, ok := m.fast.Updated(liveObj, newObj, mg.fields, currentOperation, filter); ok {
+			out := &managed{fields: fields, times: mg.times}
+			out.strip(currentOperation, m.strip)
+			return out, nil
+		}
 	}
 	newTyped, err := m.pt.FromUnstructured(newObj, typed.AllowDuplicates)
 	if err != nil {

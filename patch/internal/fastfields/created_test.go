@@ -3,7 +3,9 @@ package fastfields_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/kapi-dev/kapi/schema"
@@ -187,9 +189,10 @@ func (g *randomObjects) labels() map[string]any {
 // object returns a random map for an object schema.
 func (g *randomObjects) object(s *schema.Schema, depth int) map[string]any {
 	out := map[string]any{}
-	for name, p := range s.Properties {
+	// Sorted names keep a seed's objects the same from run to run.
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 		if g.chance(60) {
-			out[name] = g.value(p, depth+1)
+			out[name] = g.value(s.Properties[name], depth+1)
 		}
 	}
 	if g.chance(3) {
