@@ -72,4 +72,3 @@ func waitGone(t *testing.T, e *env, path string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
-
