@@ -7,10 +7,16 @@ package apiserver
 type handler struct {
 	*core
 	r *resource
+	// live is set for a kind added by Install, which Install may replace
+	// and Uninstall remove.
+	live bool
 }
 
 // serve dispatches a routed request to its verb.
 func (h *handler) serve(req *request) {
+	if msg := h.r.kind.deprecation; msg != "" {
+		addWarning(req.w, msg)
+	}
 	if req.subresource == "scale" {
 		if req.verb == "get" {
 			h.getScale(req)

@@ -50,12 +50,8 @@ type Kind struct {
 	// default, or a write of 0 would remove the field instead of
 	// failing, and Register refuses the kind.
 	Schema *schema.Schema
-	// StatusSubresource serves /status and splits spec from status:
-	// writes to the main resource keep the stored status and writes to
-	// /status keep everything else.
-	StatusSubresource bool
-	// Scale serves /scale for autoscalers and kubectl scale.
-	Scale *ScaleSubresource
+	// Subresources are the status and scale subresources served.
+	Subresources Subresources
 	// AllowCreateOnUpdate lets a PUT to a missing name create it.
 	AllowCreateOnUpdate bool
 	// Storage stores this kind; default: the server's storage.
@@ -71,12 +67,15 @@ type Kind struct {
 	// subdomain, kube-apiserver's rule for most kinds. See
 	// [PathSegmentNameErrors].
 	ValidateName func(name string) []string
-	// Fields returns the value of a kind-specific field for field
-	// selectors ("spec.color"); metadata.name and metadata.namespace are
-	// always supported.
-	Fields func(obj meta.Object, field string) (value string, ok bool)
-	// SelectableFields lists the field names Fields answers for.
-	SelectableFields []string
+	// SelectableFields are the kind-specific fields field selectors may
+	// name ("spec.color"), each with the function that reads it from an
+	// object; metadata.name and metadata.namespace are always selectable.
+	SelectableFields map[string]func(obj meta.Object) string
+	// Admit, when set, admits or rejects every write of the kind (see
+	// [AdmissionFunc]) before the server's ValidatingAdmission; it must
+	// not change the object. A CustomResourceDefinition being deleted
+	// uses it to refuse new objects.
+	Admit AdmissionFunc
 	// PrinterColumns are the columns of the Table kubectl prints, after
 	// Name; default: Created At.
 	PrinterColumns []PrinterColumn
@@ -100,6 +99,22 @@ type Kind struct {
 	// Deletion, when set, makes deleting an object of the kind two-phase
 	// beyond its metadata finalizers (see [DeletionHooks]).
 	Deletion *DeletionHooks
+
+	// Versions serves the kind in several versions: it lists them all,
+	// and Version is left empty. Objects are stored in the one marked
+	// Storage and converted to the version of each request: Go types by
+	// [Hub] and [Convertible], run-time kinds by Convert. The hooks
+	// above (Default, Validate, SelectableFields, the Prepare
+	// functions...) and admission see objects in the storage version;
+	// managedFields are recorded in the version of the request.
+	Versions []KindVersion
+	// Convert converts meta.Unstructured objects between Versions; nil
+	// changes only their apiVersion, as a CustomResourceDefinition's
+	// strategy None.
+	Convert ConvertFunc
+
+	// deprecation is the warning of every request to this version.
+	deprecation string
 }
 
 // DeletionHooks make deletion two-phase for a kind whose objects must be
@@ -129,6 +144,16 @@ func (k *Kind) gvk() meta.GroupVersionKind {
 
 func (k *Kind) groupResource() meta.GroupResource {
 	return meta.GroupResource{Group: k.Group, Resource: k.Resource}
+}
+
+// Subresources are the subresources a kind serves besides the object.
+type Subresources struct {
+	// Status serves /status and splits spec from status: writes to the
+	// object keep the stored status and writes to /status keep
+	// everything else.
+	Status bool
+	// Scale serves /scale for autoscalers and kubectl scale.
+	Scale *Scale
 }
 
 // schemaPlan is what a kind's schema compiles to at registration: the

@@ -176,7 +176,7 @@ func (h *handler) decodePatched(req *request, patched []byte) (_ meta.Object, _ 
 	defer func() { end(err) }()
 	r := h.r
 	obj := r.kind.New()
-	strict, err := codec.JSON{}.Decode(patched, obj)
+	strict, err := r.jsonCodec.Decode(patched, obj)
 	if err != nil {
 		return nil, nil, patch.InvalidResult(patched, err)
 	}

@@ -6,16 +6,15 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
 )
 
-// ScaleSubresource serves /scale (autoscaling/v1 Scale) for a kind,
-// reading and writing the object at these dotted paths.
-type ScaleSubresource struct {
+// Scale serves /scale (autoscaling/v1 Scale) for a kind, reading and
+// writing the object at these dotted paths.
+type Scale struct {
 	// SpecReplicasPath is the desired replica count, e.g. .spec.replicas.
 	SpecReplicasPath string
 	// StatusReplicasPath is the observed count, e.g. .status.readyReplicas.
@@ -48,7 +47,7 @@ func (r *resource) scaleOf(obj meta.Object) (*scale, error) {
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
-	sp := r.kind.Scale
+	sp := r.kind.Subresources.Scale
 	m := obj.GetObjectMeta()
 	sc := &scale{
 		TypeMeta: meta.TypeMeta{Kind: "Scale", APIVersion: "autoscaling/v1"},
@@ -74,7 +73,7 @@ func (r *resource) withReplicas(obj meta.Object, replicas int32) (meta.Object, e
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
-	parts := strings.Split(strings.Trim(r.kind.Scale.SpecReplicasPath, "."), ".")
+	parts := strings.Split(strings.Trim(r.kind.Subresources.Scale.SpecReplicasPath, "."), ".")
 	cur := doc
 	for _, p := range parts[:len(parts)-1] {
 		next, ok := cur[p].(map[string]any)
@@ -170,6 +169,11 @@ func (h *handler) writeScale(req *request) {
 }
 
 func (h *handler) respondScale(req *request, obj meta.Object) {
+	obj, err := h.r.inVersion(obj)
+	if err != nil {
+		h.fail(req, err)
+		return
+	}
 	sc, err := h.r.scaleOf(obj)
 	if err != nil {
 		h.fail(req, err)
@@ -219,7 +223,7 @@ func (h *handler) scaleInput(req *request) (func(*scale) (*scale, error), error)
 			return nil, err
 		}
 		var sc scale
-		if _, err := (codec.JSON{}).Decode(patched, &sc); err != nil {
+		if _, err := h.r.jsonCodec.Decode(patched, &sc); err != nil {
 			return nil, patch.InvalidResult(patched, err)
 		}
 		return &sc, nil

@@ -46,7 +46,8 @@ func (r *resource) selectable(field string) bool {
 	case "metadata.namespace":
 		return r.kind.Namespaced
 	}
-	return contains(r.kind.SelectableFields, field)
+	_, ok := r.kind.SelectableFields[field]
+	return ok
 }
 
 // matches reports whether obj passes the selectors.
@@ -68,8 +69,8 @@ func (sel selectors) matches(r *resource, obj meta.Object) bool {
 		case "metadata.namespace":
 			return m.Namespace, true
 		}
-		if r.kind.Fields != nil {
-			return r.kind.Fields(obj, field)
+		if get, ok := r.kind.SelectableFields[field]; ok {
+			return get(obj), true
 		}
 		return "", false
 	})
@@ -79,6 +80,7 @@ func (sel selectors) matches(r *resource, obj meta.Object) bool {
 // kept by the cache, so each object is decoded once for every selector
 // that looks at it.
 func (sel selectors) filter(r *resource) func(*watch.Entry) bool {
+	r = r.stor // the cache holds, and SelectableFields read, objects in the storage version
 	return func(e *watch.Entry) bool {
 		obj, err := object(e)
 		return err == nil && sel.matches(r, obj)

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kapi-dev/kapi/audit"
@@ -36,20 +38,19 @@ type Options struct {
 	MaxRequestBodyBytes int64
 	// Logger receives one debug line per request; default: discard.
 	Logger *slog.Logger
-	// Serializers replaces the default codec registry (JSON, YAML,
-	// Kubernetes protobuf, CBOR).
-	Serializers *codec.Registry
+	// Codecs replaces the default codec registry (JSON, YAML, Kubernetes
+	// protobuf, CBOR).
+	Codecs *codec.Registry
 	// Version is what /version reports; default: a Kubernetes version
 	// kapi is compatible with.
 	Version VersionInfo
-	// WatchCache tunes the watch cache each kind's reads are served from
-	// (event window, snapshot lifetime, watcher buffers, bookmarks); its
-	// Decode is set by the server.
-	WatchCache watch.Options
-	// MinRequestTimeout is the lower bound of a watch's lifetime when the
-	// client gives no timeoutSeconds; the actual timeout is randomised
-	// between it and twice it, as kube-apiserver does. Default 30 minutes.
-	MinRequestTimeout time.Duration
+	// WatchCache tunes the watch cache each kind's reads are served from.
+	WatchCache WatchCacheOptions
+	// MinWatchTimeout is the shortest lifetime of a watch whose client
+	// gives no timeoutSeconds: each such watch ends after a random time
+	// between it and twice it, as kube-apiserver's --min-request-timeout
+	// does, so that watches do not all end at once. Default 30 minutes.
+	MinWatchTimeout time.Duration
 	// StorageMediaType is the encoding of stored values: JSON (the
 	// default), Kubernetes protobuf or CBOR, by media type. JSON reads of
 	// JSON values are served from the stored bytes without decoding; the
@@ -124,6 +125,48 @@ type Options struct {
 	Tracer Tracer
 }
 
+// WatchCacheOptions tune the watch caches; each zero value means the
+// default of the same field of watch.Options.
+type WatchCacheOptions struct {
+	// EventWindow is the most events a cache keeps for watches to start
+	// from; EventWindowDuration how long it keeps one at most.
+	EventWindow         int
+	EventWindowDuration time.Duration
+	// EventWindowBytes bounds the stored bytes a cache's window holds
+	// (each event counts its new and previous values); negative means
+	// no byte bound.
+	EventWindowBytes int64
+	// SnapshotTTL is how long a past state stays readable from memory
+	// (for Exact and continuation lists); negative keeps none.
+	SnapshotTTL time.Duration
+	// WatcherBuffer is the capacity of each watcher's channel, and
+	// StallTimeout how long a watcher may block on a full one before it
+	// is ended as too slow.
+	WatcherBuffer int
+	StallTimeout  time.Duration
+	// BookmarkInterval is how often watchers that allow bookmarks get
+	// one.
+	BookmarkInterval time.Duration
+	// FreshnessTimeout bounds how long a read waits for the cache to
+	// reach the revision it needs.
+	FreshnessTimeout time.Duration
+}
+
+// watchOptions are the options of the caches of the server's resources.
+func (s *Server) watchOptions() watch.Options {
+	o := s.opts.WatchCache
+	return watch.Options{
+		EventWindow: o.EventWindow, EventWindowDuration: o.EventWindowDuration,
+		EventWindowBytes: o.EventWindowBytes, SnapshotTTL: o.SnapshotTTL,
+		WatcherBuffer: o.WatcherBuffer, StallTimeout: o.StallTimeout, BookmarkInterval: o.BookmarkInterval,
+		FreshnessTimeout: o.FreshnessTimeout, Counters: &s.counters,
+	}
+}
+
+// WatchCounters returns the counts of the server's watch caches (shared
+// event encodings, watchers ended as too slow), for a host's metrics.
+func (s *Server) WatchCounters() *watch.Counters { return &s.counters }
+
 // VersionInfo is the body of /version.
 type VersionInfo struct {
 	Major        string `json:"major"`
@@ -154,9 +197,12 @@ type Server struct {
 	sealed    bool
 	resources map[resourceKey]*handler
 	groups    []string // group names in registration order
-	docs      *discoveryDocs
+	// served is what requests see: the documents and the routing table,
+	// published whole at sealing and at every Install and Uninstall.
+	served atomic.Pointer[discoveryDocs]
 
 	operations
+	counters watch.Counters
 }
 
 // core is what the handlers of every resource share: the server's
@@ -187,17 +233,17 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if opts.Serializers == nil {
-		opts.Serializers = codec.NewRegistry(codec.JSON{}, codec.YAML{}, protobuf.New(), cbor.Serializer{})
+	if opts.Codecs == nil {
+		opts.Codecs = codec.NewRegistry(codec.JSON{}, codec.YAML{}, protobuf.New(), cbor.Serializer{})
 	}
 	if opts.Version.GitVersion == "" {
 		opts.Version = defaultVersion()
 	}
-	if opts.MinRequestTimeout <= 0 {
-		opts.MinRequestTimeout = 30 * time.Minute
+	if opts.MinWatchTimeout <= 0 {
+		opts.MinWatchTimeout = 30 * time.Minute
 	}
 	s := &Server{
-		core:      core{opts: opts, log: opts.Logger, codecs: opts.Serializers},
+		core:      core{opts: opts, log: opts.Logger, codecs: opts.Codecs},
 		resources: make(map[resourceKey]*handler),
 	}
 	s.initOperations()
@@ -214,8 +260,9 @@ var (
 // returned together by Err (Register returns the Server so calls can be
 // chained); a server with any of them serves nothing but 500s. Register
 // panics when called after the server has answered a request.
-// A kind is served in one version: until kapi converts between versions,
-// registering a second version of a kind or resource is refused.
+// A kind served in several versions is registered once, with
+// Kind.Versions; registering another version of a kind or resource
+// separately is refused.
 func (s *Server) Register(k Kind) *Server {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -229,6 +276,111 @@ func (s *Server) Register(k Kind) *Server {
 }
 
 func (s *Server) register(k Kind) error {
+	b, err := s.build(k)
+	if err != nil {
+		return err
+	}
+	for _, h := range b.handlers {
+		if err := s.conflicts(&h.r.kind, false, false); err != nil {
+			b.stop()
+			return err
+		}
+	}
+	for _, h := range b.handlers {
+		s.insert(h)
+	}
+	return nil
+}
+
+// builtKind is a kind compiled: the handlers of its served versions,
+// which share the watch cache of its storage version's resource.
+type builtKind struct {
+	handlers []*handler
+	stor     *resource
+}
+
+// stop stops the kind's watch cache.
+func (b *builtKind) stop() { b.stor.cache.Stop() }
+
+// build checks a kind completely and compiles it into the handlers of
+// its served versions, whose watch cache is started. It does not touch
+// the server's table of resources.
+func (s *Server) build(k Kind) (*builtKind, error) {
+	kinds, served, vs, err := expandVersions(k)
+	if err != nil {
+		return nil, err
+	}
+	b := &builtKind{}
+	for i, vk := range kinds {
+		r, err := s.buildVersion(vk, vs, b.stor)
+		if err != nil {
+			if b.stor != nil {
+				b.stop()
+			}
+			if vs != nil {
+				err = fmt.Errorf("version %s: %w", vk.Version, err)
+			}
+			return nil, err
+		}
+		if b.stor == nil {
+			b.stor = r
+			r.store = s.guardStore(r.store)
+		}
+		if served[i] {
+			b.handlers = append(b.handlers, &handler{core: &s.core, r: r})
+		}
+	}
+	return b, nil
+}
+
+// buildVersion compiles one version of a kind into a resource; stor is
+// the resource of the kind's storage version, nil when k is it.
+func (s *Server) buildVersion(k Kind, vs *versionSet, stor *resource) (*resource, error) {
+	plan, err := s.prepare(&k)
+	if err != nil {
+		return nil, err
+	}
+	if k.Storage == nil {
+		k.Storage = s.opts.Storage
+	}
+	return newResource(k, plan, s.watchOptions(), s.codecs, s.opts.StorageMediaType, vs, stor)
+}
+
+// checkVersions checks a kind in every version, as build does, without
+// building it.
+func (s *Server) checkVersions(k Kind) ([]Kind, error) {
+	kinds, _, _, err := expandVersions(k)
+	if err != nil {
+		return nil, err
+	}
+	for i := range kinds {
+		if _, err := s.prepare(&kinds[i]); err != nil {
+			return nil, err
+		}
+	}
+	return kinds, nil
+}
+
+// prepare checks a kind, fills in its defaults and compiles its schema.
+func (s *Server) prepare(k *Kind) (*schemaPlan, error) {
+	if err := checkKind(k); err != nil {
+		return nil, err
+	}
+	if k.Singular == "" {
+		k.Singular = strings.ToLower(k.Kind)
+	}
+	if k.Schema == nil {
+		sch, err := schema.FromType(typeOf(k.New()))
+		if err != nil {
+			return nil, err
+		}
+		k.Schema = sch
+	}
+	return compileSchema(k, s.opts.RuleEngine)
+}
+
+// checkKind checks the names and options of a kind.
+func checkKind(k *Kind) error {
 	switch {
 	case k.Kind == "" || k.Resource == "" || k.Version == "":
 		return errors.New("Kind, Resource and Version are required")
@@ -248,62 +400,56 @@ func (s *Server) register(k Kind) error {
 	default:
 		return fmt.Errorf("DeletePropagation %q is not Background, Foreground or Orphan", k.DeletePropagation)
 	}
-	if sc := k.Scale; sc != nil && (sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "") {
-		return errors.New("Scale needs SpecReplicasPath and StatusReplicasPath")
-	}
-	if k.Singular == "" {
-		k.Singular = strings.ToLower(k.Kind)
-	}
-	if k.Schema == nil {
-		sch, err := schema.FromType(typeOf(k.New()))
-		if err != nil {
-			return err
-		}
-		k.Schema = sch
-	}
-	plan, err := compileSchema(&k, s.opts.RuleEngine)
-	if err != nil {
-		return err
-	}
-	if k.Storage == nil {
-		k.Storage = s.opts.Storage
-	}
-	key := resourceKey{k.Group, k.Version, k.Resource}
-	if _, dup := s.resources[key]; dup {
-		return fmt.Errorf("resource %s is already registered", k.groupResource())
-	}
-	for _, h := range s.resources {
-		have := &h.r.kind
-		if have.Group == k.Group && have.Version == k.Version && have.Kind == k.Kind {
-			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
-		}
-		if err := secondVersion(have, &k); err != nil {
-			return err
-		}
-	}
-	r, err := newResource(k, plan, s.opts.WatchCache, s.codecs, s.opts.StorageMediaType)
-	if err != nil {
-		return err
-	}
-	r.store = s.guardStore(r.store)
-	s.resources[key] = &handler{core: &s.core, r: r}
-	if !contains(s.groups, k.Group) {
-		s.groups = append(s.groups, k.Group)
+	if sc := k.Subresources.Scale; sc != nil && (sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "") {
+		return errors.New("Subresources.Scale needs SpecReplicasPath and StatusReplicasPath")
 	}
 	return nil
 }
 
+// conflicts reports why k cannot be served next to the resources the
+// server has. With live, k may take the place of a kind installed at run
+// time under the same group and resource, in any of its versions; with
+// registeredOnly, kinds installed at run time are not considered. s.mu
+// is held.
+func (s *Server) conflicts(k *Kind, live, registeredOnly bool) error {
+	key := resourceKey{k.Group, k.Version, k.Resource}
+	if h, dup := s.resources[key]; dup && !(live && h.live) {
+		return fmt.Errorf("resource %s is already registered", k.groupResource())
+	}
+	for hk, h := range s.resources {
+		if hk == key || (live && h.live && hk.group == k.Group && hk.resource == k.Resource) || (registeredOnly && h.live) {
+			continue
+		}
+		have := &h.r.kind
+		if have.Group == k.Group && have.Version == k.Version && have.Kind == k.Kind {
+			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
+		}
+		if err := secondVersion(have, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insert adds (or replaces) a resource's handler; s.mu is held.
+func (s *Server) insert(h *handler) {
+	k := &h.r.kind
+	s.resources[resourceKey{k.Group, k.Version, k.Resource}] = h
+	if !contains(s.groups, k.Group) {
+		s.groups = append(s.groups, k.Group)
+	}
+}
+
 // secondVersion refuses k when it serves the kind or resource of have in
-// another version of the same group. Versions of one resource share its
-// storage, and without conversion between them a read through one version
-// would show objects written through the other, under the wrong
-// apiVersion, and client-side apply would fail its preconditions.
+// another version of the same group, registered separately: versions of
+// one resource share its storage and are converted into one another, so
+// they are registered together, in Kind.Versions.
 func secondVersion(have, k *Kind) error {
 	if have.Group != k.Group || have.Version == k.Version || (have.Kind != k.Kind && have.Resource != k.Resource) {
 		return nil
 	}
-	return fmt.Errorf("%s (kind %s) is already served in version %s, and serving a second version (%s) "+
-		"needs conversion between versions, which kapi does not do yet: register one version of each kind",
+	return fmt.Errorf("%s (kind %s) is already served in version %s: register every version of a kind "+
+		"(here %s too) in one Kind, with Kind.Versions, so that they share storage and convert to one another",
 		have.groupResource(), have.Kind, have.Version, k.Version)
 }
 
@@ -325,28 +471,34 @@ func (s *Server) Err() error {
 }
 
 // seal freezes registration and builds the discovery and OpenAPI documents
-// once, on the first request.
+// on the first request.
 func (s *Server) seal() *discoveryDocs {
-	s.mu.RLock()
-	docs := s.docs
-	s.mu.RUnlock()
-	if docs != nil {
-		return docs
+	if d := s.served.Load(); d != nil {
+		return d
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.docs == nil {
-		s.sealed = true
-		if err := errors.Join(s.errs...); err != nil {
-			s.log.Error("serving nothing: registering the API failed", "err", err)
-			s.broken = status.InternalError(fmt.Errorf("the server's API failed to register: %w", err))
-		}
-		s.docs = buildDiscovery(s.sortedResources(), s.groups)
-		for _, err := range s.docs.openapiErrors {
-			s.log.Error("building OpenAPI document", "err", err)
-		}
+	if d := s.served.Load(); d != nil {
+		return d
 	}
-	return s.docs
+	s.sealed = true
+	if err := errors.Join(s.errs...); err != nil {
+		s.log.Error("serving nothing: registering the API failed", "err", err)
+		s.broken = status.InternalError(fmt.Errorf("the server's API failed to register: %w", err))
+	}
+	return s.publish()
+}
+
+// publish builds the documents and the routing table from the resources
+// and makes them what requests see; s.mu is held.
+func (s *Server) publish() *discoveryDocs {
+	d := buildDiscovery(s.sortedResources(), s.groups)
+	d.handlers = maps.Clone(s.resources)
+	for _, err := range d.openapiErrors {
+		s.log.Error("building OpenAPI document", "err", err)
+	}
+	s.served.Store(d)
+	return d
 }
 
 func (s *Server) sortedResources() []*resource {
