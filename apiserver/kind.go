@@ -94,6 +94,22 @@ type Kind struct {
 	// Deletion, when set, makes deleting an object of the kind two-phase
 	// beyond its metadata finalizers (see [DeletionHooks]).
 	Deletion *DeletionHooks
+
+	// Versions serves the kind in several versions: it lists them all,
+	// and Version is left empty. Objects are stored in the one marked
+	// Storage and converted to the version of each request: Go types by
+	// [Hub] and [Convertible], run-time kinds by Convert. The hooks
+	// above (Default, Validate, SelectableFields, the Prepare
+	// functions...) and admission see objects in the storage version;
+	// managedFields are recorded in the version of the request.
+	Versions []KindVersion
+	// Convert converts meta.Unstructured objects between Versions; nil
+	// changes only their apiVersion, as a CustomResourceDefinition's
+	// strategy None.
+	Convert ConvertFunc
+
+	// deprecation is the warning of every request to this version.
+	deprecation string
 }
 
 // DeletionHooks make deletion two-phase for a kind whose objects must be
