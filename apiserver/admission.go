@@ -100,6 +100,11 @@ func (s *core) mutate(ctx context.Context, r *resource, a *AdmissionRequest) (bo
 
 // admit runs the validating admission functions.
 func (s *core) admit(ctx context.Context, r *resource, a *AdmissionRequest) error {
+	if r.kind.Admit != nil {
+		if err := runAdmission(ctx, r, a, []AdmissionFunc{r.kind.Admit}); err != nil {
+			return err
+		}
+	}
 	return runAdmission(ctx, r, a, s.opts.ValidatingAdmission)
 }
 

@@ -71,6 +71,11 @@ type Kind struct {
 	// name ("spec.color"), each with the function that reads it from an
 	// object; metadata.name and metadata.namespace are always selectable.
 	SelectableFields map[string]func(obj meta.Object) string
+	// Admit, when set, admits or rejects every write of the kind (see
+	// [AdmissionFunc]) before the server's ValidatingAdmission; it must
+	// not change the object. A CustomResourceDefinition being deleted
+	// uses it to refuse new objects.
+	Admit AdmissionFunc
 	// PrinterColumns are the columns of the Table kubectl prints, after
 	// Name; default: Created At.
 	PrinterColumns []PrinterColumn

@@ -40,7 +40,7 @@ func (s *Server) Install(k Kind) error {
 	}
 	s.mu.Lock()
 	for _, h := range b.handlers {
-		if err := s.conflicts(&h.r.kind, true); err != nil {
+		if err := s.conflicts(&h.r.kind, true, false); err != nil {
 			s.mu.Unlock()
 			b.stop()
 			return fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
@@ -114,9 +114,12 @@ func (s *Server) dropEmptyGroup(group string) {
 	}
 }
 
-// CheckKind reports whether Install would accept k now, without serving
-// it: the checks of the kind itself, its schema and rules, and the
-// collisions with the kinds served.
+// CheckKind reports what Install would refuse in k, without serving it:
+// the checks of the kind itself, its schema and rules, and its
+// collisions with the kinds registered with Register. Collisions with
+// kinds installed at run time are left to whoever installs them (as the
+// CustomResourceDefinition controller arbitrates names between
+// definitions).
 func (s *Server) CheckKind(k Kind) error {
 	kinds, err := s.checkVersions(k)
 	if err != nil {
@@ -125,7 +128,7 @@ func (s *Server) CheckKind(k Kind) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for i := range kinds {
-		if err := s.conflicts(&kinds[i], true); err != nil {
+		if err := s.conflicts(&kinds[i], true, true); err != nil {
 			return err
 		}
 	}

@@ -281,7 +281,7 @@ func (s *Server) register(k Kind) error {
 		return err
 	}
 	for _, h := range b.handlers {
-		if err := s.conflicts(&h.r.kind, false); err != nil {
+		if err := s.conflicts(&h.r.kind, false, false); err != nil {
 			b.stop()
 			return err
 		}
@@ -407,16 +407,17 @@ func checkKind(k *Kind) error {
 }
 
 // conflicts reports why k cannot be served next to the resources the
-// server has; replacing allows k to take the place of a kind installed
-// at run time under the same group and resource, in any of its
-// versions. s.mu is held.
-func (s *Server) conflicts(k *Kind, replacing bool) error {
+// server has. With live, k may take the place of a kind installed at run
+// time under the same group and resource, in any of its versions; with
+// registeredOnly, kinds installed at run time are not considered. s.mu
+// is held.
+func (s *Server) conflicts(k *Kind, live, registeredOnly bool) error {
 	key := resourceKey{k.Group, k.Version, k.Resource}
-	if h, dup := s.resources[key]; dup && !(replacing && h.live) {
+	if h, dup := s.resources[key]; dup && !(live && h.live) {
 		return fmt.Errorf("resource %s is already registered", k.groupResource())
 	}
 	for hk, h := range s.resources {
-		if hk == key || replacing && h.live && hk.group == k.Group && hk.resource == k.Resource {
+		if hk == key || (live && h.live && hk.group == k.Group && hk.resource == k.Resource) || (registeredOnly && h.live) {
 			continue
 		}
 		have := &h.r.kind
