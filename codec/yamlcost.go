@@ -85,9 +85,11 @@ func skipQuoted(data []byte, i int) int {
 	return len(data) - 1
 }
 
-// isJSONObject reports whether data, after white space, is a JSON object
-// or array, which the JSON decoder reads as YAML would.
-func isJSONObject(data []byte) bool {
+// IsJSON reports whether data, after white space, is a JSON object or
+// array, which the JSON decoder reads as YAML would. Such a body is
+// bounded by the JSON decoder's nesting limit (10,000 levels, as in
+// Kubernetes), not by MaxYAMLFlowDepth.
+func IsJSON(data []byte) bool {
 	data = bytes.TrimLeft(data, " \t\r\n")
 	return len(data) > 0 && (data[0] == '{' || data[0] == '[') && json.Valid(data)
 }
