@@ -89,12 +89,12 @@ func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) 
 		}
 	}
 	opts.DryRun = append(q["dryRun"], opts.DryRun...)
-	if errs := validateUnsafeDelete(opts); len(errs) > 0 {
+	errs := validateDryRun(opts.DryRun)
+	if errs = append(errs, validateUnsafeDelete(opts)...); len(errs) > 0 {
 		return opts, false, optionsInvalid("DeleteOptions", errs)
 	}
-	dry, err := dryRun(opts.DryRun)
 	opts.TypeMeta = meta.TypeMeta{Kind: "DeleteOptions", APIVersion: "meta.k8s.io/v1"}
-	return opts, dry, err
+	return opts, len(opts.DryRun) > 0, nil
 }
 
 // delete deletes one object. An object with finalizers, or one the
