@@ -88,13 +88,16 @@ func TestDeleteCollectionStreams(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures the heap")
 	}
-	const size = 256 << 10
+	// The slack absorbs what other goroutines of the test process
+	// allocate meanwhile; a whole answer of 32 objects is 16 MiB, and
+	// it was held with the decoded objects.
+	const size, slack = 512 << 10, 4 << 20
 	small, _ := deleteCollectionPeak(t, 8, size, false)
 	large, w := deleteCollectionPeak(t, 32, size, false)
 	ratio := float64(large) / float64(max(small, 1))
 	t.Logf("peak heap while answering: 8 objects %.1f MiB, 32 objects %.1f MiB (answer %.1f MiB): ratio %.2f",
 		float64(small)/(1<<20), float64(large)/(1<<20), float64(w.n)/(1<<20), ratio)
-	if ratio > 2 {
+	if large > 2*small+slack {
 		t.Errorf("the peak heap of a deletecollection grows %.1f times for 4 times the objects; a streamed answer holds one object at a time", ratio)
 	}
 
