@@ -24,6 +24,13 @@
 // patch, delete and deletecollection under
 // /apis/G/V/[namespaces/NS/]RESOURCE[/NAME[/SUBRESOURCE]].
 //
+// # Mounting
+//
+// A host mounts the server at "/", next to its own handlers at the paths
+// [Server.Patterns] lists, or under a path prefix with [http.StripPrefix]
+// (clients then use a server URL that ends in the prefix, such as
+// https://host/kapi).
+//
 // # Patches and managedFields
 //
 // PATCH accepts JSON patches, merge patches, strategic merge patches (for

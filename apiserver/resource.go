@@ -46,6 +46,12 @@ type resource struct {
 	// of any encoding, found by codec.Sniff.
 	storageCodec codec.Serializer
 	codecs       *codec.Registry
+	// versions is what the versions of a kind served in several share;
+	// nil for a kind of one version. stor is the resource of the storage
+	// version, whose store and cache every version shares: r itself for a
+	// kind of one version.
+	versions *versionSet
+	stor     *resource
 }
 
 type subresourceInfo struct {
@@ -61,8 +67,12 @@ func typeOf(obj meta.Object) reflect.Type {
 	return t
 }
 
-func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *codec.Registry, storageMediaType string) (*resource, error) {
-	p, err := newPatcher(k)
+// newResource builds the resource of k. stor is the resource of the
+// storage version of a kind served in several versions, whose store and
+// cache it shares; nil for the storage version itself.
+func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *codec.Registry, storageMediaType string,
+	vs *versionSet, stor *resource) (*resource, error) {
+	p, err := newPatcher(k, vs)
 	if err != nil {
 		return nil, err
 	}
@@ -81,17 +91,29 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 		plan:        plan,
 		patcher:     p,
 		codecs:      codecs,
+		versions:    vs,
+		stor:        stor,
 	}
 	if err := r.setStorageCodec(storageMediaType); err != nil {
 		return nil, err
 	}
-	cacheOpts.Decode = func(kv *storage.KeyValue) (any, error) { return r.decode(kv) }
-	cacheOpts.Index = r.labelTerms
-	r.cache = watch.New(r.store, r.prefix, cacheOpts)
 	sample := k.New()
 	if reflect.TypeOf(sample).Kind() != reflect.Pointer {
-		r.cache.Stop()
 		return nil, errors.New("New must return a pointer")
+	}
+	if stor != nil {
+		r.store, r.cache, r.storageCodec = stor.store, stor.cache, stor.storageCodec
+	} else {
+		r.stor = r
+		cacheOpts.Decode = func(kv *storage.KeyValue) (any, error) { return r.decode(kv) }
+		cacheOpts.Index = r.labelTerms
+		r.cache = watch.New(r.store, r.prefix, cacheOpts)
+	}
+	// stop stops the cache of a resource that is not built after all.
+	stop := func() {
+		if stor == nil {
+			r.cache.Stop()
+		}
 	}
 	if _, ok := sample.(*meta.Unstructured); ok {
 		r.unstructured = true
@@ -109,7 +131,7 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 		}
 	}
 	if k.Subresources.Status && r.statusField < 0 {
-		r.cache.Stop()
+		stop()
 		return nil, fmt.Errorf("Subresources.Status needs a top-level field with json name \"status\" in %s", t)
 	}
 	return r, nil
@@ -230,7 +252,17 @@ func (r *resource) setStorageCodec(mediaType string) error {
 // decode turns a stored value into an object whose resourceVersion is the
 // value's ModRevision. Values in any storage encoding are read, so that a
 // store written before a change of Options.StorageMediaType stays readable.
+//
+// The object of a kind served in several versions is decoded in the
+// version it was stored in and converted to the resource's.
 func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
+	if r.versions != nil {
+		obj, err := r.decodeStored(kv)
+		if err != nil {
+			return nil, err
+		}
+		return r.inVersion(obj)
+	}
 	obj := r.kind.New()
 	if err := r.decodeValue(kv.Value, obj); err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
@@ -256,8 +288,13 @@ func (r *resource) decodeValue(value []byte, obj meta.Object) error {
 
 // encode turns an object into its stored value: the resourceVersion is not
 // stored, since the store's revision is the source of truth. In JSON a
-// placeholder marks where it goes (see appendJSON).
+// placeholder marks where it goes (see appendJSON). An object of a kind
+// served in several versions is stored in the storage version.
 func (r *resource) encode(obj meta.Object) ([]byte, error) {
+	obj, err := r.toStorage(obj)
+	if err != nil {
+		return nil, err
+	}
 	m := obj.GetObjectMeta()
 	rv := m.ResourceVersion
 	defer func() { m.ResourceVersion = rv }()

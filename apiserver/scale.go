@@ -165,6 +165,11 @@ func (h *handler) writeScale(req *request) {
 }
 
 func (h *handler) respondScale(req *request, obj meta.Object) {
+	obj, err := h.r.inVersion(obj)
+	if err != nil {
+		h.fail(req, err)
+		return
+	}
 	sc, err := h.r.scaleOf(obj)
 	if err != nil {
 		h.fail(req, err)

@@ -374,6 +374,9 @@ func jsonEqual(a, b any) bool {
 // Update does, from the comparison of changedFields; ok is false when the
 // general path must do it.
 func (m *FieldManager) fastUpdate(liveObj, newObj map[string]any, mg *managed, subresource string) (*managed, bool) {
+	if m.otherVersions(mg.fields) {
+		return nil, false
+	}
 	cmp, ok := m.changedFields(liveObj, newObj)
 	if !ok {
 		return nil, false
