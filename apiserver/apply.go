@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"slices"
 
+	"sigs.k8s.io/yaml"
+
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -80,4 +83,22 @@ func (h *handler) applyConfig(req *request, opts patchOptions, body []byte, cur 
 	}
 	obj.GetObjectMeta().ManagedFields = entries
 	return obj, strict, nil
+}
+
+// applyBodyDuplicates returns the error kube-apiserver's strict YAML
+// decoding gives for duplicate fields in an apply body, or nil. A JSON
+// body is checked by the JSON decoder, whose cost is linear at any depth;
+// only one that has duplicates, and is shallow enough for the YAML
+// parser, is read again as YAML for kube's wording.
+func applyBodyDuplicates(body []byte, isJSON bool) error {
+	if isJSON {
+		problems, err := fieldvalidation.DecodeJSON(body, &map[string]any{})
+		if err != nil || len(problems) == 0 {
+			return nil
+		}
+		if codec.CheckYAMLCost(body) != nil {
+			return problems[0]
+		}
+	}
+	return yaml.UnmarshalStrict(body, &map[string]any{})
 }

@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/cbor"
 	"github.com/kapi-dev/kapi/fieldvalidation"
@@ -84,13 +82,18 @@ func (h *handler) decodePatch(req *request) (pb patchBody, err error) {
 		return pb, err
 	}
 	if pb.opts.patchType == patch.ApplyPatchType {
-		if err := codec.CheckYAMLCost(pb.body); err != nil {
-			return pb, status.BadRequest(err.Error())
+		isJSON := codec.IsJSON(pb.body)
+		if !isJSON {
+			// A JSON body is bounded by the JSON decoder's nesting limit;
+			// the flow-depth bound is for the YAML parser.
+			if err := codec.CheckYAMLCost(pb.body); err != nil {
+				return pb, status.BadRequest(err.Error())
+			}
 		}
 		// kube-apiserver checks the configuration for duplicate fields
 		// after applying it.
 		if pb.opts.validation != fieldvalidation.Ignore {
-			if err := yaml.UnmarshalStrict(pb.body, &map[string]any{}); err != nil {
+			if err := applyBodyDuplicates(pb.body, isJSON); err != nil {
 				pb.strict = []error{err}
 			}
 		}
@@ -153,6 +156,7 @@ func parsePatchOptions(r *http.Request, pt string) (patchOptions, error) {
 		errs = append(errs, status.Required(status.NewPath("fieldManager"), "is required for apply patch"))
 	}
 	errs = append(errs, validateFieldManager(fm)...)
+	errs = append(errs, validateDryRun(q["dryRun"])...)
 	directive, verrs := fieldvalidation.Parse(q.Get("fieldValidation"))
 	errs = append(errs, verrs...)
 	if len(errs) > 0 {
@@ -160,10 +164,7 @@ func parsePatchOptions(r *http.Request, pt string) (patchOptions, error) {
 	}
 	opts.manager = patch.ManagerName(fm, r.UserAgent())
 	opts.validation = directive
-	var err error
-	if opts.dry, err = dryRun(q["dryRun"]); err != nil {
-		return opts, err
-	}
+	opts.dry = len(q["dryRun"]) > 0
 	return opts, nil
 }
 
