@@ -66,14 +66,10 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 	if err != nil {
 		return nil, err
 	}
-	group := k.Group
-	if group == "" {
-		group = "core"
-	}
 	r := &resource{
 		kind:        k,
 		store:       k.Storage,
-		prefix:      "/" + group + "/" + k.Resource + "/",
+		prefix:      storagePrefix(k.Group, k.Resource),
 		apiVersion:  k.groupVersion().String(),
 		listKind:    k.Kind + "List",
 		gr:          k.groupResource(),
@@ -84,6 +80,9 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 	}
 	if err := r.setStorageCodec(storageMediaType); err != nil {
 		return nil, err
+	}
+	if k.StoredAs != nil {
+		r.store = newSharedStore(&r.kind, r.store, codecs)
 	}
 	cacheOpts.Decode = func(kv *storage.KeyValue) (any, error) { return r.decode(kv) }
 	cacheOpts.Index = r.labelTerms

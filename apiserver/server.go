@@ -248,6 +248,9 @@ func (s *Server) register(k Kind) error {
 	default:
 		return fmt.Errorf("DeletePropagation %q is not Background, Foreground or Orphan", k.DeletePropagation)
 	}
+	if err := checkStoredAs(&k); err != nil {
+		return err
+	}
 	if sc := k.Scale; sc != nil && (sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "") {
 		return errors.New("Scale needs SpecReplicasPath and StatusReplicasPath")
 	}
