@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
-	"github.com/kapi-dev/kapi/watch"
 )
 
 // TestBookmarkObjectIsMinimal checks that a BOOKMARK carries an object of
@@ -20,7 +19,7 @@ import (
 // metadata.resourceVersion, plus the initial-events-end annotation on the
 // bookmark that ends the initial events: no empty spec or status.
 func TestBookmarkObjectIsMinimal(t *testing.T) {
-	srv := apiserver.New(apiserver.Options{WatchCache: watch.Options{BookmarkInterval: 50 * time.Millisecond}})
+	srv := apiserver.New(apiserver.Options{WatchCache: apiserver.WatchCacheOptions{BookmarkInterval: 50 * time.Millisecond}})
 	srv.Register(widgetKind())
 	if err := srv.Err(); err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func (r *resource) prepareForCreate(obj meta.Object) {
 	m.SelfLink = ""
 	m.DeletionTimestamp = nil
 	m.DeletionGracePeriodSeconds = nil
-	if r.kind.StatusSubresource {
+	if r.kind.Subresources.Status {
 		r.clearStatus(obj)
 	}
 	if r.kind.PrepareForCreate != nil {

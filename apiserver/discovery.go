@@ -26,11 +26,22 @@ type discoveryDocs struct {
 	aggregatedCore   []byte
 	groupList        []byte
 	aggregatedGroups []byte
+	// aggregatedCoreETag and aggregatedGroupsETag are the quoted hashes
+	// of the aggregated documents, which clients revalidate with
+	// If-None-Match as they do against kube-apiserver.
+	aggregatedCoreETag, aggregatedGroupsETag string
 	groups           map[string]apiGroup
 	resourceLists    map[meta.GroupVersion]apiResourceList
 	openapiIndex     []byte
 	openapiDocs      map[string][]byte // "apis/G/V" or "api/v1"
 	openapiErrors    []error
+	// handlers routes requests to the resources the documents describe.
+	handlers map[resourceKey]*handler
+}
+
+// lookup returns the handler of a served resource, or nil.
+func (d *discoveryDocs) lookup(group, version, res string) *handler {
+	return d.handlers[resourceKey{group, version, res}]
 }
 
 type groupVersionForDiscovery struct {
@@ -173,6 +184,8 @@ func buildDiscovery(resources []*resource, groups []string) *discoveryDocs {
 	d.groupList = mustJSON(list)
 	d.aggregatedGroups = mustJSON(aggGroups)
 	d.aggregatedCore = mustJSON(aggCore)
+	d.aggregatedGroupsETag = `"` + openapi.Hash(d.aggregatedGroups) + `"`
+	d.aggregatedCoreETag = `"` + openapi.Hash(d.aggregatedCore) + `"`
 	index, err := openapi.Index(d.openapiDocs)
 	if err != nil {
 		index = []byte(`{"paths":{}}`)
@@ -257,7 +270,7 @@ func (d *discoveryDocs) addOpenAPI(gv meta.GroupVersion, rs []*resource) {
 
 // serveDiscovery answers /api or /apis in the aggregated format when the
 // client asks for it, and in the legacy format otherwise.
-func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request, legacy, aggregated []byte) {
+func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request, legacy, aggregated []byte, etag string) {
 	for _, a := range codec.ParseAccept(r.Header.Get("Accept")) {
 		if a.Q == 0 {
 			continue
@@ -265,6 +278,11 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request, legacy, 
 		if a.Type == "application/json" && a.Param("as") == "APIGroupDiscoveryList" &&
 			a.Param("g") == "apidiscovery.k8s.io" && a.Param("v") == "v2" {
 			w.Header().Set("Vary", "Accept")
+			w.Header().Set("Etag", etag)
+			if r.Header.Get("If-None-Match") == etag {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
 			s.writeRaw(w, http.StatusOK, aggregatedDiscoveryType, aggregated)
 			return
 		}

@@ -121,3 +121,74 @@ func Example_admission() {
 	// 201 Created true
 	// 403 Forbidden gizmos.toys.example.com "precious" is forbidden: precious gizmos stay
 }
+
+// Lamp is a kind with a status that only its /status subresource writes.
+type Lamp struct {
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata,omitempty"`
+	Spec            LampSpec   `json:"spec,omitempty"`
+	Status          LampStatus `json:"status,omitempty"`
+}
+
+// LampSpec is the desired state of a Lamp.
+type LampSpec struct {
+	Color string `json:"color,omitempty"`
+}
+
+// LampStatus is the observed state of a Lamp.
+type LampStatus struct {
+	Lit bool `json:"lit,omitempty"`
+}
+
+// A kind names the fields that field selectors may use, each with the
+// function that reads it, and the subresources it serves.
+func Example_kind() {
+	srv := apiserver.New(apiserver.Options{})
+	srv.Register(apiserver.Kind{
+		Group: "toys.example.com", Version: "v1", Kind: "Lamp", Resource: "lamps",
+		Namespaced:   true,
+		New:          func() meta.Object { return &Lamp{} },
+		Subresources: apiserver.Subresources{Status: true},
+		SelectableFields: map[string]func(meta.Object) string{
+			"spec.color": func(obj meta.Object) string { return obj.(*Lamp).Spec.Color },
+		},
+	})
+	if err := srv.Err(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	path := ts.URL + "/apis/toys.example.com/v1/namespaces/default/lamps"
+	for _, l := range []string{`{"metadata":{"name":"a"},"spec":{"color":"red"}}`, `{"metadata":{"name":"b"},"spec":{"color":"blue"}}`} {
+		resp, err := http.Post(path, "application/json", strings.NewReader(l))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		resp.Body.Close()
+	}
+
+	resp, err := http.Get(path + "?fieldSelector=spec.color%3Dred")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var list struct{ Items []Lamp }
+	_ = json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	for _, l := range list.Items {
+		fmt.Println(l.Name, l.Spec.Color)
+	}
+
+	resp, err = http.Get(path + "/a/status")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	resp.Body.Close()
+	fmt.Println("/status:", resp.Status)
+	// Output:
+	// a red
+	// /status: 200 OK
+}

@@ -7,6 +7,9 @@ package apiserver
 type handler struct {
 	*core
 	r *resource
+	// live is set for a kind added by Install, which Install may replace
+	// and Uninstall remove.
+	live bool
 }
 
 // serve dispatches a routed request to its verb.

@@ -50,9 +50,9 @@ type gadget struct {
 func widgetKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "stable.example.com", Version: "v1", Kind: "Widget", Resource: "widgets",
-		ShortNames: []string{"wd"}, Namespaced: true, StatusSubresource: true,
-		Scale: &apiserver.ScaleSubresource{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.readyReplicas",
-			LabelSelectorPath: ".status.selector"},
+		ShortNames: []string{"wd"}, Namespaced: true,
+		Subresources: apiserver.Subresources{Status: true, Scale: &apiserver.Scale{SpecReplicasPath: ".spec.replicas",
+			StatusReplicasPath: ".status.readyReplicas", LabelSelectorPath: ".status.selector"}},
 		New: func() meta.Object { return &widget{} },
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
 			w := obj.(*widget)
@@ -62,13 +62,9 @@ func widgetKind() apiserver.Kind {
 			}
 			return nil
 		},
-		Fields: func(obj meta.Object, field string) (string, bool) {
-			if field == "spec.color" {
-				return obj.(*widget).Spec.Color, true
-			}
-			return "", false
+		SelectableFields: map[string]func(meta.Object) string{
+			"spec.color": func(obj meta.Object) string { return obj.(*widget).Spec.Color },
 		},
-		SelectableFields: []string{"spec.color"},
 	}
 }
 

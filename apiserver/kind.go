@@ -50,12 +50,8 @@ type Kind struct {
 	// default, or a write of 0 would remove the field instead of
 	// failing, and Register refuses the kind.
 	Schema *schema.Schema
-	// StatusSubresource serves /status and splits spec from status:
-	// writes to the main resource keep the stored status and writes to
-	// /status keep everything else.
-	StatusSubresource bool
-	// Scale serves /scale for autoscalers and kubectl scale.
-	Scale *ScaleSubresource
+	// Subresources are the status and scale subresources served.
+	Subresources Subresources
 	// AllowCreateOnUpdate lets a PUT to a missing name create it.
 	AllowCreateOnUpdate bool
 	// Storage stores this kind; default: the server's storage.
@@ -75,12 +71,10 @@ type Kind struct {
 	// subdomain, kube-apiserver's rule for most kinds. See
 	// [PathSegmentNameErrors].
 	ValidateName func(name string) []string
-	// Fields returns the value of a kind-specific field for field
-	// selectors ("spec.color"); metadata.name and metadata.namespace are
-	// always supported.
-	Fields func(obj meta.Object, field string) (value string, ok bool)
-	// SelectableFields lists the field names Fields answers for.
-	SelectableFields []string
+	// SelectableFields are the kind-specific fields field selectors may
+	// name ("spec.color"), each with the function that reads it from an
+	// object; metadata.name and metadata.namespace are always selectable.
+	SelectableFields map[string]func(obj meta.Object) string
 	// PrinterColumns are the columns of the Table kubectl prints, after
 	// Name; default: Created At.
 	PrinterColumns []PrinterColumn
@@ -133,6 +127,16 @@ func (k *Kind) gvk() meta.GroupVersionKind {
 
 func (k *Kind) groupResource() meta.GroupResource {
 	return meta.GroupResource{Group: k.Group, Resource: k.Resource}
+}
+
+// Subresources are the subresources a kind serves besides the object.
+type Subresources struct {
+	// Status serves /status and splits spec from status: writes to the
+	// object keep the stored status and writes to /status keep
+	// everything else.
+	Status bool
+	// Scale serves /scale for autoscalers and kubectl scale.
+	Scale *Scale
 }
 
 // schemaPlan is what a kind's schema compiles to at registration: the

@@ -24,11 +24,11 @@ func newPatcher(k Kind) (*patch.Patcher, error) {
 		Schema: k.Schema, Group: k.Group, Version: k.Version, Kind: k.Kind,
 		NoStrategicMerge: unstructured,
 	}
-	if k.StatusSubresource {
+	if k.Subresources.Status {
 		cfg.ResetFields = map[string][]string{"": {"status"}, "status": {"spec"}}
 	}
-	if k.Scale != nil {
-		cfg.ScaleReplicasPath = k.Scale.SpecReplicasPath
+	if k.Subresources.Scale != nil {
+		cfg.ScaleReplicasPath = k.Subresources.Scale.SpecReplicasPath
 	}
 	p, err := patch.New(cfg)
 	if err != nil {

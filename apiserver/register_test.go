@@ -21,7 +21,7 @@ func TestRegisterRefusesSecondVersion(t *testing.T) {
 		{"same kind under another resource name", func(k *apiserver.Kind) { k.Version, k.Resource = "v2", "widgetz" },
 			"already served in version v1"},
 		{"another kind in another version", func(k *apiserver.Kind) {
-			k.Version, k.Kind, k.Resource, k.ShortNames, k.Scale = "v2", "Sprocket", "sprockets", nil, nil
+			k.Version, k.Kind, k.Resource, k.ShortNames, k.Subresources.Scale = "v2", "Sprocket", "sprockets", nil, nil
 		}, ""},
 		{"the same kind in another group", func(k *apiserver.Kind) { k.Group, k.Version = "other.example.com", "v2" }, ""},
 	}

@@ -43,7 +43,7 @@ func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any,
 		if top["status"] == nil {
 			return nil
 		}
-	case h.r.kind.StatusSubresource:
+	case h.r.kind.Subresources.Status:
 		delete(top, "status")
 	}
 	errs := p.root.MissingRequired(status.Path{}, top)

@@ -107,9 +107,9 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 			r.specFields = append(r.specFields, i)
 		}
 	}
-	if k.StatusSubresource && r.statusField < 0 {
+	if k.Subresources.Status && r.statusField < 0 {
 		r.cache.Stop()
-		return nil, fmt.Errorf("StatusSubresource needs a top-level field with json name \"status\" in %s", t)
+		return nil, fmt.Errorf("Subresources.Status needs a top-level field with json name \"status\" in %s", t)
 	}
 	return r, nil
 }
@@ -136,11 +136,11 @@ func (r *resource) verbs() []string {
 
 func (r *resource) subresources() []subresourceInfo {
 	var out []subresourceInfo
-	if r.kind.StatusSubresource {
+	if r.kind.Subresources.Status {
 		out = append(out, subresourceInfo{name: "status", group: r.kind.Group, version: r.kind.Version,
 			kind: r.kind.Kind, verbs: []string{"get", "patch", "update"}})
 	}
-	if r.kind.Scale != nil {
+	if r.kind.Subresources.Scale != nil {
 		out = append(out, subresourceInfo{name: "scale", group: "autoscaling", version: "v1",
 			kind: "Scale", verbs: []string{"get", "patch", "update"}})
 	}

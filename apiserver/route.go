@@ -88,10 +88,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 		s.writeJSON(w, http.StatusOK, s.opts.Version)
 		return
 	case "/api":
-		s.serveDiscovery(w, r, docs.apiVersions, docs.aggregatedCore)
+		s.serveDiscovery(w, r, docs.apiVersions, docs.aggregatedCore, docs.aggregatedCoreETag)
 		return
 	case "/apis":
-		s.serveDiscovery(w, r, docs.groupList, docs.aggregatedGroups)
+		s.serveDiscovery(w, r, docs.groupList, docs.aggregatedGroups, docs.aggregatedGroupsETag)
 		return
 	case "/openapi/v3":
 		s.writeRaw(w, http.StatusOK, "application/json", docs.openapiIndex)
@@ -131,7 +131,7 @@ func (s *Server) serveGroupVersion(w http.ResponseWriter, r *http.Request, docs 
 		s.writeError(w, r, status.NotFoundPath(""))
 		return
 	}
-	h, req, err := s.resolve(w, r, group, version, rest)
+	h, req, err := s.resolve(w, r, docs, group, version, rest)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -141,14 +141,14 @@ func (s *Server) serveGroupVersion(w http.ResponseWriter, r *http.Request, docs 
 
 // resolve turns the path below a group-version into a resource request
 // and the handler of its resource.
-func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version string, rest []string) (*handler, *request, error) {
+func (s *Server) resolve(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, group, version string, rest []string) (*handler, *request, error) {
 	req := &request{w: w, r: r}
 	watchPrefix := false
 	if rest[0] == "watch" { // the deprecated /watch/ path prefix
 		watchPrefix = true
 		rest = rest[1:]
 	}
-	if len(rest) >= 3 && rest[0] == "namespaces" && !s.namespaceSubresource(group, version, rest) {
+	if len(rest) >= 3 && rest[0] == "namespaces" && !namespaceSubresource(docs, group, version, rest) {
 		req.namespace = rest[1]
 		if err := checkPathName("Namespace", req.namespace); err != nil {
 			return nil, nil, err
@@ -158,7 +158,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version 
 	if len(rest) == 0 || len(rest) > 3 {
 		return nil, nil, status.NotFoundPath("")
 	}
-	h := s.lookup(group, version, rest[0])
+	h := docs.lookup(group, version, rest[0])
 	if h == nil {
 		return nil, nil, status.NotFoundPath("")
 	}
@@ -191,8 +191,8 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request, group, version 
 // namespaceSubresource reports whether rest, below a group-version, is a
 // subresource of a served namespaces resource (/api/v1/namespaces/x/status)
 // rather than a collection in namespace x (/api/v1/namespaces/x/configmaps).
-func (s *Server) namespaceSubresource(group, version string, rest []string) bool {
-	ns := s.lookup(group, version, "namespaces")
+func namespaceSubresource(docs *discoveryDocs, group, version string, rest []string) bool {
+	ns := docs.lookup(group, version, "namespaces")
 	return ns != nil && len(rest) == 3 && ns.r.hasSubresource(rest[2])
 }
 

@@ -13,9 +13,9 @@ import (
 	"github.com/kapi-dev/kapi/storage"
 )
 
-// ScaleSubresource serves /scale (autoscaling/v1 Scale) for a kind,
-// reading and writing the object at these dotted paths.
-type ScaleSubresource struct {
+// Scale serves /scale (autoscaling/v1 Scale) for a kind, reading and
+// writing the object at these dotted paths.
+type Scale struct {
 	// SpecReplicasPath is the desired replica count, e.g. .spec.replicas.
 	SpecReplicasPath string
 	// StatusReplicasPath is the observed count, e.g. .status.readyReplicas.
@@ -48,7 +48,7 @@ func (r *resource) scaleOf(obj meta.Object) (*scale, error) {
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
-	sp := r.kind.Scale
+	sp := r.kind.Subresources.Scale
 	m := obj.GetObjectMeta()
 	sc := &scale{
 		TypeMeta: meta.TypeMeta{Kind: "Scale", APIVersion: "autoscaling/v1"},
@@ -74,7 +74,7 @@ func (r *resource) withReplicas(obj meta.Object, replicas int32) (meta.Object, e
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
-	parts := strings.Split(strings.Trim(r.kind.Scale.SpecReplicasPath, "."), ".")
+	parts := strings.Split(strings.Trim(r.kind.Subresources.Scale.SpecReplicasPath, "."), ".")
 	cur := doc
 	for _, p := range parts[:len(parts)-1] {
 		next, ok := cur[p].(map[string]any)

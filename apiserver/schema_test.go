@@ -42,7 +42,7 @@ func cogKind(t testing.TB) apiserver.Kind {
 	}
 	return apiserver.Kind{
 		Group: "dyn.example.com", Version: "v1", Kind: "Cog", Resource: "cogs", Namespaced: true,
-		StatusSubresource: true, Schema: s,
+		Subresources: apiserver.Subresources{Status: true}, Schema: s,
 		New: func() meta.Object { return &meta.Unstructured{} },
 	}
 }

@@ -46,7 +46,8 @@ func (r *resource) selectable(field string) bool {
 	case "metadata.namespace":
 		return r.kind.Namespaced
 	}
-	return contains(r.kind.SelectableFields, field)
+	_, ok := r.kind.SelectableFields[field]
+	return ok
 }
 
 // matches reports whether obj passes the selectors.
@@ -68,8 +69,8 @@ func (sel selectors) matches(r *resource, obj meta.Object) bool {
 		case "metadata.namespace":
 			return m.Namespace, true
 		}
-		if r.kind.Fields != nil {
-			return r.kind.Fields(obj, field)
+		if get, ok := r.kind.SelectableFields[field]; ok {
+			return get(obj), true
 		}
 		return "", false
 	})

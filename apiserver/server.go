@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kapi-dev/kapi/audit"
@@ -36,20 +38,19 @@ type Options struct {
 	MaxRequestBodyBytes int64
 	// Logger receives one debug line per request; default: discard.
 	Logger *slog.Logger
-	// Serializers replaces the default codec registry (JSON, YAML,
-	// Kubernetes protobuf, CBOR).
-	Serializers *codec.Registry
+	// Codecs replaces the default codec registry (JSON, YAML, Kubernetes
+	// protobuf, CBOR).
+	Codecs *codec.Registry
 	// Version is what /version reports; default: a Kubernetes version
 	// kapi is compatible with.
 	Version VersionInfo
-	// WatchCache tunes the watch cache each kind's reads are served from
-	// (event window, snapshot lifetime, watcher buffers, bookmarks); its
-	// Decode is set by the server.
-	WatchCache watch.Options
-	// MinRequestTimeout is the lower bound of a watch's lifetime when the
-	// client gives no timeoutSeconds; the actual timeout is randomised
-	// between it and twice it, as kube-apiserver does. Default 30 minutes.
-	MinRequestTimeout time.Duration
+	// WatchCache tunes the watch cache each kind's reads are served from.
+	WatchCache WatchCacheOptions
+	// MinWatchTimeout is the shortest lifetime of a watch whose client
+	// gives no timeoutSeconds: each such watch ends after a random time
+	// between it and twice it, as kube-apiserver's --min-request-timeout
+	// does, so that watches do not all end at once. Default 30 minutes.
+	MinWatchTimeout time.Duration
 	// StorageMediaType is the encoding of stored values: JSON (the
 	// default), Kubernetes protobuf or CBOR, by media type. JSON reads of
 	// JSON values are served from the stored bytes without decoding; the
@@ -124,6 +125,48 @@ type Options struct {
 	Tracer Tracer
 }
 
+// WatchCacheOptions tune the watch caches; each zero value means the
+// default of the same field of watch.Options.
+type WatchCacheOptions struct {
+	// EventWindow is the most events a cache keeps for watches to start
+	// from; EventWindowDuration how long it keeps one at most.
+	EventWindow         int
+	EventWindowDuration time.Duration
+	// EventWindowBytes bounds the stored bytes a cache's window holds
+	// (each event counts its new and previous values); negative means
+	// no byte bound.
+	EventWindowBytes int64
+	// SnapshotTTL is how long a past state stays readable from memory
+	// (for Exact and continuation lists); negative keeps none.
+	SnapshotTTL time.Duration
+	// WatcherBuffer is the capacity of each watcher's channel, and
+	// StallTimeout how long a watcher may block on a full one before it
+	// is ended as too slow.
+	WatcherBuffer int
+	StallTimeout  time.Duration
+	// BookmarkInterval is how often watchers that allow bookmarks get
+	// one.
+	BookmarkInterval time.Duration
+	// FreshnessTimeout bounds how long a read waits for the cache to
+	// reach the revision it needs.
+	FreshnessTimeout time.Duration
+}
+
+// watchOptions are the options of the caches of the server's resources.
+func (s *Server) watchOptions() watch.Options {
+	o := s.opts.WatchCache
+	return watch.Options{
+		EventWindow: o.EventWindow, EventWindowDuration: o.EventWindowDuration,
+		EventWindowBytes: o.EventWindowBytes, SnapshotTTL: o.SnapshotTTL,
+		WatcherBuffer: o.WatcherBuffer, StallTimeout: o.StallTimeout, BookmarkInterval: o.BookmarkInterval,
+		FreshnessTimeout: o.FreshnessTimeout, Counters: &s.counters,
+	}
+}
+
+// WatchCounters returns the counts of the server's watch caches (shared
+// event encodings, watchers ended as too slow), for a host's metrics.
+func (s *Server) WatchCounters() *watch.Counters { return &s.counters }
+
 // VersionInfo is the body of /version.
 type VersionInfo struct {
 	Major        string `json:"major"`
@@ -154,9 +197,12 @@ type Server struct {
 	sealed    bool
 	resources map[resourceKey]*handler
 	groups    []string // group names in registration order
-	docs      *discoveryDocs
+	// served is what requests see: the documents and the routing table,
+	// published whole at sealing and at every Install and Uninstall.
+	served atomic.Pointer[discoveryDocs]
 
 	operations
+	counters watch.Counters
 }
 
 // core is what the handlers of every resource share: the server's
@@ -187,17 +233,17 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if opts.Serializers == nil {
-		opts.Serializers = codec.NewRegistry(codec.JSON{}, codec.YAML{}, protobuf.New(), cbor.Serializer{})
+	if opts.Codecs == nil {
+		opts.Codecs = codec.NewRegistry(codec.JSON{}, codec.YAML{}, protobuf.New(), cbor.Serializer{})
 	}
 	if opts.Version.GitVersion == "" {
 		opts.Version = defaultVersion()
 	}
-	if opts.MinRequestTimeout <= 0 {
-		opts.MinRequestTimeout = 30 * time.Minute
+	if opts.MinWatchTimeout <= 0 {
+		opts.MinWatchTimeout = 30 * time.Minute
 	}
 	s := &Server{
-		core:      core{opts: opts, log: opts.Logger, codecs: opts.Serializers},
+		core:      core{opts: opts, log: opts.Logger, codecs: opts.Codecs},
 		resources: make(map[resourceKey]*handler),
 	}
 	s.initOperations()
@@ -229,6 +275,57 @@ func (s *Server) Register(k Kind) *Server {
 }
 
 func (s *Server) register(k Kind) error {
+	h, err := s.build(k)
+	if err != nil {
+		return err
+	}
+	if err := s.conflicts(&h.r.kind, false); err != nil {
+		h.r.cache.Stop()
+		return err
+	}
+	s.insert(h)
+	return nil
+}
+
+// build checks a kind completely and compiles it into the handler of a
+// new resource, whose watch cache is started. It does not touch the
+// server's table of resources.
+func (s *Server) build(k Kind) (*handler, error) {
+	plan, err := s.prepare(&k)
+	if err != nil {
+		return nil, err
+	}
+	if k.Storage == nil {
+		k.Storage = s.opts.Storage
+	}
+	r, err := newResource(k, plan, s.watchOptions(), s.codecs, s.opts.StorageMediaType)
+	if err != nil {
+		return nil, err
+	}
+	r.store = s.guardStore(r.store)
+	return &handler{core: &s.core, r: r}, nil
+}
+
+// prepare checks a kind, fills in its defaults and compiles its schema.
+func (s *Server) prepare(k *Kind) (*schemaPlan, error) {
+	if err := checkKind(k); err != nil {
+		return nil, err
+	}
+	if k.Singular == "" {
+		k.Singular = strings.ToLower(k.Kind)
+	}
+	if k.Schema == nil {
+		sch, err := schema.FromType(typeOf(k.New()))
+		if err != nil {
+			return nil, err
+		}
+		k.Schema = sch
+	}
+	return compileSchema(k, s.opts.RuleEngine)
+}
+
+// checkKind checks the names and options of a kind.
+func checkKind(k *Kind) error {
 	switch {
 	case k.Kind == "" || k.Resource == "" || k.Version == "":
 		return errors.New("Kind, Resource and Version are required")
@@ -248,52 +345,45 @@ func (s *Server) register(k Kind) error {
 	default:
 		return fmt.Errorf("DeletePropagation %q is not Background, Foreground or Orphan", k.DeletePropagation)
 	}
-	if err := checkStoredAs(&k); err != nil {
+	if err := checkStoredAs(k); err != nil {
 		return err
 	}
-	if sc := k.Scale; sc != nil && (sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "") {
-		return errors.New("Scale needs SpecReplicasPath and StatusReplicasPath")
+	if sc := k.Subresources.Scale; sc != nil && (sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "") {
+		return errors.New("Subresources.Scale needs SpecReplicasPath and StatusReplicasPath")
 	}
-	if k.Singular == "" {
-		k.Singular = strings.ToLower(k.Kind)
-	}
-	if k.Schema == nil {
-		sch, err := schema.FromType(typeOf(k.New()))
-		if err != nil {
-			return err
-		}
-		k.Schema = sch
-	}
-	plan, err := compileSchema(&k, s.opts.RuleEngine)
-	if err != nil {
-		return err
-	}
-	if k.Storage == nil {
-		k.Storage = s.opts.Storage
-	}
+	return nil
+}
+
+// conflicts reports why k cannot be served next to the resources the
+// server has; replacing allows k to take the place of a kind installed
+// at run time under the same group, version and resource. s.mu is held.
+func (s *Server) conflicts(k *Kind, replacing bool) error {
 	key := resourceKey{k.Group, k.Version, k.Resource}
-	if _, dup := s.resources[key]; dup {
+	if h, dup := s.resources[key]; dup && !(replacing && h.live) {
 		return fmt.Errorf("resource %s is already registered", k.groupResource())
 	}
-	for _, h := range s.resources {
+	for hk, h := range s.resources {
+		if hk == key {
+			continue
+		}
 		have := &h.r.kind
 		if have.Group == k.Group && have.Version == k.Version && have.Kind == k.Kind {
 			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
 		}
-		if err := secondVersion(have, &k); err != nil {
+		if err := secondVersion(have, k); err != nil {
 			return err
 		}
 	}
-	r, err := newResource(k, plan, s.opts.WatchCache, s.codecs, s.opts.StorageMediaType)
-	if err != nil {
-		return err
-	}
-	r.store = s.guardStore(r.store)
-	s.resources[key] = &handler{core: &s.core, r: r}
+	return nil
+}
+
+// insert adds (or replaces) a resource's handler; s.mu is held.
+func (s *Server) insert(h *handler) {
+	k := &h.r.kind
+	s.resources[resourceKey{k.Group, k.Version, k.Resource}] = h
 	if !contains(s.groups, k.Group) {
 		s.groups = append(s.groups, k.Group)
 	}
-	return nil
 }
 
 // secondVersion refuses k when it serves the kind or resource of have in
@@ -328,28 +418,34 @@ func (s *Server) Err() error {
 }
 
 // seal freezes registration and builds the discovery and OpenAPI documents
-// once, on the first request.
+// on the first request.
 func (s *Server) seal() *discoveryDocs {
-	s.mu.RLock()
-	docs := s.docs
-	s.mu.RUnlock()
-	if docs != nil {
-		return docs
+	if d := s.served.Load(); d != nil {
+		return d
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.docs == nil {
-		s.sealed = true
-		if err := errors.Join(s.errs...); err != nil {
-			s.log.Error("serving nothing: registering the API failed", "err", err)
-			s.broken = status.InternalError(fmt.Errorf("the server's API failed to register: %w", err))
-		}
-		s.docs = buildDiscovery(s.sortedResources(), s.groups)
-		for _, err := range s.docs.openapiErrors {
-			s.log.Error("building OpenAPI document", "err", err)
-		}
+	if d := s.served.Load(); d != nil {
+		return d
 	}
-	return s.docs
+	s.sealed = true
+	if err := errors.Join(s.errs...); err != nil {
+		s.log.Error("serving nothing: registering the API failed", "err", err)
+		s.broken = status.InternalError(fmt.Errorf("the server's API failed to register: %w", err))
+	}
+	return s.publish()
+}
+
+// publish builds the documents and the routing table from the resources
+// and makes them what requests see; s.mu is held.
+func (s *Server) publish() *discoveryDocs {
+	d := buildDiscovery(s.sortedResources(), s.groups)
+	d.handlers = maps.Clone(s.resources)
+	for _, err := range d.openapiErrors {
+		s.log.Error("building OpenAPI document", "err", err)
+	}
+	s.served.Store(d)
+	return d
 }
 
 func (s *Server) sortedResources() []*resource {

@@ -13,8 +13,8 @@ import (
 func TestUnstructuredKind(t *testing.T) {
 	ts := startWith(t, apiserver.Kind{
 		Group: "dyn.example.com", Version: "v1alpha1", Kind: "Thing", Resource: "things", Namespaced: true,
-		StatusSubresource: true,
-		New:               func() meta.Object { return &meta.Unstructured{} },
+		Subresources: apiserver.Subresources{Status: true},
+		New:          func() meta.Object { return &meta.Unstructured{} },
 	})
 	path := "/apis/dyn.example.com/v1alpha1/namespaces/default/things"
 	r := do(t, ts.Server, "POST", path, "application/json",

@@ -90,7 +90,7 @@ func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 	m.DeletionGracePeriodSeconds = om.DeletionGracePeriodSeconds
 	m.SelfLink = ""
 	m.ResourceVersion = om.ResourceVersion
-	if sub == "" && r.kind.StatusSubresource {
+	if sub == "" && r.kind.Subresources.Status {
 		r.copyStatus(obj, old)
 	}
 	return obj, nil

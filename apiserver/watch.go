@@ -153,7 +153,7 @@ func (s *core) watchTimeout(opts resourceversion.Watch) time.Duration {
 	if opts.TimeoutSeconds > 0 {
 		return time.Duration(opts.TimeoutSeconds) * time.Second
 	}
-	min := s.opts.MinRequestTimeout
+	min := s.opts.MinWatchTimeout
 	return min + time.Duration(rand.Int64N(int64(min)))
 }
 

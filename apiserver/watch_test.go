@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/storage/memory"
-	"github.com/kapi-dev/kapi/watch"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -156,7 +155,7 @@ func TestWatch(t *testing.T) {
 
 func TestWatchTooOldResourceVersion(t *testing.T) {
 	srv := apiserver.New(apiserver.Options{Storage: memory.New(memory.Options{HistoryWindow: 2}),
-		WatchCache: watch.Options{EventWindow: 2}})
+		WatchCache: apiserver.WatchCacheOptions{EventWindow: 2}})
 	srv.Register(widgetKind())
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
-	"github.com/kapi-dev/kapi/watch"
 )
 
 const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io"
@@ -70,8 +69,8 @@ func nextLine(t *testing.T, lines <-chan string) string {
 // same bytes.
 func TestWatchEncodesOncePerRendering(t *testing.T) {
 	const updates = 10
-	ctr := new(watch.Counters)
-	srv := apiserver.New(apiserver.Options{WatchCache: watch.Options{Counters: ctr}})
+	srv := apiserver.New(apiserver.Options{})
+	ctr := srv.WatchCounters()
 	srv.Register(widgetKind())
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
@@ -144,7 +143,7 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 // another watcher of the same events gets every one of them in order.
 func TestWatchPeerStopsReading(t *testing.T) {
 	const updates, stall = 60, 300 * time.Millisecond
-	srv := apiserver.New(apiserver.Options{WatchCache: watch.Options{WatcherBuffer: 2, StallTimeout: stall}})
+	srv := apiserver.New(apiserver.Options{WatchCache: apiserver.WatchCacheOptions{WatcherBuffer: 2, StallTimeout: stall}})
 	srv.Register(widgetKind())
 	ts := httptest.NewUnstartedServer(srv)
 	ts.Listener = smallBuffers{ts.Listener}
@@ -248,8 +247,8 @@ func (w *blockedWriter) Write(b []byte) (int, error) {
 // the stream sends what the watcher had delivered and ends without an
 // ERROR event, as kube-apiserver ends a watcher it cannot keep up with.
 func TestWatchTooSlowEndsCleanly(t *testing.T) {
-	ctr := new(watch.Counters)
-	srv := apiserver.New(apiserver.Options{WatchCache: watch.Options{WatcherBuffer: 2, StallTimeout: 100 * time.Millisecond, Counters: ctr}})
+	srv := apiserver.New(apiserver.Options{WatchCache: apiserver.WatchCacheOptions{WatcherBuffer: 2, StallTimeout: 100 * time.Millisecond}})
+	ctr := srv.WatchCounters()
 	srv.Register(widgetKind())
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)

@@ -78,12 +78,12 @@ type watchFixture struct {
 }
 
 func newWatchFixture(tb testing.TB, watchers int) *watchFixture {
-	f := &watchFixture{ctr: new(watch.Counters), rvs: make([]string, fanOutObjects)}
 	rules, err := cel.New(cel.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s := apiserver.New(apiserver.Options{Storage: memory.New(memory.Options{}), WatchCache: watch.Options{Counters: f.ctr}, RuleEngine: rules})
+	s := apiserver.New(apiserver.Options{Storage: memory.New(memory.Options{}), RuleEngine: rules})
+	f := &watchFixture{ctr: s.WatchCounters(), rvs: make([]string, fanOutObjects)}
 	s.Register(api.WidgetKind()).Register(api.GadgetKind())
 	if err := s.Err(); err != nil {
 		tb.Fatal(err)

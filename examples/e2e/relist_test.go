@@ -26,7 +26,6 @@ import (
 	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
 	"github.com/kapi-dev/kapi/storage/memory"
-	"github.com/kapi-dev/kapi/watch"
 )
 
 // breakingProxy forwards requests to the server. It can cut the watches
@@ -190,7 +189,7 @@ func testRelist(t *testing.T, compacted bool) {
 	}
 	store := memory.New(memory.Options{})
 	t.Cleanup(func() { store.Close() })
-	srv := apiserver.New(apiserver.Options{Storage: store, WatchCache: watch.Options{EventWindow: window}, RuleEngine: rules})
+	srv := apiserver.New(apiserver.Options{Storage: store, WatchCache: apiserver.WatchCacheOptions{EventWindow: window}, RuleEngine: rules})
 	srv.Register(api.WidgetKind()).Register(api.GadgetKind())
 	if err := srv.Err(); err != nil {
 		t.Fatal(err)

@@ -62,13 +62,6 @@ const (
 	EventTypeWarning = "Warning"
 )
 
-// eventFields are the field selectors kube-apiserver offers on Events.
-var eventFields = []string{
-	"involvedObject.kind", "involvedObject.namespace", "involvedObject.name", "involvedObject.uid",
-	"involvedObject.apiVersion", "involvedObject.resourceVersion", "involvedObject.fieldPath",
-	"reason", "reportingComponent", "source", "type",
-}
-
 // EventKind is the registration of the core Event: /api/v1 events, short
 // name ev, namespaced, selectable by involved object, reason, source and
 // type, printed as kubectl get events prints them.
@@ -80,40 +73,32 @@ func EventKind() apiserver.Kind {
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
 			return validateEvent(obj.(*Event))
 		},
-		Fields:           eventField,
-		SelectableFields: eventFields,
+		SelectableFields: eventFields(),
 		PrinterColumns:   eventColumns(),
 	}
 }
 
-func eventField(obj meta.Object, field string) (string, bool) {
-	e := obj.(*Event)
-	o := e.InvolvedObject
-	switch field {
-	case "involvedObject.kind":
-		return o.Kind, true
-	case "involvedObject.namespace":
-		return o.Namespace, true
-	case "involvedObject.name":
-		return o.Name, true
-	case "involvedObject.uid":
-		return o.UID, true
-	case "involvedObject.apiVersion":
-		return o.APIVersion, true
-	case "involvedObject.resourceVersion":
-		return o.ResourceVersion, true
-	case "involvedObject.fieldPath":
-		return o.FieldPath, true
-	case "reason":
-		return e.Reason, true
-	case "reportingComponent":
-		return e.ReportingController, true
-	case "source":
-		return e.Source.Component, true
-	case "type":
-		return e.Type, true
+// eventFields are the field selectors kube-apiserver offers on Events.
+func eventFields() map[string]func(meta.Object) string {
+	involved := func(get func(o ObjectReference) string) func(meta.Object) string {
+		return func(obj meta.Object) string { return get(obj.(*Event).InvolvedObject) }
 	}
-	return "", false
+	event := func(get func(e *Event) string) func(meta.Object) string {
+		return func(obj meta.Object) string { return get(obj.(*Event)) }
+	}
+	return map[string]func(meta.Object) string{
+		"involvedObject.kind":            involved(func(o ObjectReference) string { return o.Kind }),
+		"involvedObject.namespace":       involved(func(o ObjectReference) string { return o.Namespace }),
+		"involvedObject.name":            involved(func(o ObjectReference) string { return o.Name }),
+		"involvedObject.uid":             involved(func(o ObjectReference) string { return o.UID }),
+		"involvedObject.apiVersion":      involved(func(o ObjectReference) string { return o.APIVersion }),
+		"involvedObject.resourceVersion": involved(func(o ObjectReference) string { return o.ResourceVersion }),
+		"involvedObject.fieldPath":       involved(func(o ObjectReference) string { return o.FieldPath }),
+		"reason":                         event(func(e *Event) string { return e.Reason }),
+		"reportingComponent":             event(func(e *Event) string { return e.ReportingController }),
+		"source":                         event(func(e *Event) string { return e.Source.Component }),
+		"type":                           event(func(e *Event) string { return e.Type }),
+	}
 }
 
 // validateEvent checks what kube-apiserver checks of a core Event: the

@@ -73,7 +73,7 @@ const (
 func NamespaceKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "", Version: "v1", Kind: "Namespace", Resource: "namespaces", Singular: "namespace",
-		ShortNames: []string{"ns"}, StatusSubresource: true,
+		ShortNames: []string{"ns"}, Subresources: apiserver.Subresources{Status: true},
 		New: func() meta.Object { return &Namespace{} },
 		PrepareForCreate: func(obj meta.Object) {
 			ns := obj.(*Namespace)
@@ -94,13 +94,9 @@ func NamespaceKind() apiserver.Kind {
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
 			return validateNamespace(obj.(*Namespace))
 		},
-		Fields: func(obj meta.Object, field string) (string, bool) {
-			if field == "status.phase" {
-				return obj.(*Namespace).Status.Phase, true
-			}
-			return "", false
+		SelectableFields: map[string]func(meta.Object) string{
+			"status.phase": func(obj meta.Object) string { return obj.(*Namespace).Status.Phase },
 		},
-		SelectableFields: []string{"status.phase"},
 		PrinterColumns: []apiserver.PrinterColumn{
 			{Name: "Status", Type: "string", JSONPath: ".status.phase", Description: "The status of the namespace"},
 			ageColumn(),

@@ -49,7 +49,7 @@ func TestNamespacePrepare(t *testing.T) {
 	if len(old.Spec.Finalizers) != 0 || !k.Deletion.Pending(upd) || k.Deletion.Pending(old) {
 		t.Errorf("finalize left %v", old.Spec.Finalizers)
 	}
-	if v, ok := k.Fields(n, "status.phase"); !ok || v != "Active" {
-		t.Errorf("status.phase = %q, %v", v, ok)
+	if get, ok := k.SelectableFields["status.phase"]; !ok || get(n) != "Active" {
+		t.Errorf("status.phase is not selectable as Active")
 	}
 }

@@ -50,13 +50,9 @@ func SecretKind() apiserver.Kind {
 			}
 			return validateSecret(obj.(*Secret), prev)
 		},
-		Fields: func(obj meta.Object, field string) (string, bool) {
-			if field == "type" {
-				return obj.(*Secret).Type, true
-			}
-			return "", false
+		SelectableFields: map[string]func(meta.Object) string{
+			"type": func(obj meta.Object) string { return obj.(*Secret).Type },
 		},
-		SelectableFields: []string{"type"},
 		PrinterColumns: []apiserver.PrinterColumn{
 			{Name: "Type", Type: "string", JSONPath: ".type", Description: "Used to facilitate programmatic handling of secret data."},
 			{Name: "Data", Type: "integer", Description: "Number of keys in data.", Cell: func(obj meta.Object) any {

@@ -69,10 +69,14 @@ func TestValidateSecret(t *testing.T) {
 
 func TestSecretFieldSelector(t *testing.T) {
 	k := corev1.SecretKind()
-	if v, ok := k.Fields(&corev1.Secret{Type: "kubernetes.io/tls"}, "type"); !ok || v != "kubernetes.io/tls" {
-		t.Errorf("type = %q, %v", v, ok)
+	get, ok := k.SelectableFields["type"]
+	if !ok {
+		t.Fatal("type is not selectable")
 	}
-	if _, ok := k.Fields(&corev1.Secret{}, "data"); ok {
-		t.Error("data is not selectable")
+	if v := get(&corev1.Secret{Type: "kubernetes.io/tls"}); v != "kubernetes.io/tls" {
+		t.Errorf("type = %q", v)
+	}
+	if _, ok := k.SelectableFields["data"]; ok {
+		t.Error("data is selectable")
 	}
 }

@@ -76,11 +76,8 @@ func EventKind() apiserver.Kind {
 			}
 			return validate(obj.(*Event), was)
 		},
-		StoredAs: storedAsCore(),
-		Fields:   field,
-		SelectableFields: []string{"regarding.kind", "regarding.namespace", "regarding.name", "regarding.uid",
-			"regarding.apiVersion", "regarding.resourceVersion", "regarding.fieldPath",
-			"reason", "reportingController", "type"},
+		StoredAs:         storedAsCore(),
+		SelectableFields: fields(),
 		PrinterColumns: []apiserver.PrinterColumn{
 			{Name: "Reason", Type: "string", JSONPath: ".reason"},
 			{Name: "Object", Type: "string", Cell: func(obj meta.Object) any {
@@ -93,32 +90,27 @@ func EventKind() apiserver.Kind {
 	}
 }
 
-func field(obj meta.Object, name string) (string, bool) {
-	e := obj.(*Event)
-	r := e.Regarding
-	switch name {
-	case "regarding.kind":
-		return r.Kind, true
-	case "regarding.namespace":
-		return r.Namespace, true
-	case "regarding.name":
-		return r.Name, true
-	case "regarding.uid":
-		return r.UID, true
-	case "regarding.apiVersion":
-		return r.APIVersion, true
-	case "regarding.resourceVersion":
-		return r.ResourceVersion, true
-	case "regarding.fieldPath":
-		return r.FieldPath, true
-	case "reason":
-		return e.Reason, true
-	case "reportingController":
-		return e.ReportingController, true
-	case "type":
-		return e.Type, true
+// fields are the field selectors kube-apiserver offers on
+// events.k8s.io Events.
+func fields() map[string]func(meta.Object) string {
+	regarding := func(get func(r corev1.ObjectReference) string) func(meta.Object) string {
+		return func(obj meta.Object) string { return get(obj.(*Event).Regarding) }
 	}
-	return "", false
+	event := func(get func(e *Event) string) func(meta.Object) string {
+		return func(obj meta.Object) string { return get(obj.(*Event)) }
+	}
+	return map[string]func(meta.Object) string{
+		"regarding.kind":            regarding(func(r corev1.ObjectReference) string { return r.Kind }),
+		"regarding.namespace":       regarding(func(r corev1.ObjectReference) string { return r.Namespace }),
+		"regarding.name":            regarding(func(r corev1.ObjectReference) string { return r.Name }),
+		"regarding.uid":             regarding(func(r corev1.ObjectReference) string { return r.UID }),
+		"regarding.apiVersion":      regarding(func(r corev1.ObjectReference) string { return r.APIVersion }),
+		"regarding.resourceVersion": regarding(func(r corev1.ObjectReference) string { return r.ResourceVersion }),
+		"regarding.fieldPath":       regarding(func(r corev1.ObjectReference) string { return r.FieldPath }),
+		"reason":                    event(func(e *Event) string { return e.Reason }),
+		"reportingController":       event(func(e *Event) string { return e.ReportingController }),
+		"type":                      event(func(e *Event) string { return e.Type }),
+	}
 }
 
 // The bounds kube-apiserver puts on an Event's strings.

@@ -99,12 +99,18 @@ func TestValidateUpdate(t *testing.T) {
 func TestFields(t *testing.T) {
 	k := eventsv1.EventKind()
 	e := &eventsv1.Event{Regarding: corev1.ObjectReference{Name: "w"}, Reason: "r"}
-	for _, f := range k.SelectableFields {
-		if _, ok := k.Fields(e, f); !ok {
-			t.Errorf("selectable field %s not answered", f)
+	want := map[string]string{"regarding.name": "w", "reason": "r", "regarding.kind": ""}
+	for f, v := range want {
+		get, ok := k.SelectableFields[f]
+		if !ok {
+			t.Errorf("%s is not selectable", f)
+			continue
+		}
+		if got := get(e); got != v {
+			t.Errorf("%s = %q, want %q", f, got, v)
 		}
 	}
-	if v, _ := k.Fields(e, "regarding.name"); v != "w" {
-		t.Errorf("regarding.name = %q", v)
+	if n := len(k.SelectableFields); n != 10 {
+		t.Errorf("%d selectable fields, want kube-apiserver's 10", n)
 	}
 }

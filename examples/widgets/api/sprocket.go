@@ -24,7 +24,7 @@ func SprocketKind() (apiserver.Kind, error) {
 	}
 	return apiserver.Kind{
 		Group: Group, Version: Version, Kind: "Sprocket", Resource: "sprockets", Singular: "sprocket",
-		Namespaced: true, StatusSubresource: true, Schema: s,
+		Namespaced: true, Subresources: apiserver.Subresources{Status: true}, Schema: s,
 		New: func() meta.Object { return &meta.Unstructured{} },
 		PrinterColumns: []apiserver.PrinterColumn{
 			{Name: "Teeth", Type: "integer", JSONPath: ".spec.teeth", Description: "Number of teeth."},

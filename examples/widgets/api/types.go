@@ -86,22 +86,18 @@ type GadgetSpec struct {
 func WidgetKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: Group, Version: Version, Kind: "Widget", Resource: "widgets", Singular: "widget",
-		ShortNames: []string{"wd"}, Namespaced: true, StatusSubresource: true,
-		Scale: &apiserver.ScaleSubresource{SpecReplicasPath: ".spec.replicas",
-			StatusReplicasPath: ".status.readyReplicas", LabelSelectorPath: ".status.selector"},
+		ShortNames: []string{"wd"}, Namespaced: true,
+		Subresources: apiserver.Subresources{Status: true, Scale: &apiserver.Scale{SpecReplicasPath: ".spec.replicas",
+			StatusReplicasPath: ".status.readyReplicas", LabelSelectorPath: ".status.selector"}},
 		// The schema built from the struct tags defaults replicas and
 		// protocol and checks replicas, color and list uniqueness; its
 		// CEL rules (WidgetSpec.ValidationRules and the tags of Size)
 		// need a server with a rule engine.
 		New:      func() meta.Object { return &Widget{} },
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors { return validateWidget(obj.(*Widget)) },
-		Fields: func(obj meta.Object, field string) (string, bool) {
-			if field == "spec.color" {
-				return obj.(*Widget).Spec.Color, true
-			}
-			return "", false
+		SelectableFields: map[string]func(meta.Object) string{
+			"spec.color": func(obj meta.Object) string { return obj.(*Widget).Spec.Color },
 		},
-		SelectableFields: []string{"spec.color"},
 		PrinterColumns: []apiserver.PrinterColumn{
 			{Name: "Color", Type: "string", JSONPath: ".spec.color", Description: "Color of the widget."},
 			{Name: "Replicas", Type: "integer", JSONPath: ".spec.replicas", Description: "Number of desired replicas."},

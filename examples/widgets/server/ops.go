@@ -49,6 +49,10 @@ type Operations struct {
 	MaxRequestsInFlight, MaxMutatingRequestsInFlight int
 	// RequestTimeout bounds requests but watches (--request-timeout 60s).
 	RequestTimeout time.Duration
+	// MinRequestTimeout is the shortest lifetime, in seconds, of a watch
+	// that names no timeoutSeconds (--min-request-timeout 1800); each
+	// such watch ends between it and twice it.
+	MinRequestTimeout int
 	// ShutdownDelayDuration keeps serving with /readyz failing this long
 	// after SIGTERM (--shutdown-delay-duration).
 	ShutdownDelayDuration time.Duration
@@ -64,7 +68,8 @@ type Operations struct {
 
 // DefaultOperations are kube-apiserver's defaults.
 func DefaultOperations() Operations {
-	return Operations{Metrics: true, MaxRequestsInFlight: 400, MaxMutatingRequestsInFlight: 200, RequestTimeout: 60 * time.Second}
+	return Operations{Metrics: true, MaxRequestsInFlight: 400, MaxMutatingRequestsInFlight: 200, RequestTimeout: 60 * time.Second,
+		MinRequestTimeout: 1800}
 }
 
 func addOperationsFlags(fs *flag.FlagSet, o *Operations) {
@@ -75,6 +80,8 @@ func addOperationsFlags(fs *flag.FlagSet, o *Operations) {
 		"most mutating requests served at once; 0: no limit")
 	fs.DurationVar(&o.RequestTimeout, "request-timeout", o.RequestTimeout,
 		"longest a request but a watch may take before it gets 504; a client's shorter timeout= wins")
+	fs.IntVar(&o.MinRequestTimeout, "min-request-timeout", o.MinRequestTimeout,
+		"shortest lifetime in seconds of a watch that names no timeoutSeconds; each ends at a random time between it and twice it")
 	fs.DurationVar(&o.ShutdownDelayDuration, "shutdown-delay-duration", 0,
 		"on SIGTERM, keep serving this long with /readyz failing, so load balancers stop sending requests first")
 	fs.BoolVar(&o.Profiling, "profiling", false, "serve Go's pprof profiles at /debug/pprof/")
@@ -125,6 +132,7 @@ func (o Operations) apply(opts *apiserver.Options, in *instruments) {
 	if o.RequestTimeout == 0 {
 		opts.RequestTimeout = -1 // the flag's 0 means none
 	}
+	opts.MinWatchTimeout = time.Duration(o.MinRequestTimeout) * time.Second
 	opts.ShutdownDelayDuration = o.ShutdownDelayDuration
 	if o.Metrics {
 		opts.Observer = in.metrics

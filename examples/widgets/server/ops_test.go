@@ -20,15 +20,15 @@ func TestOperationsFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	if f.cfg.Ops != DefaultOperations() || f.cfg.Ops.MaxRequestsInFlight != 400 || f.cfg.Ops.MaxMutatingRequestsInFlight != 200 ||
-		f.cfg.Ops.RequestTimeout != time.Minute {
+		f.cfg.Ops.RequestTimeout != time.Minute || f.cfg.Ops.MinRequestTimeout != 1800 {
 		t.Errorf("defaults: %+v", f.cfg.Ops)
 	}
 	f, err = parseFlags([]string{"--max-requests-inflight", "7", "--max-mutating-requests-inflight", "0", "--request-timeout", "5s",
-		"--shutdown-delay-duration", "3s", "--profiling", "--tracing-endpoint", "localhost:4317"}, io.Discard)
+		"--min-request-timeout", "60", "--shutdown-delay-duration", "3s", "--profiling", "--tracing-endpoint", "localhost:4317"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Operations{Metrics: true, MaxRequestsInFlight: 7, RequestTimeout: 5 * time.Second, ShutdownDelayDuration: 3 * time.Second,
+	want := Operations{Metrics: true, MaxRequestsInFlight: 7, RequestTimeout: 5 * time.Second, MinRequestTimeout: 60, ShutdownDelayDuration: 3 * time.Second,
 		Profiling: true, TracingEndpoint: "localhost:4317"}
 	if f.cfg.Ops != want {
 		t.Errorf("parsed %+v, want %+v", f.cfg.Ops, want)

@@ -1,0 +1,142 @@
+package apiserver
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Kinds can be added, replaced and removed while the server serves, as
+// kube-apiserver serves CustomResourceDefinitions: Install, Uninstall
+// and CheckKind. Registration (Register) stays what a host does before
+// serving; Install is for kinds that come and go at run time, and is
+// safe to call concurrently with requests.
+//
+// Requests see the server's resources through one value published
+// whole (the discovery and OpenAPI documents with the routing table): a
+// request routed before an Install completes is served by what it was
+// routed to, and every request after it sees the new kind everywhere.
+
+// Install serves a kind, or replaces one an earlier Install added under
+// the same group, version and resource, while the server may be serving
+// requests. The kind is checked completely (as Register checks it) and
+// either served whole or refused with an error: it is never partly
+// served. A kind that collides with a registered one (its group and
+// resource, or its group, version and kind) is refused.
+//
+// Discovery (legacy and aggregated, whose ETags change) and the OpenAPI
+// documents are rebuilt. Watches of other kinds go on; a replaced kind's
+// watch cache stops, which ends its open watches as kube-apiserver ends
+// them when a CustomResourceDefinition changes, and clients watch again.
+func (s *Server) Install(k Kind) error {
+	h, err := s.build(k)
+	if err != nil {
+		return fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
+	}
+	h.live = true
+	key := resourceKey{h.r.kind.Group, h.r.kind.Version, h.r.kind.Resource}
+	s.mu.Lock()
+	if err := s.conflicts(&h.r.kind, true); err != nil {
+		s.mu.Unlock()
+		h.r.cache.Stop()
+		return fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
+	}
+	old := s.resources[key]
+	s.insert(h)
+	if s.sealed {
+		s.publish()
+	}
+	s.mu.Unlock()
+	if old != nil {
+		old.r.cache.Stop()
+	}
+	return nil
+}
+
+// Uninstall stops serving a resource that Install added, in every
+// version, and stops its watch caches (ending their watches). Its
+// objects stay in the store. It returns an error for a resource that
+// was registered rather than installed, or is not served.
+func (s *Server) Uninstall(group, resource string) error {
+	s.mu.Lock()
+	var gone []*handler
+	for key, h := range s.resources {
+		if key.group != group || key.resource != resource {
+			continue
+		}
+		if !h.live {
+			s.mu.Unlock()
+			return fmt.Errorf("apiserver: resource %s.%s was registered, not installed: it cannot be uninstalled", resource, group)
+		}
+		gone = append(gone, h)
+	}
+	if len(gone) == 0 {
+		s.mu.Unlock()
+		return fmt.Errorf("apiserver: resource %s.%s is not served", resource, group)
+	}
+	for _, h := range gone {
+		delete(s.resources, resourceKey{group, h.r.kind.Version, resource})
+	}
+	s.dropEmptyGroup(group)
+	if s.sealed {
+		s.publish()
+	}
+	s.mu.Unlock()
+	for _, h := range gone {
+		h.r.cache.Stop()
+	}
+	return nil
+}
+
+// dropEmptyGroup forgets a group none of the resources is in; s.mu is
+// held.
+func (s *Server) dropEmptyGroup(group string) {
+	for key := range s.resources {
+		if key.group == group {
+			return
+		}
+	}
+	if i := indexOf(s.groups, group); i >= 0 {
+		s.groups = append(s.groups[:i:i], s.groups[i+1:]...)
+	}
+}
+
+// CheckKind reports whether Install would accept k now, without serving
+// it: the checks of the kind itself, its schema and rules, and the
+// collisions with the kinds served.
+func (s *Server) CheckKind(k Kind) error {
+	if _, err := s.prepare(&k); err != nil {
+		return err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.conflicts(&k, true)
+}
+
+// Served lists the group, version and resource of every served kind,
+// sorted, and whether Install added it.
+func (s *Server) Served() []ServedResource {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]ServedResource, 0, len(s.resources))
+	for key, h := range s.resources {
+		out = append(out, ServedResource{Group: key.group, Version: key.version, Resource: key.resource, Kind: h.r.kind.Kind, Installed: h.live})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Group != b.Group {
+			return a.Group < b.Group
+		}
+		if a.Resource != b.Resource {
+			return a.Resource < b.Resource
+		}
+		return a.Version < b.Version
+	})
+	return out
+}
+
+// ServedResource names one served resource (see [Server.Served]).
+type ServedResource struct {
+	Group, Version, Resource, Kind string
+	// Installed is set for a kind added by Install.
+	Installed bool
+}
