@@ -43,6 +43,10 @@
 //	                 authorization (apiserver.Server.NonResourceHandler)
 //	status           errors as Kubernetes Status values, one per reason
 //	meta             wire types shared by all: ObjectMeta, Status, Table, ...
+//	envtest          its own module: an in-process kapi in the shape of
+//	                 controller-runtime's envtest.Environment, for controller tests
+//	kube/runtimekind apimachinery API types (and single-version CRDs) served
+//	                 as kapi kinds; the kube module, its own
 //
 // Adapters in modules of their own keep the core's requirements few:
 // metrics/prometheus publishes kube-apiserver's metrics through

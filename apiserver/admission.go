@@ -62,7 +62,7 @@ type AdmissionFunc func(ctx context.Context, req *AdmissionRequest) error
 // admissionRequest describes the write's operation op of obj (nil on
 // delete) over old (nil on create).
 func (w *write) admissionRequest(op Operation, obj, old meta.Object) *AdmissionRequest {
-	r := w.h.r
+	r := w.sr()
 	m := old
 	if obj != nil {
 		m = obj
@@ -100,6 +100,11 @@ func (s *core) mutate(ctx context.Context, r *resource, a *AdmissionRequest) (bo
 
 // admit runs the validating admission functions.
 func (s *core) admit(ctx context.Context, r *resource, a *AdmissionRequest) error {
+	if r.kind.Admit != nil {
+		if err := runAdmission(ctx, r, a, []AdmissionFunc{r.kind.Admit}); err != nil {
+			return err
+		}
+	}
 	return runAdmission(ctx, r, a, s.opts.ValidatingAdmission)
 }
 
@@ -122,7 +127,7 @@ func runAdmission(ctx context.Context, r *resource, a *AdmissionRequest, funcs [
 // admitDelete runs mutating, then validating admission for the deletion
 // of the stored object old.
 func (w *write) admitDelete(ctx context.Context, old meta.Object) error {
-	r := w.h.r
+	r := w.sr()
 	a := w.admissionRequest(OperationDelete, nil, old)
 	if _, err := w.h.mutate(ctx, r, a); err != nil {
 		return err

@@ -103,7 +103,16 @@ func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) 
 // returned with deleted false, and goes when its last finalizer is
 // removed. A kind with DeletionHooks is always marked first.
 func (w *write) delete(ctx context.Context, namespace, name string, opts meta.DeleteOptions) (obj meta.Object, deleted bool, err error) {
-	r := w.h.r
+	obj, deleted, err = w.deleteStored(ctx, namespace, name, opts)
+	if err == nil {
+		obj, err = w.h.r.inVersion(obj)
+	}
+	return obj, deleted, err
+}
+
+// deleteStored is delete in the storage version.
+func (w *write) deleteStored(ctx context.Context, namespace, name string, opts meta.DeleteOptions) (obj meta.Object, deleted bool, err error) {
+	r := w.sr()
 	key := r.key(namespace, name)
 	for {
 		cur, err := r.store.Get(ctx, key, storageGetOptions)

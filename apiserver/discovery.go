@@ -30,11 +30,11 @@ type discoveryDocs struct {
 	// of the aggregated documents, which clients revalidate with
 	// If-None-Match as they do against kube-apiserver.
 	aggregatedCoreETag, aggregatedGroupsETag string
-	groups           map[string]apiGroup
-	resourceLists    map[meta.GroupVersion]apiResourceList
-	openapiIndex     []byte
-	openapiDocs      map[string][]byte // "apis/G/V" or "api/v1"
-	openapiErrors    []error
+	groups                                   map[string]apiGroup
+	resourceLists                            map[meta.GroupVersion]apiResourceList
+	openapiIndex                             []byte
+	openapiDocs                              map[string][]byte // "apis/G/V" or "api/v1"
+	openapiErrors                            []error
 	// handlers routes requests to the resources the documents describe.
 	handlers map[resourceKey]*handler
 }
@@ -204,7 +204,7 @@ func resourceListFor(gv meta.GroupVersion, rs []*resource) apiResourceList {
 		rl.Resources = append(rl.Resources, meta.APIResource{
 			Name: k.Resource, SingularName: k.Singular, Namespaced: k.Namespaced, Kind: k.Kind,
 			Verbs: r.verbs(), ShortNames: k.ShortNames, Categories: k.Categories,
-			StorageVersionHash: storageVersionHash(k.gvk()),
+			StorageVersionHash: storageVersionHash(r.stor.kind.gvk()),
 		})
 		for _, sub := range r.subresources() {
 			rl.Resources = append(rl.Resources, meta.APIResource{

@@ -19,7 +19,7 @@ import (
 // encoded returns the entry's object encoded with ser, encoding it the
 // first time. The decoded object used for it is not kept.
 func (r *resource) encoded(e *watch.Entry, ser codec.Serializer) ([]byte, error) {
-	b, err := e.Encoded(ser.MediaType(), func() ([]byte, error) {
+	b, err := e.Encoded(r.versionKey(ser.MediaType()), func() ([]byte, error) {
 		obj, err := r.decode(e.KV)
 		if err != nil {
 			return nil, err

@@ -192,3 +192,45 @@ func Example_kind() {
 	// a red
 	// /status: 200 OK
 }
+
+// A host mounts the server at the paths it answers, next to its own
+// handlers, or under a path prefix that it strips.
+func ExampleServer_Patterns() {
+	srv := apiserver.New(apiserver.Options{})
+	srv.Register(apiserver.Kind{
+		Group: "toys.example.com", Version: "v1", Kind: "Gizmo", Resource: "gizmos",
+		Namespaced: true,
+		New:        func() meta.Object { return &Gizmo{} },
+	})
+	if err := srv.Err(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "the host's home page") })
+	for _, p := range srv.Patterns() {
+		mux.Handle(p, srv)
+	}
+	mux.Handle("/kapi/", http.StripPrefix("/kapi", srv))
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+
+	for _, path := range []string{"/", "/apis/toys.example.com/v1/namespaces/default/gizmos", "/kapi/apis/toys.example.com/v1/namespaces/default/gizmos"} {
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		var list struct{ Kind string }
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if json.Unmarshal(body, &list) != nil {
+			list.Kind = string(body)
+		}
+		fmt.Println(path, resp.Status, list.Kind)
+	}
+	// Output:
+	// / 200 OK the host's home page
+	// /apis/toys.example.com/v1/namespaces/default/gizmos 200 OK GizmoList
+	// /kapi/apis/toys.example.com/v1/namespaces/default/gizmos 200 OK GizmoList
+}

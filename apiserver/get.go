@@ -32,7 +32,7 @@ func (h *handler) get(req *request) {
 	if out.ser.MediaType() == codec.MediaTypeJSON {
 		switch out.as {
 		case transformNone:
-			h.writeRawObject(req, resp.Entry.KV)
+			h.writeRawObject(req, resp.Entry)
 			return
 		case asTable, asPartial:
 			h.writeRowObject(req, out, resp.Entry)
@@ -43,7 +43,7 @@ func (h *handler) get(req *request) {
 		h.writeEncodedObject(req, out.ser, resp.Entry)
 		return
 	}
-	obj, err := object(resp.Entry)
+	obj, err := r.object(resp.Entry)
 	if err != nil {
 		h.fail(req, err)
 		return

@@ -14,6 +14,9 @@ type handler struct {
 
 // serve dispatches a routed request to its verb.
 func (h *handler) serve(req *request) {
+	if msg := h.r.kind.deprecation; msg != "" {
+		addWarning(req.w, msg)
+	}
 	if req.subresource == "scale" {
 		if req.verb == "get" {
 			h.getScale(req)

@@ -75,6 +75,11 @@ type Kind struct {
 	// name ("spec.color"), each with the function that reads it from an
 	// object; metadata.name and metadata.namespace are always selectable.
 	SelectableFields map[string]func(obj meta.Object) string
+	// Admit, when set, admits or rejects every write of the kind (see
+	// [AdmissionFunc]) before the server's ValidatingAdmission; it must
+	// not change the object. A CustomResourceDefinition being deleted
+	// uses it to refuse new objects.
+	Admit AdmissionFunc
 	// PrinterColumns are the columns of the Table kubectl prints, after
 	// Name; default: Created At.
 	PrinterColumns []PrinterColumn
@@ -98,6 +103,22 @@ type Kind struct {
 	// Deletion, when set, makes deleting an object of the kind two-phase
 	// beyond its metadata finalizers (see [DeletionHooks]).
 	Deletion *DeletionHooks
+
+	// Versions serves the kind in several versions: it lists them all,
+	// and Version is left empty. Objects are stored in the one marked
+	// Storage and converted to the version of each request: Go types by
+	// [Hub] and [Convertible], run-time kinds by Convert. The hooks
+	// above (Default, Validate, SelectableFields, the Prepare
+	// functions...) and admission see objects in the storage version;
+	// managedFields are recorded in the version of the request.
+	Versions []KindVersion
+	// Convert converts meta.Unstructured objects between Versions; nil
+	// changes only their apiVersion, as a CustomResourceDefinition's
+	// strategy None.
+	Convert ConvertFunc
+
+	// deprecation is the warning of every request to this version.
+	deprecation string
 }
 
 // DeletionHooks make deletion two-phase for a kind whose objects must be

@@ -27,27 +27,41 @@ import (
 // documents are rebuilt. Watches of other kinds go on; a replaced kind's
 // watch cache stops, which ends its open watches as kube-apiserver ends
 // them when a CustomResourceDefinition changes, and clients watch again.
+//
+// A kind with Versions is installed in all of them at once, and replaces
+// the earlier Install of its group and resource in every version.
 func (s *Server) Install(k Kind) error {
-	h, err := s.build(k)
+	b, err := s.build(k)
 	if err != nil {
 		return fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
 	}
-	h.live = true
-	key := resourceKey{h.r.kind.Group, h.r.kind.Version, h.r.kind.Resource}
-	s.mu.Lock()
-	if err := s.conflicts(&h.r.kind, true); err != nil {
-		s.mu.Unlock()
-		h.r.cache.Stop()
-		return fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
+	for _, h := range b.handlers {
+		h.live = true
 	}
-	old := s.resources[key]
-	s.insert(h)
+	s.mu.Lock()
+	for _, h := range b.handlers {
+		if err := s.conflicts(&h.r.kind, true, false); err != nil {
+			s.mu.Unlock()
+			b.stop()
+			return fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
+		}
+	}
+	var old []*handler
+	for key, h := range s.resources {
+		if key.group == b.stor.kind.Group && key.resource == b.stor.kind.Resource {
+			old = append(old, h)
+			delete(s.resources, key)
+		}
+	}
+	for _, h := range b.handlers {
+		s.insert(h)
+	}
 	if s.sealed {
 		s.publish()
 	}
 	s.mu.Unlock()
-	if old != nil {
-		old.r.cache.Stop()
+	for _, h := range old {
+		h.r.cache.Stop()
 	}
 	return nil
 }
@@ -100,16 +114,25 @@ func (s *Server) dropEmptyGroup(group string) {
 	}
 }
 
-// CheckKind reports whether Install would accept k now, without serving
-// it: the checks of the kind itself, its schema and rules, and the
-// collisions with the kinds served.
+// CheckKind reports what Install would refuse in k, without serving it:
+// the checks of the kind itself, its schema and rules, and its
+// collisions with the kinds registered with Register. Collisions with
+// kinds installed at run time are left to whoever installs them (as the
+// CustomResourceDefinition controller arbitrates names between
+// definitions).
 func (s *Server) CheckKind(k Kind) error {
-	if _, err := s.prepare(&k); err != nil {
+	kinds, err := s.checkVersions(k)
+	if err != nil {
 		return err
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.conflicts(&k, true)
+	for i := range kinds {
+		if err := s.conflicts(&kinds[i], true, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Served lists the group, version and resource of every served kind,

@@ -18,11 +18,14 @@ import (
 // meta.Unstructured refuse strategic merge patches, as kube-apiserver does
 // for custom resources; a status subresource resets status on the main
 // resource and spec on /status, so neither is recorded there.
-func newPatcher(k Kind) (*patch.Patcher, error) {
+func newPatcher(k Kind, vs *versionSet) (*patch.Patcher, error) {
 	_, unstructured := k.New().(*meta.Unstructured)
 	cfg := patch.Config{
 		Schema: k.Schema, Group: k.Group, Version: k.Version, Kind: k.Kind,
 		NoStrategicMerge: unstructured,
+	}
+	if vs != nil {
+		cfg.Versions = vs.patchVersions()
 	}
 	if k.Subresources.Status {
 		cfg.ResetFields = map[string][]string{"": {"status"}, "status": {"spec"}}
@@ -47,38 +50,59 @@ type trackFunc func(cur *storage.KeyValue, obj, old meta.Object) map[string]any
 // updateTracker records ordinary writes (create, update, JSON, merge and
 // strategic merge patches) under manager, as kube-apiserver's
 // field manager does with UpdateNoErrors: a failure is logged and the
-// stored entries are kept.
+// stored entries are kept. The fields are those of the request's version,
+// whatever version obj and old are in.
 func (h *handler) updateTracker(w *write) trackFunc {
 	r, req, manager := h.r, w.req, w.manager
 	return func(cur *storage.KeyValue, obj, old meta.Object) map[string]any {
-		var live []byte
-		var liveManaged []meta.ManagedFieldsEntry
-		var err error
-		if cur != nil {
-			if live, err = r.appendJSON(nil, cur); err != nil {
+		if !r.isStorage() {
+			// The entries go on the stored object; the fields are read in
+			// the request's version, and its tree is no use to validation.
+			v, err := r.inVersion(obj)
+			if err != nil {
 				h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
 				return nil
 			}
-			liveManaged = old.GetObjectMeta().ManagedFields
-		}
-		m := obj.GetObjectMeta()
-		var tree map[string]any
-		b, err := json.Marshal(obj)
-		if err == nil {
-			tree, err = patch.DecodeObject(b)
-		}
-		if err != nil {
-			h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
-			m.ManagedFields = liveManaged
+			r.trackUpdate(h, cur, v, old, manager, req.subresource)
+			obj.GetObjectMeta().ManagedFields = v.GetObjectMeta().ManagedFields
 			return nil
 		}
-		entries, err := r.patcher.UpdateObject(live, tree, manager, req.subresource, liveManaged, m.ManagedFields)
-		if err != nil {
-			h.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
-		}
-		m.ManagedFields = entries
-		return tree
+		return r.trackUpdate(h, cur, obj, old, manager, req.subresource)
 	}
+}
+
+// trackUpdate records an update of obj, in the resource's version, over
+// the stored value cur and object old.
+func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.Object, manager, subresource string) map[string]any {
+	var live []byte
+	var liveManaged []meta.ManagedFieldsEntry
+	var err error
+	if cur != nil {
+		if live, err = r.appendJSON(nil, cur); err != nil {
+			h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
+			return nil
+		}
+		liveManaged = old.GetObjectMeta().ManagedFields
+	}
+	m := obj.GetObjectMeta()
+	var tree map[string]any
+	b, err := json.Marshal(obj)
+	if err == nil {
+		tree, err = patch.DecodeObject(b)
+	}
+	if err != nil {
+		h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
+		m.ManagedFields = liveManaged
+		return nil
+	}
+	entries, err := r.patcher.UpdateObject(live, tree, patch.UpdateOptions{
+		Manager: manager, Subresource: subresource, LiveManaged: liveManaged, NewManaged: m.ManagedFields,
+	})
+	if err != nil {
+		h.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
+	}
+	m.ManagedFields = entries
+	return tree
 }
 
 // scaleTracker records writes through /scale under manager the way
@@ -106,8 +130,12 @@ func (h *handler) scaleTracker(manager string) trackFunc {
 	}
 }
 
-// scaleJSON is the Scale view of obj as JSON.
+// scaleJSON is the Scale view of obj, of any version, as JSON.
 func (r *resource) scaleJSON(obj meta.Object) ([]byte, error) {
+	obj, err := r.inVersion(obj)
+	if err != nil {
+		return nil, err
+	}
 	sc, err := r.scaleOf(obj)
 	if err != nil {
 		return nil, err

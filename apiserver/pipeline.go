@@ -47,7 +47,7 @@ type write struct {
 // would take it. created is false when an object of that name is already
 // stored.
 func (w *write) create(ctx context.Context, obj meta.Object) (kv *storage.KeyValue, created bool, err error) {
-	r := w.h.r
+	r := w.sr()
 	if !w.dryRun {
 		kv, err := r.create(ctx, obj)
 		return kv, kv != nil, err
@@ -75,9 +75,11 @@ const maxCreateRaces = 3
 
 // run takes the write through the pipeline. The steps, in order:
 //
-//  1. read the stored object (not for a POST);
-//  2. build the requested object from the request and the stored one;
-//  3. convert it to the storage version (one version per kind today);
+//  1. read the stored object (not for a POST), in the storage version;
+//  2. build the requested object from the request and the stored one,
+//     both in the version of the request;
+//  3. convert it to the storage version, in which the steps that follow
+//     run (a kind of one version has nothing to convert);
 //  4. check the preconditions: resourceVersion, UID;
 //  5. set the fields the server owns (uid, timestamps, status split);
 //  6. default: the schema's defaults, then the kind's Default;
@@ -90,7 +92,7 @@ const maxCreateRaces = 3
 //     concurrent write won the race; a dry run checks what the store
 //     would refuse (an existing name) and stores nothing.
 func (w *write) run(ctx context.Context) (written, error) {
-	r := w.h.r
+	r := w.sr()
 	for races := 0; ; {
 		// 1. The stored object.
 		cur, old, err := w.read(ctx)
@@ -98,12 +100,18 @@ func (w *write) run(ctx context.Context) (written, error) {
 			return written{}, err
 		}
 		// 2. The requested object.
-		obj, err := w.build(cur, old)
+		reqOld, err := w.inRequestVersion(old)
+		if err != nil {
+			return written{}, err
+		}
+		obj, err := w.build(cur, reqOld)
 		if err != nil {
 			return written{}, err
 		}
 		// 3. Conversion to the storage version.
-		obj = w.convert(obj)
+		if obj, err = w.convert(obj); err != nil {
+			return written{}, err
+		}
 		// 4. Preconditions.
 		if err := w.checkPreconditions(obj, cur); err != nil {
 			return written{}, err
@@ -147,7 +155,7 @@ func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error
 	if w.post {
 		return nil, nil, nil
 	}
-	r := w.h.r
+	r := w.sr()
 	resp, err := r.store.Get(ctx, r.key(w.req.namespace, w.req.name), storageGetOptions)
 	if err != nil {
 		return nil, nil, storageError(err)
@@ -165,11 +173,29 @@ func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error
 	return resp.KV, old, nil
 }
 
-// convert turns the request's object into the storage version. Every
-// kind is served in the one version it is stored in, so this is the
-// identity; conversion between versions belongs here, after decoding and
-// before defaulting.
-func (w *write) convert(obj meta.Object) meta.Object { return obj }
+// sr is the resource of the storage version, in which a write runs once
+// the requested object is built: w.h.r itself for a kind of one version.
+func (w *write) sr() *resource { return w.h.r.stor }
+
+// convert turns the request's object into the storage version, after
+// decoding and before defaulting: the kind's hooks, admission and
+// validation see objects in the storage version. A conversion failure is
+// a 500 naming the versions, and nothing is stored.
+func (w *write) convert(obj meta.Object) (meta.Object, error) {
+	if w.h.r.isStorage() {
+		return obj, nil
+	}
+	return w.h.r.toStorage(obj)
+}
+
+// inRequestVersion returns the stored object old (nil on create) in the
+// version of the request, for building the requested object from it.
+func (w *write) inRequestVersion(old meta.Object) (meta.Object, error) {
+	if old == nil || w.h.r.isStorage() {
+		return old, nil
+	}
+	return w.h.r.inVersion(old)
+}
 
 // checkPreconditions checks the resourceVersion an update carries against
 // the stored one: a mismatch is 409 Conflict.
@@ -208,7 +234,7 @@ func preconditionRevision(obj meta.Object, r *resource, name string) (int64, err
 // the new status.
 func (w *write) prepare(obj, old meta.Object) (meta.Object, error) {
 	if old == nil {
-		w.h.r.prepareForCreate(obj)
+		w.sr().prepareForCreate(obj)
 		return obj, nil
 	}
 	return w.prepareForUpdate(obj, old)
@@ -236,7 +262,7 @@ func operation(old meta.Object) Operation {
 // defaultAndMutate applies defaults, runs mutating admission and, when
 // there is any, applies defaults again to what it changed.
 func (w *write) defaultAndMutate(ctx context.Context, a *AdmissionRequest) error {
-	r := w.h.r
+	r := w.sr()
 	if err := r.applyDefaults(ctx, a.Object); err != nil {
 		return err
 	}
@@ -255,7 +281,7 @@ func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) map[string]a
 		m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 		// The generation follows the object as admission left it.
 		m.Generation = om.Generation
-		if w.h.r.specChanged(obj, old) {
+		if w.sr().specChanged(obj, old) {
 			m.Generation++
 		}
 	}
@@ -270,7 +296,7 @@ func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) map[string]a
 // is false when a concurrent write won the race and the write must start
 // again. A dry run stores nothing.
 func (w *write) store(ctx context.Context, cur *storage.KeyValue, obj, old meta.Object) (written, bool, error) {
-	r := w.h.r
+	r := w.sr()
 	if cur == nil {
 		m := obj.GetObjectMeta()
 		for attempt := 1; ; attempt++ {

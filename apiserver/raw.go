@@ -28,7 +28,7 @@ var rvMarker = []byte(`"resourceVersion":"\u0000"`)
 // appendJSON appends a stored object as JSON with its resourceVersion.
 func (r *resource) appendJSON(dst []byte, kv *storage.KeyValue) ([]byte, error) {
 	i := bytes.Index(kv.Value, rvMarker)
-	if i < 0 {
+	if i < 0 || r.versions != nil && !r.spliceable(kv) {
 		obj, err := r.decode(kv)
 		if err != nil {
 			return nil, err
@@ -57,7 +57,7 @@ func (h *handler) writeRawList(req *request, p *page) {
 	}
 	// head ends in `"items":null}`; reopen the items array.
 	head = bytes.TrimSuffix(head, []byte(`null}`))
-	if size, ok := rawListSize(head, p.entries); ok && size > streamThreshold {
+	if size, ok := r.rawListSize(head, p.entries); ok && size > streamThreshold {
 		r.streamRawList(req, head, p.entries, size)
 		return
 	}
@@ -72,7 +72,7 @@ func (h *handler) writeRawList(req *request, p *page) {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		if buf, err = r.appendJSON(buf, e.KV); err != nil {
+		if buf, err = r.appendEntryJSON(buf, e); err != nil {
 			h.fail(req, status.InternalError(err))
 			return
 		}
@@ -93,12 +93,12 @@ const streamChunk = 1 << 20
 // rawListSize is the exact size of the JSON list head[items] when every
 // value is stored as JSON with the resourceVersion placeholder, so that the
 // Content-Length can be sent before the items; ok is false otherwise.
-func rawListSize(head []byte, entries []*watch.Entry) (size int, ok bool) {
+func (r *resource) rawListSize(head []byte, entries []*watch.Entry) (size int, ok bool) {
 	size = len(head) + len("[]}\n") + max(len(entries)-1, 0) // commas
 	rvLen := len(`"resourceVersion":""`)
 	for _, e := range entries {
 		kv := e.KV
-		if !bytes.Contains(kv.Value, rvMarker) {
+		if !r.spliceable(kv) {
 			return 0, false
 		}
 		size += len(kv.Value) - len(rvMarker) + rvLen + digits(kv.ModRevision)
@@ -143,10 +143,10 @@ func (r *resource) streamRawList(req *request, head []byte, entries []*watch.Ent
 }
 
 // writeRawObject writes one stored object as JSON straight from its bytes.
-func (h *handler) writeRawObject(req *request, kv *storage.KeyValue) {
+func (h *handler) writeRawObject(req *request, e *watch.Entry) {
 	_, end := h.startSpan(req.r.Context(), "encode")
 	defer end(nil)
-	buf, err := h.r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
+	buf, err := h.r.appendEntryJSON(make([]byte, 0, len(e.KV.Value)+24), e)
 	if err != nil {
 		h.fail(req, status.InternalError(err))
 		return
@@ -161,6 +161,11 @@ func (h *handler) writeRawObject(req *request, kv *storage.KeyValue) {
 // encoding it again; kv nil (a dry run, a delete) or any other media type
 // encodes obj.
 func (h *handler) writeStored(req *request, code int, obj meta.Object, kv *storage.KeyValue) {
+	obj, err := h.r.inVersion(obj)
+	if err != nil {
+		h.fail(req, err)
+		return
+	}
 	if kv != nil {
 		if ser, _, err := h.negotiate(req, obj); err == nil && ser.MediaType() == codec.MediaTypeJSON {
 			_, end := h.startSpan(req.r.Context(), "encode")

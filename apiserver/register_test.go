@@ -15,7 +15,7 @@ func TestRegisterRefusesSecondVersion(t *testing.T) {
 		wantErr string // "" when the second registration is fine
 	}{
 		{"same kind and resource in v2", func(k *apiserver.Kind) { k.Version = "v2" },
-			"widgets.stable.example.com (kind Widget) is already served in version v1, and serving a second version (v2) needs conversion"},
+			"widgets.stable.example.com (kind Widget) is already served in version v1: register every version of a kind (here v2 too) in one Kind"},
 		{"same resource under another kind name", func(k *apiserver.Kind) { k.Version, k.Kind = "v1beta1", "Gizmo" },
 			"already served in version v1"},
 		{"same kind under another resource name", func(k *apiserver.Kind) { k.Version, k.Resource = "v2", "widgetz" },

@@ -37,16 +37,22 @@ func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any,
 	// Only the part of the object the write keeps is checked: a write to
 	// /status keeps only the status, and a write to the object of a kind
 	// with a status subresource keeps everything else.
+	var errs status.FieldErrors
 	switch {
 	case req.subresource == "status":
-		top = map[string]any{"status": top["status"]}
-		if top["status"] == nil {
+		// Only the status subtree: the object's own required fields
+		// (spec) are the stored object's.
+		st := p.root.Properties["status"]
+		if top["status"] == nil || st == nil {
 			return nil
 		}
+		errs = st.MissingRequired(status.NewPath("status"), top["status"])
 	case h.r.kind.Subresources.Status:
 		delete(top, "status")
+		errs = p.root.MissingRequired(status.Path{}, top)
+	default:
+		errs = p.root.MissingRequired(status.Path{}, top)
 	}
-	errs := p.root.MissingRequired(status.Path{}, top)
 	if len(errs) == 0 {
 		return nil
 	}

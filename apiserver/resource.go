@@ -46,6 +46,15 @@ type resource struct {
 	// of any encoding, found by codec.Sniff.
 	storageCodec codec.Serializer
 	codecs       *codec.Registry
+	// jsonCodec is the codecs' application/json serializer: it decodes
+	// stored JSON values and the results of patches.
+	jsonCodec codec.Serializer
+	// versions is what the versions of a kind served in several share;
+	// nil for a kind of one version. stor is the resource of the storage
+	// version, whose store and cache every version shares: r itself for a
+	// kind of one version.
+	versions *versionSet
+	stor     *resource
 }
 
 type subresourceInfo struct {
@@ -61,8 +70,12 @@ func typeOf(obj meta.Object) reflect.Type {
 	return t
 }
 
-func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *codec.Registry, storageMediaType string) (*resource, error) {
-	p, err := newPatcher(k)
+// newResource builds the resource of k. stor is the resource of the
+// storage version of a kind served in several versions, whose store and
+// cache it shares; nil for the storage version itself.
+func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *codec.Registry, storageMediaType string,
+	vs *versionSet, stor *resource) (*resource, error) {
+	p, err := newPatcher(k, vs)
 	if err != nil {
 		return nil, err
 	}
@@ -77,20 +90,32 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 		plan:        plan,
 		patcher:     p,
 		codecs:      codecs,
+		versions:    vs,
+		stor:        stor,
 	}
 	if err := r.setStorageCodec(storageMediaType); err != nil {
 		return nil, err
 	}
-	if k.StoredAs != nil {
-		r.store = newSharedStore(&r.kind, r.store, codecs)
-	}
-	cacheOpts.Decode = func(kv *storage.KeyValue) (any, error) { return r.decode(kv) }
-	cacheOpts.Index = r.labelTerms
-	r.cache = watch.New(r.store, r.prefix, cacheOpts)
 	sample := k.New()
 	if reflect.TypeOf(sample).Kind() != reflect.Pointer {
-		r.cache.Stop()
 		return nil, errors.New("New must return a pointer")
+	}
+	if stor != nil {
+		r.store, r.cache, r.storageCodec = stor.store, stor.cache, stor.storageCodec
+	} else {
+		r.stor = r
+		if k.StoredAs != nil {
+			r.store = newSharedStore(&r.kind, r.store, codecs)
+		}
+		cacheOpts.Decode = func(kv *storage.KeyValue) (any, error) { return r.decode(kv) }
+		cacheOpts.Index = r.labelTerms
+		r.cache = watch.New(r.store, r.prefix, cacheOpts)
+	}
+	// stop stops the cache of a resource that is not built after all.
+	stop := func() {
+		if stor == nil {
+			r.cache.Stop()
+		}
 	}
 	if _, ok := sample.(*meta.Unstructured); ok {
 		r.unstructured = true
@@ -108,7 +133,7 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 		}
 	}
 	if k.Subresources.Status && r.statusField < 0 {
-		r.cache.Stop()
+		stop()
 		return nil, fmt.Errorf("Subresources.Status needs a top-level field with json name \"status\" in %s", t)
 	}
 	return r, nil
@@ -210,6 +235,10 @@ func (r *resource) newObject() meta.Object {
 // JSON read. A kind the serializer cannot encode (a kind without protobuf
 // tags) is stored as JSON.
 func (r *resource) setStorageCodec(mediaType string) error {
+	var ok bool
+	if r.jsonCodec, ok = r.codecs.Lookup(codec.MediaTypeJSON); !ok {
+		return fmt.Errorf("Options.Codecs: no %s serializer (have %v); stored values and patches are JSON", codec.MediaTypeJSON, r.codecs.MediaTypes())
+	}
 	if mediaType == "" || mediaType == codec.MediaTypeJSON {
 		return nil
 	}
@@ -229,7 +258,17 @@ func (r *resource) setStorageCodec(mediaType string) error {
 // decode turns a stored value into an object whose resourceVersion is the
 // value's ModRevision. Values in any storage encoding are read, so that a
 // store written before a change of Options.StorageMediaType stays readable.
+//
+// The object of a kind served in several versions is decoded in the
+// version it was stored in and converted to the resource's.
 func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
+	if r.versions != nil {
+		obj, err := r.decodeStored(kv)
+		if err != nil {
+			return nil, err
+		}
+		return r.inVersion(obj)
+	}
 	obj := r.kind.New()
 	if err := r.decodeValue(kv.Value, obj); err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
@@ -240,10 +279,14 @@ func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
 	return obj, nil
 }
 
+// decodeValue decodes a stored value with the codecs' serializer of its
+// encoding. The server wrote it, so field validation's strict errors are
+// not looked at.
 func (r *resource) decodeValue(value []byte, obj meta.Object) error {
 	mt := codec.Sniff(value)
 	if mt == codec.MediaTypeJSON {
-		return json.Unmarshal(value, obj)
+		_, err := r.jsonCodec.Decode(value, obj)
+		return err
 	}
 	ser, ok := r.codecs.Lookup(mt)
 	if !ok {
@@ -255,8 +298,13 @@ func (r *resource) decodeValue(value []byte, obj meta.Object) error {
 
 // encode turns an object into its stored value: the resourceVersion is not
 // stored, since the store's revision is the source of truth. In JSON a
-// placeholder marks where it goes (see appendJSON).
+// placeholder marks where it goes (see appendJSON). An object of a kind
+// served in several versions is stored in the storage version.
 func (r *resource) encode(obj meta.Object) ([]byte, error) {
+	obj, err := r.toStorage(obj)
+	if err != nil {
+		return nil, err
+	}
 	m := obj.GetObjectMeta()
 	rv := m.ResourceVersion
 	defer func() { m.ResourceVersion = rv }()

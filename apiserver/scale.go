@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
@@ -170,6 +169,11 @@ func (h *handler) writeScale(req *request) {
 }
 
 func (h *handler) respondScale(req *request, obj meta.Object) {
+	obj, err := h.r.inVersion(obj)
+	if err != nil {
+		h.fail(req, err)
+		return
+	}
 	sc, err := h.r.scaleOf(obj)
 	if err != nil {
 		h.fail(req, err)
@@ -219,7 +223,7 @@ func (h *handler) scaleInput(req *request) (func(*scale) (*scale, error), error)
 			return nil, err
 		}
 		var sc scale
-		if _, err := (codec.JSON{}).Decode(patched, &sc); err != nil {
+		if _, err := h.r.jsonCodec.Decode(patched, &sc); err != nil {
 			return nil, patch.InvalidResult(patched, err)
 		}
 		return &sc, nil

@@ -80,6 +80,7 @@ func (sel selectors) matches(r *resource, obj meta.Object) bool {
 // kept by the cache, so each object is decoded once for every selector
 // that looks at it.
 func (sel selectors) filter(r *resource) func(*watch.Entry) bool {
+	r = r.stor // the cache holds, and SelectableFields read, objects in the storage version
 	return func(e *watch.Entry) bool {
 		obj, err := object(e)
 		return err == nil && sel.matches(r, obj)

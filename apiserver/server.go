@@ -260,8 +260,9 @@ var (
 // returned together by Err (Register returns the Server so calls can be
 // chained); a server with any of them serves nothing but 500s. Register
 // panics when called after the server has answered a request.
-// A kind is served in one version: until kapi converts between versions,
-// registering a second version of a kind or resource is refused.
+// A kind served in several versions is registered once, with
+// Kind.Versions; registering another version of a kind or resource
+// separately is refused.
 func (s *Server) Register(k Kind) *Server {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -275,22 +276,66 @@ func (s *Server) Register(k Kind) *Server {
 }
 
 func (s *Server) register(k Kind) error {
-	h, err := s.build(k)
+	b, err := s.build(k)
 	if err != nil {
 		return err
 	}
-	if err := s.conflicts(&h.r.kind, false); err != nil {
-		h.r.cache.Stop()
-		return err
+	for _, h := range b.handlers {
+		if err := s.conflicts(&h.r.kind, false, false); err != nil {
+			b.stop()
+			return err
+		}
 	}
-	s.insert(h)
+	for _, h := range b.handlers {
+		s.insert(h)
+	}
 	return nil
 }
 
-// build checks a kind completely and compiles it into the handler of a
-// new resource, whose watch cache is started. It does not touch the
-// server's table of resources.
-func (s *Server) build(k Kind) (*handler, error) {
+// builtKind is a kind compiled: the handlers of its served versions,
+// which share the watch cache of its storage version's resource.
+type builtKind struct {
+	handlers []*handler
+	stor     *resource
+}
+
+// stop stops the kind's watch cache.
+func (b *builtKind) stop() { b.stor.cache.Stop() }
+
+// build checks a kind completely and compiles it into the handlers of
+// its served versions, whose watch cache is started. It does not touch
+// the server's table of resources.
+func (s *Server) build(k Kind) (*builtKind, error) {
+	kinds, served, vs, err := expandVersions(k)
+	if err != nil {
+		return nil, err
+	}
+	b := &builtKind{}
+	for i, vk := range kinds {
+		r, err := s.buildVersion(vk, vs, b.stor)
+		if err != nil {
+			if b.stor != nil {
+				b.stop()
+			}
+			if vs != nil {
+				err = fmt.Errorf("version %s: %w", vk.Version, err)
+			}
+			return nil, err
+		}
+		if b.stor == nil {
+			b.stor = r
+			r.store = s.guardStore(r.store)
+		}
+		if served[i] {
+			b.handlers = append(b.handlers, &handler{core: &s.core, r: r})
+		}
+	}
+	return b, nil
+}
+
+// buildVersion compiles one version of a kind into a resource; stor is
+// the resource of the kind's storage version, nil when k is it.
+func (s *Server) buildVersion(k Kind, vs *versionSet, stor *resource) (*resource, error) {
 	plan, err := s.prepare(&k)
 	if err != nil {
 		return nil, err
@@ -298,12 +343,22 @@ func (s *Server) build(k Kind) (*handler, error) {
 	if k.Storage == nil {
 		k.Storage = s.opts.Storage
 	}
-	r, err := newResource(k, plan, s.watchOptions(), s.codecs, s.opts.StorageMediaType)
+	return newResource(k, plan, s.watchOptions(), s.codecs, s.opts.StorageMediaType, vs, stor)
+}
+
+// checkVersions checks a kind in every version, as build does, without
+// building it.
+func (s *Server) checkVersions(k Kind) ([]Kind, error) {
+	kinds, _, _, err := expandVersions(k)
 	if err != nil {
 		return nil, err
 	}
-	r.store = s.guardStore(r.store)
-	return &handler{core: &s.core, r: r}, nil
+	for i := range kinds {
+		if _, err := s.prepare(&kinds[i]); err != nil {
+			return nil, err
+		}
+	}
+	return kinds, nil
 }
 
 // prepare checks a kind, fills in its defaults and compiles its schema.
@@ -355,15 +410,17 @@ func checkKind(k *Kind) error {
 }
 
 // conflicts reports why k cannot be served next to the resources the
-// server has; replacing allows k to take the place of a kind installed
-// at run time under the same group, version and resource. s.mu is held.
-func (s *Server) conflicts(k *Kind, replacing bool) error {
+// server has. With live, k may take the place of a kind installed at run
+// time under the same group and resource, in any of its versions; with
+// registeredOnly, kinds installed at run time are not considered. s.mu
+// is held.
+func (s *Server) conflicts(k *Kind, live, registeredOnly bool) error {
 	key := resourceKey{k.Group, k.Version, k.Resource}
-	if h, dup := s.resources[key]; dup && !(replacing && h.live) {
+	if h, dup := s.resources[key]; dup && !(live && h.live) {
 		return fmt.Errorf("resource %s is already registered", k.groupResource())
 	}
 	for hk, h := range s.resources {
-		if hk == key {
+		if hk == key || (live && h.live && hk.group == k.Group && hk.resource == k.Resource) || (registeredOnly && h.live) {
 			continue
 		}
 		have := &h.r.kind
@@ -387,16 +444,15 @@ func (s *Server) insert(h *handler) {
 }
 
 // secondVersion refuses k when it serves the kind or resource of have in
-// another version of the same group. Versions of one resource share its
-// storage, and without conversion between them a read through one version
-// would show objects written through the other, under the wrong
-// apiVersion, and client-side apply would fail its preconditions.
+// another version of the same group, registered separately: versions of
+// one resource share its storage and are converted into one another, so
+// they are registered together, in Kind.Versions.
 func secondVersion(have, k *Kind) error {
 	if have.Group != k.Group || have.Version == k.Version || (have.Kind != k.Kind && have.Resource != k.Resource) {
 		return nil
 	}
-	return fmt.Errorf("%s (kind %s) is already served in version %s, and serving a second version (%s) "+
-		"needs conversion between versions, which kapi does not do yet: register one version of each kind",
+	return fmt.Errorf("%s (kind %s) is already served in version %s: register every version of a kind "+
+		"(here %s too) in one Kind, with Kind.Versions, so that they share storage and convert to one another",
 		have.groupResource(), have.Kind, have.Version, k.Version)
 }
 

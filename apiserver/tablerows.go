@@ -49,7 +49,7 @@ type rowData struct {
 
 // row returns the entry's rowData, computing it the first time.
 func (r *resource) row(e *watch.Entry) (*rowData, error) {
-	v, err := e.Derived(rowKey, func() (any, error) { return r.computeRow(e) })
+	v, err := e.Derived(r.versionKey(rowKey), func() (any, error) { return r.computeRow(e) })
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
@@ -63,7 +63,7 @@ func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
 	kv := e.KV
 	rd := &rowData{rvAt: -1}
 	var doc []byte
-	if at := bytes.Index(kv.Value, rvMarker); at >= 0 {
+	if at := bytes.Index(kv.Value, rvMarker); at >= 0 && r.spliceable(kv) {
 		if s, end, ok := objectField(kv.Value, "metadata"); ok && s < at && at < end {
 			rd.metaStart, rd.metaEnd, rd.rvAt = s, end, at
 			var err error
@@ -73,7 +73,7 @@ func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
 		}
 	}
 	if doc == nil {
-		obj, err := object(e)
+		obj, err := r.object(e)
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +86,7 @@ func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
 		}
 		rd.meta = doc[s:end:end]
 	}
-	rd.cells = r.appendCells(nil, doc, func() (meta.Object, error) { return object(e) })
+	rd.cells = r.appendCells(nil, doc, func() (meta.Object, error) { return r.object(e) })
 	return rd, nil
 }
 
@@ -222,8 +222,8 @@ func (w *rowWriter) prepare(entries []*watch.Entry) error {
 		if _, err := w.r.row(e); err != nil {
 			return err
 		}
-		if w.out.include == includeObjectFull && !bytes.Contains(e.KV.Value, rvMarker) {
-			if _, err := object(e); err != nil {
+		if w.out.include == includeObjectFull && !w.r.spliceable(e.KV) {
+			if _, err := w.r.object(e); err != nil {
 				return err
 			}
 		}
@@ -259,11 +259,11 @@ func (w *rowWriter) appendRow(dst []byte, e *watch.Entry) []byte {
 // appendObject appends the whole object as JSON: the stored bytes when
 // they splice, else the encoded decoded object.
 func (w *rowWriter) appendObject(dst []byte, e *watch.Entry) []byte {
-	if bytes.Contains(e.KV.Value, rvMarker) {
+	if w.r.spliceable(e.KV) {
 		dst, _ = w.r.appendJSON(dst, e.KV)
 		return dst
 	}
-	obj, _ := object(e) // prepared
+	obj, _ := w.r.object(e) // prepared
 	b, err := json.Marshal(obj)
 	if err != nil {
 		return append(dst, "null"...)

@@ -58,7 +58,7 @@ var storageGetOptions storage.GetOptions
 // write to /status keeps everything else, and one to /finalize takes only
 // what the kind's Finalize copies.
 func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
-	r := w.h.r
+	r := w.sr()
 	sub := w.req.subresource
 	switch {
 	case sub == "status" || sub == "finalize":

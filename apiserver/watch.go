@@ -111,7 +111,7 @@ func (h *handler) watch(req *request) {
 func (h *handler) newWatchStream(req *request, out readOutput) *watchStream {
 	ws := &watchStream{req: req, r: h.r, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
 		raw:   out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON,
-		key:   out.contentType() + ";includeObject=" + out.include,
+		key:   h.r.versionKey(out.contentType() + ";includeObject=" + out.include),
 		stall: h.opts.WatchCache.StallTimeout, observer: h.observer}
 	if ws.stall <= 0 {
 		ws.stall = watch.DefaultStallTimeout
@@ -251,7 +251,7 @@ func (ws *watchStream) encodeCur() ([]byte, error) {
 		}
 		obj = ws.obj
 	} else {
-		o, err := object(ev.Entry)
+		o, err := ws.r.object(ev.Entry)
 		if err != nil {
 			return nil, err
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch/internal/fastfields"
 	"github.com/kapi-dev/kapi/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/merge"
@@ -54,6 +55,24 @@ type FieldManagerOptions struct {
 	// Now returns the current time; nil means time.Now. Entries record it
 	// to the second.
 	Now func() time.Time
+
+	// Versions describes the kind's other versions, for a kind served in
+	// several; nil drops the entries recorded in another version.
+	Versions *Versions
+}
+
+// Versions lets a field manager keep the entries other versions of its
+// kind recorded: as kube-apiserver does, the objects are converted to an
+// entry's version to compare its fields there, so that a field set
+// through one version conflicts with an apply through another.
+type Versions struct {
+	// Schemas are the schemas of every version of the kind, by apiVersion
+	// ("stable.example.com/v1beta1").
+	Schemas map[string]*schema.Schema
+	// Convert returns obj (decoded JSON, its apiVersion naming its
+	// version) in the version toAPIVersion, with that apiVersion. It must
+	// not change obj.
+	Convert func(obj map[string]any, toAPIVersion string) (map[string]any, error)
 }
 
 // FieldManager tracks which manager owns which fields of one kind's
@@ -69,11 +88,10 @@ type FieldManager struct {
 	strip    *fieldpath.Set
 	max      int
 	now      func() time.Time
-	// generalCreate turns off the create fast path (trackCreate), so
-	// that tests can compare it with the general one.
-	generalCreate bool
-	// generalUpdate turns off the update fast path (fastUpdate).
-	generalUpdate bool
+	fast     fastfields.Fields
+	// multiVersion is set when entries of other versions are kept: the
+	// fast paths, which drop them, are not taken for objects having any.
+	multiVersion bool
 }
 
 // NewFieldManager converts the kind's schema with [SMDSchema] once and
@@ -89,9 +107,17 @@ func NewFieldManager(s *schema.Schema, opts FieldManagerOptions) (*FieldManager,
 	}
 	gvk := meta.GroupVersionKind{Group: opts.Group, Version: opts.Version, Kind: opts.Kind}
 	version := fieldpath.APIVersion(gvk.GroupVersion().String())
-	conv := sameVersion{version: version}
+	var conv merge.Converter = sameVersion{version: version}
+	if opts.Versions != nil {
+		vc, err := newVersionConverter(version, pt, opts.Versions)
+		if err != nil {
+			return nil, err
+		}
+		conv = vc
+	}
 	m := &FieldManager{
 		pt: pt, gvk: gvk, version: version,
+		fast:     fastfields.Fields{Type: pt, Version: version},
 		updaters: map[string]*merge.Updater{},
 		def:      (&merge.UpdaterBuilder{Converter: conv}).BuildUpdater(),
 		strip:    stripSet(),
@@ -101,6 +127,7 @@ func NewFieldManager(s *schema.Schema, opts FieldManagerOptions) (*FieldManager,
 	if m.max <= 0 {
 		m.max = DefaultMaxUpdateManagers
 	}
+	m.multiVersion = opts.Versions != nil
 	if m.now == nil {
 		m.now = time.Now
 	}

@@ -37,11 +37,12 @@ type Config struct {
 	// strategies clients can rely on.
 	NoStrategicMerge bool
 
-	// ResetFields, MaxUpdateManagers and Now configure the field manager;
-	// see [FieldManagerOptions].
+	// ResetFields, MaxUpdateManagers, Now and Versions configure the
+	// field manager; see [FieldManagerOptions].
 	ResetFields       map[string][]string
 	MaxUpdateManagers int
 	Now               func() time.Time
+	Versions          *Versions
 
 	// ScaleReplicasPath is the dotted path of the replicas field a /scale
 	// subresource reads and writes (e.g. ".spec.replicas"); set it to
@@ -70,6 +71,7 @@ func New(cfg Config) (*Patcher, error) {
 	fm, err := NewFieldManager(cfg.Schema, FieldManagerOptions{
 		Group: cfg.Group, Version: cfg.Version, Kind: cfg.Kind,
 		ResetFields: cfg.ResetFields, MaxUpdateManagers: cfg.MaxUpdateManagers, Now: cfg.Now,
+		Versions: cfg.Versions,
 	})
 	if err != nil {
 		return nil, err

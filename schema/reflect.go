@@ -25,17 +25,35 @@ var (
 //
 // FromType is meant to run once per kind, at registration; it is not fast.
 func FromType(t reflect.Type) (*Schema, error) {
+	return FromTypeOptions(t, TypeOptions{})
+}
+
+// TypeOptions adjusts what [FromTypeOptions] makes of Go types.
+type TypeOptions struct {
+	// Types gives the schema of Go types whose JSON form reflection
+	// cannot see and that cannot implement [Provider]: types of other
+	// libraries with their own JSON marshalling, such as
+	// apimachinery's metav1.Time (a date-time string) or
+	// intstr.IntOrString. Every use gets its own copy; the tags of the
+	// field using the type apply on top.
+	Types map[reflect.Type]*Schema
+}
+
+// FromTypeOptions is [FromType] with the schemas of some types given.
+func FromTypeOptions(t reflect.Type, o TypeOptions) (*Schema, error) {
 	if t == nil {
 		return nil, errors.New("schema: nil type")
 	}
-	b := &builder{visiting: make(map[reflect.Type]bool)}
+	b := &builder{visiting: make(map[reflect.Type]bool), types: o.Types}
 	return b.build(t, typeName(t))
 }
 
 // builder carries the state of one FromType call: the struct types being
-// built, to refuse recursion.
+// built, to refuse recursion, and the schemas of types given by the
+// caller.
 type builder struct {
 	visiting map[reflect.Type]bool
+	types    map[reflect.Type]*Schema
 }
 
 // build returns the schema of t, with the rules of a type that is a
@@ -93,6 +111,12 @@ func (b *builder) buildType(t reflect.Type, where string) (*Schema, error) {
 // their fields would say: self-describing types, the meta wire types with
 // custom encodings, and types with their own JSON or text marshalling.
 func (b *builder) special(t reflect.Type, where string) (*Schema, bool, error) {
+	if s, ok := b.types[t]; ok {
+		if s == nil {
+			return nil, true, fmt.Errorf("schema: %s: nil schema given for %s", where, t)
+		}
+		return s.DeepCopy(), true, nil
+	}
 	if t.Kind() == reflect.Interface {
 		return nil, false, nil
 	}

@@ -262,3 +262,42 @@ func TestFromTypeMeta(t *testing.T) {
 		})
 	}
 }
+
+// stamp stands for a type of another library with its own JSON form: a
+// struct reflection would describe as an object.
+type stamp struct{ t time.Time }
+
+func (s stamp) MarshalJSON() ([]byte, error) { return json.Marshal(s.t) }
+
+type stamped struct {
+	At    stamp  `json:"at"`
+	Maybe *stamp `json:"maybe,omitempty" description:"When, maybe."`
+	Many  []stamp
+}
+
+func TestFromTypeOptionsTypes(t *testing.T) {
+	given := &Schema{Type: "string", Format: "date-time"}
+	s, err := FromTypeOptions(reflect.TypeFor[stamped](), TypeOptions{Types: map[reflect.Type]*Schema{reflect.TypeFor[stamp](): given}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []*Schema{s.Properties["at"], s.Properties["maybe"], s.Properties["Many"].Items} {
+		if p.Type != "string" || p.Format != "date-time" || p.XPreserveUnknownFields {
+			t.Errorf("got %+v, want the given schema", p)
+		}
+	}
+	if d := s.Properties["maybe"].Description; d != "When, maybe." || given.Description != "" {
+		t.Errorf("tags: field description %q, the given schema's %q (must stay empty)", d, given.Description)
+	}
+	if !slices.Equal(s.Required, []string{"at"}) {
+		t.Errorf("Required = %v", s.Required)
+	}
+	// Without it, a json.Marshaler is any value.
+	plain := mustFromType(t, stamped{})
+	if !plain.Properties["at"].XPreserveUnknownFields {
+		t.Errorf("without the option: %+v", plain.Properties["at"])
+	}
+	if _, err := FromTypeOptions(reflect.TypeFor[stamped](), TypeOptions{Types: map[reflect.Type]*Schema{reflect.TypeFor[stamp](): nil}}); err == nil {
+		t.Error("a nil given schema was accepted")
+	}
+}

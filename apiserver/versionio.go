@@ -1,0 +1,169 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+	"github.com/kapi-dev/kapi/storage"
+	"github.com/kapi-dev/kapi/watch"
+)
+
+// A kind served in several versions has one resource per version, all
+// sharing the storage version's store and watch cache. The cache holds
+// objects in the storage version (converted from whatever version they
+// were stored in); each resource converts them to its own version as it
+// reads, and converts what it writes to the storage version as it
+// encodes. A kind of one version pays for none of this: r.versions is
+// nil.
+
+// versioned reports whether the resource's kind has several versions.
+func (r *resource) versioned() bool { return r.versions != nil }
+
+// isStorage reports whether the resource is in its kind's storage
+// version.
+func (r *resource) isStorage() bool { return r.stor == r }
+
+// storedInfo returns the version a stored value is in: the apiVersion
+// its JSON names, or for binary encodings the storage version (decode
+// then checks what the value says).
+func (r *resource) storedInfo(value []byte) (*versionInfo, error) {
+	vs := r.versions
+	if codec.Sniff(value) != codec.MediaTypeJSON {
+		return vs.storage, nil
+	}
+	s, e, ok := objectField(value, "apiVersion")
+	if !ok {
+		return vs.storage, nil
+	}
+	var av string
+	if err := json.Unmarshal(value[s:e], &av); err != nil || av == "" {
+		return vs.storage, nil
+	}
+	info := vs.byAPI[av]
+	if info == nil {
+		return nil, fmt.Errorf("stored in %s, which is not a version of %s", av, vs.kind)
+	}
+	return info, nil
+}
+
+// decodeStored decodes a stored value in the version it was stored in.
+func (r *resource) decodeStored(kv *storage.KeyValue) (meta.Object, error) {
+	info, err := r.storedInfo(kv.Value)
+	if err != nil {
+		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
+	}
+	obj := info.new()
+	if err := r.decodeValue(kv.Value, obj); err != nil {
+		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
+	}
+	if av := obj.GetTypeMeta().APIVersion; av != "" && av != info.apiVersion {
+		// A binary value names its version in its envelope.
+		other := r.versions.byAPI[av]
+		if other == nil {
+			return nil, fmt.Errorf("decoding stored object %s: stored in %s, which is not a version of %s", kv.Key, av, r.versions.kind)
+		}
+		if other.typ != info.typ {
+			obj = other.new()
+			if err := r.decodeValue(kv.Value, obj); err != nil {
+				return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
+			}
+		}
+		info = other
+	}
+	tm := obj.GetTypeMeta()
+	tm.Kind, tm.APIVersion = r.kind.Kind, info.apiVersion
+	obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(kv.ModRevision, 10)
+	return obj, nil
+}
+
+// storedVersion returns the version name a stored value is in.
+func (r *resource) storedVersion(value []byte) (string, error) {
+	if codec.Sniff(value) == codec.MediaTypeJSON {
+		info, err := r.storedInfo(value)
+		if err != nil {
+			return "", err
+		}
+		return info.name, nil
+	}
+	obj, err := r.decodeStored(&storage.KeyValue{Value: value})
+	if err != nil {
+		return "", err
+	}
+	return r.versions.byAPI[obj.GetTypeMeta().APIVersion].name, nil
+}
+
+// inVersion returns obj, of any version of the kind, in the resource's
+// version: obj itself when it is, else a converted object, which may
+// share obj's contents and must not be changed when obj is shared.
+func (r *resource) inVersion(obj meta.Object) (meta.Object, error) {
+	if r.versions == nil {
+		return obj, nil
+	}
+	return r.versions.convert(obj, r.apiVersion)
+}
+
+// object returns an entry's object in the resource's version, shared
+// with other readers: it must not be modified.
+func (r *resource) object(e *watch.Entry) (meta.Object, error) {
+	obj, err := object(e)
+	if err != nil || r.versions == nil {
+		return obj, err
+	}
+	return r.inVersion(obj)
+}
+
+// spliceable reports whether a stored value, as JSON with its
+// resourceVersion spliced in, is the object in the resource's version.
+func (r *resource) spliceable(kv *storage.KeyValue) bool {
+	if !bytes.Contains(kv.Value, rvMarker) {
+		return false
+	}
+	if r.versions == nil {
+		return true
+	}
+	info, err := r.storedInfo(kv.Value)
+	return err == nil && info.apiVersion == r.apiVersion
+}
+
+// appendEntryJSON appends an entry's object as JSON in the resource's
+// version: spliced from the stored value when it can be, else encoded
+// once per version and kept on the entry.
+func (r *resource) appendEntryJSON(dst []byte, e *watch.Entry) ([]byte, error) {
+	if r.spliceable(e.KV) {
+		return r.appendJSON(dst, e.KV)
+	}
+	b, err := e.Encoded(codec.MediaTypeJSON+";"+r.apiVersion, func() ([]byte, error) {
+		obj, err := r.object(e)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(obj)
+	})
+	if err != nil {
+		return nil, status.InternalError(err)
+	}
+	return append(dst, b...), nil
+}
+
+// versionKey qualifies a key of values kept per entry or per change
+// (encodings, table rows) with the resource's version, when its kind has
+// several.
+func (r *resource) versionKey(key string) string {
+	if r.versions == nil {
+		return key
+	}
+	return key + ";" + r.apiVersion
+}
+
+// toStorage returns obj in the storage version, for encoding.
+func (r *resource) toStorage(obj meta.Object) (meta.Object, error) {
+	if r.versions == nil {
+		return obj, nil
+	}
+	return r.versions.convert(obj, r.stor.apiVersion)
+}

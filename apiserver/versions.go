@@ -1,0 +1,379 @@
+package apiserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
+	"github.com/kapi-dev/kapi/resourceversion"
+	"github.com/kapi-dev/kapi/schema"
+	"github.com/kapi-dev/kapi/status"
+	"github.com/kapi-dev/kapi/watch"
+)
+
+// KindVersion is one version of a kind served in several: see
+// [Kind.Versions]. Its zero fields take the Kind's.
+type KindVersion struct {
+	// Name is the version ("v1beta1").
+	Name string
+	// New returns an empty object of this version; default: Kind.New.
+	// Go types of different versions convert through the hub (see
+	// [Hub] and [Convertible]).
+	New func() meta.Object
+	// Schema is this version's schema; default: Kind.Schema when New is
+	// Kind's, else built from New's type.
+	Schema *schema.Schema
+	// PrinterColumns are this version's Table columns; default:
+	// Kind.PrinterColumns.
+	PrinterColumns []PrinterColumn
+	// Subresources are this version's; default: Kind.Subresources.
+	Subresources *Subresources
+	// Storage marks the version objects are stored in: exactly one
+	// version has it. Objects stored in an earlier storage version are
+	// converted when read and rewritten in this one when next written.
+	Storage bool
+	// NotServed keeps the version out of the API (and discovery); its
+	// stored objects are still read.
+	NotServed bool
+	// Deprecated adds a Warning header to every request to the version:
+	// DeprecationWarning, or by default "GROUP/VERSION KIND is
+	// deprecated; use GROUP/PREFERRED KIND", as kube-apiserver words it
+	// for custom resources.
+	Deprecated         bool
+	DeprecationWarning string
+}
+
+// ConvertFunc converts an object of a kind defined at run time
+// (meta.Unstructured) from the version its apiVersion names into
+// toAPIVersion ("stable.example.com/v1"), in place, and sets its
+// apiVersion; a conversion webhook fits behind it. It must not change
+// the object's metadata.
+type ConvertFunc func(obj *meta.Unstructured, toAPIVersion string) error
+
+// Hub is implemented by the Go type of the version every other version
+// converts through (often, not necessarily, the storage version), as
+// controller-runtime's conversion.Hub.
+type Hub interface {
+	meta.Object
+	Hub()
+}
+
+// Convertible is implemented by the Go types of the versions other than
+// the hub: ConvertTo fills hub from the receiver, ConvertFrom fills the
+// receiver from hub, as controller-runtime's conversion.Convertible.
+type Convertible interface {
+	meta.Object
+	ConvertTo(hub Hub) error
+	ConvertFrom(hub Hub) error
+}
+
+// versionSet is what the served versions of a kind share: how to make,
+// decode and convert an object of each of its versions.
+type versionSet struct {
+	group, kind string
+	storage     *versionInfo
+	preferred   string // the served version discovery prefers
+	byAPI       map[string]*versionInfo
+	convertFn   ConvertFunc // run-time kinds; nil: apiVersion only
+	hub         reflect.Type
+}
+
+// versionInfo is one version of a kind.
+type versionInfo struct {
+	name, apiVersion string
+	new              func() meta.Object
+	typ              reflect.Type
+	schema           *schema.Schema
+}
+
+// patchVersions describes the kind's versions to the field manager, which
+// converts objects to compare the fields of entries recorded in other
+// versions in their own.
+func (vs *versionSet) patchVersions() *patch.Versions {
+	pv := &patch.Versions{Schemas: map[string]*schema.Schema{}, Convert: vs.convertJSON}
+	for av, v := range vs.byAPI {
+		pv.Schemas[av] = v.schema
+	}
+	return pv
+}
+
+// convertJSON converts an object as decoded JSON, through its Go type.
+func (vs *versionSet) convertJSON(obj map[string]any, toAPI string) (map[string]any, error) {
+	from, _ := obj["apiVersion"].(string)
+	src := vs.byAPI[from]
+	if src == nil {
+		return nil, fmt.Errorf("unknown version %q", from)
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	o := src.new()
+	if err := json.Unmarshal(b, o); err != nil {
+		return nil, err
+	}
+	out, err := vs.convert(o, toAPI)
+	if err != nil {
+		return nil, err
+	}
+	if b, err = json.Marshal(out); err != nil {
+		return nil, err
+	}
+	return patch.DecodeObject(b)
+}
+
+// expandVersions returns the kinds to register, one per version of k,
+// the storage version's first, and what their resources share; for a
+// kind of one version it returns k itself and nil.
+func expandVersions(k Kind) ([]Kind, []bool, *versionSet, error) {
+	if len(k.Versions) == 0 {
+		return []Kind{k}, []bool{true}, nil, nil
+	}
+	vs := &versionSet{group: k.Group, kind: k.Kind, byAPI: map[string]*versionInfo{}, convertFn: k.Convert}
+	var kinds []Kind
+	var served []bool
+	var served1 []string
+	for _, v := range k.Versions {
+		if !versionPattern.MatchString(v.Name) {
+			return nil, nil, nil, fmt.Errorf("version %q is not of the form v1, v1beta1, v2alpha3", v.Name)
+		}
+		gv := meta.GroupVersion{Group: k.Group, Version: v.Name}.String()
+		if vs.byAPI[gv] != nil {
+			return nil, nil, nil, fmt.Errorf("version %s is listed twice", v.Name)
+		}
+		vk := k
+		vk.Version, vk.Versions = v.Name, nil
+		if v.New != nil {
+			vk.New = v.New
+			if v.Schema == nil {
+				vk.Schema = nil // built from the version's own type
+			}
+		}
+		if vk.New == nil {
+			return nil, nil, nil, fmt.Errorf("version %s: New is required", v.Name)
+		}
+		if v.Schema != nil {
+			vk.Schema = v.Schema
+		}
+		if v.PrinterColumns != nil {
+			vk.PrinterColumns = v.PrinterColumns
+		}
+		if v.Subresources != nil {
+			vk.Subresources = *v.Subresources
+		}
+		if vk.Schema == nil {
+			sch, err := schema.FromType(typeOf(vk.New()))
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("version %s: %w", v.Name, err)
+			}
+			vk.Schema = sch
+		}
+		info := &versionInfo{name: v.Name, apiVersion: gv, new: vk.New, typ: reflect.TypeOf(vk.New()), schema: vk.Schema}
+		vs.byAPI[gv] = info
+		if h, ok := vk.New().(Hub); ok {
+			if vs.hub != nil && vs.hub != reflect.TypeOf(h) {
+				return nil, nil, nil, fmt.Errorf("versions %s and another both implement Hub", v.Name)
+			}
+			vs.hub = reflect.TypeOf(h)
+		}
+		if v.Storage {
+			if vs.storage != nil {
+				return nil, nil, nil, fmt.Errorf("versions %s and %s are both the storage version", vs.storage.name, v.Name)
+			}
+			vs.storage = info
+			kinds = append([]Kind{vk}, kinds...)
+			served = append([]bool{!v.NotServed}, served...)
+		} else {
+			kinds = append(kinds, vk)
+			served = append(served, !v.NotServed)
+		}
+		if !v.NotServed {
+			served1 = append(served1, v.Name)
+		}
+	}
+	switch {
+	case vs.storage == nil:
+		return nil, nil, nil, errors.New("no version is the storage version: mark exactly one Storage")
+	case k.Version != "" && k.Version != vs.storage.name:
+		return nil, nil, nil, fmt.Errorf("Version %s is not the storage version %s: leave Version empty when Versions is set", k.Version, vs.storage.name)
+	case len(served1) == 0:
+		return nil, nil, nil, errors.New("no version is served")
+	}
+	vs.preferred = sortVersions(served1)[0]
+	if err := vs.checkConvertible(); err != nil {
+		return nil, nil, nil, err
+	}
+	for i := range kinds {
+		kinds[i].deprecation = deprecationWarning(k, kinds[i].Version, vs.preferred)
+	}
+	return kinds, served, vs, nil
+}
+
+// deprecationWarning is the warning of requests to version v of k, or
+// "" when v is not deprecated.
+func deprecationWarning(k Kind, v, preferred string) string {
+	for _, kv := range k.Versions {
+		if kv.Name != v || !kv.Deprecated {
+			continue
+		}
+		if kv.DeprecationWarning != "" {
+			return kv.DeprecationWarning
+		}
+		gv := meta.GroupVersion{Group: k.Group, Version: v}
+		msg := fmt.Sprintf("%s %s is deprecated", gv, k.Kind)
+		if preferred != v {
+			msg += fmt.Sprintf("; use %s %s", meta.GroupVersion{Group: k.Group, Version: preferred}, k.Kind)
+		}
+		return msg
+	}
+	return ""
+}
+
+// checkConvertible refuses Go types that cannot be converted to one
+// another: each version's type is the hub's, or converts through it.
+func (vs *versionSet) checkConvertible() error {
+	for _, v := range vs.byAPI {
+		if v.typ == reflect.TypeOf(&meta.Unstructured{}) {
+			continue
+		}
+		if v.typ == vs.storage.typ || v.typ == vs.hub {
+			continue
+		}
+		if _, ok := v.new().(Convertible); !ok {
+			return fmt.Errorf("version %s: %s converts to no other version: implement Hub on one version's type and Convertible on the others'", v.name, v.typ)
+		}
+		if vs.hub == nil {
+			return fmt.Errorf("version %s: %s is Convertible but no version's type implements Hub", v.name, v.typ)
+		}
+	}
+	return nil
+}
+
+// conversionError is the 500 of a failed conversion, naming the versions.
+func (vs *versionSet) conversionError(from, to string, err error) error {
+	return status.InternalError(fmt.Errorf("converting %s %s to %s: %w", from, vs.kind, to, err))
+}
+
+// convert returns obj in the version toAPI. obj is not changed: the
+// result is a new object, which may share obj's contents.
+func (vs *versionSet) convert(obj meta.Object, toAPI string) (meta.Object, error) {
+	from := obj.GetTypeMeta().APIVersion
+	if from == toAPI {
+		return obj, nil
+	}
+	src, dst := vs.byAPI[from], vs.byAPI[toAPI]
+	if src == nil || dst == nil {
+		return nil, vs.conversionError(from, toAPI, errors.New("unknown version"))
+	}
+	out, err := vs.convertTyped(obj, src, dst)
+	if err != nil {
+		return nil, vs.conversionError(from, toAPI, err)
+	}
+	if a, b := obj.GetObjectMeta(), out.GetObjectMeta(); a.Name != b.Name || a.Namespace != b.Namespace ||
+		a.UID != b.UID || a.ResourceVersion != b.ResourceVersion || a.Generation != b.Generation {
+		return nil, vs.conversionError(from, toAPI, errors.New("the conversion changed the object's metadata"))
+	}
+	tm := out.GetTypeMeta()
+	tm.APIVersion, tm.Kind = toAPI, vs.kind
+	return out, nil
+}
+
+func (vs *versionSet) convertTyped(obj meta.Object, src, dst *versionInfo) (meta.Object, error) {
+	if u, ok := obj.(*meta.Unstructured); ok {
+		c := *u
+		c.Content = deepCopyJSON(u.Content).(map[string]any)
+		if vs.convertFn != nil {
+			if err := vs.convertFn(&c, dst.apiVersion); err != nil {
+				return nil, err
+			}
+			if c.APIVersion != dst.apiVersion {
+				return nil, fmt.Errorf("the conversion returned apiVersion %q", c.APIVersion)
+			}
+		}
+		return &c, nil
+	}
+	if src.typ == dst.typ {
+		c := reflect.New(src.typ.Elem())
+		c.Elem().Set(reflect.ValueOf(obj).Elem())
+		return c.Interface().(meta.Object), nil
+	}
+	var hub Hub
+	switch o := obj.(type) {
+	case Hub:
+		hub = o
+	case Convertible:
+		hub = reflect.New(vs.hub.Elem()).Interface().(Hub)
+		if err := o.ConvertTo(hub); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%T is neither Hub nor Convertible", obj)
+	}
+	out := dst.new()
+	if reflect.TypeOf(out) == vs.hub {
+		return hub, nil
+	}
+	c, ok := out.(Convertible)
+	if !ok {
+		return nil, fmt.Errorf("%T is not Convertible", out)
+	}
+	if err := c.ConvertFrom(hub); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// deepCopyJSON copies decoded JSON.
+func deepCopyJSON(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[k] = deepCopyJSON(x)
+		}
+		return m
+	case []any:
+		s := make([]any, len(t))
+		for i, x := range t {
+			s[i] = deepCopyJSON(x)
+		}
+		return s
+	}
+	return v
+}
+
+// StoredVersions returns the versions the objects of a resource are
+// stored in now, sorted, and always the current storage version: when
+// an earlier storage version is no longer among them, no stored object
+// needs it any more (a CustomResourceDefinition's status.storedVersions
+// can drop it). It reads the watch cache at the store's current
+// revision. ok is false when the resource is not registered.
+func (s *Server) StoredVersions(ctx context.Context, group, resource string) (versions []string, ok bool, err error) {
+	c, found := s.Cached(group, resource)
+	if !found {
+		return nil, false, nil
+	}
+	r := c.r.stor
+	res, err := r.cache.List(ctx, r.prefix, watch.ListOptions{List: resourceversion.List{Semantics: resourceversion.MostRecent}})
+	if err != nil {
+		return nil, true, storageError(err)
+	}
+	seen := map[string]bool{r.kind.Version: true}
+	for _, e := range res.Entries {
+		v, err := r.storedVersion(e.KV.Value)
+		if err != nil {
+			return nil, true, status.InternalError(err)
+		}
+		seen[v] = true
+	}
+	for v := range seen {
+		versions = append(versions, v)
+	}
+	sort.Strings(versions)
+	return versions, true, nil
+}

@@ -1,0 +1,180 @@
+package envtest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/kube/runtimekind"
+)
+
+// CRDInstallOptions are the options for installing CRDs.
+type CRDInstallOptions struct {
+	// Scheme is accepted for compatibility; conversion webhooks are not
+	// set up from it.
+	Scheme *runtime.Scheme
+	// Paths are directories or files of CRD manifests (.yaml, .yml or
+	// .json; several documents per file).
+	Paths []string
+	// CRDs are CRDs to install.
+	CRDs []*apiextensionsv1.CustomResourceDefinition
+	// ErrorIfPathMissing makes a missing path an error.
+	ErrorIfPathMissing bool
+	// MaxTime and PollInterval bound the wait for installed CRDs to be
+	// served; defaults 10s and 100ms.
+	MaxTime, PollInterval time.Duration
+	// CleanUpAfterUse is accepted for compatibility: everything the
+	// environment stores goes with it when it stops.
+	CleanUpAfterUse bool
+	// WebhookOptions is accepted for compatibility (see
+	// WebhookInstallOptions).
+	WebhookOptions WebhookInstallOptions
+}
+
+// ReadCRDFiles reads the CRD manifests under options.Paths and appends
+// them to options.CRDs.
+func ReadCRDFiles(options *CRDInstallOptions) error {
+	for _, p := range options.Paths {
+		crds, err := readCRDPath(p, options.ErrorIfPathMissing)
+		if err != nil {
+			return err
+		}
+		options.CRDs = append(options.CRDs, crds...)
+	}
+	return nil
+}
+
+// readCRDPath reads one file, or the manifests directly in one
+// directory, in name order.
+func readCRDPath(path string, errorIfMissing bool) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	info, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) && !errorIfMissing {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("envtest: CRD path: %w", err)
+	}
+	files := []string{path}
+	if info.IsDir() {
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return nil, fmt.Errorf("envtest: CRD path: %w", err)
+		}
+		files = files[:0]
+		for _, e := range entries {
+			switch filepath.Ext(e.Name()) {
+			case ".yaml", ".yml", ".json":
+				if !e.IsDir() {
+					files = append(files, filepath.Join(path, e.Name()))
+				}
+			}
+		}
+	}
+	var out []*apiextensionsv1.CustomResourceDefinition
+	for _, f := range files {
+		crds, err := readCRDFile(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, crds...)
+	}
+	return out, nil
+}
+
+// readCRDFile decodes every CustomResourceDefinition of a manifest
+// file; other kinds of documents are skipped, as envtest does.
+func readCRDFile(path string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("envtest: %w", err)
+	}
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(b)))
+	var out []*apiextensionsv1.CustomResourceDefinition
+	for {
+		doc, err := r.Read()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("envtest: %s: %w", path, err)
+		}
+		var tm struct{ APIVersion, Kind string }
+		if err := yaml.Unmarshal(doc, &tm); err != nil {
+			return nil, fmt.Errorf("envtest: %s: %w", path, err)
+		}
+		if tm.Kind != "CustomResourceDefinition" || tm.APIVersion != apiextensionsv1.SchemeGroupVersion.String() {
+			continue
+		}
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		if err := yaml.UnmarshalStrict(doc, crd); err != nil {
+			return nil, fmt.Errorf("envtest: %s: %w", path, err)
+		}
+		out = append(out, crd)
+	}
+}
+
+// crdKinds turns CRDs into kinds registered when the server is built.
+func crdKinds(crds []*apiextensionsv1.CustomResourceDefinition) ([]apiserver.Kind, error) {
+	seen := map[string]bool{}
+	var ks []apiserver.Kind
+	for _, crd := range crds {
+		if seen[crd.Name] {
+			continue
+		}
+		seen[crd.Name] = true
+		k, err := runtimekind.FromCRD(crd)
+		if err != nil {
+			return nil, fmt.Errorf("envtest: %w", err)
+		}
+		ks = append(ks, k)
+	}
+	return ks, nil
+}
+
+// mergePaths returns a's paths and then those of b not in a.
+func mergePaths(a, b []string) []string {
+	out := append([]string(nil), a...)
+	for _, p := range b {
+		if !contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// mergeCRDs returns a's CRDs and then those of b whose names a lacks.
+func mergeCRDs(a, b []*apiextensionsv1.CustomResourceDefinition) []*apiextensionsv1.CustomResourceDefinition {
+	out := append([]*apiextensionsv1.CustomResourceDefinition(nil), a...)
+	names := make([]string, 0, len(a))
+	for _, c := range a {
+		names = append(names, c.Name)
+	}
+	for _, c := range b {
+		if !contains(names, c.Name) {
+			out = append(out, c)
+			names = append(names, c.Name)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,245 @@
+package apiextensionsv1
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// KindFor returns the kind a definition serves: its storage version, as
+// meta.Unstructured objects, with the version's schema, subresources,
+// printer columns and selectable fields. The errors are field errors
+// under spec, as in a 422 answer.
+func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors) {
+	var errs status.FieldErrors
+	vi := -1
+	for i, v := range crd.Spec.Versions {
+		if v.Storage {
+			vi = i
+		}
+	}
+	if vi < 0 {
+		return apiserver.Kind{}, status.FieldErrors{status.InvalidValue(status.NewPath("spec", "versions"), nil, "must have exactly one version marked as storage version")}
+	}
+	v := &crd.Spec.Versions[vi]
+	vp := status.NewPath("spec", "versions").Index(vi)
+	n := crd.Spec.Names
+	k := apiserver.Kind{
+		Group: crd.Spec.Group, Version: v.Name, Kind: n.Kind, Resource: n.Plural, Singular: n.Singular,
+		ShortNames: n.ShortNames, Categories: n.Categories, Namespaced: crd.Spec.Scope == NamespaceScoped,
+		New: func() meta.Object { return &meta.Unstructured{} },
+	}
+	sch, serrs := compileSchema(v, vp.Child("schema").Child("openAPIV3Schema"))
+	errs = append(errs, serrs...)
+	k.Schema = sch
+	if sr := v.Subresources; sr != nil {
+		k.Subresources.Status = sr.Status != nil
+		if sc := sr.Scale; sc != nil {
+			k.Subresources.Scale = &apiserver.Scale{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath}
+			if sc.LabelSelectorPath != nil {
+				k.Subresources.Scale.LabelSelectorPath = *sc.LabelSelectorPath
+			}
+		}
+	}
+	cols, cerrs := printerColumns(v.AdditionalPrinterColumns, vp.Child("additionalPrinterColumns"))
+	errs = append(errs, cerrs...)
+	k.PrinterColumns = cols
+	fields, ferrs := selectableFields(v.SelectableFields, sch, vp.Child("selectableFields"))
+	errs = append(errs, ferrs...)
+	k.SelectableFields = fields
+	return k, errs
+}
+
+// compileSchema checks that a version's schema is structural and
+// compiles it.
+func compileSchema(v *CustomResourceDefinitionVersion, p status.Path) (*schema.Schema, status.FieldErrors) {
+	if v.Schema == nil || len(v.Schema.OpenAPIV3Schema) == 0 {
+		return nil, status.FieldErrors{status.Required(p, "schemas are required")}
+	}
+	dec := json.NewDecoder(bytes.NewReader(v.Schema.OpenAPIV3Schema))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil || doc == nil {
+		return nil, status.FieldErrors{status.InvalidValue(p, string(v.Schema.OpenAPIV3Schema), "must be a JSON object")}
+	}
+	if errs := structuralErrors(doc, p); len(errs) > 0 {
+		return nil, errs
+	}
+	clean := withoutIntOrStringAnyOf(doc).(map[string]any)
+	if props, ok := clean["properties"].(map[string]any); ok && props["metadata"] != nil {
+		props["metadata"] = map[string]any{"type": "object"}
+	}
+	b, err := json.Marshal(clean)
+	if err != nil {
+		return nil, status.FieldErrors{status.InvalidValue(p, nil, err.Error())}
+	}
+	sch, err := schema.FromOpenAPI(b)
+	if err != nil {
+		return nil, status.FieldErrors{status.InvalidValue(p, nil, strings.TrimPrefix(err.Error(), "schema: "))}
+	}
+	return sch, nil
+}
+
+var columnTypes = []string{"integer", "number", "string", "boolean", "date"}
+
+// printerColumns turns a version's columns into the kind's; a version
+// without any shows Age, as kube-apiserver does.
+func printerColumns(in []CustomResourceColumnDefinition, p status.Path) ([]apiserver.PrinterColumn, status.FieldErrors) {
+	if len(in) == 0 {
+		return []apiserver.PrinterColumn{{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp",
+			Description: "CreationTimestamp is a timestamp representing the server time when this object was created."}}, nil
+	}
+	var errs status.FieldErrors
+	out := make([]apiserver.PrinterColumn, 0, len(in))
+	for i, c := range in {
+		cp := p.Index(i)
+		if c.Name == "" {
+			errs = append(errs, status.Required(cp.Child("name"), ""))
+		}
+		if !contains(columnTypes, c.Type) {
+			errs = append(errs, status.NotSupported(cp.Child("type"), c.Type, columnTypes))
+		}
+		if c.Format != "" && !contains([]string{"int32", "int64", "float", "double", "byte", "date", "date-time", "password"}, c.Format) {
+			errs = append(errs, status.NotSupported(cp.Child("format"), c.Format, []string{"int32", "int64", "float", "double", "byte", "date", "date-time", "password"}))
+		}
+		path, err := parsePath(c.JSONPath)
+		if err != nil {
+			errs = append(errs, status.InvalidValue(cp.Child("jsonPath"), c.JSONPath, "must be a simple json path starting with .: "+err.Error()))
+			continue
+		}
+		col := apiserver.PrinterColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority, JSONPath: c.JSONPath}
+		if !path.simple() || path[0].field != "metadata" {
+			col.Cell = cellFunc(path, c.Type)
+		}
+		out = append(out, col)
+	}
+	return out, errs
+}
+
+// cellFunc computes a column's cell from an object's content.
+func cellFunc(p path, typ string) func(meta.Object) any {
+	return func(obj meta.Object) any {
+		u, ok := obj.(*meta.Unstructured)
+		if !ok {
+			return nil
+		}
+		v, ok := p.first(u.Content)
+		if !ok || v == nil {
+			return nil
+		}
+		return typedCell(v, typ)
+	}
+}
+
+func typedCell(v any, typ string) any {
+	switch typ {
+	case "integer":
+		switch n := v.(type) {
+		case int64:
+			return n
+		case float64:
+			return int64(n)
+		}
+		return nil
+	case "number":
+		switch n := v.(type) {
+		case int64:
+			return float64(n)
+		case float64:
+			return n
+		}
+		return nil
+	case "boolean":
+		b, _ := v.(bool)
+		return b
+	case "date":
+		s, _ := v.(string)
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return nil
+		}
+		return meta.NewTime(t)
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case map[string]any, []any:
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}
+
+// selectableFields turns a version's selectable fields into accessors
+// of the kind's objects; each must name a string, integer or boolean
+// field of the schema, as kube requires.
+func selectableFields(in []SelectableField, sch *schema.Schema, p status.Path) (map[string]func(meta.Object) string, status.FieldErrors) {
+	if len(in) == 0 {
+		return nil, nil
+	}
+	var errs status.FieldErrors
+	out := map[string]func(meta.Object) string{}
+	for i, f := range in {
+		fp := p.Index(i).Child("jsonPath")
+		path, err := parsePath(f.JSONPath)
+		if err != nil || !path.simple() {
+			errs = append(errs, status.InvalidValue(fp, f.JSONPath, "must be a simple json path starting with ."))
+			continue
+		}
+		names := make([]string, len(path))
+		for j, st := range path {
+			names[j] = st.field
+		}
+		if sch != nil {
+			fs := sch.Lookup(names...)
+			switch {
+			case fs == nil:
+				errs = append(errs, status.InvalidValue(fp, f.JSONPath, "is an invalid path"))
+				continue
+			case fs.Type != "string" && fs.Type != "integer" && fs.Type != "boolean":
+				errs = append(errs, status.InvalidValue(fp, f.JSONPath, "must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed."))
+				continue
+			}
+		}
+		name := strings.Join(names, ".")
+		if _, dup := out[name]; dup {
+			errs = append(errs, status.Duplicate(fp, f.JSONPath))
+			continue
+		}
+		out[name] = func(obj meta.Object) string {
+			u, ok := obj.(*meta.Unstructured)
+			if !ok {
+				return ""
+			}
+			v, ok := path.first(u.Content)
+			if !ok || v == nil {
+				return ""
+			}
+			switch x := v.(type) {
+			case string:
+				return x
+			case int64:
+				return strconv.FormatInt(x, 10)
+			}
+			return fmt.Sprint(v)
+		}
+	}
+	return out, errs
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

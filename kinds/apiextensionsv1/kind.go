@@ -1,0 +1,169 @@
+// Package apiextensionsv1 serves apiextensions.k8s.io/v1
+// CustomResourceDefinitions with kapi: the definitions themselves, checked
+// as kube-apiserver checks them (structural schemas with its messages,
+// names, versions, stored versions), and [KindFor], which turns a
+// definition into the apiserver.Kind it defines. Package controllers/crd
+// serves those kinds while the server runs.
+//
+// The types mirror k8s.io/apiextensions-apiserver's v1 types field for
+// field in JSON; a version's openAPIV3Schema is kept as the JSON it was
+// written in.
+package apiextensionsv1
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// Group, Version and Resource of CustomResourceDefinitions.
+const (
+	Group    = groupName
+	Version  = "v1"
+	Resource = resourceName
+)
+
+// Register serves CustomResourceDefinitions on srv: /apis/
+// apiextensions.k8s.io/v1/customresourcedefinitions, cluster-scoped,
+// with /status. A definition whose kind srv could not serve (one that
+// collides with a registered kind, or whose schema or rules do not
+// compile) is refused with 422 Invalid. It returns srv, as Register does.
+func Register(srv *apiserver.Server) *apiserver.Server {
+	return srv.Register(DefinitionKind(srv.CheckKind))
+}
+
+// DefinitionKind is the registration of CustomResourceDefinition; check,
+// when not nil, is asked about the kind each definition defines (see
+// [apiserver.Server.CheckKind]).
+func DefinitionKind(check func(apiserver.Kind) error) apiserver.Kind {
+	return apiserver.Kind{
+		Group: Group, Version: Version, Kind: "CustomResourceDefinition", Resource: Resource,
+		Singular: "customresourcedefinition", ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"},
+		New:              func() meta.Object { return &CustomResourceDefinition{} },
+		Subresources:     apiserver.Subresources{Status: true},
+		PrepareForCreate: prepareForCreate,
+		PrepareForUpdate: prepareForUpdate,
+		Default:          func(_ context.Context, obj meta.Object) { setDefaults(obj.(*CustomResourceDefinition)) },
+		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
+			var prev *CustomResourceDefinition
+			if old != nil {
+				prev = old.(*CustomResourceDefinition)
+			}
+			return validateAll(obj.(*CustomResourceDefinition), prev, check)
+		},
+		Deletion: &apiserver.DeletionHooks{Mark: markDeleting},
+	}
+}
+
+// validateAll checks a definition and the kind it defines.
+func validateAll(crd, old *CustomResourceDefinition, check func(apiserver.Kind) error) status.FieldErrors {
+	errs := validate(crd, old)
+	if len(errs) > 0 {
+		return errs
+	}
+	if served := servedVersions(crd); len(served) > 1 {
+		return status.FieldErrors{status.InvalidValue(status.NewPath("spec", "versions"), strings.Join(served, ", "),
+			"serving more than one version of a kind is not supported")}
+	}
+	k, errs := KindFor(crd)
+	if len(errs) > 0 || check == nil {
+		return errs
+	}
+	if err := check(k); err != nil {
+		return status.FieldErrors{kindError(crd, err)}
+	}
+	return nil
+}
+
+// kindError places a refusal of the defined kind: a collision on the
+// names, anything else on the storage version's schema.
+func kindError(crd *CustomResourceDefinition, err error) *status.FieldError {
+	msg := strings.TrimPrefix(err.Error(), "apiserver: ")
+	if strings.Contains(msg, "already registered") || strings.Contains(msg, "already served") {
+		return status.InvalidValue(status.NewPath("spec", "names", "plural"), crd.Spec.Names.Plural, msg)
+	}
+	for i, v := range crd.Spec.Versions {
+		if v.Storage {
+			return status.InvalidValue(status.NewPath("spec", "versions").Index(i).Child("schema").Child("openAPIV3Schema"), "", msg)
+		}
+	}
+	return status.InvalidValue(status.NewPath("spec"), "", msg)
+}
+
+func setDefaults(crd *CustomResourceDefinition) {
+	n := &crd.Spec.Names
+	if n.Singular == "" {
+		n.Singular = strings.ToLower(n.Kind)
+	}
+	if n.ListKind == "" && n.Kind != "" {
+		n.ListKind = n.Kind + "List"
+	}
+	if crd.Spec.Conversion == nil {
+		crd.Spec.Conversion = &CustomResourceConversion{Strategy: NoneConverter}
+	}
+	if c := crd.Spec.Conversion; c.Strategy == WebhookConverter && c.Webhook != nil && len(c.Webhook.ConversionReviewVersions) == 0 {
+		c.Webhook.ConversionReviewVersions = []string{"v1"}
+	}
+}
+
+// prepareForCreate: the server decides the status; the storage version
+// is the first stored one.
+func prepareForCreate(obj meta.Object) {
+	crd := obj.(*CustomResourceDefinition)
+	crd.Status = CustomResourceDefinitionStatus{}
+	if v := crd.StorageVersion(); v != "" {
+		crd.Status.StoredVersions = []string{v}
+	}
+}
+
+// prepareForUpdate records a new storage version in storedVersions, so
+// that objects stored in any version stay found.
+func prepareForUpdate(obj, old meta.Object) {
+	crd, prev := obj.(*CustomResourceDefinition), old.(*CustomResourceDefinition)
+	if crd.Status.StoredVersions == nil {
+		crd.Status.StoredVersions = append([]string(nil), prev.Status.StoredVersions...)
+	}
+	if v := crd.StorageVersion(); v != "" && !contains(crd.Status.StoredVersions, v) {
+		crd.Status.StoredVersions = append(crd.Status.StoredVersions, v)
+	}
+}
+
+// markDeleting is kube's first delete of a definition: the cleanup
+// finalizer keeps it while its objects are deleted, and Terminating
+// says so.
+func markDeleting(obj meta.Object) {
+	crd := obj.(*CustomResourceDefinition)
+	if !contains(crd.Finalizers, CleanupFinalizer) {
+		crd.Finalizers = append(crd.Finalizers, CleanupFinalizer)
+	}
+	crd.SetCondition(CustomResourceDefinitionCondition{Type: Terminating, Status: ConditionTrue,
+		Reason: "InstanceDeletionInProgress", Message: "CustomResource deletion is in progress"}, meta.Now())
+}
+
+// IsTerminating reports whether the definition is being deleted.
+func (c *CustomResourceDefinition) IsTerminating() bool {
+	t := c.Condition(Terminating)
+	return c.DeletionTimestamp != nil || (t != nil && t.Status == ConditionTrue)
+}
+
+// errTerminating is kube's refusal of new objects of a definition being
+// deleted.
+var errTerminating = errors.New("create not allowed while custom resource definition is terminating")
+
+// RefuseCreates is the admission of a definition's kind while the
+// definition is deleted: new objects are refused with 405, as
+// kube-apiserver refuses them.
+func RefuseCreates(gr meta.GroupResource) apiserver.AdmissionFunc {
+	return func(_ context.Context, req *apiserver.AdmissionRequest) error {
+		if req.Operation == apiserver.OperationCreate {
+			err := status.MethodNotAllowed(gr, "create")
+			err.Status.Message = errTerminating.Error()
+			return err
+		}
+		return nil
+	}
+}
