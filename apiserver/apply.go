@@ -9,6 +9,7 @@ import (
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
 )
@@ -80,7 +81,9 @@ func (h *handler) applyConfig(req *request, opts patchOptions, body []byte, cur 
 		}
 		liveManaged = old.GetObjectMeta().ManagedFields
 	}
-	out, entries, err := r.patcher.Apply(live, body, opts.manager, req.subresource, opts.force, liveManaged)
+	out, entries, err := r.patcher.Apply(live, body, patch.ApplyOptions{
+		Manager: opts.manager, Subresource: req.subresource, Force: opts.force, LiveManaged: liveManaged,
+	})
 	if err != nil {
 		return nil, nil, err
 	}

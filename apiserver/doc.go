@@ -69,6 +69,35 @@
 // mutating and validating admission before it removes the object (or
 // marks it deleted while finalizers remain).
 //
+// # Stored objects
+//
+// An object is stored under the key /GROUP/RESOURCE/NAMESPACE/NAME
+// (/GROUP/RESOURCE/NAME for a cluster-scoped kind; GROUP is "core" for the
+// legacy group), and the store's revision of that key is the object's
+// resourceVersion. The value is the object encoded in
+// [Options].StorageMediaType, without its resourceVersion, which is only
+// known once the write is done:
+//
+//   - JSON, the default, is the object as encoding/json writes it (the
+//     bytes a JSON answer carries, without the trailing newline), with
+//     metadata.resourceVersion set to a placeholder, the one-character
+//     string "\u0000". The first "resourceVersion":"\u0000" in the value
+//     is metadata's: apiVersion, kind and metadata are written first, the
+//     fields of metadata before resourceVersion are strings, and a string
+//     cannot hold the unescaped quotes around the marker. A JSON get, a JSON list and the answer to a JSON
+//     write are the value with the key's revision spliced in place of the
+//     placeholder, without decoding or encoding the object; a value
+//     without the placeholder (written by something else) is decoded and
+//     encoded instead;
+//   - Kubernetes protobuf and CBOR values carry no resourceVersion at all,
+//     start with their encoding's magic bytes (codec.Sniff tells the three
+//     apart) and are decoded for every JSON answer.
+//
+// Values of every encoding are read whatever the option says, so a store
+// written before a change of StorageMediaType stays readable. Values are
+// decoded, and the results of patches too, by the application/json
+// serializer (or the one of the value's encoding) of [Options].Codecs.
+//
 // # Errors
 //
 // Every failure is a Kubernetes Status with the code, reason, message and

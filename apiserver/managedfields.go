@@ -95,7 +95,9 @@ func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.
 		m.ManagedFields = liveManaged
 		return nil
 	}
-	entries, err := r.patcher.UpdateObject(live, tree, manager, subresource, liveManaged, m.ManagedFields)
+	entries, err := r.patcher.UpdateObject(live, tree, patch.UpdateOptions{
+		Manager: manager, Subresource: subresource, LiveManaged: liveManaged, NewManaged: m.ManagedFields,
+	})
 	if err != nil {
 		h.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
 	}

@@ -142,7 +142,7 @@ func parsePatchOptions(r *http.Request, pt string) (patchOptions, error) {
 func (h *handler) decodePatched(req *request, patched []byte) (meta.Object, []error, error) {
 	r := h.r
 	obj := r.kind.New()
-	strict, err := codec.JSON{}.Decode(patched, obj)
+	strict, err := r.jsonCodec.Decode(patched, obj)
 	if err != nil {
 		return nil, nil, patch.InvalidResult(patched, err)
 	}

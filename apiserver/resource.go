@@ -46,6 +46,9 @@ type resource struct {
 	// of any encoding, found by codec.Sniff.
 	storageCodec codec.Serializer
 	codecs       *codec.Registry
+	// jsonCodec is the codecs' application/json serializer: it decodes
+	// stored JSON values and the results of patches.
+	jsonCodec codec.Serializer
 	// versions is what the versions of a kind served in several share;
 	// nil for a kind of one version. stor is the resource of the storage
 	// version, whose store and cache every version shares: r itself for a
@@ -233,6 +236,10 @@ func (r *resource) newObject() meta.Object {
 // JSON read. A kind the serializer cannot encode (a kind without protobuf
 // tags) is stored as JSON.
 func (r *resource) setStorageCodec(mediaType string) error {
+	var ok bool
+	if r.jsonCodec, ok = r.codecs.Lookup(codec.MediaTypeJSON); !ok {
+		return fmt.Errorf("Options.Codecs: no %s serializer (have %v); stored values and patches are JSON", codec.MediaTypeJSON, r.codecs.MediaTypes())
+	}
 	if mediaType == "" || mediaType == codec.MediaTypeJSON {
 		return nil
 	}
@@ -273,10 +280,14 @@ func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
 	return obj, nil
 }
 
+// decodeValue decodes a stored value with the codecs' serializer of its
+// encoding. The server wrote it, so field validation's strict errors are
+// not looked at.
 func (r *resource) decodeValue(value []byte, obj meta.Object) error {
 	mt := codec.Sniff(value)
 	if mt == codec.MediaTypeJSON {
-		return json.Unmarshal(value, obj)
+		_, err := r.jsonCodec.Decode(value, obj)
+		return err
 	}
 	ser, ok := r.codecs.Lookup(mt)
 	if !ok {

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
@@ -224,7 +223,7 @@ func (h *handler) scaleInput(req *request) (func(*scale) (*scale, error), error)
 			return nil, err
 		}
 		var sc scale
-		if _, err := (codec.JSON{}).Decode(patched, &sc); err != nil {
+		if _, err := h.r.jsonCodec.Decode(patched, &sc); err != nil {
 			return nil, patch.InvalidResult(patched, err)
 		}
 		return &sc, nil

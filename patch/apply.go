@@ -13,6 +13,19 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
+// ApplyOptions describes a server-side apply for [FieldManager.Apply].
+type ApplyOptions struct {
+	// Manager is the applier's field manager, as [ManagerName] derives it.
+	Manager string
+	// Subresource is the subresource applied through: "" for the object
+	// itself, or "status". It is recorded in the entry.
+	Subresource string
+	// Force takes ownership of conflicting fields instead of failing.
+	Force bool
+	// LiveManaged are the stored object's entries.
+	LiveManaged []meta.ManagedFieldsEntry
+}
+
 // Apply runs a server-side apply (application/apply-patch+yaml): it
 // merges the applied configuration into the live object, gives manager
 // ownership of exactly the fields the configuration sets, removes fields
@@ -23,10 +36,7 @@ import (
 // live is the stored object's JSON, empty when the object does not exist
 // yet (apply creates it). applied is the request body, YAML or JSON; it
 // must be of the manager's kind and version and must not carry
-// metadata.managedFields. liveManaged are the stored object's entries.
-// subresource is the subresource applied through ("" or "status"); it is
-// recorded in the entry. force takes ownership of conflicting fields
-// instead of failing.
+// metadata.managedFields.
 //
 // Errors carry kube-apiserver's status:
 //
@@ -47,7 +57,7 @@ import (
 // returns the live object and keeps the entry's time. Applies by manager
 // "kubectl" upgrade from, and keep up to date, kubectl's client-side
 // kubectl.kubernetes.io/last-applied-configuration annotation.
-func (m *FieldManager) Apply(live, applied []byte, manager, subresource string, force bool, liveManaged []meta.ManagedFieldsEntry) ([]byte, []meta.ManagedFieldsEntry, error) {
+func (m *FieldManager) Apply(live, applied []byte, opts ApplyOptions) ([]byte, []meta.ManagedFieldsEntry, error) {
 	cfg, err := decodeApplyConfig(applied)
 	if err != nil {
 		return nil, nil, badRequest(fmt.Errorf("error decoding YAML: %w", err))
@@ -59,12 +69,12 @@ func (m *FieldManager) Apply(live, applied []byte, manager, subresource string, 
 	if err != nil {
 		return nil, nil, internal(err)
 	}
-	mg, err := decodeManaged(liveManaged)
+	mg, err := decodeManaged(opts.LiveManaged)
 	if err != nil {
 		return nil, nil, internal(fmt.Errorf("failed to decode managed fields: %v", err))
 	}
 	removeManagedFields(liveObj)
-	obj, mg, err := m.applyLastApplied(liveObj, cfg, mg, manager, subresource, force)
+	obj, mg, err := m.applyLastApplied(liveObj, cfg, mg, opts)
 	if err != nil {
 		var conflicts merge.Conflicts
 		if errors.As(err, &conflicts) {
@@ -116,18 +126,18 @@ func decodeApplyConfig(data []byte) (map[string]any, error) {
 
 // applyTracked applies cfg as manager: a first apply to an object without
 // entries records its fields as before-first-apply's first.
-func (m *FieldManager) applyTracked(liveObj, cfg map[string]any, mg *managed, manager, subresource string, force bool) (map[string]any, *managed, error) {
+func (m *FieldManager) applyTracked(liveObj, cfg map[string]any, mg *managed, opts ApplyOptions) (map[string]any, *managed, error) {
 	if len(mg.fields) == 0 {
 		var err error
-		if mg, err = m.trackUpdate(m.emptyObject(), liveObj, mg, BeforeFirstApplyManager, subresource); err != nil {
+		if mg, err = m.trackUpdate(m.emptyObject(), liveObj, mg, BeforeFirstApplyManager, opts.Subresource); err != nil {
 			return nil, nil, internal(fmt.Errorf("failed to create manager for existing fields: %v", err))
 		}
 	}
-	id, err := m.managerID(manager, meta.ManagedFieldsOperationApply, subresource)
+	id, err := m.managerID(opts.Manager, meta.ManagedFieldsOperationApply, opts.Subresource)
 	if err != nil {
 		return nil, nil, internal(err)
 	}
-	obj, mg, err := m.structuredApply(liveObj, cfg, mg, id, subresource, force)
+	obj, mg, err := m.structuredApply(liveObj, cfg, mg, id, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -142,7 +152,7 @@ func (m *FieldManager) applyTracked(liveObj, cfg map[string]any, mg *managed, ma
 
 // structuredApply merges with structured-merge-diff; a nil object means
 // nothing changed.
-func (m *FieldManager) structuredApply(liveObj, cfg map[string]any, mg *managed, id, subresource string, force bool) (map[string]any, *managed, error) {
+func (m *FieldManager) structuredApply(liveObj, cfg map[string]any, mg *managed, id string, opts ApplyOptions) (map[string]any, *managed, error) {
 	if hasManagedFields(cfg) {
 		return nil, nil, badRequest(errors.New("metadata.managedFields must be nil"))
 	}
@@ -154,7 +164,7 @@ func (m *FieldManager) structuredApply(liveObj, cfg map[string]any, mg *managed,
 	if err != nil {
 		return nil, nil, internal(fmt.Errorf("failed to create typed live object (%v): %v", objectGVKNN(liveObj), err))
 	}
-	newTyped, fields, err := m.updater(subresource).Apply(liveTyped, cfgTyped, m.version, mg.fields, id, force)
+	newTyped, fields, err := m.updater(opts.Subresource).Apply(liveTyped, cfgTyped, m.version, mg.fields, id, opts.Force)
 	if err != nil {
 		var conflicts merge.Conflicts
 		if errors.As(err, &conflicts) {

@@ -44,7 +44,7 @@ func stamp(t testing.TB, obj []byte) []byte {
 func (s *store) apply(manager, sub string, force bool, cfg string) error {
 	s.t.Helper()
 	s.clock.step()
-	out, entries, err := s.p.Apply(s.obj, js(s.t, cfg), manager, sub, force, s.managed)
+	out, entries, err := s.p.Apply(s.obj, js(s.t, cfg), patch.ApplyOptions{Manager: manager, Subresource: sub, Force: force, LiveManaged: s.managed})
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func (s *store) update(manager, sub, obj string) {
 	s.clock.step()
 	o := js(s.t, obj)
 	if s.obj == nil {
-		entries, err := s.p.Update(nil, o, manager, sub, nil, nil)
+		entries, err := s.p.Update(nil, o, patch.UpdateOptions{Manager: manager, Subresource: sub})
 		if err != nil {
 			s.t.Fatal(err)
 		}
@@ -77,7 +77,7 @@ func (s *store) update(manager, sub, obj string) {
 		return
 	}
 	o = stamp(s.t, o)
-	entries, err := s.p.Update(s.obj, o, manager, sub, s.managed, s.managed)
+	entries, err := s.p.Update(s.obj, o, patch.UpdateOptions{Manager: manager, Subresource: sub, LiveManaged: s.managed, NewManaged: s.managed})
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestApplyRejects(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := s.p.Apply(nil, []byte(tc.cfg), "m", "", false, nil)
+			_, _, err := s.p.Apply(nil, []byte(tc.cfg), patch.ApplyOptions{Manager: "m"})
 			wantStatus(t, err, tc.code, tc.reason, tc.msg)
 		})
 	}
@@ -273,7 +273,7 @@ func TestApplyRejects(t *testing.T) {
 func TestApplyYAML(t *testing.T) {
 	s := newStore(t)
 	cfg := "apiVersion: stable.example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: default\nspec:\n  replicas: 2\n  tags: [a]\n"
-	out, entries, err := s.p.Apply(nil, []byte(cfg), "kubectl", "", false, nil)
+	out, entries, err := s.p.Apply(nil, []byte(cfg), patch.ApplyOptions{Manager: "kubectl"})
 	if err != nil {
 		t.Fatal(err)
 	}

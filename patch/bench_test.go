@@ -60,7 +60,7 @@ func BenchmarkStrategicMergePatch(b *testing.B) {
 // by "creator" gives it.
 func trackedWidget(b *testing.B, p *patch.Patcher) ([]byte, []meta.ManagedFieldsEntry) {
 	doc := widgetDoc()
-	managed, err := p.Update(nil, doc, "creator", "", nil, nil)
+	managed, err := p.Update(nil, doc, patch.UpdateOptions{Manager: "creator"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func BenchmarkUpdateManagedFields(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := p.Update(doc, updated, "scaler", "", managed, managed); err != nil {
+		if _, err := p.Update(doc, updated, patch.UpdateOptions{Manager: "scaler", LiveManaged: managed, NewManaged: managed}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -92,32 +92,24 @@ func BenchmarkApply(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, _, err := p.Apply(doc, cfg, "scaler", "", true, managed); err != nil {
+		if _, _, err := p.Apply(doc, cfg, patch.ApplyOptions{Manager: "scaler", Force: true, LiveManaged: managed}); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-// BenchmarkCreateManagedFields records the create of the Widget: the
-// fast path and the general structured-merge-diff one.
+// BenchmarkCreateManagedFields records the create of the Widget (the
+// walk of package fastfields; its BenchmarkCreated compares it with the
+// general path).
 func BenchmarkCreateManagedFields(b *testing.B) {
-	for _, general := range []bool{false, true} {
-		name := "path=fast"
-		if general {
-			name = "path=general"
+	p := benchPatcher(b)
+	doc := widgetDoc()
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.Update(nil, doc, patch.UpdateOptions{Manager: "creator"}); err != nil {
+			b.Fatal(err)
 		}
-		b.Run(name, func(b *testing.B) {
-			p := benchPatcher(b)
-			patch.SetGeneralCreate(p.FieldManager, general)
-			doc := widgetDoc()
-			b.SetBytes(int64(len(doc)))
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if _, err := p.Update(nil, doc, "creator", "", nil, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }

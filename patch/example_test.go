@@ -36,7 +36,7 @@ func ExampleFieldManager_Apply() {
 
 	// A user creates the Widget with kubectl apply --server-side.
 	cfg := []byte(`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"replicas":3}}`)
-	live, managed, _ := fm.Apply(nil, cfg, "kubectl", "", false, nil)
+	live, managed, _ := fm.Apply(nil, cfg, patch.ApplyOptions{Manager: "kubectl"})
 	fmt.Println(string(live))
 	for _, e := range managed {
 		fmt.Println(e.Manager, e.Operation, e.Time.Format(time.RFC3339), string(e.FieldsV1.Raw))
@@ -44,13 +44,13 @@ func ExampleFieldManager_Apply() {
 
 	// A controller applying another value conflicts, unless it forces.
 	cfg = []byte(`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"replicas":5}}`)
-	_, _, err := fm.Apply(live, cfg, "autoscaler", "", false, managed)
+	_, _, err := fm.Apply(live, cfg, patch.ApplyOptions{Manager: "autoscaler", LiveManaged: managed})
 	var se *status.Error
 	if errors.As(err, &se) {
 		fmt.Println(se.Status.Code, se.Status.Message)
 		fmt.Println(se.Status.Details.Causes[0].Field, se.Status.Details.Causes[0].Message)
 	}
-	live, managed, _ = fm.Apply(live, cfg, "autoscaler", "", true, managed)
+	live, managed, _ = fm.Apply(live, cfg, patch.ApplyOptions{Manager: "autoscaler", Force: true, LiveManaged: managed})
 	fmt.Println(string(live))
 	for _, e := range managed {
 		fmt.Println(e.Manager, e.Operation, string(e.FieldsV1.Raw))
@@ -70,13 +70,13 @@ func ExampleFieldManager_Update() {
 
 	// POST: nothing stored yet.
 	created := []byte(`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"color":"blue"}}`)
-	managed, _ := fm.Update(nil, created, patch.ManagerName("", "kubectl/v1.31.0 (linux/amd64)"), "", nil, nil)
+	managed, _ := fm.Update(nil, created, patch.UpdateOptions{Manager: patch.ManagerName("", "kubectl/v1.31.0 (linux/amd64)")})
 	fmt.Println(managed[0].Manager, managed[0].Operation, string(managed[0].FieldsV1.Raw))
 
 	// PUT of /status by another client.
 	live := []byte(`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w","uid":"1"},"spec":{"color":"blue"}}`)
 	updated := []byte(`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w","uid":"1"},"spec":{"color":"blue"},"status":{"readyReplicas":1}}`)
-	managed, _ = fm.Update(live, updated, "widget-controller", "status", managed, nil)
+	managed, _ = fm.Update(live, updated, patch.UpdateOptions{Manager: "widget-controller", Subresource: "status", LiveManaged: managed})
 	for _, e := range managed {
 		fmt.Println(e.Manager, e.Subresource, string(e.FieldsV1.Raw))
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch/internal/fastfields"
 	"github.com/kapi-dev/kapi/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/merge"
@@ -87,11 +88,7 @@ type FieldManager struct {
 	strip    *fieldpath.Set
 	max      int
 	now      func() time.Time
-	// generalCreate turns off the create fast path (trackCreate), so
-	// that tests can compare it with the general one.
-	generalCreate bool
-	// generalUpdate turns off the update fast path (fastUpdate).
-	generalUpdate bool
+	fast     fastfields.Fields
 	// multiVersion is set when entries of other versions are kept: the
 	// fast paths, which drop them, are not taken for objects having any.
 	multiVersion bool
@@ -120,6 +117,7 @@ func NewFieldManager(s *schema.Schema, opts FieldManagerOptions) (*FieldManager,
 	}
 	m := &FieldManager{
 		pt: pt, gvk: gvk, version: version,
+		fast:     fastfields.Fields{Type: pt, Version: version},
 		updaters: map[string]*merge.Updater{},
 		def:      (&merge.UpdaterBuilder{Converter: conv}).BuildUpdater(),
 		strip:    stripSet(),

@@ -90,12 +90,12 @@ func FuzzApply(f *testing.F) {
 		}
 		// The first configuration creates the object (by apply), the
 		// second is applied on top.
-		live, managed, err := p.Apply(nil, first, "creator", "", false, nil)
+		live, managed, err := p.Apply(nil, first, patch.ApplyOptions{Manager: "creator"})
 		if err != nil {
 			checkResult(t, live, err)
 			live, managed = nil, nil
 		}
-		out, entries, err := p.Apply(live, second, manager, sub, force, managed)
+		out, entries, err := p.Apply(live, second, patch.ApplyOptions{Manager: manager, Subresource: sub, Force: force, LiveManaged: managed})
 		checkResult(t, out, err)
 		if err != nil {
 			return
@@ -112,7 +112,7 @@ func FuzzApply(f *testing.F) {
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatal(err)
 		}
-		again, _, err := p.Apply(out, second, manager, sub, force, back)
+		again, _, err := p.Apply(out, second, patch.ApplyOptions{Manager: manager, Subresource: sub, Force: force, LiveManaged: back})
 		if err != nil {
 			t.Fatalf("re-apply: %v", err)
 		}

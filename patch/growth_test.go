@@ -41,13 +41,13 @@ func TestManagedFieldsGrowth(t *testing.T) {
 	}
 	update := func(n int) func() {
 		live := annotated(n, "x")
-		managed, err := p.Update(nil, live, "creator", "", nil, nil)
+		managed, err := p.Update(nil, live, patch.UpdateOptions{Manager: "creator"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		next := annotated(n, "y")
 		return func() {
-			if _, err := p.Update(live, next, "editor", "", managed, managed); err != nil {
+			if _, err := p.Update(live, next, patch.UpdateOptions{Manager: "editor", LiveManaged: managed, NewManaged: managed}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -134,7 +134,7 @@ func TestApplyYAMLNestingGrowth(t *testing.T) {
 		body := []byte("apiVersion: stable.example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  x: " +
 			strings.Repeat("[", depth) + strings.Repeat("]", depth) + "\n")
 		return func() {
-			_, _, err := p.Apply(nil, body, "m", "", false, nil)
+			_, _, err := p.Apply(nil, body, patch.ApplyOptions{Manager: "m"})
 			if st := status.FromError(err); err == nil || st.Code/100 != 4 {
 				t.Fatalf("depth %d: got %v, want a client error", depth, err)
 			}

@@ -1,11 +1,6 @@
 package patch
 
-import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"strconv"
-)
+import "github.com/kapi-dev/kapi/patch/internal/jsonfast"
 
 // The engines work on decoded JSON: map[string]any, []any, string, bool,
 // nil, int64 for integers that fit and float64 for other numbers, as
@@ -13,26 +8,7 @@ import (
 
 // decodeJSON parses data as exactly one JSON value. Syntax errors carry
 // encoding/json's wording.
-func decodeJSON(data []byte) (any, error) {
-	if v, ok := parseJSON(data); ok {
-		return v, nil
-	}
-	if !json.Valid(data) {
-		// Unmarshal reports the syntax error the way kube's decoders do.
-		var raw json.RawMessage
-		if err := json.Unmarshal(data, &raw); err != nil {
-			return nil, err
-		}
-		return nil, fmt.Errorf("invalid JSON")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return convertNumbers(v)
-}
+func decodeJSON(data []byte) (any, error) { return jsonfast.Decode(data) }
 
 // DecodeObject parses data as one JSON object the way the patch engines
 // and the field manager decode objects: integers that fit as int64, other
@@ -56,50 +32,10 @@ func decodeObject(data []byte) (map[string]any, error) {
 }
 
 // convertNumbers replaces json.Number values by int64 or float64 in place.
-func convertNumbers(v any) (any, error) {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, e := range t {
-			c, err := convertNumbers(e)
-			if err != nil {
-				return nil, err
-			}
-			t[k] = c
-		}
-	case []any:
-		for i, e := range t {
-			c, err := convertNumbers(e)
-			if err != nil {
-				return nil, err
-			}
-			t[i] = c
-		}
-	case json.Number:
-		return convertNumber(t)
-	}
-	return v, nil
-}
-
-// convertNumber gives int64 for an integer literal that fits, float64
-// otherwise, as sigs.k8s.io/json's PreserveInts does.
-func convertNumber(n json.Number) (any, error) {
-	if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
-		return i, nil
-	}
-	f, err := strconv.ParseFloat(string(n), 64)
-	if err != nil {
-		return nil, fmt.Errorf("json: cannot unmarshal number %s into Go value of type float64", n)
-	}
-	return f, nil
-}
+func convertNumbers(v any) (any, error) { return jsonfast.ConvertNumbers(v) }
 
 // encodeJSON writes v compactly, object keys sorted.
-func encodeJSON(v any) ([]byte, error) {
-	if b, ok := appendJSON(make([]byte, 0, 1024), v); ok {
-		return b, nil
-	}
-	return json.Marshal(v)
-}
+func encodeJSON(v any) ([]byte, error) { return jsonfast.Encode(v) }
 
 // jsonKind names the JSON type of a decoded value as encoding/json's
 // messages do.

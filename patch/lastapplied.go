@@ -22,11 +22,11 @@ const totalAnnotationSizeLimit = 256 << 10
 // the annotation shows kubectl applied client-side are forced, and after a
 // successful apply an existing annotation is rewritten to the new
 // configuration.
-func (m *FieldManager) applyLastApplied(liveObj, cfg map[string]any, mg *managed, manager, subresource string, force bool) (map[string]any, *managed, error) {
-	if manager != kubectlManager {
-		return m.applyTracked(liveObj, cfg, mg, manager, subresource, force)
+func (m *FieldManager) applyLastApplied(liveObj, cfg map[string]any, mg *managed, opts ApplyOptions) (map[string]any, *managed, error) {
+	if opts.Manager != kubectlManager {
+		return m.applyTracked(liveObj, cfg, mg, opts)
 	}
-	obj, out, err := m.applyTracked(liveObj, cfg, mg.copy(), manager, subresource, force)
+	obj, out, err := m.applyTracked(liveObj, cfg, mg.copy(), opts)
 	var conflicts merge.Conflicts
 	if err != nil && errors.As(err, &conflicts) {
 		allowed, aerr := m.allowedConflicts(liveObj)
@@ -42,7 +42,9 @@ func (m *FieldManager) applyLastApplied(liveObj, cfg map[string]any, mg *managed
 			}
 			return nil, nil, rest
 		}
-		obj, out, err = m.applyTracked(liveObj, cfg, mg.copy(), manager, subresource, true)
+		forced := opts
+		forced.Force = true
+		obj, out, err = m.applyTracked(liveObj, cfg, mg.copy(), forced)
 	}
 	if err != nil {
 		return nil, nil, err

@@ -57,12 +57,12 @@ func TestFieldManagerConcurrentUse(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			cfg := fmt.Sprintf(`{`+w+`,"spec":{"replicas":%d,"ports":[{"name":"p%d","port":%d}]}}`, i, i, 80+i)
-			live, managed, err := p.Apply(nil, []byte(cfg), fmt.Sprintf("m%d", i), "", false, nil)
+			live, managed, err := p.Apply(nil, []byte(cfg), patch.ApplyOptions{Manager: fmt.Sprintf("m%d", i)})
 			if err != nil {
 				t.Error(err)
 				return
 			}
-			if _, err := p.Update(live, []byte(cfg), "u", "", managed, nil); err != nil {
+			if _, err := p.Update(live, []byte(cfg), patch.UpdateOptions{Manager: "u", LiveManaged: managed}); err != nil {
 				t.Error(err)
 			}
 			if _, err := p.Patch(patch.StrategicMergePatchType, live, []byte(`{"spec":{"ports":[{"name":"x","port":1}]}}`)); err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch/internal/fastfields"
 	"github.com/kapi-dev/kapi/schema"
 	smd "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -15,7 +16,7 @@ import (
 // kube-openapi's schemaconv names them: an atomic value of any type, and a
 // value of any type whose maps are granular (lists stay atomic).
 const (
-	untypedName = "__untyped_atomic_"
+	untypedName = fastfields.UntypedAtomic
 	deducedName = "__untyped_deduced_"
 )
 

@@ -8,9 +8,24 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
+// UpdateOptions describes a write for [FieldManager.Update] and
+// [FieldManager.UpdateObject].
+type UpdateOptions struct {
+	// Manager is the write's field manager, as [ManagerName] derives it.
+	Manager string
+	// Subresource is the subresource written through: "" for the object
+	// itself, or "status". It is recorded in the entry.
+	Subresource string
+	// LiveManaged are the stored object's entries.
+	LiveManaged []meta.ManagedFieldsEntry
+	// NewManaged are the entries the request carried, nil when it carried
+	// none.
+	NewManaged []meta.ManagedFieldsEntry
+}
+
 // Update records an ordinary write in managedFields, as kube-apiserver's
 // field manager does for create, update (PUT) and JSON, merge and
-// strategic merge patches: manager takes ownership of every field the
+// strategic merge patches: the manager takes ownership of every field the
 // write added or changed, and loses the fields it removed, in an entry
 // with operation Update, the kind's apiVersion, the subresource written
 // through and the time; a manager whose write changes nothing keeps its
@@ -18,30 +33,30 @@ import (
 //
 // live is the stored object's JSON, empty (or without metadata.uid) for a
 // create; obj is the object about to be stored. managedFields inside the
-// JSON are ignored: liveManaged are the stored object's entries and
-// newManaged the ones the request carried (nil when it carried none). As
-// kube does, the request's entries replace the stored ones when they
-// decode and are not empty, so clients can edit them; a non-nil empty list
-// or a list of one empty entry clears them, after which tracking stops
-// until the next create or apply; writes through a subresource always
-// start from the stored entries. An object updated while it has no entries
-// stays without; a create starts tracking.
+// JSON are ignored: opts carries the stored object's entries and the ones
+// the request carried. As kube does, the request's entries replace the
+// stored ones when they decode and are not empty, so clients can edit
+// them; a non-nil empty list or a list of one empty entry clears them,
+// after which tracking stops until the next create or apply; writes
+// through a subresource always start from the stored entries. An object
+// updated while it has no entries stays without; a create starts tracking.
 //
-// On error Update returns liveManaged with the error: kube logs such
+// On error Update returns opts.LiveManaged with the error: kube logs such
 // errors and keeps the stored entries (UpdateNoErrors).
-func (m *FieldManager) Update(live, obj []byte, manager, subresource string, liveManaged, newManaged []meta.ManagedFieldsEntry) ([]meta.ManagedFieldsEntry, error) {
+func (m *FieldManager) Update(live, obj []byte, opts UpdateOptions) ([]meta.ManagedFieldsEntry, error) {
 	newObj, err := decodeObject(obj)
 	if err != nil || newObj == nil {
-		return liveManaged, internal(fmt.Errorf("failed to decode new object: %v", err))
+		return opts.LiveManaged, internal(fmt.Errorf("failed to decode new object: %v", err))
 	}
-	return m.UpdateObject(live, newObj, manager, subresource, liveManaged, newManaged)
+	return m.UpdateObject(live, newObj, opts)
 }
 
 // UpdateObject is [FieldManager.Update] of an object already decoded (as
 // [DecodeObject] decodes it), for callers that use the decoded object for
 // more than tracking. It removes metadata.managedFields from newObj and
 // does not change it otherwise.
-func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, manager, subresource string, liveManaged, newManaged []meta.ManagedFieldsEntry) ([]meta.ManagedFieldsEntry, error) {
+func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, opts UpdateOptions) ([]meta.ManagedFieldsEntry, error) {
+	liveManaged, manager, subresource := opts.LiveManaged, opts.Manager, opts.Subresource
 	liveObj, err := m.decodeLive(live)
 	if err != nil {
 		return liveManaged, internal(err)
@@ -49,10 +64,10 @@ func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, manager,
 	if newObj == nil {
 		return liveManaged, internal(fmt.Errorf("failed to decode new object: %v", err))
 	}
-	mg := m.liveOrNew(subresource, liveManaged, newManaged)
+	mg := m.liveOrNew(subresource, liveManaged, opts.NewManaged)
 	removeManagedFields(liveObj)
 	removeManagedFields(newObj)
-	if len(live) == 0 && len(mg.fields) == 0 && !m.generalCreate {
+	if len(live) == 0 && len(mg.fields) == 0 {
 		if created, ok := m.trackCreate(newObj, manager, subresource); ok {
 			mg = created
 		} else {
@@ -128,11 +143,15 @@ func (m *FieldManager) trackUpdate(liveObj, newObj map[string]any, mg *managed, 
 }
 
 // structuredUpdate computes the fields the write changed and gives them to
-// the current operation: by walking both objects (fastUpdate) when it can,
-// with structured-merge-diff's typed comparison otherwise.
+// the current operation: by walking both objects (package fastfields) when
+// it can, with structured-merge-diff's typed comparison otherwise (always
+// when entries of other versions are kept, which the walk would drop).
 func (m *FieldManager) structuredUpdate(liveObj, newObj map[string]any, mg *managed, subresource string) (*managed, error) {
-	if !m.generalUpdate {
-		if out, ok := m.fastUpdate(liveObj, newObj, mg, subresource); ok {
+	if !m.otherVersions(mg.fields) {
+		filter := m.updater(subresource).IgnoreFilter[m.version]
+		if fields, ok := m.fast.Updated(liveObj, newObj, mg.fields, currentOperation, filter); ok {
+			out := &managed{fields: fields, times: mg.times}
+			out.strip(currentOperation, m.strip)
 			return out, nil
 		}
 	}
@@ -154,19 +173,17 @@ func (m *FieldManager) structuredUpdate(liveObj, newObj map[string]any, mg *mana
 }
 
 // trackCreate records a create that carries no managedFields the fast
-// way: manager owns every field of newObj but the reset and stripped
-// ones. ok is false when the object needs the general path.
+// way (package fastfields): manager owns every field of newObj but the
+// reset and stripped ones. ok is false when the object needs the general
+// path.
 func (m *FieldManager) trackCreate(newObj map[string]any, manager, subresource string) (*managed, bool) {
-	set, ok := m.createdFields(newObj)
+	set, ok := m.fast.Created(newObj, m.updater(subresource).IgnoreFilter[m.version])
 	if !ok {
 		return nil, false
 	}
 	id, err := m.managerID(manager, meta.ManagedFieldsOperationUpdate, subresource)
 	if err != nil {
 		return nil, false
-	}
-	if f := m.updater(subresource).IgnoreFilter[m.version]; f != nil {
-		set = f.Filter(set)
 	}
 	set = set.Difference(m.strip)
 	mg := emptyManaged()

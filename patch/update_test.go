@@ -54,7 +54,7 @@ func TestUpdateResetsManagedFields(t *testing.T) {
 			s := newStore(t)
 			s.update("creator", "", `{`+w+`,"spec":{"color":"blue"}}`)
 			obj := stamp(t, js(t, `{`+w+`,"spec":{"color":"red"}}`))
-			entries, err := s.p.Update(s.obj, obj, "editor", "", s.managed, sent)
+			entries, err := s.p.Update(s.obj, obj, patch.UpdateOptions{Manager: "editor", LiveManaged: s.managed, NewManaged: sent})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestUpdateTakesClientEntries(t *testing.T) {
 	s.update("b", "", `{`+w+`,"spec":{"color":"blue","size":"big"}}`)
 	obj := stamp(t, js(t, `{`+w+`,"spec":{"color":"blue","size":"big"}}`))
 	// A client may edit the entries, here dropping b's.
-	entries, err := s.p.Update(s.obj, obj, "editor", "", s.managed, s.managed[:1])
+	entries, err := s.p.Update(s.obj, obj, patch.UpdateOptions{Manager: "editor", LiveManaged: s.managed, NewManaged: s.managed[:1]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,12 +86,12 @@ func TestUpdateTakesClientEntries(t *testing.T) {
 	}
 	// Entries that do not decode are ignored in favour of the stored ones.
 	bad := []meta.ManagedFieldsEntry{{Manager: "x", Operation: "Bogus", APIVersion: "v1", FieldsType: "FieldsV1"}}
-	entries, _ = s.p.Update(s.obj, obj, "editor", "", s.managed, bad)
+	entries, _ = s.p.Update(s.obj, obj, patch.UpdateOptions{Manager: "editor", LiveManaged: s.managed, NewManaged: bad})
 	if fieldsOf(entries) != fieldsOf(s.managed) {
 		t.Errorf("bad entries taken:\n%s", fieldsOf(entries))
 	}
 	// Subresources always start from the stored entries.
-	entries, _ = s.p.Update(s.obj, obj, "editor", "status", s.managed, []meta.ManagedFieldsEntry{})
+	entries, _ = s.p.Update(s.obj, obj, patch.UpdateOptions{Manager: "editor", Subresource: "status", LiveManaged: s.managed, NewManaged: []meta.ManagedFieldsEntry{}})
 	if fieldsOf(entries) != fieldsOf(s.managed) {
 		t.Errorf("status write reset entries:\n%s", fieldsOf(entries))
 	}
@@ -119,7 +119,7 @@ func TestUpdateErrorKeepsEntries(t *testing.T) {
 	s := newStore(t)
 	s.update("a", "", `{`+w+`,"spec":{"color":"blue"}}`)
 	obj := stamp(t, js(t, `{`+w+`,"spec":{"color":"blue","bogus":1}}`))
-	entries, err := s.p.Update(s.obj, obj, "b", "", s.managed, s.managed)
+	entries, err := s.p.Update(s.obj, obj, patch.UpdateOptions{Manager: "b", LiveManaged: s.managed, NewManaged: s.managed})
 	if err == nil || fieldsOf(entries) != fieldsOf(s.managed) {
 		t.Errorf("err %v, entries:\n%s", err, fieldsOf(entries))
 	}

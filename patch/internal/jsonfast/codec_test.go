@@ -1,4 +1,4 @@
-package patch
+package jsonfast
 
 import (
 	"bytes"
@@ -20,12 +20,12 @@ func referenceDecode(data []byte) (any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	return convertNumbers(v)
+	return ConvertNumbers(v)
 }
 
 func checkCodec(t *testing.T, data []byte) {
 	want, werr := referenceDecode(data)
-	got, gerr := decodeJSON(data)
+	got, gerr := Decode(data)
 	if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
 		t.Fatalf("decode %q: error %v, want %v", data, gerr, werr)
 	}
@@ -35,14 +35,14 @@ func checkCodec(t *testing.T, data []byte) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("decode %q: %#v, want %#v", data, got, want)
 	}
-	b, err := encodeJSON(got)
+	b, err := Encode(got)
 	wb, werr := json.Marshal(want)
 	if (err == nil) != (werr == nil) || !bytes.Equal(b, wb) {
 		t.Fatalf("encode %#v: %s (%v), want %s (%v)", got, b, err, wb, werr)
 	}
 }
 
-func TestJSONCodec(t *testing.T) {
+func TestCodec(t *testing.T) {
 	for _, s := range []string{
 		`{}`, `[]`, `null`, `true`, ` {"a" : [1, -0, 0.5, 1e3, -1E-7, 12345678901234567890, 1e400] } `,
 		`{"a":1,"a":2}`, `"\u00e9\ud83d\ude00\ud800x"`, `"<&>\u2028\u2029\t\n\\\"\u0001"`, "\"\xff\xfe\"",
@@ -53,7 +53,7 @@ func TestJSONCodec(t *testing.T) {
 	}
 }
 
-func FuzzJSONCodec(f *testing.F) {
+func FuzzCodec(f *testing.F) {
 	f.Add([]byte(`{"a":[1,2.5,"x\u00e9",null,true,{"b":-1e-9}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) { checkCodec(t, data) })
 }

@@ -1,4 +1,4 @@
-package patch
+package fastfields
 
 import (
 	"fmt"
@@ -18,24 +18,17 @@ import (
 // two decoded objects side by side along the schema finds the same three
 // sets in one pass, and the set arithmetic that hands them out is then
 // done as the library's Updater does it.
-//
-// As for creates (createfields.go), the walk accepts only objects the
-// conversion would accept and that the comparison treats plainly; anything
-// else (a value of the wrong type, an undeclared field, a duplicate or
-// keyless list entry, a null or a change of kind in an untyped value)
-// ends it with ok false and the update takes the general path.
-// TestUpdatedFieldsMatchStructuredMergeDiff, TestUpdatedFieldsRandom and
-// FuzzUpdatedFields compare the two paths byte for byte.
 
-// changedFields compares live with obj along the schema, or reports ok
-// false to use the general path.
-func (m *FieldManager) changedFields(live, obj map[string]any) (cmp *typed.Comparison, ok bool) {
-	atom, ok := m.pt.Schema.Resolve(m.pt.TypeRef)
+// Changed compares live with obj along the schema as
+// typed.TypedValue.Compare does, or reports ok false to use the general
+// path.
+func (f Fields) Changed(live, obj map[string]any) (cmp *typed.Comparison, ok bool) {
+	atom, ok := f.Type.Schema.Resolve(f.Type.TypeRef)
 	if !ok || atom.Map == nil || len(live) == 0 || len(obj) == 0 {
 		return nil, false
 	}
 	w := diffWalker{
-		fields: fieldWalker{schema: m.pt.Schema},
+		fields: fieldWalker{schema: f.Type.Schema},
 		cmp:    &typed.Comparison{Removed: fieldpath.NewSet(), Modified: fieldpath.NewSet(), Added: fieldpath.NewSet()},
 		path:   make(fieldpath.Path, 0, 8),
 	}
@@ -370,27 +363,27 @@ func jsonEqual(a, b any) bool {
 	return false
 }
 
-// fastUpdate hands out the fields an update changed as the Updater's
-// Update does, from the comparison of changedFields; ok is false when the
-// general path must do it.
-func (m *FieldManager) fastUpdate(liveObj, newObj map[string]any, mg *managed, subresource string) (*managed, bool) {
-	if m.otherVersions(mg.fields) {
-		return nil, false
-	}
-	cmp, ok := m.changedFields(liveObj, newObj)
+// Updated hands out the fields an update of live to obj changed as
+// merge.Updater's Update does for manager, filter applied (nil for none):
+// managers' entries of other versions are dropped, the others adapted to
+// the schema, lose the fields the update changed or removed, and manager
+// gets an entry of f.Version with the fields the update set, when there
+// are any. managers is not changed. ok is false when the general path must
+// do it.
+func (f Fields) Updated(live, obj map[string]any, managers fieldpath.ManagedFields, manager string, filter fieldpath.Filter) (out fieldpath.ManagedFields, ok bool) {
+	cmp, ok := f.Changed(live, obj)
 	if !ok {
 		return nil, false
 	}
-	managers, err := m.reconcile(liveObj, mg.fields)
+	out, err := f.reconcile(live, managers)
 	if err != nil {
 		return nil, false
 	}
-	filter := m.updater(subresource).IgnoreFilter[m.version]
 	if filter != nil {
 		cmp = cmp.FilterFields(filter)
 	}
 	changed := cmp.Modified.Union(cmp.Added)
-	for id, vs := range managers {
+	for id, vs := range out {
 		set := vs.Set()
 		if c := set.Intersection(changed); !c.Empty() {
 			set = set.Difference(c)
@@ -399,9 +392,9 @@ func (m *FieldManager) fastUpdate(liveObj, newObj map[string]any, mg *managed, s
 			set = set.Difference(cmp.Removed)
 		}
 		if set.Empty() {
-			delete(managers, id)
+			delete(out, id)
 		} else if set != vs.Set() {
-			managers[id] = fieldpath.NewVersionedSet(set, vs.APIVersion(), vs.Applied())
+			out[id] = fieldpath.NewVersionedSet(set, vs.APIVersion(), vs.Applied())
 		}
 	}
 	set := fieldpath.NewSet().Difference(cmp.Removed).Union(cmp.Modified).Union(cmp.Added)
@@ -409,21 +402,19 @@ func (m *FieldManager) fastUpdate(liveObj, newObj map[string]any, mg *managed, s
 		set = filter.Filter(set)
 	}
 	if !set.Empty() {
-		managers[currentOperation] = fieldpath.NewVersionedSet(set, m.version, false)
+		out[manager] = fieldpath.NewVersionedSet(set, f.Version, false)
 	}
-	out := &managed{fields: managers, times: mg.times}
-	out.strip(currentOperation, m.strip)
 	return out, true
 }
 
 // reconcile drops the entries of other versions and adapts the others to
 // the schema, as the Updater does before every update. The typed value is
 // only a carrier of the schema there: it is not validated.
-func (m *FieldManager) reconcile(liveObj map[string]any, fields fieldpath.ManagedFields) (fieldpath.ManagedFields, error) {
-	tv := typed.AsTypedUnvalidated(value.NewValueInterface(liveObj), m.pt.Schema, m.pt.TypeRef)
+func (f Fields) reconcile(live map[string]any, fields fieldpath.ManagedFields) (fieldpath.ManagedFields, error) {
+	tv := typed.AsTypedUnvalidated(value.NewValueInterface(live), f.Type.Schema, f.Type.TypeRef)
 	out := make(fieldpath.ManagedFields, len(fields)+1)
 	for id, vs := range fields {
-		if vs.APIVersion() != m.version {
+		if vs.APIVersion() != f.Version {
 			continue
 		}
 		set, err := typed.ReconcileFieldSetWithSchema(vs.Set(), tv)

@@ -1,4 +1,4 @@
-package patch
+package fastfields
 
 import (
 	"slices"
@@ -14,28 +14,25 @@ import (
 // directly, without converting both objects to typed values, comparing
 // them and merging the result into the managers; on a Widget that is most
 // of the cost of a create.
-//
-// The walk accepts only objects structured-merge-diff would accept and
-// compare the same way, and says so: anything unusual (a value of the
-// wrong type, a field the schema does not declare, a duplicate or keyless
-// list entry, a value it does not know) ends it with ok false, and the
-// caller takes the general path, which reports or handles it as before.
-// TestCreatedFieldsMatchStructuredMergeDiff and FuzzCreatedFields compare
-// the two paths byte for byte.
 
-// createdFields returns the set a create of obj records before the reset
-// and stripped fields are removed, or ok false to use the general path.
-func (m *FieldManager) createdFields(obj map[string]any) (set *fieldpath.Set, ok bool) {
-	atom, ok := m.pt.Schema.Resolve(m.pt.TypeRef)
+// Created returns the set a create of obj gives its manager, as
+// merge.Updater's Update of an empty object to obj records it for the
+// manager, filter applied (nil for none); ok is false when the object needs
+// the general path.
+func (f Fields) Created(obj map[string]any, filter fieldpath.Filter) (set *fieldpath.Set, ok bool) {
+	atom, ok := f.Type.Schema.Resolve(f.Type.TypeRef)
 	if !ok || atom.Map == nil {
 		return nil, false
 	}
-	w := fieldWalker{schema: m.pt.Schema}
+	w := fieldWalker{schema: f.Type.Schema}
 	set = &fieldpath.Set{}
 	// The root is compared with the empty object, which is not nil, so it
 	// is not itself a member: only its fields are.
 	if !w.fields(set, atom.Map, obj) {
 		return nil, false
+	}
+	if filter != nil {
+		set = filter.Filter(set)
 	}
 	return set, true
 }
@@ -132,7 +129,7 @@ func (w *fieldWalker) items(set *fieldpath.Set, t *smd.List, list []any) bool {
 // check reports whether v fits tr, for the inside of an atomic value,
 // which the comparison does not descend into but validation does.
 func (w *fieldWalker) check(v any, tr smd.TypeRef) bool {
-	if tr.NamedType != nil && *tr.NamedType == untypedName {
+	if tr.NamedType != nil && *tr.NamedType == UntypedAtomic {
 		return true // any JSON value fits
 	}
 	atom, ok := w.schema.Resolve(tr)

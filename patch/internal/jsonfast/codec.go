@@ -1,4 +1,4 @@
-package patch
+package jsonfast
 
 import (
 	"encoding/json"
@@ -7,12 +7,6 @@ import (
 	"strconv"
 	"unicode/utf8"
 )
-
-// A small JSON reader and writer for decoded values, several times faster
-// than encoding/json's reflection on map[string]any. They accept and
-// produce exactly what encoding/json does: the reader leaves every
-// malformed document to encoding/json so that errors keep its wording, and
-// the writer sorts keys and escapes strings the same way.
 
 // maxDepth is encoding/json's nesting limit.
 const maxDepth = 10000
@@ -24,9 +18,9 @@ type parser struct {
 	bad  bool // malformed: the caller falls back to encoding/json
 }
 
-// parseJSON decodes data; ok is false for anything encoding/json would
+// parse decodes data; ok is false for anything encoding/json would
 // reject or would decode differently.
-func parseJSON(data []byte) (v any, ok bool) {
+func parse(data []byte) (v any, ok bool) {
 	p := &parser{data: data}
 	v = p.value(0)
 	p.space()
@@ -239,9 +233,9 @@ func (p *parser) digits() bool {
 	return p.pos > start
 }
 
-// appendJSON writes v as encoding/json's Marshal would. ok is false for
+// appendValue writes v as encoding/json's Marshal would. ok is false for
 // values it does not handle, which the caller then gives to Marshal.
-func appendJSON(b []byte, v any) ([]byte, bool) {
+func appendValue(b []byte, v any) ([]byte, bool) {
 	switch t := v.(type) {
 	case nil:
 		return append(b, "null"...), true
@@ -262,7 +256,7 @@ func appendJSON(b []byte, v any) ([]byte, bool) {
 				b = append(b, ',')
 			}
 			var ok bool
-			if b, ok = appendJSON(b, e); !ok {
+			if b, ok = appendValue(b, e); !ok {
 				return b, false
 			}
 		}
@@ -285,7 +279,7 @@ func appendObject(b []byte, m map[string]any) ([]byte, bool) {
 		b = appendString(b, k)
 		b = append(b, ':')
 		var ok bool
-		if b, ok = appendJSON(b, m[k]); !ok {
+		if b, ok = appendValue(b, m[k]); !ok {
 			return b, false
 		}
 	}
