@@ -354,3 +354,35 @@ func TestInstallVersions(t *testing.T) {
 		t.Errorf("Served after Uninstall: %d resources", got)
 	}
 }
+
+// TestVersionsLargeList lists, in v1beta1, more Widgets than a list
+// writes in one piece: the streamed list is whole and in v1beta1.
+func TestVersionsLargeList(t *testing.T) {
+	_, ts := startVersions(t, nil, twoVersionKind("v1"))
+	tags := `"` + strings.Repeat("t", 200) + `"`
+	const n = 600
+	for i := range n {
+		r := do(t, ts, "POST", v1Path, "application/json",
+			`{"metadata":{"name":"w`+itoa(int32(i))+`"},"spec":{"replicas":`+itoa(int32(i%7))+`,"tags":[`+tags+`]}}`)
+		if r.code != http.StatusCreated {
+			t.Fatalf("create: %d %s", r.code, r.body)
+		}
+	}
+	for range 2 { // converting, then from the kept encodings
+		r := do(t, ts, "GET", v1beta1Path, "", "")
+		if r.code != http.StatusOK || len(r.body) < 256<<10 {
+			t.Fatalf("list: %d, %d bytes", r.code, len(r.body))
+		}
+		var l struct {
+			Items []widgetV1beta1 `json:"items"`
+		}
+		if err := json.Unmarshal(r.body, &l); err != nil || len(l.Items) != n {
+			t.Fatalf("list: %v, %d items", err, len(l.Items))
+		}
+		for _, w := range l.Items {
+			if w.APIVersion != "stable.example.com/v1beta1" || w.Spec.Count == nil {
+				t.Fatalf("item %+v", w)
+			}
+		}
+	}
+}
