@@ -134,6 +134,26 @@ func TestVersionsReadWrite(t *testing.T) {
 	if r.code != http.StatusOK || !strings.Contains(string(r.body), `"count":8`) || strings.Contains(string(r.body), `"replicas":8`) {
 		t.Errorf("table in v1beta1: %d %s", r.code, r.body)
 	}
+	// Partial metadata in v1beta1, and the managedFields of the writes
+	// through v1beta1, recorded in v1beta1.
+	r = send(t, ts.URL+v1beta1Path+"/a", "GET",
+		map[string]string{"Accept": "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io"}, nil)
+	var pm struct {
+		Kind     string `json:"kind"`
+		Metadata struct {
+			Name          string                    `json:"name"`
+			ManagedFields []meta.ManagedFieldsEntry `json:"managedFields"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(r.body, &pm); err != nil || pm.Kind != "PartialObjectMetadata" || pm.Metadata.Name != "a" ||
+		len(pm.Metadata.ManagedFields) == 0 {
+		t.Fatalf("partial metadata in v1beta1: %v %s", err, r.body)
+	}
+	for _, e := range pm.Metadata.ManagedFields {
+		if e.APIVersion != "stable.example.com/v1beta1" || strings.Contains(string(e.FieldsV1.Raw), "replicas") {
+			t.Errorf("managedFields entry of a write through v1beta1: %+v %s", e, e.FieldsV1.Raw)
+		}
+	}
 	// A body of the other version is refused, as kube-apiserver does.
 	r = do(t, ts, "POST", v1beta1Path, "application/json",
 		`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"c"}}`)
