@@ -98,7 +98,7 @@ func (r *resource) withReplicas(obj meta.Object, replicas int32) (meta.Object, e
 // getScale serves GET on /scale.
 func (h *handler) getScale(req *request) {
 	r := h.r
-	resp, err := r.store.Get(req.r.Context(), r.key(req.namespace, req.name), storageGetOptions)
+	resp, err := r.store.Get(req.r.Context(), r.key(req.namespace, req.name), storage.GetOptions{})
 	if err != nil {
 		h.fail(req, storageError(err))
 		return
