@@ -38,6 +38,7 @@ import (
 	"github.com/kapi-dev/kapi/controllers/internal/apiclient"
 	"github.com/kapi-dev/kapi/controllers/internal/workqueue"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
 )
 
 // Options configures a Collector.
@@ -46,6 +47,10 @@ type Options struct {
 	Workers int
 	// Logger receives errors the collector retries; default: discard.
 	Logger *slog.Logger
+	// DiscoveryInterval is how often the served resources are looked at
+	// again, for kinds installed or removed at run time; default 5
+	// seconds.
+	DiscoveryInterval time.Duration
 }
 
 // Collector is the garbage collector of one server.
@@ -56,10 +61,10 @@ type Collector struct {
 	graph *graph
 	queue *workqueue.Queue
 
-	mu         sync.RWMutex
-	byKind     map[kindKey]*apiclient.Resource
-	reflectors []*apiclient.Reflector
-	synced     bool
+	mu      sync.RWMutex
+	byKind  map[kindKey]*apiclient.Resource
+	mirrors map[string]*mirror // by resource.group
+	synced  bool
 }
 
 // kindKey names a kind at one version, as an owner reference does.
@@ -73,44 +78,30 @@ func New(h http.Handler, opts Options) *Collector {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Collector{c: apiclient.New(h), opts: opts, log: opts.Logger, graph: newGraph(), queue: workqueue.New()}
+	if opts.DiscoveryInterval <= 0 {
+		opts.DiscoveryInterval = 5 * time.Second
+	}
+	return &Collector{c: apiclient.New(h), opts: opts, log: opts.Logger, graph: newGraph(), queue: workqueue.New(),
+		mirrors: map[string]*mirror{}}
 }
 
 // Run collects garbage until ctx is done. It discovers the served
 // resources, mirrors each that can be listed, watched and deleted, and
-// starts processing once every mirror has its first list.
+// starts processing once every mirror has its first list. It looks at
+// discovery again every Options.DiscoveryInterval, so that kinds
+// installed while the server runs (the kinds of
+// CustomResourceDefinitions) are collected too, and kinds gone are no
+// longer mirrored.
 func (c *Collector) Run(ctx context.Context) error {
 	resources, err := c.c.Resources(ctx)
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	c.byKind = map[kindKey]*apiclient.Resource{}
-	for i := range resources {
-		r := &resources[i]
-		c.byKind[kindKey{r.APIVersion(), r.Kind}] = r
-	}
-	c.mu.Unlock()
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var synced []<-chan struct{}
-	for i := range resources {
-		r := &resources[i]
-		if !r.Can("list", "watch", "delete") {
-			continue
-		}
-		rf := c.c.NewReflector(r.Path(""), c.observe(r))
-		synced = append(synced, rf.Synced())
-		c.reflectors = append(c.reflectors, rf)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rf.Run(ctx)
-		}()
-	}
-	for _, s := range synced {
+	for _, s := range c.mirror(ctx, &wg, resources) {
 		select {
 		case <-s:
 		case <-ctx.Done():
@@ -130,17 +121,91 @@ func (c *Collector) Run(ctx context.Context) error {
 			c.work(ctx)
 		}()
 	}
-	<-ctx.Done()
-	c.queue.Close()
-	return nil
+	tick := time.NewTicker(c.opts.DiscoveryInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			c.queue.Close()
+			return nil
+		case <-tick.C:
+			// A discovery that fails (a kind removed while it was read)
+			// is tried again at the next tick.
+			if resources, err := c.c.Resources(ctx); err == nil {
+				c.mirror(ctx, &wg, resources)
+			}
+		}
+	}
+}
+
+// mirror brings the mirrors in line with the served resources: it starts
+// one for each new resource (one version of each group and resource, the
+// one discovery lists first) and stops those of resources gone. It
+// returns the new mirrors' synced channels.
+func (c *Collector) mirror(ctx context.Context, wg *sync.WaitGroup, resources []apiclient.Resource) []<-chan struct{} {
+	byKind := map[kindKey]*apiclient.Resource{}
+	chosen := map[string]*apiclient.Resource{} // by resource.group
+	var order []string
+	for i := range resources {
+		r := &resources[i]
+		gr := r.Resource + "." + r.Group
+		if chosen[gr] == nil {
+			chosen[gr] = r
+			order = append(order, gr)
+		}
+		// Every version's owner references resolve to the mirrored one.
+		byKind[kindKey{r.APIVersion(), r.Kind}] = chosen[gr]
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.byKind = byKind
+	var synced []<-chan struct{}
+	for gr, m := range c.mirrors {
+		if r := chosen[gr]; r == nil || r.APIVersion() != m.res.APIVersion() || !r.Can("list", "watch", "delete") {
+			m.stop()
+			delete(c.mirrors, gr)
+		}
+	}
+	for _, gr := range order {
+		r := chosen[gr]
+		if c.mirrors[gr] != nil || !r.Can("list", "watch", "delete") {
+			continue
+		}
+		mctx, stop := context.WithCancel(ctx)
+		rf := c.c.NewReflector(r.Path(""), c.observe(r))
+		c.mirrors[gr] = &mirror{res: r, rf: rf, stop: stop}
+		synced = append(synced, rf.Synced())
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rf.Run(mctx)
+		}()
+	}
+	return synced
+}
+
+// mirror is the list-and-watch of one resource.
+type mirror struct {
+	res  *apiclient.Resource
+	rf   *apiclient.Reflector
+	stop context.CancelFunc
 }
 
 // refresh brings the graph up to date with consistent lists of every
 // resource, so that an owner's dependents created just before its
 // deletion are known before the owner is let go.
 func (c *Collector) refresh(ctx context.Context) error {
-	for _, rf := range c.reflectors {
+	c.mu.RLock()
+	rfs := make([]*apiclient.Reflector, 0, len(c.mirrors))
+	for _, m := range c.mirrors {
+		rfs = append(rfs, m.rf)
+	}
+	c.mu.RUnlock()
+	for _, rf := range rfs {
 		if err := rf.Refresh(ctx); err != nil {
+			if status.IsNotFound(err) {
+				continue // a kind removed since: nothing of it depends on anything
+			}
 			return err
 		}
 	}

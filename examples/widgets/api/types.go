@@ -1,5 +1,7 @@
 // Package api defines the example kinds: the namespaced Widget and the
-// cluster-scoped Gadget of group stable.example.com, version v1.
+// cluster-scoped Gadget of group stable.example.com, version v1. Widget
+// is served in v1beta1 too (WidgetV1beta1, deprecated), converted by Go
+// functions.
 package api
 
 import (
@@ -94,6 +96,7 @@ func WidgetKind() apiserver.Kind {
 		// CEL rules (WidgetSpec.ValidationRules and the tags of Size)
 		// need a server with a rule engine.
 		New:      func() meta.Object { return &Widget{} },
+		Versions: widgetVersions(),
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors { return validateWidget(obj.(*Widget)) },
 		SelectableFields: map[string]func(meta.Object) string{
 			"spec.color": func(obj meta.Object) string { return obj.(*Widget).Spec.Color },

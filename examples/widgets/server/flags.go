@@ -43,6 +43,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&a.AuthorizationMode, "authorization-mode", AuthorizationAlwaysAllow, "AlwaysAllow or RBAC (which serves TLS and writes a kubeconfig with an administrator's client certificate)")
 	fs.StringVar(&a.AuditLogPath, "audit-log-path", "", "append one audit.k8s.io/v1 event per request to this file as JSON lines (- for standard output)")
 	fs.StringVar(&a.AuditPolicyFile, "audit-policy-file", "", "audit policy (audit.k8s.io/v1 Policy) choosing each request's level; default: Metadata")
+	fs.StringVar(&f.cfg.CRDs, "crds", "", "create the CustomResourceDefinitions of every manifest (YAML or JSON) in this directory at start")
 	verbose := fs.Bool("v", false, "log every request (debug level)")
 	addOperationsFlags(fs, &f.cfg.Ops)
 	if err := fs.Parse(args); err != nil {

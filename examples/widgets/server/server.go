@@ -6,7 +6,10 @@
 // coordination.k8s.io/v1 Leases, with the garbage collector and the
 // namespace controller running in one server at a time. The Widget and
 // Sprocket schemas carry CEL validation rules, evaluated by the engine of
-// github.com/kapi-dev/kapi/cel.
+// github.com/kapi-dev/kapi/cel. It serves apiextensions.k8s.io/v1
+// CustomResourceDefinitions and the kinds they define (package
+// controllers/crd), and --crds DIR creates the definitions of the
+// manifests in DIR at start.
 //
 // # Storage
 //
@@ -41,6 +44,7 @@ import (
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/controllers"
+	"github.com/kapi-dev/kapi/controllers/crd"
 	"github.com/kapi-dev/kapi/controllers/leader"
 	"github.com/kapi-dev/kapi/controllers/namespace"
 	"github.com/kapi-dev/kapi/examples/internal/kubeconfig"
@@ -80,6 +84,10 @@ type Config struct {
 	// Auth configures authentication, authorization and audit; the zero
 	// value authenticates no one and allows everything.
 	Auth AuthConfig
+	// CRDs is a directory whose CustomResourceDefinition manifests (YAML
+	// or JSON, one or more documents a file) are created, or updated, at
+	// start; Open returns once their kinds are served.
+	CRDs string
 	// Ops are the limits, timeouts, shutdown delay, profiling and
 	// tracing (see [Operations]); the zero value is no limit, no
 	// timeout, no delay, no metrics, no profiling, no tracing.
@@ -157,6 +165,7 @@ func Open(cfg Config) (*Server, error) {
 	for _, k := range append(kinds(), sprocket) {
 		srv.api.Register(k)
 	}
+	crds := crd.Serve(srv.api, crd.Options{Logger: cfg.Logger})
 	if err := srv.api.Err(); err != nil {
 		srv.Close()
 		return nil, err
@@ -165,7 +174,11 @@ func Open(cfg Config) (*Server, error) {
 		srv.Close()
 		return nil, err
 	}
-	if err := srv.startControlPlane(lifecycle, cfg); err != nil {
+	if err := srv.startControlPlane(lifecycle, crds, cfg); err != nil {
+		srv.Close()
+		return nil, err
+	}
+	if err := srv.loadCRDs(cfg.CRDs); err != nil {
 		srv.Close()
 		return nil, err
 	}
@@ -178,7 +191,7 @@ func Open(cfg Config) (*Server, error) {
 
 // startControlPlane creates the immortal namespaces, then runs the
 // namespace mirror of the lifecycle check and the controllers until Close.
-func (s *Server) startControlPlane(lifecycle *namespace.Lifecycle, cfg Config) error {
+func (s *Server) startControlPlane(lifecycle *namespace.Lifecycle, crds *crd.Controller, cfg Config) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := namespace.EnsureSystem(ctx, s.api); err != nil {
 		cancel()
@@ -189,8 +202,11 @@ func (s *Server) startControlPlane(lifecycle *namespace.Lifecycle, cfg Config) e
 		host, _ := os.Hostname()
 		identity = fmt.Sprintf("%s_%d_%d", host, os.Getpid(), time.Now().UnixNano())
 	}
-	done := make(chan struct{}, 2)
+	done := make(chan struct{}, 3)
 	go func() { lifecycle.Run(ctx, s.api); done <- struct{}{} }()
+	// Every server serves the kinds of the definitions it sees, so that
+	// servers sharing a store serve the same API.
+	go func() { _ = crds.Run(ctx); done <- struct{}{} }()
 	go func() {
 		opts := controllers.Options{Election: leader.Options{Identity: identity}, Logger: cfg.Logger}
 		if err := controllers.Run(ctx, s.api, opts); err != nil && cfg.Logger != nil {
@@ -198,7 +214,25 @@ func (s *Server) startControlPlane(lifecycle *namespace.Lifecycle, cfg Config) e
 		}
 		done <- struct{}{}
 	}()
-	s.stopControlPlane = func() { cancel(); <-done; <-done }
+	s.stopControlPlane = func() { cancel(); <-done; <-done; <-done }
+	return nil
+}
+
+// loadCRDs creates the definitions of the manifests in dir, if any, and
+// waits for their kinds to be served.
+func (s *Server) loadCRDs(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	defs, err := crd.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("--crds: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := crd.Create(ctx, s.api, defs...); err != nil {
+		return fmt.Errorf("--crds: %w", err)
+	}
 	return nil
 }
 
