@@ -19,17 +19,20 @@ import (
 // manager owns the fields it sets. A missing object is created (201),
 // except through a subresource, as kube-apiserver does.
 func (h *handler) apply(req *request, opts patchOptions, body []byte) {
-	if err := codec.CheckYAMLCost(body); err != nil {
-		h.fail(req, status.BadRequest(err.Error()))
-		return
+	isJSON := codec.IsJSON(body)
+	if !isJSON {
+		// A JSON body is bounded by the JSON decoder's nesting limit; the
+		// flow-depth bound is for the YAML parser.
+		if err := codec.CheckYAMLCost(body); err != nil {
+			h.fail(req, status.BadRequest(err.Error()))
+			return
+		}
 	}
 	var bodyStrict error
 	if opts.validation != fieldvalidation.Ignore {
 		// kube-apiserver checks the configuration for duplicate fields
 		// after applying it.
-		if err := yaml.UnmarshalStrict(body, &map[string]any{}); err != nil {
-			bodyStrict = err
-		}
+		bodyStrict = applyBodyDuplicates(body, isJSON)
 	}
 	var strict []error
 	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry, createMissing: req.subresource == "",
@@ -93,4 +96,22 @@ func (h *handler) applyConfig(req *request, opts patchOptions, body []byte, cur 
 	}
 	obj.GetObjectMeta().ManagedFields = entries
 	return obj, strict, nil
+}
+
+// applyBodyDuplicates returns the error kube-apiserver's strict YAML
+// decoding gives for duplicate fields in an apply body, or nil. A JSON
+// body is checked by the JSON decoder, whose cost is linear at any depth;
+// only one that has duplicates, and is shallow enough for the YAML
+// parser, is read again as YAML for kube's wording.
+func applyBodyDuplicates(body []byte, isJSON bool) error {
+	if isJSON {
+		problems, err := fieldvalidation.DecodeJSON(body, &map[string]any{})
+		if err != nil || len(problems) == 0 {
+			return nil
+		}
+		if codec.CheckYAMLCost(body) != nil {
+			return problems[0]
+		}
+	}
+	return yaml.UnmarshalStrict(body, &map[string]any{})
 }

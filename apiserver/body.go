@@ -32,14 +32,16 @@ func (s *core) readBody(r *http.Request) ([]byte, error) {
 	return b, nil
 }
 
-// dryRun reads the dryRun query parameter: "All" or absent.
-func dryRun(values []string) (bool, error) {
+// validateDryRun checks the dryRun values of a request's options as
+// kube-apiserver's ValidateDryRun does: "All" is the only one, and any
+// other makes the options Invalid (422).
+func validateDryRun(values []string) status.FieldErrors {
 	for _, v := range values {
 		if v != "All" {
-			return false, status.BadRequest(fmt.Sprintf("dryRun: Unsupported value: %q: supported values: \"All\"", v))
+			return status.FieldErrors{status.NotSupported(status.NewPath("dryRun"), values, []string{"All"})}
 		}
 	}
-	return len(values) > 0, nil
+	return nil
 }
 
 // decodeBody decodes a create or update body into a new object of the
@@ -152,12 +154,9 @@ type writeInput struct {
 func (h *handler) readWrite(req *request, optionsKind string) (writeInput, error) {
 	var in writeInput
 	var err error
-	if in.manager, err = writeManager(req.r, optionsKind); err != nil {
+	var directive fieldvalidation.Directive
+	if in.manager, in.dry, directive, err = writeOptions(req.r, optionsKind); err != nil {
 		return in, err
-	}
-	directive, errs := fieldvalidation.Parse(req.r.URL.Query().Get("fieldValidation"))
-	if errs != nil {
-		return in, optionsInvalid(optionsKind, errs)
 	}
 	if in.obj, err = h.decodeBody(req, directive); err != nil {
 		return in, err
@@ -170,6 +169,5 @@ func (h *handler) readWrite(req *request, optionsKind string) (writeInput, error
 	if err := req.checkNamespace(h.r, in.obj); err != nil {
 		return in, err
 	}
-	in.dry, err = dryRun(req.r.URL.Query()["dryRun"])
-	return in, err
+	return in, nil
 }

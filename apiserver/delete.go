@@ -90,12 +90,12 @@ func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) 
 		}
 	}
 	opts.DryRun = append(q["dryRun"], opts.DryRun...)
-	if errs := validateUnsafeDelete(opts); len(errs) > 0 {
+	errs := validateDryRun(opts.DryRun)
+	if errs = append(errs, validateUnsafeDelete(opts)...); len(errs) > 0 {
 		return opts, false, optionsInvalid("DeleteOptions", errs)
 	}
-	dry, err := dryRun(opts.DryRun)
 	opts.TypeMeta = meta.TypeMeta{Kind: "DeleteOptions", APIVersion: "meta.k8s.io/v1"}
-	return opts, dry, err
+	return opts, len(opts.DryRun) > 0, nil
 }
 
 // delete deletes one object. An object with finalizers, or one the
@@ -236,41 +236,4 @@ func checkPreconditions(r *resource, obj meta.Object, p *meta.Preconditions) err
 		return status.Conflict(r.gr, m.Name, fmt.Errorf("Precondition failed: ResourceVersion in precondition: %s, ResourceVersion in object meta: %s", *p.ResourceVersion, m.ResourceVersion))
 	}
 	return nil
-}
-
-// deleteCollection serves DELETE on a collection: every object matching
-// the selectors is deleted and the list of them returned.
-func (h *handler) deleteCollection(req *request) {
-	opts, dry, err := h.deleteOptions(req)
-	if err != nil {
-		h.fail(req, err)
-		return
-	}
-	sel, err := h.parseSelectors(req)
-	if err != nil {
-		h.fail(req, err)
-		return
-	}
-	ctx := req.r.Context()
-	items, rev, err := h.listAll(ctx, req.namespace, sel)
-	if err != nil {
-		h.fail(req, err)
-		return
-	}
-	list := &meta.List{TypeMeta: meta.TypeMeta{Kind: h.r.listKind, APIVersion: h.r.apiVersion}, Items: []meta.Object{}}
-	w := &write{h: h, req: req, dryRun: dry, deleteOptions: &opts}
-	for _, obj := range items {
-		m := obj.GetObjectMeta()
-		out, _, err := w.delete(ctx, m.Namespace, m.Name, opts)
-		if status.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			h.fail(req, err)
-			return
-		}
-		list.Items = append(list.Items, out)
-	}
-	list.ResourceVersion = strconv.FormatInt(rev, 10)
-	h.writeObject(req, http.StatusOK, list)
 }

@@ -56,6 +56,10 @@ type Kind struct {
 	AllowCreateOnUpdate bool
 	// Storage stores this kind; default: the server's storage.
 	Storage storage.Interface
+	// StoredAs, when set, keeps the kind's objects as another kind's, in
+	// that kind's storage and form, converted on every write and read
+	// (see [StoredAs]).
+	StoredAs *StoredAs
 	// Default fills in defaults on every write, after the schema's.
 	Default func(ctx context.Context, obj meta.Object)
 	// Validate checks an object before it is stored, after the schema's

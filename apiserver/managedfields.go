@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"unicode"
 
+	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
@@ -222,12 +223,20 @@ func optionsInvalid(kind string, errs status.FieldErrors) error {
 	return status.Invalid(meta.GroupVersionKind{Group: "meta.k8s.io", Kind: kind}, "", errs)
 }
 
-// writeManager validates the fieldManager of a create or update and
-// returns the manager the write is recorded under.
-func writeManager(r *http.Request, optionsKind string) (string, error) {
-	fm := r.URL.Query().Get("fieldManager")
-	if errs := validateFieldManager(fm); len(errs) > 0 {
-		return "", optionsInvalid(optionsKind, errs)
+// writeOptions validates the options of a create or update as
+// kube-apiserver's ValidateCreateOptions and ValidateUpdateOptions do
+// (fieldManager, dryRun, fieldValidation: every problem in one 422) and
+// returns the manager the write is recorded under, whether it is a dry
+// run, and the field validation directive.
+func writeOptions(r *http.Request, optionsKind string) (manager string, dry bool, directive fieldvalidation.Directive, err error) {
+	q := r.URL.Query()
+	fm := q.Get("fieldManager")
+	errs := validateFieldManager(fm)
+	errs = append(errs, validateDryRun(q["dryRun"])...)
+	directive, verrs := fieldvalidation.Parse(q.Get("fieldValidation"))
+	errs = append(errs, verrs...)
+	if len(errs) > 0 {
+		return "", false, directive, optionsInvalid(optionsKind, errs)
 	}
-	return patch.ManagerName(fm, r.UserAgent()), nil
+	return patch.ManagerName(fm, r.UserAgent()), len(q["dryRun"]) > 0, directive, nil
 }

@@ -122,6 +122,7 @@ func parsePatchOptions(r *http.Request, pt string) (patchOptions, error) {
 		errs = append(errs, status.Required(status.NewPath("fieldManager"), "is required for apply patch"))
 	}
 	errs = append(errs, validateFieldManager(fm)...)
+	errs = append(errs, validateDryRun(q["dryRun"])...)
 	directive, verrs := fieldvalidation.Parse(q.Get("fieldValidation"))
 	errs = append(errs, verrs...)
 	if len(errs) > 0 {
@@ -129,10 +130,7 @@ func parsePatchOptions(r *http.Request, pt string) (patchOptions, error) {
 	}
 	opts.manager = patch.ManagerName(fm, r.UserAgent())
 	opts.validation = directive
-	var err error
-	if opts.dry, err = dryRun(q["dryRun"]); err != nil {
-		return opts, err
-	}
+	opts.dry = len(q["dryRun"]) > 0
 	return opts, nil
 }
 

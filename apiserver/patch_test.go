@@ -133,7 +133,7 @@ func TestPatchErrors(t *testing.T) {
 			400, meta.StatusReasonBadRequest, "invalid object type"},
 		{"apply of malformed YAML", path + "?fieldManager=m", apply, "a: [", 400, meta.StatusReasonBadRequest, "error decoding YAML"},
 		{"apply of an undeclared field", path + "?fieldManager=m", apply,
-			`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"colour":"blue"}}`, 500, "", "field not declared in schema"},
+			`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"colour":"blue"}}`, 400, meta.StatusReasonBadRequest, "field not declared in schema"},
 		{"apply of another name", path + "?fieldManager=m", apply, `{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"v"}}`, 400, meta.StatusReasonBadRequest,
 			"the name of the object (v) does not match the name on the URL (w)"},
 		{"apply to a missing status", widgetsPath + "/missing/status?fieldManager=m", apply, strings.Replace(cfg, `"w"`, `"missing"`, 1), 404, meta.StatusReasonNotFound, ""},

@@ -79,14 +79,10 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 	if err != nil {
 		return nil, err
 	}
-	group := k.Group
-	if group == "" {
-		group = "core"
-	}
 	r := &resource{
 		kind:        k,
 		store:       k.Storage,
-		prefix:      "/" + group + "/" + k.Resource + "/",
+		prefix:      storagePrefix(k.Group, k.Resource),
 		apiVersion:  k.groupVersion().String(),
 		listKind:    k.Kind + "List",
 		gr:          k.groupResource(),
@@ -108,6 +104,9 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 		r.store, r.cache, r.storageCodec = stor.store, stor.cache, stor.storageCodec
 	} else {
 		r.stor = r
+		if k.StoredAs != nil {
+			r.store = newSharedStore(&r.kind, r.store, codecs)
+		}
 		cacheOpts.Decode = func(kv *storage.KeyValue) (any, error) { return r.decode(kv) }
 		cacheOpts.Index = r.labelTerms
 		r.cache = watch.New(r.store, r.prefix, cacheOpts)

@@ -133,16 +133,11 @@ func (h *handler) writeScale(req *request) {
 		h.fail(req, err)
 		return
 	}
-	dry, err := dryRun(req.r.URL.Query()["dryRun"])
-	if err != nil {
-		h.fail(req, err)
-		return
-	}
 	optionsKind := "UpdateOptions"
 	if req.verb == "patch" {
 		optionsKind = "PatchOptions"
 	}
-	manager, err := writeManager(req.r, optionsKind)
+	manager, dry, _, err := writeOptions(req.r, optionsKind)
 	if err != nil {
 		h.fail(req, err)
 		return

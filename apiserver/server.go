@@ -400,6 +400,9 @@ func checkKind(k *Kind) error {
 	default:
 		return fmt.Errorf("DeletePropagation %q is not Background, Foreground or Orphan", k.DeletePropagation)
 	}
+	if err := checkStoredAs(k); err != nil {
+		return err
+	}
 	if sc := k.Subresources.Scale; sc != nil && (sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "") {
 		return errors.New("Subresources.Scale needs SpecReplicasPath and StatusReplicasPath")
 	}

@@ -111,7 +111,7 @@ func (YAML) Encode(w io.Writer, v any) error {
 // Decode reads YAML (or JSON, which is YAML). Duplicate keys are strict
 // errors, as they are for JSON.
 func (YAML) Decode(data []byte, v any) ([]error, error) {
-	if isJSONObject(data) {
+	if IsJSON(data) {
 		return fieldvalidation.DecodeJSON(data, v)
 	}
 	if err := CheckYAMLCost(data); err != nil {

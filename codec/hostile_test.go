@@ -10,12 +10,13 @@ import (
 	"github.com/kapi-dev/kapi/internal/growth"
 )
 
-// plainYAML is an ordinary YAML document of about n bytes, as dense in
-// nodes as the hostile ones: shallow flow collections.
+// plainYAML is an ordinary YAML document of about n bytes, about as dense
+// in values as the value budget lets a body be: block mappings with
+// shallow flow collections.
 func plainYAML(n int) []byte {
 	var b bytes.Buffer
 	for i := 0; b.Len() < n; i++ {
-		fmt.Fprintf(&b, "- {a%d: {a: [1, {a: 1}]}}\n", i)
+		fmt.Fprintf(&b, "- name: a%d\n  value: [1, {a: 1}]\n", i)
 	}
 	return b.Bytes()
 }

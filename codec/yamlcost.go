@@ -23,21 +23,52 @@ const MaxYAMLFlowDepth = 200
 // MaxYAMLFlowDepth levels in flow style.
 var ErrYAMLTooDeep = fmt.Errorf("yaml: flow collections nested deeper than %d levels", MaxYAMLFlowDepth)
 
+// The YAML parser and the conversion to JSON allocate a few hundred bytes
+// for every value (node) of a document, whatever its size: a body of
+// one-character values ("[1,1,1,…]", "- ~") cost over 150 bytes allocated
+// per byte of body, where ordinary documents cost about 65. A YAML body may therefore hold YAMLFreeNodes values,
+// plus one per YAMLBytesPerNode bytes of body beyond; ordinary documents
+// (a key and a value per line, indented) are far below it. An alias counts
+// as YAMLAliasNodes values, since it stands for a copy of what it names.
+const (
+	YAMLFreeNodes    = 16384
+	YAMLBytesPerNode = 3
+	YAMLAliasNodes   = 64
+)
+
+// ErrYAMLTooDense is returned for a YAML body with more values than
+// YAMLFreeNodes and YAMLBytesPerNode allow for its size.
+var ErrYAMLTooDense = fmt.Errorf("yaml: more than one value per %d bytes", YAMLBytesPerNode)
+
 // CheckYAMLCost returns ErrYAMLTooDeep when data nests flow collections
-// deeper than MaxYAMLFlowDepth. It reads data once; quoted scalars and
-// comments do not count.
+// deeper than MaxYAMLFlowDepth, and ErrYAMLTooDense when it holds more
+// values than its size allows. It reads data once, without allocating;
+// quoted scalars and comments do not count. The values are estimated from
+// the separators that start one (a line, "- ", ": ", ",", "[", "{", an
+// alias), never fewer than the document has.
 func CheckYAMLCost(data []byte) error {
-	depth := 0
+	depth, nodes := 0, 1
 	for i := 0; i < len(data); i++ {
 		c := data[i]
 		switch c {
 		case '[', '{':
+			nodes++
 			if depth++; depth > MaxYAMLFlowDepth {
 				return ErrYAMLTooDeep
 			}
 		case ']', '}':
 			if depth > 0 {
 				depth--
+			}
+		case ',', '\n':
+			nodes++
+		case '-', ':', '?':
+			if i+1 == len(data) || data[i+1] == ' ' || data[i+1] == '\n' || data[i+1] == '\t' {
+				nodes++
+			}
+		case '*':
+			if i == 0 || isYAMLTokenStart(data[i-1]) {
+				nodes += YAMLAliasNodes
 			}
 		case '"', '\'':
 			if i == 0 || isYAMLTokenStart(data[i-1]) {
@@ -46,12 +77,15 @@ func CheckYAMLCost(data []byte) error {
 		case '#':
 			if i == 0 || data[i-1] == ' ' || data[i-1] == '\t' || data[i-1] == '\n' {
 				if j := bytes.IndexByte(data[i:], '\n'); j >= 0 {
-					i += j
+					i += j - 1 // the newline still ends the line
 				} else {
 					i = len(data)
 				}
 			}
 		}
+	}
+	if nodes > YAMLFreeNodes+len(data)/YAMLBytesPerNode {
+		return ErrYAMLTooDense
 	}
 	return nil
 }
@@ -85,9 +119,11 @@ func skipQuoted(data []byte, i int) int {
 	return len(data) - 1
 }
 
-// isJSONObject reports whether data, after white space, is a JSON object
-// or array, which the JSON decoder reads as YAML would.
-func isJSONObject(data []byte) bool {
+// IsJSON reports whether data, after white space, is a JSON object or
+// array, which the JSON decoder reads as YAML would. Such a body is
+// bounded by the JSON decoder's nesting limit (10,000 levels, as in
+// Kubernetes), not by MaxYAMLFlowDepth.
+func IsJSON(data []byte) bool {
 	data = bytes.TrimLeft(data, " \t\r\n")
 	return len(data) > 0 && (data[0] == '{' || data[0] == '[') && json.Valid(data)
 }

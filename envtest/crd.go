@@ -15,15 +15,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
-
-	"github.com/kapi-dev/kapi/apiserver"
-	"github.com/kapi-dev/kapi/kube/runtimekind"
 )
 
 // CRDInstallOptions are the options for installing CRDs.
 type CRDInstallOptions struct {
 	// Scheme is accepted for compatibility; conversion webhooks are not
-	// set up from it.
+	// pointed at the local webhook server from it.
 	Scheme *runtime.Scheme
 	// Paths are directories or files of CRD manifests (.yaml, .yml or
 	// .json; several documents per file).
@@ -33,10 +30,11 @@ type CRDInstallOptions struct {
 	// ErrorIfPathMissing makes a missing path an error.
 	ErrorIfPathMissing bool
 	// MaxTime and PollInterval bound the wait for installed CRDs to be
-	// served; defaults 10s and 100ms.
+	// Established and served; defaults 10s and 10ms.
 	MaxTime, PollInterval time.Duration
-	// CleanUpAfterUse is accepted for compatibility: everything the
-	// environment stores goes with it when it stops.
+	// CleanUpAfterUse deletes the CRDs, and so their objects, when the
+	// environment stops (of use with UseExistingCluster: everything an
+	// environment of its own stores goes with it anyway).
 	CleanUpAfterUse bool
 	// WebhookOptions is accepted for compatibility (see
 	// WebhookInstallOptions).
@@ -123,24 +121,6 @@ func readCRDFile(path string) ([]*apiextensionsv1.CustomResourceDefinition, erro
 		}
 		out = append(out, crd)
 	}
-}
-
-// crdKinds turns CRDs into kinds registered when the server is built.
-func crdKinds(crds []*apiextensionsv1.CustomResourceDefinition) ([]apiserver.Kind, error) {
-	seen := map[string]bool{}
-	var ks []apiserver.Kind
-	for _, crd := range crds {
-		if seen[crd.Name] {
-			continue
-		}
-		seen[crd.Name] = true
-		k, err := runtimekind.FromCRD(crd)
-		if err != nil {
-			return nil, fmt.Errorf("envtest: %w", err)
-		}
-		ks = append(ks, k)
-	}
-	return ks, nil
 }
 
 // mergePaths returns a's paths and then those of b not in a.

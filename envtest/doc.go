@@ -14,19 +14,22 @@
 // It serves core/v1 Namespaces, ConfigMaps, Secrets, Events and
 // ServiceAccounts, events.k8s.io/v1 Events, coordination.k8s.io/v1
 // Leases, rbac.authorization.k8s.io/v1 (under RBAC, the default, with
-// kube's default roles) and the kinds of the CRDs; it runs the namespace
-// controller and the garbage collector, which kube-apiserver alone, as
-// envtest runs it, does not: deleting an owner deletes its dependents,
-// and deleting a namespace empties it.
+// kube's default roles) and apiextensions.k8s.io/v1
+// CustomResourceDefinitions: Start creates the CRDs through the API and
+// waits until they are Established and in discovery, as envtest does,
+// and [InstallCRDs], [UninstallCRDs] and any client may add, change and
+// delete more while it runs. It runs the namespace controller and the
+// garbage collector, which kube-apiserver alone, as envtest runs it,
+// does not: deleting an owner deletes its dependents, and deleting a
+// namespace empties it.
 //
 // # What differs from controller-runtime's envtest
 //
-//   - The CRDs are registered with the server as it is built: each must
-//     serve exactly one version (no conversion), and they are not
-//     CustomResourceDefinition objects in the API, so a suite cannot
-//     read, change or delete them through a client, nor install more
-//     while the environment runs. CRDInstallOptions.MaxTime,
-//     PollInterval and CleanUpAfterUse have no use.
+//   - CRD conversion webhooks are not pointed at the local webhook
+//     server from the Scheme's convertible types; give them their URL
+//     and caBundle in the CRD.
+//   - CRDInstallOptions.PollInterval defaults to 10ms rather than
+//     100ms: the wait for a CRD is a few milliseconds here.
 //   - Built-in kinds are the ones listed above: no Pods, Deployments,
 //     Services or other workload kinds, and no admission webhooks (Start
 //     refuses webhook configurations; it still prepares

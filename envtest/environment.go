@@ -80,8 +80,9 @@ type Environment struct {
 	running *running
 }
 
-// Start starts the server with the CRDs installed and returns the
-// administrator's rest.Config. Call Stop when done.
+// Start starts the server, creates the CRDs through its API and waits
+// until they are Established, and returns the administrator's
+// rest.Config. Call Stop when done.
 func (te *Environment) Start() (*rest.Config, error) {
 	if te.running != nil {
 		return nil, errors.New("envtest: the environment is already started")
@@ -95,18 +96,15 @@ func (te *Environment) Start() (*rest.Config, error) {
 	te.CRDInstallOptions.CRDs = mergeCRDs(te.CRDInstallOptions.CRDs, te.CRDs)
 	te.CRDInstallOptions.Paths = mergePaths(te.CRDInstallOptions.Paths, te.CRDDirectoryPaths)
 	te.CRDInstallOptions.ErrorIfPathMissing = te.ErrorIfCRDPathMissing
-	if err := ReadCRDFiles(&te.CRDInstallOptions); err != nil {
+	install := te.CRDInstallOptions
+	defaultCRDOptions(&install)
+	if err := ReadCRDFiles(&install); err != nil {
 		return nil, err
 	}
-	crds := te.CRDInstallOptions.CRDs
 	if te.useExistingCluster() {
-		return te.startExisting()
+		return te.startExisting(install)
 	}
-	kinds, err := crdKinds(crds)
-	if err != nil {
-		return nil, err
-	}
-	r, err := startServer(serverConfig{authorization: te.AuthorizationMode, kinds: kinds, logger: te.Logger})
+	r, err := startServer(serverConfig{authorization: te.AuthorizationMode, logger: te.Logger})
 	if err != nil {
 		return nil, err
 	}
@@ -119,20 +117,32 @@ func (te *Environment) Start() (*rest.Config, error) {
 	if err == nil {
 		err = te.WebhookInstallOptions.PrepWithoutInstalling()
 	}
+	if err == nil {
+		err = te.installCRDs(install)
+	}
 	if err != nil {
 		_ = te.Stop()
 		return nil, err
 	}
-	te.CRDs = crds
 	return te.Config, nil
 }
 
-// startExisting connects to an existing cluster instead of starting a
-// server; CRDs cannot be installed there by this package.
-func (te *Environment) startExisting() (*rest.Config, error) {
-	if len(te.CRDInstallOptions.CRDs) > 0 {
-		return nil, errors.New("envtest: installing CRDs into an existing cluster is not supported; apply them beforehand")
+// installCRDs creates the CRDs and waits for them; te.CRDs is then every
+// one of them.
+func (te *Environment) installCRDs(install CRDInstallOptions) error {
+	if err := CreateCRDs(te.Config, install.CRDs); err != nil {
+		return err
 	}
+	if err := WaitForCRDs(te.Config, install.CRDs, install); err != nil {
+		return err
+	}
+	te.CRDs = install.CRDs
+	return nil
+}
+
+// startExisting connects to an existing cluster instead of starting a
+// server, and installs the CRDs there.
+func (te *Environment) startExisting(install CRDInstallOptions) (*rest.Config, error) {
 	if te.Config == nil {
 		cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
 			clientcmd.NewDefaultClientConfigLoadingRules(), &clientcmd.ConfigOverrides{}).ClientConfig()
@@ -141,6 +151,9 @@ func (te *Environment) startExisting() (*rest.Config, error) {
 		}
 		te.Config = cfg
 	}
+	if err := te.installCRDs(install); err != nil {
+		return nil, err
+	}
 	return te.Config, nil
 }
 
@@ -148,6 +161,9 @@ func (te *Environment) startExisting() (*rest.Config, error) {
 // stopped and everything stored is gone.
 func (te *Environment) Stop() error {
 	errs := []error{te.WebhookInstallOptions.Cleanup()}
+	if te.CRDInstallOptions.CleanUpAfterUse && te.Config != nil && (te.running != nil || te.useExistingCluster()) {
+		errs = append(errs, UninstallCRDs(te.Config, te.CRDInstallOptions))
+	}
 	if te.running != nil {
 		errs = append(errs, te.running.close())
 		te.running = nil

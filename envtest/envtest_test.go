@@ -11,6 +11,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -169,7 +170,10 @@ func TestAlwaysAllow(t *testing.T) {
 	}
 }
 
-var guestbooks = schema.GroupVersionResource{Group: "webapp.example.com", Version: "v1", Resource: "guestbooks"}
+var (
+	guestbooks = schema.GroupVersionResource{Group: "webapp.example.com", Version: "v1", Resource: "guestbooks"}
+	crds       = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+)
 
 // TestCRDDirectory: the CRDs of a directory are served, and Start fills
 // CRDs; a missing path fails only with ErrorIfCRDPathMissing.
@@ -199,6 +203,16 @@ func TestCRDDirectory(t *testing.T) {
 	u.SetName("bad")
 	if _, err := dc.Resource(guestbooks).Namespace("default").Create(ctx, u, metav1.CreateOptions{}); !apierrors.IsInvalid(err) {
 		t.Errorf("against the CRD's pattern: %v, want Invalid", err)
+	}
+
+	// The CRD is an object of the API, Established.
+	crd, err := dc.Resource(crds).Get(ctx, "guestbooks.webapp.example.com", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conds, _, _ := unstructured.NestedSlice(crd.Object, "status", "conditions")
+	if !strings.Contains(fmt.Sprint(conds), "type:Established") {
+		t.Errorf("conditions %v", conds)
 	}
 
 	strict := &envtest.Environment{CRDDirectoryPaths: []string{"testdata/missing"}, ErrorIfCRDPathMissing: true}
@@ -266,5 +280,63 @@ func TestWebhookOptions(t *testing.T) {
 	bad := &envtest.Environment{WebhookInstallOptions: envtest.WebhookInstallOptions{Paths: []string{"testdata/webhooks"}}}
 	if _, err := bad.Start(); err == nil || !strings.Contains(err.Error(), "admission webhooks") {
 		t.Errorf("webhook configurations: %v", err)
+	}
+}
+
+// TestInstallCRDs: CRDs given as objects are installed at Start, more
+// while the environment runs, and UninstallCRDs deletes them with their
+// objects.
+func TestInstallCRDs(t *testing.T) {
+	env := &envtest.Environment{CRDs: []*apiextensionsv1.CustomResourceDefinition{crontabCRD("crontabs", "CronTab")}}
+	cfg := start(t, env)
+	dc, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	tabs := schema.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "crontabs"}
+	if _, err := dc.Resource(tabs).Namespace("default").List(ctx, metav1.ListOptions{}); err != nil {
+		t.Fatalf("the CRD given at Start: %v", err)
+	}
+	more := envtest.CRDInstallOptions{CRDs: []*apiextensionsv1.CustomResourceDefinition{crontabCRD("cronjobs", "CronJob")}}
+	installed, err := envtest.InstallCRDs(cfg, more)
+	if err != nil || len(installed) != 1 {
+		t.Fatalf("InstallCRDs: %v %v", installed, err)
+	}
+	jobs := schema.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "cronjobs"}
+	obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "stable.example.com/v1", "kind": "CronJob",
+		"metadata": map[string]any{"name": "j"}, "spec": map[string]any{"cronSpec": "* * * * *"}}}
+	if _, err := dc.Resource(jobs).Namespace("default").Create(ctx, obj, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("an object of the CRD installed while running: %v", err)
+	}
+	if err := envtest.UninstallCRDs(cfg, more); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the kind of a deleted CRD is no longer served", func() (bool, string) {
+		_, err := dc.Resource(jobs).Namespace("default").List(ctx, metav1.ListOptions{})
+		return apierrors.IsNotFound(err), fmt.Sprint(err)
+	})
+	bad := crontabCRD("badtabs", "BadTab")
+	bad.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"] = apiextensionsv1.JSONSchemaProps{}
+	if _, err := envtest.InstallCRDs(cfg, envtest.CRDInstallOptions{CRDs: []*apiextensionsv1.CustomResourceDefinition{bad}}); !apierrors.IsInvalid(errors.Unwrap(err)) {
+		t.Errorf("a non-structural CRD: %v, want 422 Invalid", err)
+	}
+}
+
+func crontabCRD(plural, kind string) *apiextensionsv1.CustomResourceDefinition {
+	return &apiextensionsv1.CustomResourceDefinition{
+		ObjectMeta: metav1.ObjectMeta{Name: plural + ".stable.example.com"},
+		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
+			Group: "stable.example.com", Scope: apiextensionsv1.NamespaceScoped,
+			Names: apiextensionsv1.CustomResourceDefinitionNames{Plural: plural, Kind: kind},
+			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
+				Name: "v1", Served: true, Storage: true,
+				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{
+					Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
+						"spec": {Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{"cronSpec": {Type: "string"}}},
+					},
+				}},
+			}},
+		},
 	}
 }

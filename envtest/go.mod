@@ -5,7 +5,6 @@ go 1.26.0
 require (
 	github.com/kapi-dev/kapi v0.0.0
 	github.com/kapi-dev/kapi/cel v0.0.0
-	github.com/kapi-dev/kapi/kube v0.0.0
 	github.com/onsi/gomega v1.39.0
 	k8s.io/api v0.37.2
 	k8s.io/apiextensions-apiserver v0.37.1
@@ -82,5 +81,3 @@ require (
 replace github.com/kapi-dev/kapi => ../
 
 replace github.com/kapi-dev/kapi/cel => ../cel
-
-replace github.com/kapi-dev/kapi/kube => ../kube

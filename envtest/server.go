@@ -16,6 +16,7 @@ import (
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/auth/rbac"
 	"github.com/kapi-dev/kapi/cel"
+	"github.com/kapi-dev/kapi/controllers/crd"
 	"github.com/kapi-dev/kapi/controllers/gc"
 	"github.com/kapi-dev/kapi/controllers/namespace"
 	"github.com/kapi-dev/kapi/kinds/coordinationv1"
@@ -43,12 +44,12 @@ type running struct {
 // serverConfig is what startServer needs from the Environment.
 type serverConfig struct {
 	authorization string
-	kinds         []apiserver.Kind
 	logger        *slog.Logger
 }
 
-// startServer builds a kapi server with the built-in kinds and kinds,
-// runs its namespace controller and garbage collector, and serves it
+// startServer builds a kapi server with the built-in kinds and
+// CustomResourceDefinitions, runs the controllers serving the
+// definitions' kinds, namespaces and garbage collection, and serves it
 // over TLS on a free loopback port.
 func startServer(cfg serverConfig) (r *running, err error) {
 	ca, err := newTinyCA("kapi-envtest-ca")
@@ -91,9 +92,7 @@ func startServer(cfg serverConfig) (r *running, err error) {
 	for _, k := range builtinKinds() {
 		api.Register(k)
 	}
-	for _, k := range cfg.kinds {
-		api.Register(k)
-	}
+	definitions := crd.Serve(api, crd.Options{Logger: cfg.logger})
 	if err := api.Err(); err != nil {
 		return nil, fmt.Errorf("envtest: %w", err)
 	}
@@ -117,7 +116,7 @@ func startServer(cfg serverConfig) (r *running, err error) {
 	r.hs = &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsCfg,
 		ErrorLog: log.New(io.Discard, "", 0)} // clients that hang up mid-handshake are no news
 	ctx, r.stop = context.WithCancel(ctx)
-	r.runControllers(ctx, lifecycle, cfg.logger)
+	r.runControllers(ctx, lifecycle, definitions, cfg.logger)
 	go func() { _ = r.hs.Serve(tls.NewListener(ln, tlsCfg)) }()
 	return r, nil
 }
@@ -141,10 +140,17 @@ func bootstrapPolicy() []meta.Object {
 }
 
 // runControllers runs the namespace lifecycle check's mirror, the
-// namespace controller and the garbage collector until ctx is done.
-// One environment is one server, so there is no leader election.
-func (r *running) runControllers(ctx context.Context, lifecycle *namespace.Lifecycle, logger *slog.Logger) {
-	r.wg.Add(3)
+// CustomResourceDefinition controller, the namespace controller and the
+// garbage collector until ctx is done. One environment is one server,
+// so there is no leader election.
+func (r *running) runControllers(ctx context.Context, lifecycle *namespace.Lifecycle, definitions *crd.Controller, logger *slog.Logger) {
+	r.wg.Add(4)
+	go func() {
+		defer r.wg.Done()
+		if err := definitions.Run(ctx); err != nil && logger != nil {
+			logger.Error("custom resource definition controller stopped", "err", err)
+		}
+	}()
 	go func() { defer r.wg.Done(); lifecycle.Run(ctx, r.api) }()
 	go func() { defer r.wg.Done(); namespace.New(r.api, namespace.Options{Logger: logger}).Run(ctx) }()
 	go func() {

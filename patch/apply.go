@@ -158,7 +158,10 @@ func (m *FieldManager) structuredApply(liveObj, cfg map[string]any, mg *managed,
 	}
 	cfgTyped, err := m.pt.FromUnstructured(cfg)
 	if err != nil {
-		return nil, nil, internal(fmt.Errorf("failed to create typed patch object (%v): %v", objectGVKNN(cfg), err))
+		// The client sent a configuration that does not fit the kind's
+		// schema (an unknown field, a wrong type, a duplicate list key):
+		// a 400 with structured-merge-diff's message, never a 500.
+		return nil, nil, badRequest(fmt.Errorf("failed to create typed patch object (%v): %v", objectGVKNN(cfg), err))
 	}
 	liveTyped, err := m.pt.FromUnstructured(liveObj, typed.AllowDuplicates)
 	if err != nil {

@@ -258,9 +258,9 @@ func TestApplyRejects(t *testing.T) {
 		{"no type", `{"metadata":{"name":"w"}}`, 400, meta.StatusReasonBadRequest, "invalid object type: /, Kind="},
 		{"not YAML", "a: b: c", 400, meta.StatusReasonBadRequest, "error decoding YAML: error converting YAML to JSON: yaml: mapping values are not allowed in this context"},
 		{"a list", `[1]`, 400, meta.StatusReasonBadRequest, "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}"},
-		{"a field the schema lacks", `{` + w + `,"spec":{"bogus":1}}`, 500, meta.StatusReasonUnknown, "failed to create typed patch object (default/w; stable.example.com/v1, Kind=Widget): .spec.bogus: field not declared in schema"},
-		{"a wrong type", `{` + w + `,"spec":{"replicas":"three"}}`, 500, meta.StatusReasonUnknown, "failed to create typed patch object (default/w; stable.example.com/v1, Kind=Widget): .spec.replicas: expected numeric (int or float), got string"},
-		{"duplicate keys", `{` + w + `,"spec":{"ports":[{"name":"a","port":1},{"name":"a","port":2}]}}`, 500, meta.StatusReasonUnknown, `failed to create typed patch object (default/w; stable.example.com/v1, Kind=Widget): .spec.ports: duplicate entries for key [name="a"]`},
+		{"a field the schema lacks", `{` + w + `,"spec":{"bogus":1}}`, 400, meta.StatusReasonBadRequest, "failed to create typed patch object (default/w; stable.example.com/v1, Kind=Widget): .spec.bogus: field not declared in schema"},
+		{"a wrong type", `{` + w + `,"spec":{"replicas":"three"}}`, 400, meta.StatusReasonBadRequest, "failed to create typed patch object (default/w; stable.example.com/v1, Kind=Widget): .spec.replicas: expected numeric (int or float), got string"},
+		{"duplicate keys", `{` + w + `,"spec":{"ports":[{"name":"a","port":1},{"name":"a","port":2}]}}`, 400, meta.StatusReasonBadRequest, `failed to create typed patch object (default/w; stable.example.com/v1, Kind=Widget): .spec.ports: duplicate entries for key [name="a"]`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -97,6 +97,17 @@ func TestJSONPatchInsertAllocations(t *testing.T) {
 				return fmt.Sprintf(`{"op":"add","path":"/spec/tags/%d","value":"t%d"}`, (i+1)/2, i)
 			})
 		}},
+		{"moves from the front to the end", func(n int) []byte {
+			return ops(n, func(i int) string {
+				if i < n/2 {
+					return fmt.Sprintf(`{"op":"add","path":"/spec/tags/-","value":"t%d"}`, i)
+				}
+				return `{"op":"move","from":"/spec/tags/0","path":"/spec/tags/-"}`
+			})
+		}},
+		{"copies of one element", func(n int) []byte {
+			return ops(n, func(i int) string { return `{"op":"copy","from":"/spec/tags/0","path":"/spec/tags/1"}` })
+		}},
 		{"removes from the front", func(n int) []byte {
 			return ops(n, func(i int) string {
 				if i < n/2 {

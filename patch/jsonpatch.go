@@ -114,5 +114,5 @@ func applyJSONPatch(root any, ops jsonpatch.Patch, maxCopy int64) (any, error) {
 			return nil, unprocessable(err)
 		}
 	}
-	return p.root, nil
+	return plain(p.root), nil
 }

@@ -2,7 +2,6 @@ package patch
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -16,12 +15,14 @@ type jsonPatcher struct {
 	maxCopy int64
 }
 
-// jpContainer is an object or array that an operation addresses; store
-// writes a changed array back into its parent.
+// jpContainer is an object or array (a slice, or a seq once edited in
+// its middle) that an operation addresses; store writes a changed or
+// converted array back into its parent.
 type jpContainer struct {
 	obj   map[string]any
 	arr   []any
-	store func([]any)
+	seq   *seq
+	store func(any)
 }
 
 var pointerDecoder = strings.NewReplacer("~1", "/", "~0", "~")
@@ -47,7 +48,7 @@ func (p *jsonPatcher) find(path string) (jpContainer, string, bool) {
 	if len(split) < 2 {
 		return jpContainer{}, "", false
 	}
-	cur, ok := containerOf(p.root, func(s []any) { p.root = s })
+	cur, ok := containerOf(p.root, func(s any) { p.root = s })
 	if !ok {
 		return jpContainer{}, "", false
 	}
@@ -64,23 +65,46 @@ func (p *jsonPatcher) find(path string) (jpContainer, string, bool) {
 	return cur, pointerDecoder.Replace(split[len(split)-1]), true
 }
 
-func containerOf(v any, store func([]any)) (jpContainer, bool) {
+func containerOf(v any, store func(any)) (jpContainer, bool) {
 	switch t := v.(type) {
 	case map[string]any:
 		return jpContainer{obj: t}, true
 	case []any:
 		return jpContainer{arr: t, store: store}, true
+	case *seq:
+		return jpContainer{seq: t, store: store}, true
 	}
 	return jpContainer{}, false
 }
 
-// setter returns how to store a new array at key of c.
-func (c jpContainer) setter(key string) func([]any) {
-	if c.obj != nil {
-		return func(s []any) { c.obj[key] = s }
+// length is the number of elements of an array container.
+func (c jpContainer) length() int {
+	if c.seq != nil {
+		return c.seq.len()
 	}
-	idx, _ := c.index(key, len(c.arr))
-	return func(s []any) { c.arr[idx] = s }
+	return len(c.arr)
+}
+
+// setter returns how to store a new array at key of c.
+func (c jpContainer) setter(key string) func(any) {
+	if c.obj != nil {
+		return func(s any) { c.obj[key] = s }
+	}
+	idx, _ := c.index(key, c.length())
+	if c.seq != nil {
+		return func(s any) { c.seq.node(idx).val = s }
+	}
+	return func(s any) { c.arr[idx] = s }
+}
+
+// edited returns c's elements as a seq, converting (and storing) a slice
+// the first time it is edited other than at its end.
+func (c jpContainer) edited() *seq {
+	if c.seq == nil {
+		c.seq = seqFrom(c.arr)
+		c.store(c.seq)
+	}
+	return c.seq
 }
 
 // index parses an array index; negative ones count from the end of a list
@@ -103,12 +127,15 @@ func (c jpContainer) get(key string) (any, error) {
 	if c.obj != nil {
 		return c.obj[key], nil
 	}
-	idx, err := c.index(key, len(c.arr))
+	idx, err := c.index(key, c.length())
 	if err != nil {
 		return nil, err
 	}
-	if idx >= len(c.arr) {
+	if idx >= c.length() {
 		return nil, fmt.Errorf("Unable to access invalid index: %d: %w", idx, ErrInvalidIndex)
+	}
+	if c.seq != nil {
+		return c.seq.node(idx).val, nil
 	}
 	return c.arr[idx], nil
 }
@@ -119,9 +146,13 @@ func (c jpContainer) set(key string, v any) error {
 		c.obj[key] = v
 		return nil
 	}
-	idx, err := c.index(key, len(c.arr))
+	idx, err := c.index(key, c.length())
 	if err != nil {
 		return err
+	}
+	if c.seq != nil {
+		c.seq.node(idx).val = v
+		return nil
 	}
 	c.arr[idx] = v
 	return nil
@@ -132,24 +163,30 @@ func (c jpContainer) add(key string, v any) error {
 		c.obj[key] = v
 		return nil
 	}
-	if key == "-" {
+	idx := c.length()
+	if key != "-" {
+		var err error
+		if idx, err = strconv.Atoi(key); err != nil {
+			return fmt.Errorf("value was not a proper array index: '%s': %w", key, err)
+		}
+		n := c.length() + 1
+		if idx >= n {
+			return fmt.Errorf("Unable to access invalid index: %d: %w", idx, ErrInvalidIndex)
+		}
+		if idx, err = c.index(key, n); err != nil {
+			return err
+		}
+	}
+	switch {
+	case c.seq != nil:
+		c.seq.insert(idx, v)
+	case idx == len(c.arr):
+		// In place: the patcher owns every array of the document it
+		// decoded, and growing by append keeps many appends linear.
 		c.store(append(c.arr, v))
-		return nil
+	default:
+		c.edited().insert(idx, v)
 	}
-	idx, err := strconv.Atoi(key)
-	if err != nil {
-		return fmt.Errorf("value was not a proper array index: '%s': %w", key, err)
-	}
-	n := len(c.arr) + 1
-	if idx >= n {
-		return fmt.Errorf("Unable to access invalid index: %d: %w", idx, ErrInvalidIndex)
-	}
-	if idx, err = c.index(key, n); err != nil {
-		return err
-	}
-	// In place: the patcher owns every array of the document it decoded,
-	// and growing by append keeps the allocations of many inserts linear.
-	c.store(slices.Insert(c.arr, idx, v))
 	return nil
 }
 
@@ -165,13 +202,20 @@ func (c jpContainer) remove(key string) error {
 	if err != nil {
 		return err
 	}
-	if idx >= len(c.arr) {
+	if idx >= c.length() {
 		return fmt.Errorf("Unable to access invalid index: %d: %w", idx, ErrInvalidIndex)
 	}
-	if idx, err = c.index(key, len(c.arr)); err != nil {
+	if idx, err = c.index(key, c.length()); err != nil {
 		return err
 	}
-	c.store(slices.Delete(c.arr, idx, idx+1))
+	switch {
+	case c.seq != nil:
+		c.seq.delete(idx)
+	case idx == len(c.arr)-1:
+		c.store(c.arr[:idx])
+	default:
+		c.edited().delete(idx)
+	}
 	return nil
 }
 
@@ -287,6 +331,7 @@ func (p *jsonPatcher) copy(op jsonpatch.Operation) error {
 		return fmt.Errorf("copy operation does not apply: doc is missing destination path: %s: %w", path, ErrMissing)
 	}
 	if v != nil {
+		v = plainCopy(v)
 		b, err := encodeJSON(v)
 		if err != nil {
 			return err
@@ -295,7 +340,6 @@ func (p *jsonPatcher) copy(op jsonpatch.Operation) error {
 		if p.copied > p.maxCopy {
 			return fmt.Errorf("Unable to complete the copy, the accumulated size increase of copy is %d, exceeding the limit %d", p.copied, p.maxCopy)
 		}
-		v = deepCopy(v)
 	}
 	return c.add(key, v)
 }
@@ -337,6 +381,12 @@ func (p *jsonPatcher) test(op jsonpatch.Operation) error {
 // only when written alike (int64 with int64, float64 with float64), as the
 // library compares their text.
 func strictEqual(a, b any) bool {
+	if s, ok := a.(*seq); ok {
+		a = s.slice()
+	}
+	if s, ok := b.(*seq); ok {
+		b = s.slice()
+	}
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)

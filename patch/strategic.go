@@ -55,7 +55,7 @@ func StrategicMergePatch(doc, patch []byte, s *schema.Schema) ([]byte, error) {
 // (int64 and float64 numbers). Both maps may be modified and the result
 // may share memory with them, as with kube's StrategicMergeMapPatch.
 func StrategicMergeMap(original, patch map[string]any, s *schema.Schema) (map[string]any, error) {
-	merged, err := mergeMap(original, patch, s)
+	merged, err := (&merger{}).mergeMap(original, patch, s)
 	if err != nil {
 		return nil, classifySMPError(err)
 	}
@@ -64,7 +64,7 @@ func StrategicMergeMap(original, patch map[string]any, s *schema.Schema) (map[st
 
 // mergeMap merges patch into original (mergeMap with MergeParallelList
 // and IgnoreUnmatchedNulls set, as the server runs it).
-func mergeMap(original, patch map[string]any, s *schema.Schema) (map[string]any, error) {
+func (mg *merger) mergeMap(original, patch map[string]any, s *schema.Schema) (map[string]any, error) {
 	if v, ok := patch[directiveMarker]; ok {
 		return mapDirective(v, patch)
 	}
@@ -74,7 +74,7 @@ func mergeMap(original, patch map[string]any, s *schema.Schema) (map[string]any,
 	if err := applyRetainKeys(original, patch); err != nil {
 		return nil, err
 	}
-	if err := applySetElementOrder(original, patch, s); err != nil {
+	if err := mg.applySetElementOrder(original, patch, s); err != nil {
 		return nil, err
 	}
 	// kube walks the patch in map order, which only matters for
@@ -83,7 +83,7 @@ func mergeMap(original, patch map[string]any, s *schema.Schema) (map[string]any,
 	// "$deleteFromPrimitiveList/f" then applies before "f", the order kube
 	// takes most often in differential tests.
 	for _, k := range sortedKeys(patch) {
-		if err := mergeField(original, k, patch[k], s); err != nil {
+		if err := mg.mergeField(original, k, patch[k], s); err != nil {
 			return nil, err
 		}
 	}
@@ -103,7 +103,7 @@ func mapDirective(directive any, patch map[string]any) (map[string]any, error) {
 }
 
 // mergeField merges one key of the patch into original.
-func mergeField(original map[string]any, k string, patchV any, s *schema.Schema) error {
+func (mg *merger) mergeField(original map[string]any, k string, patchV any, s *schema.Schema) error {
 	isDeleteList := false
 	if strings.HasPrefix(k, deleteFromPrimitivePref) {
 		key, err := extractKey(k, deleteFromPrimitivePref)
@@ -137,7 +137,7 @@ func mergeField(original map[string]any, k string, patchV any, s *schema.Schema)
 		if strategy == replaceDirective {
 			original[k] = patchV
 		} else {
-			original[k], err = mergeMap(o, patchV.(map[string]any), sub)
+			original[k], err = mg.mergeMap(o, patchV.(map[string]any), sub)
 		}
 	case []any:
 		sub, pm, err2 := sliceMeta(s, k)
@@ -149,7 +149,7 @@ func mergeField(original map[string]any, k string, patchV any, s *schema.Schema)
 			return err2
 		}
 		if strategy == mergeDirective || isDeleteList {
-			original[k], err = mergeSlice(o, patchV.([]any), sub, pm.mergeKey, isDeleteList)
+			original[k], err = mg.mergeSlice(o, patchV.([]any), sub, pm.mergeKey, isDeleteList)
 		} else {
 			original[k] = patchV
 		}

@@ -20,7 +20,7 @@ const (
 // applySetElementOrder processes the $setElementOrder/<field> directives
 // of patch: it merges the named list with its patch list and orders the
 // result, then removes both from patch.
-func applySetElementOrder(original, patch map[string]any, s *schema.Schema) error {
+func (mg *merger) applySetElementOrder(original, patch map[string]any, s *schema.Schema) error {
 	for _, key := range sortedKeys(patch) {
 		orderV := patch[key]
 		if !strings.HasPrefix(key, setElementOrderPref) {
@@ -35,7 +35,7 @@ func applySetElementOrder(original, patch map[string]any, s *schema.Schema) erro
 		if err != nil {
 			return err
 		}
-		if err := orderOneList(original, patch, field, order, s); err != nil {
+		if err := mg.orderOneList(original, patch, field, order, s); err != nil {
 			return err
 		}
 	}
@@ -43,7 +43,7 @@ func applySetElementOrder(original, patch map[string]any, s *schema.Schema) erro
 }
 
 // orderOneList merges list field with its patch and sorts it by order.
-func orderOneList(original, patch map[string]any, field string, order []any, s *schema.Schema) error {
+func (mg *merger) orderOneList(original, patch map[string]any, field string, order []any, s *schema.Schema) error {
 	origList, foundOrig := original[field]
 	patchList, foundPatch := patch[field]
 	var origV, patchV []any
@@ -66,7 +66,7 @@ func orderOneList(original, patch map[string]any, field string, order []any, s *
 	if err != nil {
 		return err
 	}
-	if err := checkSetOrder(patchV, order, pm.mergeKey); err != nil {
+	if err := mg.checkSetOrder(patchV, order, pm.mergeKey); err != nil {
 		return err
 	}
 	var merged []any
@@ -78,7 +78,7 @@ func orderOneList(original, patch map[string]any, field string, order []any, s *
 		merged = v.([]any)
 	case foundOrig && foundPatch:
 		if strategy == mergeDirective {
-			merged, err = mergeSlice(origV, patchV, sub, pm.mergeKey, false)
+			merged, err = mg.mergeSlice(origV, patchV, sub, pm.mergeKey, false)
 		} else {
 			merged = patchV
 		}
@@ -88,23 +88,23 @@ func orderOneList(original, patch map[string]any, field string, order []any, s *
 	default:
 		return nil
 	}
-	return storeOrdered(original, patch, field, merged, order, origV, patchV, pm.mergeKey)
+	return mg.storeOrdered(original, patch, field, merged, order, origV, patchV, pm.mergeKey)
 }
 
 // storeOrdered sorts merged by the $setElementOrder list and stores it.
-func storeOrdered(original, patch map[string]any, field string, merged, order, origV, patchV []any, mergeKey string) error {
+func (mg *merger) storeOrdered(original, patch map[string]any, field string, merged, order, origV, patchV []any, mergeKey string) error {
 	var patchItems, serverOnly []any
 	var err error
 	if mergeKey == "" {
-		patchItems, serverOnly = partitionScalars(merged, order)
-	} else if patchItems, serverOnly, err = partitionMaps(merged, order, mergeKey); err != nil {
+		patchItems, serverOnly = mg.partitionScalars(merged, order)
+	} else if patchItems, serverOnly, err = mg.partitionMaps(merged, order, mergeKey); err != nil {
 		return err
 	}
 	kind, err := elementKind(origV, patchV)
 	if err != nil {
 		return err
 	}
-	both, err := normalizeElementOrder(patchItems, serverOnly, order, origV, mergeKey, kind)
+	both, err := mg.normalizeElementOrder(patchItems, serverOnly, order, origV, mergeKey, kind)
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func storeOrdered(original, patch map[string]any, field string, merged, order, o
 
 // checkSetOrder verifies that the patch list keeps the relative order of
 // the $setElementOrder list and holds nothing else, deletions aside.
-func checkSetOrder(patchList, order []any, mergeKey string) error {
+func (mg *merger) checkSetOrder(patchList, order []any, mergeKey string) error {
 	if len(order) == 0 || len(patchList) == 0 {
 		return nil
 	}
@@ -132,7 +132,7 @@ func checkSetOrder(patchList, order []any, mergeKey string) error {
 			pi++
 			continue
 		}
-		eq, err := mergeKeyValueEqual(nonDelete[pi], order[oi], mergeKey)
+		eq, err := mg.mergeKeyValueEqual(nonDelete[pi], order[oi], mergeKey)
 		if err != nil {
 			return err
 		}
@@ -156,9 +156,9 @@ func hasDirective(v any) bool {
 	return found
 }
 
-func mergeKeyValueEqual(left, right any, mergeKey string) (bool, error) {
+func (mg *merger) mergeKeyValueEqual(left, right any, mergeKey string) (bool, error) {
 	if mergeKey == "" {
-		return safeEqual(left, right), nil
+		return mg.equal(left, right), nil
 	}
 	l, ok := left.(map[string]any)
 	if !ok {
@@ -176,7 +176,7 @@ func mergeKeyValueEqual(left, right any, mergeKey string) (bool, error) {
 	if !ok {
 		return false, errNoMergeKey(r, mergeKey)
 	}
-	return safeEqual(lv, rv), nil
+	return mg.equal(lv, rv), nil
 }
 
 // safeEqual is == on decoded JSON values that never panics: objects and
@@ -186,6 +186,19 @@ func safeEqual(a, b any) bool {
 		return false
 	}
 	return a == b
+}
+
+// merger runs one strategic merge; work counts the element comparisons
+// and index look-ups its list merges make, which tests bound to a linear
+// or n·log n growth in the size of the lists.
+type merger struct {
+	work int
+}
+
+// equal is safeEqual, counted as one unit of work.
+func (mg *merger) equal(a, b any) bool {
+	mg.work++
+	return safeEqual(a, b)
 }
 
 // splitDeletes separates {"$patch": "delete"} elements from the others.
@@ -233,11 +246,12 @@ func elementKind(lists ...[]any) (elemKind, error) {
 	return scalarElems, nil
 }
 
-func partitionScalars(list, by []any) (inPatch, serverOnly []any) {
+func (mg *merger) partitionScalars(list, by []any) (inPatch, serverOnly []any) {
+	in := mg.firstIndex(by, "", scalarElems)
 	inPatch = make([]any, 0, len(list))
 	serverOnly = make([]any, 0, len(list))
 	for _, v := range list {
-		if containsScalar(by, v) {
+		if mg.lookup(in, v) >= 0 {
 			inPatch = append(inPatch, v)
 		} else {
 			serverOnly = append(serverOnly, v)
@@ -246,16 +260,8 @@ func partitionScalars(list, by []any) (inPatch, serverOnly []any) {
 	return inPatch, serverOnly
 }
 
-func containsScalar(l []any, v any) bool {
-	for _, e := range l {
-		if safeEqual(e, v) {
-			return true
-		}
-	}
-	return false
-}
-
-func partitionMaps(list, by []any, mergeKey string) (inPatch, serverOnly []any, err error) {
+func (mg *merger) partitionMaps(list, by []any, mergeKey string) (inPatch, serverOnly []any, err error) {
+	ix := mg.indexByKey(by, mergeKey)
 	inPatch = make([]any, 0, len(list))
 	serverOnly = make([]any, 0, len(list))
 	for _, v := range list {
@@ -267,7 +273,7 @@ func partitionMaps(list, by []any, mergeKey string) (inPatch, serverOnly []any, 
 		if !found {
 			return nil, nil, errNoMergeKey(m, mergeKey)
 		}
-		_, _, found, err := findByKey(by, mergeKey, kv)
+		_, _, found, err := mg.find(ix, by, kv)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -278,18 +284,4 @@ func partitionMaps(list, by []any, mergeKey string) (inPatch, serverOnly []any, 
 		}
 	}
 	return inPatch, serverOnly, nil
-}
-
-// findByKey finds the element of l whose mergeKey equals value.
-func findByKey(l []any, key string, value any) (map[string]any, int, bool, error) {
-	for i, v := range l {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, 0, false, fmt.Errorf("value for key %v is not a map", i)
-		}
-		if mv, ok := m[key]; ok && safeEqual(mv, value) {
-			return m, i, true, nil
-		}
-	}
-	return nil, 0, false, nil
 }

@@ -10,7 +10,7 @@ import (
 
 // mergeSlice merges a patch list into a list with the merge strategy; a
 // delete list ($deleteFromPrimitiveList) removes its scalars instead.
-func mergeSlice(original, patch []any, items *schema.Schema, mergeKey string, isDeleteList bool) ([]any, error) {
+func (mg *merger) mergeSlice(original, patch []any, items *schema.Schema, mergeKey string, isDeleteList bool) ([]any, error) {
 	if len(original) == 0 && len(patch) == 0 {
 		return original, nil
 	}
@@ -21,39 +21,40 @@ func mergeSlice(original, patch []any, items *schema.Schema, mergeKey string, is
 	var merged []any
 	if kind != mapElems {
 		if isDeleteList {
-			return deleteFromSlice(original, patch), nil
+			return mg.deleteFromSlice(original, patch), nil
 		}
 		// As in kube, append may reuse original's spare capacity: when
 		// original repeats an element, deduplication then reorders it too.
 		both := append(original, patch...)
-		merged = deduplicateScalars(both)
+		merged = mg.deduplicateScalars(both)
 	} else {
 		if mergeKey == "" {
 			return nil, fmt.Errorf("cannot merge lists without merge key for %s", "struct")
 		}
-		if original, patch, err = applyListDirectives(original, patch, mergeKey); err != nil {
+		if original, patch, err = mg.applyListDirectives(original, patch, mergeKey); err != nil {
 			return nil, err
 		}
-		if merged, err = mergeByKey(original, patch, mergeKey, items); err != nil {
+		if merged, err = mg.mergeByKey(original, patch, mergeKey, items); err != nil {
 			return nil, err
 		}
 	}
 	var inPatch, serverOnly []any
 	if mergeKey == "" {
-		inPatch, serverOnly = partitionScalars(merged, patch)
-	} else if inPatch, serverOnly, err = partitionMaps(merged, patch, mergeKey); err != nil {
+		inPatch, serverOnly = mg.partitionScalars(merged, patch)
+	} else if inPatch, serverOnly, err = mg.partitionMaps(merged, patch, mergeKey); err != nil {
 		return nil, err
 	}
-	return normalizeElementOrder(inPatch, serverOnly, patch, original, mergeKey, kind)
+	return mg.normalizeElementOrder(inPatch, serverOnly, patch, original, mergeKey, kind)
 }
 
 // applyListDirectives handles list elements carrying $patch: delete
 // removes the entries with the element's key, replace makes the patch
 // (without directives) the whole list. It returns the updated original and
 // the patch without directive elements.
-func applyListDirectives(original, patch []any, mergeKey string) ([]any, []any, error) {
+func (mg *merger) applyListDirectives(original, patch []any, mergeKey string) ([]any, []any, error) {
 	plain := []any{}
 	replace := false
+	deleted := map[any]bool{}
 	for _, v := range patch {
 		m := v.(map[string]any)
 		d, ok := m[directiveMarker]
@@ -67,9 +68,8 @@ func applyListDirectives(original, patch []any, mergeKey string) ([]any, []any, 
 			if !ok {
 				return nil, nil, errNoMergeKey(m, mergeKey)
 			}
-			var err error
-			if original, err = deleteByKey(original, mergeKey, kv); err != nil {
-				return nil, nil, err
+			if isHashable(kv) {
+				deleted[kv] = true
 			}
 		case replaceDirective:
 			replace = true
@@ -82,41 +82,53 @@ func applyListDirectives(original, patch []any, mergeKey string) ([]any, []any, 
 	if replace {
 		return plain, nil, nil
 	}
+	if len(deleted) > 0 {
+		var err error
+		if original, err = mg.deleteByKey(original, mergeKey, deleted); err != nil {
+			return nil, nil, err
+		}
+	}
 	return original, plain, nil
 }
 
-// deleteByKey removes every element of original whose key equals value.
-func deleteByKey(original []any, key string, value any) ([]any, error) {
-	for {
-		_, i, found, err := findByKey(original, key, value)
-		if err != nil {
-			return nil, err
+// deleteByKey removes, in place, every element of original whose key is
+// one of deleted. Every element is an object (elementKind checked it).
+func (mg *merger) deleteByKey(original []any, key string, deleted map[any]bool) ([]any, error) {
+	out := original[:0]
+	for i, v := range original {
+		mg.work++
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, errNotAMap(i)
 		}
-		if !found {
-			return original, nil
+		if kv, ok := m[key]; ok && isHashable(kv) && deleted[kv] {
+			continue
 		}
-		original = append(original[:i], original[i+1:]...)
+		out = append(out, v)
 	}
+	return out, nil
 }
 
 // mergeByKey merges each patch element into the original element with the
 // same key, or appends it.
-func mergeByKey(original, patch []any, mergeKey string, items *schema.Schema) ([]any, error) {
+func (mg *merger) mergeByKey(original, patch []any, mergeKey string, items *schema.Schema) ([]any, error) {
+	ix := mg.indexByKey(original, mergeKey)
 	for _, v := range patch {
 		m := v.(map[string]any)
 		kv, ok := m[mergeKey]
 		if !ok {
 			return nil, errNoMergeKey(m, mergeKey)
 		}
-		om, i, found, err := findByKey(original, mergeKey, kv)
+		om, i, found, err := mg.find(ix, original, kv)
 		if err != nil {
 			return nil, err
 		}
 		if !found {
 			original = append(original, v)
+			ix.add(v, len(original)-1)
 			continue
 		}
-		merged, err := mergeMap(om, m, items)
+		merged, err := mg.mergeMap(om, m, items)
 		if err != nil {
 			return nil, err
 		}
@@ -126,51 +138,35 @@ func mergeByKey(original, patch []any, mergeKey string, items *schema.Schema) ([
 }
 
 // deleteFromSlice removes the scalars of toDelete from current.
-func deleteFromSlice(current, toDelete []any) []any {
+func (mg *merger) deleteFromSlice(current, toDelete []any) []any {
+	del := mg.firstIndex(toDelete, "", scalarElems)
 	out := make([]any, 0, len(current))
 	for _, v := range current {
-		if !containsScalar(toDelete, v) {
+		if mg.lookup(del, v) < 0 {
 			out = append(out, v)
 		}
 	}
 	return out
 }
 
-// deduplicateScalars removes repeated scalars in place with kube's
-// algorithm, which moves the last element into each duplicate's slot.
-func deduplicateScalars(s []any) []any {
-	length := len(s) - 1
-	for i := 0; i < length; i++ {
-		for j := i + 1; j <= length; j++ {
-			if safeEqual(s[i], s[j]) {
-				s[j] = s[length]
-				s = s[0:length]
-				length--
-				j--
-			}
-		}
-	}
-	return s
-}
-
 // normalizeElementOrder sorts the patch items by patchOrder and the
 // server-only items by serverOrder, then interleaves them keeping both
 // relative orders, server-only items placed by their live positions.
-func normalizeElementOrder(patch, serverOnly, patchOrder, serverOrder []any, mergeKey string, kind elemKind) ([]any, error) {
-	patch, err := normalizeSliceOrder(patch, patchOrder, mergeKey, kind)
+func (mg *merger) normalizeElementOrder(patch, serverOnly, patchOrder, serverOrder []any, mergeKey string, kind elemKind) ([]any, error) {
+	patch, err := mg.normalizeSliceOrder(patch, patchOrder, mergeKey, kind)
 	if err != nil {
 		return nil, err
 	}
-	serverOnly, err = normalizeSliceOrder(serverOnly, serverOrder, mergeKey, kind)
+	serverOnly, err = mg.normalizeSliceOrder(serverOnly, serverOrder, mergeKey, kind)
 	if err != nil {
 		return nil, err
 	}
-	return mergeSortedSlice(serverOnly, patch, serverOrder, mergeKey, kind), nil
+	return mg.mergeSortedSlice(serverOnly, patch, serverOrder, mergeKey, kind), nil
 }
 
 // normalizeSliceOrder sorts toSort by the positions of its elements in
 // order, deletions last, with kube's (non-strict) comparison.
-func normalizeSliceOrder(toSort, order []any, mergeKey string, kind elemKind) ([]any, error) {
+func (mg *merger) normalizeSliceOrder(toSort, order []any, mergeKey string, kind elemKind) ([]any, error) {
 	var toDelete []any
 	if kind == mapElems {
 		if err := checkMergeKeys(mergeKey, toSort, order); err != nil {
@@ -181,15 +177,34 @@ func normalizeSliceOrder(toSort, order []any, mergeKey string, kind elemKind) ([
 			return nil, err
 		}
 	}
-	sort.SliceStable(toSort, func(i, j int) bool {
-		if ii := indexOf(order, toSort[i], mergeKey, kind); ii >= 0 {
-			if ij := indexOf(order, toSort[j], mergeKey, kind); ij >= 0 {
-				return ii < ij
-			}
-		}
-		return true
-	})
+	idx := mg.firstIndex(order, mergeKey, kind)
+	pos := make([]int, len(toSort))
+	for i, v := range toSort {
+		pos[i] = mg.lookup(idx, keyOf(v, mergeKey, kind))
+	}
+	sort.Stable(byPosition{items: toSort, pos: pos, mg: mg})
 	return append(toSort, toDelete...), nil
+}
+
+// byPosition sorts items by their positions in an order list, with kube's
+// comparison: an item whose position is unknown is less than any other.
+type byPosition struct {
+	items []any
+	pos   []int
+	mg    *merger
+}
+
+func (b byPosition) Len() int { return len(b.items) }
+func (b byPosition) Less(i, j int) bool {
+	b.mg.work++
+	if b.pos[i] >= 0 && b.pos[j] >= 0 {
+		return b.pos[i] < b.pos[j]
+	}
+	return true
+}
+func (b byPosition) Swap(i, j int) {
+	b.items[i], b.items[j] = b.items[j], b.items[i]
+	b.pos[i], b.pos[j] = b.pos[j], b.pos[i]
 }
 
 // checkMergeKeys verifies that every element of the lists is an object
@@ -211,15 +226,9 @@ func checkMergeKeys(mergeKey string, lists ...[]any) error {
 
 // mergeSortedSlice inserts the items of left into right, both already
 // sorted, using their positions in serverOrder where both are known.
-func mergeSortedSlice(left, right, serverOrder []any, mergeKey string, kind elemKind) []any {
-	less := func(l, r any) (bool, bool) {
-		li := indexOf(serverOrder, l, mergeKey, kind)
-		ri := indexOf(serverOrder, r, mergeKey, kind)
-		if li >= 0 && ri >= 0 {
-			return li < ri, true
-		}
-		return false, false
-	}
+func (mg *merger) mergeSortedSlice(left, right, serverOrder []any, mergeKey string, kind elemKind) []any {
+	idx := mg.firstIndex(serverOrder, mergeKey, kind)
+	position := func(v any) int { return mg.lookup(idx, keyOf(v, mergeKey, kind)) }
 	size := len(left) + len(right)
 	i, j := 0, 0
 	s := make([]any, size)
@@ -232,7 +241,7 @@ func mergeSortedSlice(left, right, serverOrder []any, mergeKey string, kind elem
 			s[k] = left[i]
 			i++
 		default:
-			if less, both := less(left[i], right[j]); both && less {
+			if li, ri := position(left[i]), position(right[j]); li >= 0 && ri >= 0 && li < ri {
 				s[k] = left[i]
 				i++
 			} else {
@@ -242,25 +251,4 @@ func mergeSortedSlice(left, right, serverOrder []any, mergeKey string, kind elem
 		}
 	}
 	return s
-}
-
-// indexOf returns the position of v in l, comparing objects by merge key.
-func indexOf(l []any, v any, mergeKey string, kind elemKind) int {
-	get := func(item any) any { return item }
-	if kind == mapElems {
-		get = func(item any) any {
-			m, ok := item.(map[string]any)
-			if !ok {
-				return nil
-			}
-			return m[mergeKey]
-		}
-	}
-	want := get(v)
-	for i, e := range l {
-		if safeEqual(want, get(e)) {
-			return i
-		}
-	}
-	return -1
 }

@@ -15,6 +15,9 @@ import (
 // and floats keep a fraction or exponent, so that a float is not mistaken
 // for an integer by the JSON decoder. Keys are written in sorted order.
 func ToJSON(data []byte) ([]byte, error) {
+	if err := checkItems(data); err != nil {
+		return nil, err
+	}
 	var v any
 	if err := defaultModes.dec.Unmarshal(data, &v); err != nil {
 		return nil, err

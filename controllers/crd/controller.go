@@ -143,6 +143,12 @@ func (c *Controller) sync(ctx context.Context, name string) (time.Duration, erro
 	if cond := crd.Condition(apiextensionsv1.NamesAccepted); cond == nil || cond.Status != apiextensionsv1.ConditionTrue {
 		return 0, nil
 	}
+	// A new storage version joins the stored versions before objects
+	// can be written in it.
+	if sv := crd.StorageVersion(); !slices.Contains(crd.Status.StoredVersions, sv) {
+		crd.Status.StoredVersions = append(crd.Status.StoredVersions, sv)
+		return 0, c.updateStatus(ctx, &crd)
+	}
 	if err := c.install(&crd); err != nil {
 		return 0, err
 	}

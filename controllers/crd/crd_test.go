@@ -345,3 +345,32 @@ func TestDeleteDefinition(t *testing.T) {
 		return code == http.StatusNotFound, body
 	})
 }
+
+// Changing a definition changes its kind for the requests that follow,
+// without a restart.
+func TestUpdateDefinition(t *testing.T) {
+	e := start(t)
+	if err := crd.Create(ctx(t), e.srv, manifest(t, crontabCRD)); err != nil {
+		t.Fatal(err)
+	}
+	long := `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"%s"},"spec":{"image":"a-long-image-name"}}`
+	if code, body := e.do(t, "POST", crontabs, "application/json", strings.Replace(long, "%s", "before", 1)); code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	code, body := e.do(t, "PATCH", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com", "application/json-patch+json",
+		`[{"op":"add","path":"/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/image/maxLength","value":5},
+		  {"op":"add","path":"/spec/names/shortNames/-","value":"cts"}]`)
+	if code != http.StatusOK {
+		t.Fatalf("patch definition: %d %s", code, body)
+	}
+	eventually(t, "the new schema enforced", func() (bool, string) {
+		code, body := e.do(t, "POST", crontabs+"?dryRun=All", "application/json", strings.Replace(long, "%s", "after", 1))
+		return code == http.StatusUnprocessableEntity && strings.Contains(body, "spec.image"), body
+	})
+	if code, body := e.do(t, "GET", "/apis/stable.example.com/v1", "", ""); !strings.Contains(body, `"shortNames":["ct","cts"]`) {
+		t.Fatalf("discovery after the update: %d %s", code, body)
+	}
+	if code, body := e.do(t, "GET", crontabs+"/before", "", ""); code != http.StatusOK {
+		t.Fatalf("object stored before the update: %d %s", code, body)
+	}
+}

@@ -180,6 +180,22 @@ func (c *Collector) mirror(ctx context.Context, wg *sync.WaitGroup, resources []
 			defer wg.Done()
 			rf.Run(mctx)
 		}()
+		if c.synced {
+			// Objects whose owners are of this kind were taken to have
+			// them while it was not served: look at them again once it
+			// is mirrored.
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				select {
+				case <-rf.Synced():
+					for _, n := range c.graph.all() {
+						c.check(n)
+					}
+				case <-mctx.Done():
+				}
+			}()
+		}
 	}
 	return synced
 }
@@ -210,6 +226,14 @@ func (c *Collector) refresh(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// Mirrors reports whether the collector mirrors (lists and watches) the
+// resource of a group, for tests and diagnostics.
+func (c *Collector) Mirrors(group, resource string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.mirrors[resource+"."+group] != nil
 }
 
 // Pending is the number of objects waiting to be processed, for tests

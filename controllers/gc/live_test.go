@@ -41,6 +41,7 @@ func TestCollectsInstalledKinds(t *testing.T) {
 		if err := srv.Install(gizmo); err != nil {
 			t.Fatal(err)
 		}
+		waitMirrored(t, col, true)
 		owner := e.create(fmt.Sprintf(things, "default"), fmt.Sprintf("owner-%d", round), nil)
 		ref := []meta.OwnerReference{{APIVersion: "test.kapi.dev/v1", Kind: "Thing", Name: owner.Name, UID: owner.UID}}
 		e.create(gizmos, fmt.Sprintf("dep-%d", round), ref)
@@ -55,6 +56,18 @@ func TestCollectsInstalledKinds(t *testing.T) {
 		if err := srv.Uninstall("live.kapi.dev", "gizmos"); err != nil {
 			t.Fatal(err)
 		}
+		waitMirrored(t, col, false)
+	}
+}
+
+func waitMirrored(t *testing.T, col *gc.Collector, want bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for col.Mirrors("live.kapi.dev", "gizmos") != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("gizmos mirrored: %v, want %v", !want, want)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

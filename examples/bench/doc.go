@@ -17,9 +17,11 @@
 //	                                                (a label selector matching 1%), field-none (a field selector matching none)
 //	BenchmarkUpdate/transport=T                     PUT with the current resourceVersion and a changed spec, 1,000 Widgets
 //	BenchmarkWrite/op=O                             update, merge-patch or apply of spec.replicas, in process, 1,000 Widgets
-//	BenchmarkMemoryPerWidget                        live heap per stored Widget after loading 10,000 (create + status) and listing them
+//	BenchmarkMemoryPerWidget/controllers=C          live heap per stored Widget after loading 10,000 (create + status) and listing them,
+//	                                                with the garbage collector and namespace controller on or off
 //	BenchmarkMemoryPerCreatedWidget                 the same for 10,000 Widgets only created
-//	BenchmarkStartToReady/path=P                    from server.Open (in process) or Run (loopback) to /readyz and a Widget list answering 200
+//	BenchmarkStartToReady/path=P                    from server.Open (in process) or Run (loopback) to /readyz and a Widget list answering 200;
+//	                                                path=open also with the controllers on or off (path=open/controllers=C)
 //	BenchmarkWatchFanOut/watchers=W                 W watchers over loopback, 1,000 updates at 500/s: delivery p50/p99/max, encodings per event
 //	BenchmarkCascadeDelete/policy=P                 DELETE of a Gadget owning 10,000 Widgets (Background, Foreground) until they are gone: time and peak heap
 //	BenchmarkNamespaceDelete                        DELETE of a namespace holding 10,000 Widgets until it is gone: time and peak heap

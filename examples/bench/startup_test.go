@@ -21,35 +21,38 @@ import (
 //
 //	path=open  server.Open, then in-process requests: ready-ns until /readyz
 //	           answers 200, list-ns until a Widget list answers 200 (the
-//	           kind's watch cache has loaded)
+//	           kind's watch cache has loaded); with the garbage collector
+//	           and namespace controller (controllers=on) and without
 //	path=run   server.Run on 127.0.0.1:0, then requests over loopback:
 //	           ready-ns until /readyz answers 200, list-ns as above
 //
 // Both figures count from the call that starts the server; ns/op also
 // includes shutting it down.
 func BenchmarkStartToReady(b *testing.B) {
-	b.Run("path=open", func(b *testing.B) {
-		var ready, list time.Duration
-		for range b.N {
-			start := time.Now()
-			srv, err := server.Open(server.Config{})
-			if err != nil {
-				b.Fatal(err)
+	for _, on := range []bool{true, false} {
+		b.Run("path=open/"+controllersName(on), func(b *testing.B) {
+			var ready, list time.Duration
+			for range b.N {
+				start := time.Now()
+				srv, err := server.Open(server.Config{DisableControllers: !on})
+				if err != nil {
+					b.Fatal(err)
+				}
+				get := func(path string) (int, error) {
+					rec := httptest.NewRecorder()
+					srv.Handler.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+					return rec.Code, nil
+				}
+				r, l, err := untilServing(start, get)
+				srv.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+				ready, list = ready+r, list+l
 			}
-			get := func(path string) (int, error) {
-				rec := httptest.NewRecorder()
-				srv.Handler.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
-				return rec.Code, nil
-			}
-			r, l, err := untilServing(start, get)
-			srv.Close()
-			if err != nil {
-				b.Fatal(err)
-			}
-			ready, list = ready+r, list+l
-		}
-		reportStart(b, ready, list)
-	})
+			reportStart(b, ready, list)
+		})
+	}
 	b.Run("path=run", func(b *testing.B) {
 		kubeconfig := filepath.Join(b.TempDir(), "kubeconfig")
 		hc := &http.Client{Transport: &http.Transport{}}

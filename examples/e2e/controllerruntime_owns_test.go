@@ -146,4 +146,33 @@ func TestControllerRuntimeOwnsCollected(t *testing.T) {
 		}
 		return false, fmt.Sprintf("events.k8s.io events %d", len(list.Items))
 	})
+	// Both APIs serve one storage, as kube-apiserver's do: each
+	// recorder's event is listed through the other API too, mapped
+	// field by field.
+	eventually(t, 10*time.Second, func() (bool, string) {
+		list, err := cs.CoreV1().Events("default").List(ctx, metav1.ListOptions{
+			FieldSelector: fields.SelectorFromSet(fields.Set{"involvedObject.name": "owner0", "reportingComponent": "widget-config"}).String()})
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, e := range list.Items {
+			if e.Action == "Create" && e.Related != nil && e.Related.Name == "owner0-config" && e.Message == "created ConfigMap owner0-config" {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprintf("events.k8s.io's event among the core events: %+v", list.Items)
+	})
+	eventually(t, 10*time.Second, func() (bool, string) {
+		list, err := cs.EventsV1().Events("default").List(ctx, metav1.ListOptions{
+			FieldSelector: fields.SelectorFromSet(fields.Set{"regarding.name": "owner0", "reason": "ConfigCreated"}).String()})
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, e := range list.Items {
+			if e.DeprecatedSource.Component == "widget-config" && e.Note == "created ConfigMap owner0-config" && e.DeprecatedCount >= 1 {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprintf("the core event among the events.k8s.io events: %+v", list.Items)
+	})
 }

@@ -14,12 +14,13 @@ import (
 	"github.com/kapi-dev/kapi/status"
 )
 
-// KindFor returns the kind a definition serves: its storage version, as
-// meta.Unstructured objects, with the version's schema, subresources,
-// printer columns and selectable fields. The errors are field errors
-// under spec, as in a 422 answer.
+// KindFor returns the kind a definition serves, as meta.Unstructured
+// objects: each version with its schema, subresources and printer
+// columns, stored in the storage version, converted between versions as
+// spec.conversion says (see [Converter]), with the storage version's
+// selectable fields. The errors are field errors under spec, as in a 422
+// answer.
 func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors) {
-	var errs status.FieldErrors
 	vi := -1
 	for i, v := range crd.Spec.Versions {
 		if v.Storage {
@@ -29,33 +30,58 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 	if vi < 0 {
 		return apiserver.Kind{}, status.FieldErrors{status.InvalidValue(status.NewPath("spec", "versions"), nil, "must have exactly one version marked as storage version")}
 	}
-	v := &crd.Spec.Versions[vi]
-	vp := status.NewPath("spec", "versions").Index(vi)
 	n := crd.Spec.Names
 	k := apiserver.Kind{
-		Group: crd.Spec.Group, Version: v.Name, Kind: n.Kind, Resource: n.Plural, Singular: n.Singular,
+		Group: crd.Spec.Group, Kind: n.Kind, Resource: n.Plural, Singular: n.Singular,
 		ShortNames: n.ShortNames, Categories: n.Categories, Namespaced: crd.Spec.Scope == NamespaceScoped,
 		New: func() meta.Object { return &meta.Unstructured{} },
 	}
-	sch, serrs := compileSchema(v, vp.Child("schema").Child("openAPIV3Schema"))
-	errs = append(errs, serrs...)
-	k.Schema = sch
+	var errs status.FieldErrors
+	versions := make([]apiserver.KindVersion, len(crd.Spec.Versions))
+	for i := range crd.Spec.Versions {
+		kv, verrs := kindVersion(&crd.Spec.Versions[i], status.NewPath("spec", "versions").Index(i))
+		versions[i] = kv
+		errs = append(errs, verrs...)
+	}
+	st := versions[vi]
+	fields, ferrs := selectableFields(crd.Spec.Versions[vi].SelectableFields, st.Schema,
+		status.NewPath("spec", "versions").Index(vi).Child("selectableFields"))
+	errs = append(errs, ferrs...)
+	k.SelectableFields = fields
+	if len(versions) == 1 && !st.Deprecated {
+		k.Version, k.Schema, k.PrinterColumns, k.Subresources = st.Name, st.Schema, st.PrinterColumns, *st.Subresources
+		return k, errs
+	}
+	k.Versions = versions
+	conv, cerr := Converter(crd)
+	if cerr != nil {
+		errs = append(errs, cerr)
+	}
+	k.Convert = conv
+	return k, errs
+}
+
+// kindVersion is one version of a definition as a version of its kind.
+func kindVersion(v *CustomResourceDefinitionVersion, vp status.Path) (apiserver.KindVersion, status.FieldErrors) {
+	kv := apiserver.KindVersion{Name: v.Name, Storage: v.Storage, NotServed: !v.Served, Deprecated: v.Deprecated,
+		Subresources: &apiserver.Subresources{}}
+	if v.DeprecationWarning != nil {
+		kv.DeprecationWarning = *v.DeprecationWarning
+	}
+	sch, errs := compileSchema(v, vp.Child("schema").Child("openAPIV3Schema"))
+	kv.Schema = sch
 	if sr := v.Subresources; sr != nil {
-		k.Subresources.Status = sr.Status != nil
+		kv.Subresources.Status = sr.Status != nil
 		if sc := sr.Scale; sc != nil {
-			k.Subresources.Scale = &apiserver.Scale{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath}
+			kv.Subresources.Scale = &apiserver.Scale{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath}
 			if sc.LabelSelectorPath != nil {
-				k.Subresources.Scale.LabelSelectorPath = *sc.LabelSelectorPath
+				kv.Subresources.Scale.LabelSelectorPath = *sc.LabelSelectorPath
 			}
 		}
 	}
 	cols, cerrs := printerColumns(v.AdditionalPrinterColumns, vp.Child("additionalPrinterColumns"))
-	errs = append(errs, cerrs...)
-	k.PrinterColumns = cols
-	fields, ferrs := selectableFields(v.SelectableFields, sch, vp.Child("selectableFields"))
-	errs = append(errs, ferrs...)
-	k.SelectableFields = fields
-	return k, errs
+	kv.PrinterColumns = cols
+	return kv, append(errs, cerrs...)
 }
 
 // compileSchema checks that a version's schema is structural and

@@ -2,8 +2,16 @@
 // CustomResourceDefinitions with kapi: the definitions themselves, checked
 // as kube-apiserver checks them (structural schemas with its messages,
 // names, versions, stored versions), and [KindFor], which turns a
-// definition into the apiserver.Kind it defines. Package controllers/crd
-// serves those kinds while the server runs.
+// definition into the apiserver.Kind it defines: every version with its
+// schema, subresources, printer columns and deprecation, converted as
+// spec.conversion says (None, or a Webhook called with a
+// ConversionReview over HTTPS trusting its caBundle). Package
+// controllers/crd serves those kinds while the server runs.
+//
+// Not checked as kube-apiserver checks them: value validations in
+// anyOf, allOf, oneOf and not (refused, but for the int-or-string
+// anyOf), and restrictions of metadata.name and generateName in a
+// schema (accepted, not enforced).
 //
 // The types mirror k8s.io/apiextensions-apiserver's v1 types field for
 // field in JSON; a version's openAPIV3Schema is kept as the JSON it was
@@ -46,7 +54,6 @@ func DefinitionKind(check func(apiserver.Kind) error) apiserver.Kind {
 		New:              func() meta.Object { return &CustomResourceDefinition{} },
 		Subresources:     apiserver.Subresources{Status: true},
 		PrepareForCreate: prepareForCreate,
-		PrepareForUpdate: prepareForUpdate,
 		Default:          func(_ context.Context, obj meta.Object) { setDefaults(obj.(*CustomResourceDefinition)) },
 		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
 			var prev *CustomResourceDefinition
@@ -64,10 +71,6 @@ func validateAll(crd, old *CustomResourceDefinition, check func(apiserver.Kind) 
 	errs := validate(crd, old)
 	if len(errs) > 0 {
 		return errs
-	}
-	if served := servedVersions(crd); len(served) > 1 {
-		return status.FieldErrors{status.InvalidValue(status.NewPath("spec", "versions"), strings.Join(served, ", "),
-			"serving more than one version of a kind is not supported")}
 	}
 	k, errs := KindFor(crd)
 	if len(errs) > 0 || check == nil {
@@ -117,18 +120,6 @@ func prepareForCreate(obj meta.Object) {
 	crd.Status = CustomResourceDefinitionStatus{}
 	if v := crd.StorageVersion(); v != "" {
 		crd.Status.StoredVersions = []string{v}
-	}
-}
-
-// prepareForUpdate records a new storage version in storedVersions, so
-// that objects stored in any version stay found.
-func prepareForUpdate(obj, old meta.Object) {
-	crd, prev := obj.(*CustomResourceDefinition), old.(*CustomResourceDefinition)
-	if crd.Status.StoredVersions == nil {
-		crd.Status.StoredVersions = append([]string(nil), prev.Status.StoredVersions...)
-	}
-	if v := crd.StorageVersion(); v != "" && !contains(crd.Status.StoredVersions, v) {
-		crd.Status.StoredVersions = append(crd.Status.StoredVersions, v)
 	}
 }
 

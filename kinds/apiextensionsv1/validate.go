@@ -1,7 +1,6 @@
 package apiextensionsv1
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -157,19 +156,4 @@ func validateUpdate(crd, old *CustomResourceDefinition) status.FieldErrors {
 		}
 	}
 	return errs
-}
-
-// servedVersions names the versions a definition serves.
-func servedVersions(crd *CustomResourceDefinition) []string {
-	var out []string
-	for _, v := range crd.Spec.Versions {
-		if v.Served {
-			out = append(out, v.Name)
-		}
-	}
-	return out
-}
-
-func describe(crd *CustomResourceDefinition) string {
-	return fmt.Sprintf("%s.%s", crd.Spec.Names.Plural, crd.Spec.Group)
 }

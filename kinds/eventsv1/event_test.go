@@ -30,7 +30,17 @@ func TestValidate(t *testing.T) {
 		{"bad type", func(e *eventsv1.Event) { e.Type = "" }, "type"},
 		{"long note", func(e *eventsv1.Event) { e.Note = strings.Repeat("n", 1025) }, "note"},
 		{"other namespace", func(e *eventsv1.Event) { e.Regarding.Namespace = "x" }, "regarding.namespace"},
-		{"series of one", func(e *eventsv1.Event) { e.Series = &eventsv1.EventSeries{Count: 1} }, "series.count"},
+		{"series of one", func(e *eventsv1.Event) {
+			e.Series = &eventsv1.EventSeries{Count: 1, LastObservedTime: e.EventTime}
+		}, "series.count"},
+		{"series without time", func(e *eventsv1.Event) { e.Series = &eventsv1.EventSeries{Count: 2} }, "series.lastObservedTime"},
+		{"deprecated fields", func(e *eventsv1.Event) {
+			e.DeprecatedCount, e.DeprecatedSource.Component = 3, "kubelet"
+		}, "deprecatedCount,deprecatedSource"},
+		{"long reason", func(e *eventsv1.Event) { e.Reason = strings.Repeat("r", 129) }, "reason"},
+		{"cluster object outside default", func(e *eventsv1.Event) {
+			e.Namespace, e.Regarding.Namespace = "team", ""
+		}, "regarding.namespace"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -38,6 +48,45 @@ func TestValidate(t *testing.T) {
 			c.change(e)
 			var got []string
 			for _, fe := range k.Validate(context.Background(), e, nil) {
+				got = append(got, fe.Field)
+			}
+			if strings.Join(got, ",") != c.want {
+				t.Errorf("errors on %v, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestValidateUpdate checks kube-apiserver's update rules: an Event
+// created through the core API (no eventTime, no reporter) may have its
+// metadata and series changed here, and nothing else.
+func TestValidateUpdate(t *testing.T) {
+	k := eventsv1.EventKind()
+	legacy := func() *eventsv1.Event {
+		e := &eventsv1.Event{Reason: "Pulled", Note: "pulled", Type: "Normal", DeprecatedCount: 1,
+			Regarding: corev1.ObjectReference{Kind: "Widget", Namespace: "default", Name: "w"}}
+		e.Namespace, e.Name = "default", "w.1"
+		return e
+	}
+	now := meta.NewMicroTime(time.Now())
+	cases := []struct {
+		name   string
+		change func(e *eventsv1.Event)
+		want   string
+	}{
+		{"labels", func(e *eventsv1.Event) { e.Labels = map[string]string{"a": "b"} }, ""},
+		{"series", func(e *eventsv1.Event) { e.Series = &eventsv1.EventSeries{Count: 2, LastObservedTime: now} }, ""},
+		{"bad series", func(e *eventsv1.Event) { e.Series = &eventsv1.EventSeries{Count: 1, LastObservedTime: now} }, "series.count"},
+		{"note", func(e *eventsv1.Event) { e.Note = "changed" }, "note"},
+		{"count and type", func(e *eventsv1.Event) { e.DeprecatedCount, e.Type = 2, "Warning" }, "deprecatedCount,type"},
+		{"regarding", func(e *eventsv1.Event) { e.Regarding.Name = "v" }, "regarding"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := legacy()
+			c.change(e)
+			var got []string
+			for _, fe := range k.Validate(context.Background(), e, legacy()) {
 				got = append(got, fe.Field)
 			}
 			if strings.Join(got, ",") != c.want {

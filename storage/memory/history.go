@@ -61,3 +61,18 @@ func (h history) trimmed(compacted int64) history {
 	}
 	return history{first: keep, chunks: slices.Clone(h.chunks[drop:])}
 }
+
+// released returns the log with the events of revisions at or below
+// compacted cleared, so that the values they hold can be collected. The
+// log must be trimmed through compacted. The chunk holding them is copied,
+// not cleared in place: views of earlier states may still read it.
+func (h history) released(compacted int64) history {
+	if len(h.chunks) == 0 || compacted>>chunkBits != h.first {
+		return h // compacted ends a chunk that trimmed already dropped
+	}
+	cp := *h.chunks[0]
+	clear(cp[:compacted&chunkMask+1])
+	chunks := slices.Clone(h.chunks)
+	chunks[0] = &cp
+	return history{first: h.first, chunks: chunks}
+}

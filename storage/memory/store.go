@@ -91,6 +91,10 @@ type state struct {
 	root      *node   // nil when no key was ever written
 	hist      history // events of revisions (compacted, rev]
 	histBytes int64   // bytes of the past values hist keeps
+	// staleBytes counts the past values of compacted revisions whose
+	// events are still in hist's first chunk, which is only dropped
+	// whole; past a bound they are released (see releaseStale).
+	staleBytes int64
 }
 
 var errClosed = errors.New("memory store closed")
@@ -284,7 +288,7 @@ func matches(kv *storage.KeyValue, expectedRevision int64) bool {
 // publish installs the state after st that has root and records ev as its
 // revision's event, trimming history beyond the window. s.mu must be held.
 func (s *Store) publish(st *state, root *node, ev storage.Event) {
-	next := &state{rev: st.rev + 1, compacted: st.compacted, root: root, histBytes: st.histBytes + pastBytes(&ev)}
+	next := &state{rev: st.rev + 1, compacted: st.compacted, root: root, histBytes: st.histBytes + pastBytes(&ev), staleBytes: st.staleBytes}
 	next.hist = st.hist.appended(next.rev, ev)
 	floor := max(next.compacted, next.rev-int64(s.opts.HistoryWindow))
 	next.dropThrough(floor)
@@ -295,8 +299,23 @@ func (s *Store) publish(st *state, root *node, ev storage.Event) {
 	}
 	if next.compacted > st.compacted {
 		next.hist = next.hist.trimmed(next.compacted)
+		next.releaseStale(s.opts.HistoryBytes)
 	}
 	s.cur.Store(next)
+}
+
+// releaseStale clears the events of compacted revisions still held in the
+// log's first chunk once their values exceed an eighth of the history's
+// byte bound, so that the memory the history keeps is bounded by bytes
+// and not only by its accounting: without it, values of up to a chunk's
+// worth of compacted revisions stayed reachable. Small values, bounded by
+// the window, rarely reach it; large ones are released as they go.
+func (st *state) releaseStale(bound int64) {
+	if st.staleBytes <= bound/8 {
+		return
+	}
+	st.hist = st.hist.released(st.compacted)
+	st.staleBytes = 0
 }
 
 // pastBytes is what an event adds to the history's past values: the value
@@ -312,7 +331,9 @@ func pastBytes(ev *storage.Event) int64 {
 // values it no longer keeps. The caller trims the log.
 func (st *state) dropThrough(rev int64) {
 	for r := max(st.compacted+1, initialRevision+1); r <= rev; r++ {
-		st.histBytes -= pastBytes(st.hist.at(r))
+		b := pastBytes(st.hist.at(r))
+		st.histBytes -= b
+		st.staleBytes += b
 	}
 	if rev > st.compacted {
 		st.compacted = rev
@@ -335,9 +356,10 @@ func (s *Store) Compact(ctx context.Context, revision int64) error {
 	if revision <= st.compacted {
 		return nil
 	}
-	next := &state{rev: st.rev, compacted: st.compacted, root: st.root, hist: st.hist, histBytes: st.histBytes}
+	next := &state{rev: st.rev, compacted: st.compacted, root: st.root, hist: st.hist, histBytes: st.histBytes, staleBytes: st.staleBytes}
 	next.dropThrough(revision)
 	next.hist = next.hist.trimmed(revision)
+	next.releaseStale(s.opts.HistoryBytes)
 	s.cur.Store(next)
 	return nil
 }

@@ -103,6 +103,34 @@ func TestProfilingOptIn(t *testing.T) {
 	}
 }
 
+// TestMinRequestTimeout: a watch that names no timeoutSeconds ends
+// between --min-request-timeout and twice it, as in kube-apiserver.
+func TestMinRequestTimeout(t *testing.T) {
+	r := start(t, "--min-request-timeout", "1")
+	began := time.Now()
+	resp, err := http.Get(r.base + "/apis/stable.example.com/v1/widgets?watch=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, resp.Body)
+		ended <- err
+	}()
+	select {
+	case err := <-ended:
+		if err != nil {
+			t.Fatalf("the watch broke: %v", err)
+		}
+		if took := time.Since(began); took < time.Second {
+			t.Errorf("the watch ended after %v, before --min-request-timeout", took)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the watch did not end within 20s of a 1s --min-request-timeout")
+	}
+}
+
 // TestGracefulStop: stopping Run (SIGTERM, SIGINT) with a shutdown delay
 // turns /readyz unready while the API still answers, then stops.
 func TestGracefulStop(t *testing.T) {

@@ -81,6 +81,13 @@ type Config struct {
 	// Identity names this server in the election of the one that runs
 	// the controllers; default: host name, process id and start time.
 	Identity string
+	// DisableControllers runs neither the garbage collector nor the
+	// namespace controller (nor their leader election), as a server
+	// sharing a store whose controllers run elsewhere would, and for
+	// measuring what they cost. Namespaces are still created and checked
+	// on every write, but deleting one leaves it Terminating and owner
+	// references no longer cascade.
+	DisableControllers bool
 	// Auth configures authentication, authorization and audit; the zero
 	// value authenticates no one and allows everything.
 	Auth AuthConfig
@@ -207,6 +214,10 @@ func (s *Server) startControlPlane(lifecycle *namespace.Lifecycle, crds *crd.Con
 	// Every server serves the kinds of the definitions it sees, so that
 	// servers sharing a store serve the same API.
 	go func() { _ = crds.Run(ctx); done <- struct{}{} }()
+	if cfg.DisableControllers {
+		s.stopControlPlane = func() { cancel(); <-done; <-done }
+		return nil
+	}
 	go func() {
 		opts := controllers.Options{Election: leader.Options{Identity: identity}, Logger: cfg.Logger}
 		if err := controllers.Run(ctx, s.api, opts); err != nil && cfg.Logger != nil {

@@ -3,8 +3,10 @@ package server
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,5 +126,57 @@ func TestHelpListsStorage(t *testing.T) {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("usage lacks %q:\n%s", want, stderr.String())
 		}
+	}
+}
+
+// TestDisableControllers checks that a server with DisableControllers
+// serves the API and checks namespaces on writes, but holds no leader
+// Lease and leaves a deleted namespace Terminating, while one with its
+// controllers removes it.
+func TestDisableControllers(t *testing.T) {
+	for _, disabled := range []bool{false, true} {
+		t.Run(fmt.Sprintf("disabled=%v", disabled), func(t *testing.T) {
+			srv, err := Open(Config{DisableControllers: disabled})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			do := func(method, path, body string) int {
+				rec := httptest.NewRecorder()
+				req := httptest.NewRequest(method, path, strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				srv.Handler.ServeHTTP(rec, req)
+				return rec.Code
+			}
+			if code := do("POST", "/api/v1/namespaces/missing/configmaps", `{"metadata":{"name":"c"}}`); code != http.StatusNotFound {
+				t.Fatalf("a write into a missing namespace: %d, want 404", code)
+			}
+			if code := do("POST", "/api/v1/namespaces", `{"metadata":{"name":"doomed"}}`); code != http.StatusCreated {
+				t.Fatalf("creating the namespace: %d", code)
+			}
+			if code := do("DELETE", "/api/v1/namespaces/doomed", ""); code != http.StatusOK {
+				t.Fatalf("deleting the namespace: %d", code)
+			}
+			lease := "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kapi-controllers"
+			if !disabled {
+				deadline := time.Now().Add(20 * time.Second)
+				for do("GET", "/api/v1/namespaces/doomed", "") != http.StatusNotFound || do("GET", lease, "") != http.StatusOK {
+					if time.Now().After(deadline) {
+						t.Fatal("the controllers did not take the lease and remove the namespace within 20s")
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+				return
+			}
+			// Nothing is to happen: give the controllers, were they
+			// running, time to act.
+			time.Sleep(500 * time.Millisecond)
+			if code := do("GET", "/api/v1/namespaces/doomed", ""); code != http.StatusOK {
+				t.Errorf("the namespace went (%d) with the controllers disabled", code)
+			}
+			if code := do("GET", lease, ""); code != http.StatusNotFound {
+				t.Errorf("the controllers' lease: %d, want 404", code)
+			}
+		})
 	}
 }

@@ -1,0 +1,187 @@
+package crd_test
+
+import (
+	"encoding/json"
+	"encoding/pem"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/kapi-dev/kapi/controllers/crd"
+	"github.com/kapi-dev/kapi/kinds/apiextensionsv1"
+)
+
+const twoVersionCRD = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: crontabs.stable.example.com}
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, kind: CronTab}
+  versions:
+  - name: v1beta1
+    served: true
+    storage: false
+    deprecated: true
+    deprecationWarning: "stable.example.com/v1beta1 CronTab is old; use v1"
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {cron: {type: string}}}
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {cronSpec: {type: string}}}
+`
+
+// converter is a conversion webhook renaming spec.cron (v1beta1) to
+// spec.cronSpec (v1) and back.
+func converter(calls *atomic.Int64) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		var review struct {
+			APIVersion string `json:"apiVersion"`
+			Kind       string `json:"kind"`
+			Request    struct {
+				UID               string           `json:"uid"`
+				DesiredAPIVersion string           `json:"desiredAPIVersion"`
+				Objects           []map[string]any `json:"objects"`
+			} `json:"request"`
+		}
+		b, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(b, &review); err != nil || review.Kind != "ConversionReview" {
+			http.Error(w, "bad review", http.StatusBadRequest)
+			return
+		}
+		var out []map[string]any
+		for _, o := range review.Request.Objects {
+			spec, _ := o["spec"].(map[string]any)
+			if spec == nil {
+				spec = map[string]any{}
+			}
+			if review.Request.DesiredAPIVersion == "stable.example.com/v1" {
+				if v, ok := spec["cron"]; ok {
+					spec["cronSpec"] = v
+					delete(spec, "cron")
+				}
+			} else if v, ok := spec["cronSpec"]; ok {
+				spec["cron"] = v
+				delete(spec, "cronSpec")
+			}
+			o["spec"] = spec
+			o["apiVersion"] = review.Request.DesiredAPIVersion
+			out = append(out, o)
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+			"response": map[string]any{"uid": review.Request.UID, "convertedObjects": out, "result": map[string]any{"status": "Success"}},
+		})
+	}
+}
+
+// A definition with two versions is served in both, stored in its
+// storage version, converted by its webhook over HTTPS (trusting its
+// caBundle), with its deprecated version's warning.
+func TestWebhookConversion(t *testing.T) {
+	var calls atomic.Int64
+	hook := httptest.NewTLSServer(converter(&calls))
+	defer hook.Close()
+	e := start(t)
+	d := manifest(t, twoVersionCRD)
+	url := hook.URL + "/convert"
+	d.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{Strategy: "Webhook", Webhook: &apiextensionsv1.WebhookConversion{
+		ConversionReviewVersions: []string{"v1"},
+		ClientConfig: &apiextensionsv1.WebhookClientConfig{URL: &url,
+			CABundle: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hook.Certificate().Raw})},
+	}}
+	if err := crd.Create(ctx(t), e.srv, d); err != nil {
+		t.Fatal(err)
+	}
+	const beta = "/apis/stable.example.com/v1beta1/namespaces/default/crontabs"
+	req, _ := http.NewRequest("POST", e.ts.URL+beta, strings.NewReader(`{"apiVersion":"stable.example.com/v1beta1","kind":"CronTab","metadata":{"name":"a"},"spec":{"cron":"* * * * *"}}`))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated || !strings.Contains(string(b), `"cron":"* * * * *"`) {
+		t.Fatalf("create through v1beta1: %d %s", resp.StatusCode, b)
+	}
+	if w := resp.Header.Get("Warning"); !strings.Contains(w, "stable.example.com/v1beta1 CronTab is old; use v1") {
+		t.Errorf("deprecation warning: %q", w)
+	}
+	if code, body := e.do(t, "GET", crontabs+"/a", "", ""); code != http.StatusOK ||
+		!strings.Contains(body, `"apiVersion":"stable.example.com/v1"`) || !strings.Contains(body, `"cronSpec":"* * * * *"`) {
+		t.Fatalf("read through v1: %d %s", code, body)
+	}
+	if calls.Load() == 0 {
+		t.Fatal("the webhook was not called")
+	}
+	hook.Close()
+	if code, body := e.do(t, "GET", beta+"/a", "", ""); code != http.StatusInternalServerError || !strings.Contains(body, "conversion webhook for crontabs.stable.example.com failed") {
+		t.Fatalf("read with the webhook down: %d %s", code, body)
+	}
+}
+
+// Strategy None changes only the apiVersion.
+func TestNoneConversion(t *testing.T) {
+	e := start(t)
+	if err := crd.Create(ctx(t), e.srv, manifest(t, strings.ReplaceAll(twoVersionCRD, "cron: {type: string}", "cronSpec: {type: string}"))); err != nil {
+		t.Fatal(err)
+	}
+	code, body := e.do(t, "POST", "/apis/stable.example.com/v1beta1/namespaces/default/crontabs", "application/json",
+		`{"apiVersion":"stable.example.com/v1beta1","kind":"CronTab","metadata":{"name":"a"},"spec":{"cronSpec":"x"}}`)
+	if code != http.StatusCreated {
+		t.Fatalf("%d %s", code, body)
+	}
+	if code, body := e.do(t, "GET", crontabs+"/a", "", ""); code != http.StatusOK ||
+		!strings.Contains(body, `"apiVersion":"stable.example.com/v1"`) || !strings.Contains(body, `"cronSpec":"x"`) {
+		t.Fatalf("read through v1: %d %s", code, body)
+	}
+}
+
+// The stored versions are kept: a new storage version is added to them,
+// and a version objects may be stored in cannot leave spec.versions.
+func TestStoredVersions(t *testing.T) {
+	e := start(t)
+	d := manifest(t, strings.ReplaceAll(twoVersionCRD, "cron: {type: string}", "cronSpec: {type: string}"))
+	if err := crd.Create(ctx(t), e.srv, d); err != nil {
+		t.Fatal(err)
+	}
+	cur := e.definition(t, d.Name)
+	cur.Spec.Versions[0].Storage, cur.Spec.Versions[1].Storage = true, false
+	b, _ := json.Marshal(cur)
+	code, body := e.do(t, "PUT", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+d.Name, "application/json", string(b))
+	if code != http.StatusOK {
+		t.Fatalf("new storage version: %d %s", code, body)
+	}
+	eventually(t, "the new storage version stored", func() (bool, string) {
+		cur = e.definition(t, d.Name)
+		got := strings.Join(cur.Status.StoredVersions, ",")
+		return got == "v1,v1beta1", got
+	})
+	cur.Spec.Versions = cur.Spec.Versions[:1]
+	b, _ = json.Marshal(cur)
+	code, body = e.do(t, "PUT", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+d.Name, "application/json", string(b))
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, `status.storedVersions[0]: Invalid value: \"v1\": must appear in spec.versions`) {
+		t.Fatalf("dropping a stored version: %d %s", code, body)
+	}
+	cur = e.definition(t, d.Name)
+	cur.Spec.Scope = "Cluster"
+	b, _ = json.Marshal(cur)
+	code, body = e.do(t, "PUT", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+d.Name, "application/json", string(b))
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, `spec.scope: Invalid value: \"Cluster\": field is immutable`) {
+		t.Fatalf("changing the scope: %d %s", code, body)
+	}
+}

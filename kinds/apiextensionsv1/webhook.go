@@ -1,0 +1,170 @@
+package apiextensionsv1
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/status"
+)
+
+// Converter returns how a definition's objects convert between its
+// versions: nil for strategy None (only apiVersion changes), or a call
+// of its conversion webhook, as kube-apiserver makes it (a
+// ConversionReview POSTed over HTTPS, trusting the caBundle).
+func Converter(crd *CustomResourceDefinition) (apiserver.ConvertFunc, *status.FieldError) {
+	c := crd.Spec.Conversion
+	if c == nil || c.Strategy != WebhookConverter {
+		return nil, nil
+	}
+	p := status.NewPath("spec", "conversion", "webhook", "clientConfig")
+	if c.Webhook == nil || c.Webhook.ClientConfig == nil {
+		return nil, status.Required(p, "required when strategy is set to Webhook")
+	}
+	cc := c.Webhook.ClientConfig
+	target, err := webhookURL(cc)
+	if err != nil {
+		return nil, status.InvalidValue(p, "", err.Error())
+	}
+	tlsCfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if len(cc.CABundle) > 0 {
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(cc.CABundle) {
+			return nil, status.InvalidValue(p.Child("caBundle"), "", "must hold PEM certificates")
+		}
+		tlsCfg.RootCAs = pool
+	}
+	w := &webhook{url: target, client: &http.Client{Timeout: 30 * time.Second,
+		Transport: &http.Transport{TLSClientConfig: tlsCfg, ForceAttemptHTTP2: true}}, name: crd.Name}
+	return w.convert, nil
+}
+
+// webhookURL is the webhook's URL, or its Service's in-cluster name.
+func webhookURL(cc *WebhookClientConfig) (string, error) {
+	if cc.URL != nil {
+		u, err := url.Parse(*cc.URL)
+		if err != nil || u.Scheme != "https" || u.Host == "" {
+			return "", fmt.Errorf("url must be an https URL")
+		}
+		return *cc.URL, nil
+	}
+	if s := cc.Service; s != nil {
+		port := int32(443)
+		if s.Port != nil {
+			port = *s.Port
+		}
+		path := ""
+		if s.Path != nil {
+			path = *s.Path
+		}
+		return "https://" + s.Name + "." + s.Namespace + ".svc:" + strconv.Itoa(int(port)) + path, nil
+	}
+	return "", fmt.Errorf("exactly one of url or service is required")
+}
+
+type webhook struct {
+	name   string
+	url    string
+	client *http.Client
+}
+
+// conversionReview is apiextensions.k8s.io/v1 ConversionReview.
+type conversionReview struct {
+	meta.TypeMeta `json:",inline"`
+	Request       *conversionRequest  `json:"request,omitempty"`
+	Response      *conversionResponse `json:"response,omitempty"`
+}
+
+type conversionRequest struct {
+	UID               string            `json:"uid"`
+	DesiredAPIVersion string            `json:"desiredAPIVersion"`
+	Objects           []json.RawMessage `json:"objects"`
+}
+
+type conversionResponse struct {
+	UID              string            `json:"uid"`
+	ConvertedObjects []json.RawMessage `json:"convertedObjects"`
+	Result           meta.Status       `json:"result"`
+}
+
+// convert sends one object to the webhook and takes back the converted
+// one: its apiVersion must be the one asked for and its metadata is kept
+// as it was, but for labels and annotations, as kube-apiserver keeps it.
+func (w *webhook) convert(obj *meta.Unstructured, toAPIVersion string) error {
+	in, err := json.Marshal(obj)
+	if err != nil {
+		return err
+	}
+	uid := newUID()
+	body, err := json.Marshal(conversionReview{
+		TypeMeta: meta.TypeMeta{APIVersion: "apiextensions.k8s.io/v1", Kind: "ConversionReview"},
+		Request:  &conversionRequest{UID: uid, DesiredAPIVersion: toAPIVersion, Objects: []json.RawMessage{in}},
+	})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.url, bytes.NewReader(body))
+	if err != nil {
+		return w.fail(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := w.client.Do(req)
+	if err != nil {
+		return w.fail(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return w.fail(err)
+	}
+	var review conversionReview
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, &review) != nil || review.Response == nil {
+		return w.fail(fmt.Errorf("the webhook answered %d without a ConversionReview response", resp.StatusCode))
+	}
+	r := review.Response
+	switch {
+	case r.UID != uid:
+		return w.fail(fmt.Errorf("expected response uid %q, got %q", uid, r.UID))
+	case r.Result.Status != meta.StatusSuccess:
+		return w.fail(fmt.Errorf("conversion failed: %s", r.Result.Message))
+	case len(r.ConvertedObjects) != 1:
+		return w.fail(fmt.Errorf("returned %d objects, expected 1", len(r.ConvertedObjects)))
+	}
+	var out meta.Unstructured
+	if err := json.Unmarshal(r.ConvertedObjects[0], &out); err != nil {
+		return w.fail(err)
+	}
+	if out.APIVersion != toAPIVersion || out.Kind != obj.Kind {
+		return w.fail(fmt.Errorf("converted object has apiVersion %q and kind %q, expected %q and %q", out.APIVersion, out.Kind, toAPIVersion, obj.Kind))
+	}
+	obj.APIVersion, obj.Content = out.APIVersion, out.Content
+	obj.Labels, obj.Annotations = out.Labels, out.Annotations
+	return nil
+}
+
+func (w *webhook) fail(err error) error {
+	return status.InternalError(fmt.Errorf("conversion webhook for %s failed: %w", w.name, err))
+}
+
+// newUID returns a random (version 4) UUID for a review.
+func newUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}

@@ -1,0 +1,51 @@
+package memory_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/kapi-dev/kapi/storage"
+	"github.com/kapi-dev/kapi/storage/memory"
+)
+
+// heapInUse is the live heap after a collection.
+func heapInUse() int64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
+
+// TestHistoryBytesRetained checks that HistoryBytes bounds the memory the
+// history really keeps, not only its accounting: after 64 writes of 1 MiB
+// values to 4 keys, what the store retains is the 4 current values plus
+// at most the budget of past ones (the old store kept all 64 MiB).
+func TestHistoryBytesRetained(t *testing.T) {
+	const value = 1 << 20
+	for _, budget := range []int64{2 << 20, 8 << 20} {
+		t.Run(fmt.Sprintf("%d MiB", budget>>20), func(t *testing.T) {
+			before := heapInUse()
+			s := memory.New(memory.Options{HistoryBytes: budget, CompactionInterval: -1})
+			defer s.Close()
+			revs := map[string]int64{}
+			for i := 0; i < 64; i++ {
+				key := fmt.Sprintf("/k%d", i%4)
+				resp, err := s.OptimisticPut(context.Background(), key, make([]byte, value), revs[key], storage.PutOptions{})
+				if err != nil || !resp.Succeeded {
+					t.Fatalf("put %d: %+v %v", i, resp, err)
+				}
+				revs[key] = resp.Revision
+			}
+			retained := heapInUse() - before
+			limit := 4*value + budget + 2<<20 // current values, past ones, slack
+			t.Logf("budget %d MiB: %.1f MiB retained (limit %.1f MiB)", budget>>20, float64(retained)/(1<<20), float64(limit)/(1<<20))
+			if retained > limit {
+				t.Errorf("the store retains %d bytes, over the %d of 4 current values and a %d-byte history", retained, limit, budget)
+			}
+			runtime.KeepAlive(s)
+		})
+	}
+}
