@@ -7,14 +7,16 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/kapi-dev/kapi/apiserver"
-	"github.com/kapi-dev/kapi/meta"
-	"github.com/kapi-dev/kapi/schema"
+	kapiext "github.com/kapi-dev/kapi/kinds/apiextensionsv1"
 )
 
 // FromCRD returns the registration of the kind a CustomResourceDefinition
-// defines, for a CRD that serves one version: its names, scope, schema,
-// status and scale subresources and printer columns. Its objects are
-// meta.Unstructured.
+// defines, for a CRD that serves one version: its names, scope, schema
+// (with its CEL rules), status and scale subresources, printer columns
+// and selectable fields, as package kinds/apiextensionsv1 makes them for
+// a definition created in a server. Its objects are meta.Unstructured.
+// A CRD that serves several versions is for a server that serves
+// definitions (package controllers/crd), which converts between them.
 func FromCRD(crd *apiextensionsv1.CustomResourceDefinition) (apiserver.Kind, error) {
 	if crd == nil {
 		return apiserver.Kind{}, fmt.Errorf("runtimekind: nil CRD")
@@ -53,36 +55,22 @@ func fromCRDVersion(crd *apiextensionsv1.CustomResourceDefinition, version strin
 	case v.Schema == nil || v.Schema.OpenAPIV3Schema == nil:
 		return apiserver.Kind{}, fmt.Errorf("runtimekind: CRD %s version %s has no openAPIV3Schema", crd.Name, version)
 	}
-	doc, err := json.Marshal(v.Schema.OpenAPIV3Schema)
+	// The definition takes the path a live one takes in a server:
+	// structural checks with kube's messages, then the kind.
+	doc, err := json.Marshal(crd)
 	if err != nil {
 		return apiserver.Kind{}, fmt.Errorf("runtimekind: CRD %s: %w", crd.Name, err)
 	}
-	s, err := schema.FromOpenAPI(doc)
-	if err != nil {
-		return apiserver.Kind{}, fmt.Errorf("runtimekind: CRD %s version %s: %w", crd.Name, version, err)
+	var def kapiext.CustomResourceDefinition
+	if err := json.Unmarshal(doc, &def); err != nil {
+		return apiserver.Kind{}, fmt.Errorf("runtimekind: CRD %s: %w", crd.Name, err)
 	}
-	n := crd.Spec.Names
-	k := apiserver.Kind{
-		Group: crd.Spec.Group, Version: v.Name, Kind: n.Kind,
-		Resource: n.Plural, Singular: n.Singular, ShortNames: n.ShortNames, Categories: n.Categories,
-		Namespaced: crd.Spec.Scope != apiextensionsv1.ClusterScoped,
-		Schema:     s,
-		New:        func() meta.Object { return &meta.Unstructured{} },
+	k, errs := kapiext.KindFor(&def)
+	if len(errs) > 0 {
+		return apiserver.Kind{}, fmt.Errorf("runtimekind: CRD %s: %v", crd.Name, errs)
 	}
-	if sr := v.Subresources; sr != nil {
-		k.Subresources.Status = sr.Status != nil
-		if sc := sr.Scale; sc != nil {
-			k.Subresources.Scale = &apiserver.Scale{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath}
-			if sc.LabelSelectorPath != nil {
-				k.Subresources.Scale.LabelSelectorPath = *sc.LabelSelectorPath
-			}
-		}
-	}
-	for _, c := range v.AdditionalPrinterColumns {
-		k.PrinterColumns = append(k.PrinterColumns, apiserver.PrinterColumn{
-			Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description,
-			Priority: c.Priority, JSONPath: c.JSONPath,
-		})
+	if k.Version != version {
+		return apiserver.Kind{}, fmt.Errorf("runtimekind: CRD %s stores version %s, not %s", crd.Name, k.Version, version)
 	}
 	return k, nil
 }

@@ -10,9 +10,10 @@
 //
 //   - the CustomResourceDefinition generated for the type
 //     (controller-gen's output, Options.CRD): names, scope, the
-//     openAPIV3Schema with every kubebuilder validation marker,
-//     subresources and printer columns, exactly as kube-apiserver would
-//     serve them;
+//     openAPIV3Schema with every kubebuilder validation marker (CEL
+//     rules too, given apiserver.Options.RuleEngine), subresources,
+//     printer columns and selectable fields, made by
+//     kinds/apiextensionsv1 as for a definition created in a server;
 //   - or the Go type itself, when there is no CRD: the schema by
 //     reflection (package schema: json tags, and kapi's schema tags such
 //     as minimum or pattern next to them, since comments are not visible
@@ -29,6 +30,7 @@
 // exactly the JSON the type marshals to. [FromCRD] does the same for a
 // CRD without a Go type.
 //
-// A kind serves one version: a CRD that serves several (with
-// conversion) is refused.
+// A kind registered this way serves one version: a CRD that serves
+// several is refused here, and is for a server that serves definitions
+// (package controllers/crd), which converts between them.
 package runtimekind

@@ -9,8 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	webappv1 "github.com/kapi-dev/kapi/kube/internal/guestbook/v1"
 	"github.com/kapi-dev/kapi/apiserver"
+	webappv1 "github.com/kapi-dev/kapi/kube/internal/guestbook/v1"
 	"github.com/kapi-dev/kapi/kube/runtimekind"
 )
 

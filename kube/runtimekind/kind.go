@@ -85,8 +85,8 @@ func Kind(scheme *runtime.Scheme, obj runtime.Object, opts Options) (apiserver.K
 		ShortNames: opts.ShortNames, Categories: opts.Categories,
 		Namespaced: !opts.ClusterScoped, Subresources: opts.Subresources,
 		PrinterColumns: opts.PrinterColumns,
-		Schema: s,
-		New:    func() meta.Object { return &meta.Unstructured{} },
+		Schema:         s,
+		New:            func() meta.Object { return &meta.Unstructured{} },
 	}
 	if k.Resource == "" {
 		k.Resource = Plural(gvk.Kind)

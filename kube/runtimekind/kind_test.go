@@ -82,6 +82,23 @@ func TestTypedClient(t *testing.T) {
 	for name, k := range map[string]apiserver.Kind{"crd": fromCRD, "type": fromType} {
 		t.Run(name, func(t *testing.T) { exerciseGuestbook(t, serve(t, k, scheme)) })
 	}
+	t.Run("selectable fields", func(t *testing.T) {
+		c := serve(t, fromCRD, scheme)
+		ctx := context.Background()
+		for name, theme := range map[string]string{"a": "dark", "b": "light", "c": "dark"} {
+			gb := &webappv1.Guestbook{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}, Spec: webappv1.GuestbookSpec{Title: "t", Theme: theme}}
+			if err := c.Create(ctx, gb); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var list webappv1.GuestbookList
+		if err := c.List(ctx, &list, client.InNamespace("default"), client.MatchingFields{"spec.theme": "dark"}); err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Items) != 2 || list.Items[0].Name != "a" || list.Items[1].Name != "c" {
+			t.Errorf("spec.theme=dark selected %d: %+v", len(list.Items), list.Items)
+		}
+	})
 }
 
 func exerciseGuestbook(t *testing.T, c client.Client) {
