@@ -3,6 +3,7 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
+	"slices"
 
 	"sigs.k8s.io/yaml"
 
@@ -18,22 +19,8 @@ import (
 // apply: the configuration is merged into the stored object and its
 // manager owns the fields it sets. A missing object is created (201),
 // except through a subresource, as kube-apiserver does.
-func (h *handler) apply(req *request, opts patchOptions, body []byte) {
-	isJSON := codec.IsJSON(body)
-	if !isJSON {
-		// A JSON body is bounded by the JSON decoder's nesting limit; the
-		// flow-depth bound is for the YAML parser.
-		if err := codec.CheckYAMLCost(body); err != nil {
-			h.fail(req, status.BadRequest(err.Error()))
-			return
-		}
-	}
-	var bodyStrict error
-	if opts.validation != fieldvalidation.Ignore {
-		// kube-apiserver checks the configuration for duplicate fields
-		// after applying it.
-		bodyStrict = applyBodyDuplicates(body, isJSON)
-	}
+func (h *handler) apply(req *request, pb patchBody) {
+	opts, body := pb.opts, pb.body
 	var strict []error
 	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry, createMissing: req.subresource == "",
 		build: func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
@@ -42,11 +29,11 @@ func (h *handler) apply(req *request, opts patchOptions, body []byte) {
 				return nil, err
 			}
 			strict = resultStrict
-			if bodyStrict != nil {
+			if len(pb.strict) > 0 {
 				if opts.validation == fieldvalidation.Strict {
-					return nil, status.BadRequest(fmt.Sprintf("error strict decoding YAML: %v", bodyStrict))
+					return nil, status.BadRequest(fmt.Sprintf("error strict decoding YAML: %v", pb.strict[0]))
 				}
-				strict = append([]error{bodyStrict}, resultStrict...)
+				strict = append(slices.Clip(pb.strict), resultStrict...)
 			}
 			if err := strictError(opts.validation, strict); err != nil {
 				return nil, err

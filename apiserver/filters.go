@@ -89,6 +89,10 @@ func (s *Server) protect(w http.ResponseWriter, r *http.Request, serve http.Hand
 		return
 	}
 	if !s.active.enter() {
+		// As kube-apiserver does, the client is told to drop the
+		// connection, so that it retries on a new one (elsewhere, behind
+		// a load balancer) rather than on one the server is closing.
+		w.Header().Set("Connection", "close")
 		e := status.ServiceUnavailable("The apiserver is shutting down, please try again later.")
 		e.Status.Details = &meta.StatusDetails{RetryAfterSeconds: 1}
 		s.writeError(w, r, e)

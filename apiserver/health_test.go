@@ -43,6 +43,8 @@ func TestHealthFormats(t *testing.T) {
 			"warn: some health checks cannot be excluded: no matches for \"nope\",\"zzz\"\nreadyz check passed\n"},
 		{"/readyz/etcd", 200, "ok"},
 		{"/livez/ping", 200, "ok"},
+		{"/healthz/ping", 200, "ok"},
+		{"/healthz/informer-sync", 200, "ok"},
 		{"/livez/mine", 404, "404 page not found\n"},
 		{"/readyz/nope", 404, "404 page not found\n"},
 	}

@@ -91,6 +91,7 @@ type response struct {
 	code   int
 	header http.Header
 	body   []byte
+	close  bool // the server closes the connection ("Connection: close")
 }
 
 // testTransport sends every test request: no automatic gzip, so that

@@ -15,26 +15,30 @@ func recordFrom(ctx context.Context) *RequestRecord {
 	return rec
 }
 
+// observed is what serveObserved keeps of a request, in one allocation.
+type observed struct {
+	rec RequestRecord
+	mw  meteredWriter
+}
+
 // serveObserved serves a request with an observer or a tracer: it opens
 // the request's span (continuing the client's trace), and reports the
 // request's labels and outcome when it ends, panics included.
 func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	class := classify(r)
-	rec := &RequestRecord{RequestLabels: labelsFor(r, class)}
-	ctx := context.WithValue(r.Context(), recordKey{}, rec)
-	r = r.WithContext(ctx)
+	o := &observed{rec: RequestRecord{RequestLabels: labelsFor(r, class)}}
+	o.mw = meteredWriter{ResponseWriter: w, code: http.StatusOK}
+	rec, mw := &o.rec, &o.mw
+	ctx := r.Context()
 	var span Span
 	if s.tracer != nil {
 		ctx, span = s.tracer.StartRequest(r, spanName(rec))
-		span.SetAttribute("http.request.method", r.Method)
-		span.SetAttribute("url.path", r.URL.Path)
 		if u := flowOf(r); u != anonymousFlow {
 			span.SetAttribute("user.name", u)
 		}
-		r = r.WithContext(ctx)
 	}
-	mw := &meteredWriter{ResponseWriter: w, code: http.StatusOK}
+	r = r.WithContext(context.WithValue(ctx, recordKey{}, rec))
 	defer func() {
 		p := recover()
 		if p == http.ErrAbortHandler {

@@ -95,7 +95,7 @@ type ResourceStats struct {
 type Tracer interface {
 	// StartRequest starts the span of one request, continuing the trace
 	// its headers carry (W3C traceparent), and returns the context
-	// carrying it.
+	// carrying it. The span records the request's method and path.
 	StartRequest(r *http.Request, name string) (context.Context, Span)
 	// Start starts a child span of the span on ctx.
 	Start(ctx context.Context, name string) (context.Context, Span)

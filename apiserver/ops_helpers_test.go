@@ -116,5 +116,5 @@ func sendReq(t testing.TB, req *http.Request) response {
 	if err != nil {
 		t.Error(err)
 	}
-	return response{code: resp.StatusCode, header: resp.Header, body: b}
+	return response{code: resp.StatusCode, header: resp.Header, body: b, close: resp.Close}
 }

@@ -26,23 +26,16 @@ type patchOptions struct {
 // patch serves PATCH on an object or its status: JSON, merge and
 // strategic merge patches here, apply patches in apply.
 func (h *handler) patch(req *request) {
-	opts, body, err := h.readPatch(req)
+	pb, err := h.decodePatch(req)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	if opts.patchType == patch.ApplyPatchType {
-		h.apply(req, opts, body)
+	if pb.opts.patchType == patch.ApplyPatchType {
+		h.apply(req, pb)
 		return
 	}
-	r := h.r
-	var bodyStrict []error
-	if opts.validation != fieldvalidation.Ignore {
-		if bodyStrict, err = patch.BodyProblems(opts.patchType, body); err != nil {
-			h.fail(req, err)
-			return
-		}
-	}
+	r, opts, body, bodyStrict := h.r, pb.opts, pb.body, pb.strict
 	var strict []error
 	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry,
 		build: func(cur *storage.KeyValue, _ meta.Object) (meta.Object, error) {
@@ -69,6 +62,47 @@ func (h *handler) patch(req *request) {
 		return
 	}
 	h.writeStored(req, http.StatusOK, out.obj, out.kv)
+}
+
+// patchBody is a PATCH read and checked: its options, its body, and the
+// unknown and duplicate fields of the body itself.
+type patchBody struct {
+	opts   patchOptions
+	body   []byte
+	strict []error
+}
+
+// decodePatch reads a PATCH's body and checks it on its own (its YAML
+// cost, its unknown and duplicate fields when field validation asks for
+// them), under the request's "decode" span as a create's body is.
+func (h *handler) decodePatch(req *request) (pb patchBody, err error) {
+	_, end := h.startSpan(req.r.Context(), "decode")
+	defer func() { end(err) }()
+	if pb.opts, pb.body, err = h.readPatch(req); err != nil {
+		return pb, err
+	}
+	if pb.opts.patchType == patch.ApplyPatchType {
+		isJSON := codec.IsJSON(pb.body)
+		if !isJSON {
+			// A JSON body is bounded by the JSON decoder's nesting limit;
+			// the flow-depth bound is for the YAML parser.
+			if err := codec.CheckYAMLCost(pb.body); err != nil {
+				return pb, status.BadRequest(err.Error())
+			}
+		}
+		// kube-apiserver checks the configuration for duplicate fields
+		// after applying it.
+		if pb.opts.validation != fieldvalidation.Ignore {
+			if err := applyBodyDuplicates(pb.body, isJSON); err != nil {
+				pb.strict = []error{err}
+			}
+		}
+		return pb, nil
+	}
+	if pb.opts.validation != fieldvalidation.Ignore {
+		pb.strict, err = patch.BodyProblems(pb.opts.patchType, pb.body)
+	}
+	return pb, err
 }
 
 // readPatch checks a PATCH's Content-Type against the patch types the
@@ -134,10 +168,13 @@ func parsePatchOptions(r *http.Request, pt string) (patchOptions, error) {
 	return opts, nil
 }
 
-// decodePatched decodes the result of a patch as the request's object: a
-// result that does not decode is the 422 kube-apiserver answers, and the
-// unknown and duplicate fields come back for field validation.
-func (h *handler) decodePatched(req *request, patched []byte) (meta.Object, []error, error) {
+// decodePatched decodes the result of a patch as the request's object,
+// under a "decode" span: a result that does not decode is the 422
+// kube-apiserver answers, and the unknown and duplicate fields come back
+// for field validation.
+func (h *handler) decodePatched(req *request, patched []byte) (_ meta.Object, _ []error, err error) {
+	_, end := h.startSpan(req.r.Context(), "decode")
+	defer func() { end(err) }()
 	r := h.r
 	obj := r.kind.New()
 	strict, err := r.jsonCodec.Decode(patched, obj)

@@ -80,7 +80,11 @@ func afterSegments(p string, n int) string {
 // server has an Observer.
 func labelsFor(r *http.Request, class requestClass) RequestLabels {
 	l := RequestLabels{Component: "apiserver", DryRun: dryRunLabel(r.URL)}
-	parts, _ := splitPath(r.URL.EscapedPath())
+	// A resource path has at most 9 segments
+	// (/apis/g/v/namespaces/ns/r/name/sub and a watch); labelling one
+	// allocates nothing.
+	var segments [10]string
+	parts, _ := appendSegments(segments[:0], r.URL.EscapedPath())
 	var rest []string
 	switch {
 	case len(parts) >= 2 && parts[0] == "api":

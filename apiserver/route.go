@@ -259,15 +259,22 @@ func splitPath(p string) ([]string, bool) {
 	if p == "" {
 		return nil, true
 	}
-	parts := strings.Split(p, "/")
-	for i, part := range parts {
-		u, err := url.PathUnescape(part)
+	return appendSegments(make([]string, 0, strings.Count(p, "/")+1), p)
+}
+
+// appendSegments appends the unescaped segments of p, trimmed of slashes,
+// to dst; false when one does not unescape.
+func appendSegments(dst []string, p string) ([]string, bool) {
+	p = strings.Trim(p, "/")
+	for p != "" {
+		seg, rest, _ := strings.Cut(p, "/")
+		u, err := url.PathUnescape(seg)
 		if err != nil {
 			return nil, false
 		}
-		parts[i] = u
+		dst, p = append(dst, u), rest
 	}
-	return parts, true
+	return dst, true
 }
 
 // checkPathName is kube-apiserver's check of a name taken from a path: a

@@ -93,8 +93,9 @@ func TestShutdown(t *testing.T) {
 	}
 	r := post(t, ts, "", "after", "")
 	if st := decodeStatus(t, r); r.code != http.StatusServiceUnavailable || r.header.Get("Retry-After") != "1" ||
+		!r.close ||
 		st.Reason != "ServiceUnavailable" {
-		t.Errorf("request after the delay: %d Retry-After %q %s", r.code, r.header.Get("Retry-After"), r.body)
+		t.Errorf("request after the delay: %d Retry-After %q close %v %s", r.code, r.header.Get("Retry-After"), r.close, r.body)
 	}
 	checkGet(t, ts.URL+"/livez", 200, "ok") // probes are answered throughout
 

@@ -20,6 +20,10 @@ const (
 	bootstrapping    = "kubernetes.io/bootstrapping"
 )
 
+// MonitoringGroup is the group bound to the system:monitoring role:
+// members may read /metrics and the health checks one by one.
+const MonitoringGroup = "system:monitoring"
+
 var (
 	readVerbs  = []string{"get", "list", "watch"}
 	writeVerbs = []string{"create", "delete", "deletecollection", "patch", "update"}
@@ -37,7 +41,11 @@ var (
 //   - system:discovery, system:basic-user and system:public-info-viewer,
 //     which let authenticated users read discovery and OpenAPI and ask
 //     what they may do (kubectl auth can-i, whoami), and everyone read
-//     the health checks and /version.
+//     the health checks and /version;
+//   - system:monitoring, bound to the group of the same name, which reads
+//     /metrics and each health check on its own (/readyz/etcd): those
+//     paths may tell more about the server than ok or not, so, as in
+//     kube-apiserver, they are not public.
 //
 // Hosts add the view and edit rules of their own kinds with
 // [AggregatedRoles].
@@ -59,10 +67,12 @@ func BootstrapPolicy() []meta.Object {
 			PolicyRule{Verbs: []string{"create"}, APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"selfsubjectaccessreviews", "selfsubjectrulesreviews"}},
 			PolicyRule{Verbs: []string{"create"}, APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"selfsubjectreviews"}}),
 		clusterRole("system:public-info-viewer", nil, nil, nonResource("/healthz", "/livez", "/readyz", "/version", "/version/")...),
+		clusterRole("system:monitoring", nil, nil, nonResource("/healthz", "/healthz/*", "/livez", "/livez/*", "/metrics", "/metrics/slis", "/readyz", "/readyz/*")...),
 		clusterRoleBinding("cluster-admin", "cluster-admin", group(auth.SystemPrivilegedGroup)),
 		clusterRoleBinding("system:discovery", "system:discovery", group(auth.AllAuthenticated)),
 		clusterRoleBinding("system:basic-user", "system:basic-user", group(auth.AllAuthenticated)),
 		clusterRoleBinding("system:public-info-viewer", "system:public-info-viewer", group(auth.AllAuthenticated), group(auth.AllUnauthenticated)),
+		clusterRoleBinding("system:monitoring", "system:monitoring", group(MonitoringGroup)),
 	}
 	return objs
 }

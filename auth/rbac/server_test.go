@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -34,6 +35,7 @@ func thingKind() apiserver.Kind {
 const tokens = `admin-token,admin,1,system:masters
 alice-token,alice,2
 bob-token,bob,3,"dev,qa"
+prom-token,prometheus,4,system:monitoring
 `
 
 // testServer is a server authenticating by token and authorizing with
@@ -187,6 +189,50 @@ func TestAuthentication(t *testing.T) {
 	}
 	// A presented but invalid credential is never anonymous.
 	a.expect("wrong", "GET", nsPath("ns1"), "", http.StatusUnauthorized)
+}
+
+// TestHealthAccess: as with kube-apiserver's default roles, everyone may
+// read /healthz, /livez, /readyz and /version, while the per-check paths
+// (/readyz/etcd) and /metrics are for the system:monitoring group.
+func TestHealthAccess(t *testing.T) {
+	s := newTestServer(t, true)
+	s.healthy("")
+	forbidden := func(user, path string) string {
+		return fmt.Sprintf(`forbidden: User %q cannot get path %q`, user, path)
+	}
+	tests := []struct {
+		token, path string
+		code        int
+		msg         string // of a 403
+	}{
+		{"", "/readyz", http.StatusOK, ""},
+		{"", "/livez", http.StatusOK, ""},
+		{"", "/healthz", http.StatusOK, ""},
+		{"", "/version", http.StatusOK, ""},
+		{"", "/readyz/etcd", http.StatusForbidden, forbidden("system:anonymous", "/readyz/etcd")},
+		{"", "/livez/ping", http.StatusForbidden, forbidden("system:anonymous", "/livez/ping")},
+		{"", "/healthz/ping", http.StatusForbidden, forbidden("system:anonymous", "/healthz/ping")},
+		{"alice-token", "/readyz/etcd", http.StatusForbidden, forbidden("alice", "/readyz/etcd")},
+		{"alice-token", "/metrics", http.StatusForbidden, forbidden("alice", "/metrics")},
+		{"prom-token", "/readyz/etcd", http.StatusOK, ""},
+		{"prom-token", "/readyz/informer-sync", http.StatusOK, ""},
+		{"prom-token", "/livez/ping", http.StatusOK, ""},
+		{"prom-token", "/healthz/ping", http.StatusOK, ""},
+		{"prom-token", "/readyz?verbose", http.StatusOK, ""},
+		// Allowed, and not served by this server.
+		{"prom-token", "/metrics", http.StatusNotFound, ""},
+		{"prom-token", "/version/x", http.StatusForbidden, forbidden("prometheus", "/version/x")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.token+tc.path, func(t *testing.T) {
+			out := s.expect(tc.token, "GET", tc.path, "", tc.code)
+			if tc.code == http.StatusForbidden {
+				if got := message(t, out); got != tc.msg {
+					t.Errorf("message\n got %s\nwant %s", got, tc.msg)
+				}
+			}
+		})
+	}
 }
 
 func TestEscalation(t *testing.T) {

@@ -129,9 +129,14 @@ func versions(list meta) map[string]int64 {
 // reflector does: list, then watch from the list's resourceVersion with
 // bookmarks; when a watch ends, watch again from the last resourceVersion
 // seen; on 410 Gone, list again.
+//
+// A follower of several servers moves to the next one each time a list or
+// watch ends, as a client behind a load balancer does, resuming from its
+// last resourceVersion there.
 type follower struct {
-	base string
-	hc   *http.Client
+	bases []string
+	turn  int // bases[turn%len(bases)] is the server of the next round
+	hc    *http.Client
 
 	mu      sync.Mutex
 	objs    map[string]int64
@@ -141,21 +146,22 @@ type follower struct {
 	faults  []string // events out of order or unreadable
 }
 
-func newFollower(base string) *follower {
-	return &follower{base: base, hc: &http.Client{}}
+func newFollower(bases ...string) *follower {
+	return &follower{bases: bases, hc: &http.Client{}}
 }
 
 // run follows until ctx ends.
 func (f *follower) run(ctx context.Context) {
 	for ctx.Err() == nil {
 		f.mu.Lock()
-		rv := f.rv
+		rv, base := f.rv, f.bases[f.turn%len(f.bases)]
+		f.turn++
 		f.mu.Unlock()
 		var err error
 		if rv == 0 {
-			err = f.list(ctx)
+			err = f.list(ctx, base)
 		} else {
-			err = f.watch(ctx, rv)
+			err = f.watch(ctx, base, rv)
 		}
 		if err != nil {
 			select { // the server is unavailable: back off a little
@@ -166,8 +172,8 @@ func (f *follower) run(ctx context.Context) {
 	}
 }
 
-func (f *follower) list(ctx context.Context) error {
-	req, _ := http.NewRequestWithContext(ctx, "GET", f.base+widgets, nil)
+func (f *follower) list(ctx context.Context, base string) error {
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+widgets, nil)
 	resp, err := f.hc.Do(req)
 	if err != nil {
 		return err
@@ -193,8 +199,8 @@ type watchEvent struct {
 	Object meta   `json:"object"`
 }
 
-func (f *follower) watch(ctx context.Context, rv int64) error {
-	url := fmt.Sprintf("%s%s?watch=1&allowWatchBookmarks=true&timeoutSeconds=5&resourceVersion=%d", f.base, widgets, rv)
+func (f *follower) watch(ctx context.Context, base string, rv int64) error {
+	url := fmt.Sprintf("%s%s?watch=1&allowWatchBookmarks=true&timeoutSeconds=5&resourceVersion=%d", base, widgets, rv)
 	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 	resp, err := f.hc.Do(req)
 	if err != nil {
@@ -280,7 +286,7 @@ func (f *follower) waitFor(t *testing.T, rv int64, within time.Duration) map[str
 			return objs
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the watch of %s is at resourceVersion %d after %v, want %d", f.base, cur, within, rv)
+			t.Fatalf("the watch of %s is at resourceVersion %d after %v, want %d", strings.Join(f.bases, ", "), cur, within, rv)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

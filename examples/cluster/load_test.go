@@ -69,7 +69,7 @@ func (l *load) writer(ctx context.Context, g int) {
 		srv, other := (g+i)%2, (g+i+1)%2
 		if c := l.do("create", name, srv, "POST", widgets, widget(name, "", 1)); c.code == http.StatusCreated {
 			rv := c.status.Metadata.ResourceVersion
-			if r := l.do("get", name, other, "GET", widgets+"/"+name, ""); r.code < 500 && (r.code != http.StatusOK || r.status.rv() < c.status.rv()) {
+			if r := l.do("get", name, other, "GET", widgets+"/"+name, ""); r.err == nil && r.code < 500 && (r.code != http.StatusOK || r.status.rv() < c.status.rv()) {
 				l.mu.Lock()
 				l.stale = append(l.stale, fmt.Sprintf("%v after create at %s", r, rv))
 				l.mu.Unlock()

@@ -45,6 +45,7 @@ type Metrics struct {
 
 	inflight inflightCollector
 	state    stateCollector
+	series   requestSeriesCache
 }
 
 var _ apiserver.Observer = (*Metrics)(nil)
@@ -102,16 +103,19 @@ func New(reg prom.Registerer) (*Metrics, error) {
 
 // ObserveRequest counts a finished request.
 func (m *Metrics) ObserveRequest(r *apiserver.RequestRecord) {
+	k := requestKey{RequestLabels: r.RequestLabels, code: r.Code}
+	s := m.series.get(m, &k)
+	s.total.Inc()
+	if s.latency != nil {
+		s.latency.Observe(r.Duration.Seconds())
+	}
+	if s.size != nil {
+		s.size.Observe(float64(r.ResponseSize))
+	}
+	if r.Rejected == "" && !r.TimedOut && !r.Aborted {
+		return
+	}
 	code := strconv.Itoa(r.Code)
-	m.requests.WithLabelValues(r.Verb, r.DryRun, r.Group, r.Version, r.Resource, r.Subresource, r.Scope, r.Component, code).Inc()
-	if r.Verb != "WATCH" {
-		m.latency.WithLabelValues(r.Verb, r.DryRun, r.Group, r.Version, r.Resource, r.Subresource, r.Scope, r.Component).
-			Observe(r.Duration.Seconds())
-	}
-	if r.Verb == "GET" || r.Verb == "LIST" {
-		m.sizes.WithLabelValues(r.Verb, r.Group, r.Version, r.Resource, r.Subresource, r.Scope, r.Component).
-			Observe(float64(r.ResponseSize))
-	}
 	if r.Rejected != "" || r.TimedOut {
 		m.terminations.WithLabelValues(r.Verb, r.Group, r.Version, r.Resource, r.Subresource, r.Scope, r.Component, code).Inc()
 	}

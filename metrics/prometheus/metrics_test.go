@@ -336,3 +336,48 @@ func TestOwnRegistry(t *testing.T) {
 		t.Error("registering twice on one registry succeeded")
 	}
 }
+
+// TestObserveRequestSeries: requests with the same labels add to the same
+// series, and one with other labels or another code to its own; once a
+// label set has been seen, counting a request allocates nothing.
+func TestObserveRequestSeries(t *testing.T) {
+	reg := prom.NewRegistry()
+	m, err := kapiprom.New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := &apiserver.RequestRecord{RequestLabels: apiserver.RequestLabels{Verb: "GET", Group: "stable.example.com",
+		Version: "v1", Resource: "widgets", Scope: "resource", Component: "apiserver"},
+		Code: 200, Duration: 3 * time.Millisecond, ResponseSize: 2000}
+	list := *get
+	list.Verb, list.Scope = "LIST", "namespace"
+	notFound := *get
+	notFound.Code = 404
+	for range 3 {
+		m.ObserveRequest(get)
+	}
+	m.ObserveRequest(&list)
+	m.ObserveRequest(&notFound)
+	if n := testing.AllocsPerRun(100, func() { m.ObserveRequest(get) }); n != 0 {
+		t.Errorf("ObserveRequest of a seen label set: %v allocations, want 0", n)
+	}
+	fams := scrape(t, reg)
+	for _, c := range []struct {
+		labels map[string]string
+		want   float64
+	}{
+		{map[string]string{"verb": "GET", "code": "200"}, 3 + 101},
+		{map[string]string{"verb": "LIST", "code": "200", "scope": "namespace"}, 1},
+		{map[string]string{"verb": "GET", "code": "404"}, 1},
+	} {
+		if got := series(t, fams, "apiserver_request_total", c.labels).GetCounter().GetValue(); got != c.want {
+			t.Errorf("apiserver_request_total%v = %v, want %v", c.labels, got, c.want)
+		}
+	}
+	if got := series(t, fams, "apiserver_request_duration_seconds", map[string]string{"verb": "LIST"}).GetHistogram().GetSampleCount(); got != 1 {
+		t.Errorf("LIST latency samples: %d, want 1", got)
+	}
+	if got := series(t, fams, "apiserver_response_sizes", map[string]string{"verb": "GET"}).GetHistogram().GetSampleCount(); got != 3+101+1 {
+		t.Errorf("GET size samples: %d, want %d", got, 3+101+1)
+	}
+}

@@ -31,6 +31,7 @@ const instrumentation = "github.com/kapi-dev/kapi/apiserver"
 type Tracer struct {
 	tracer trace.Tracer
 	prop   propagation.TextMapPropagator
+	server trace.SpanStartOption // made once: an option costs an allocation
 }
 
 var _ apiserver.Tracer = (*Tracer)(nil)
@@ -39,14 +40,18 @@ var _ apiserver.Tracer = (*Tracer)(nil)
 // context (traceparent, tracestate) of incoming requests. It uses no
 // global provider or propagator.
 func New(tp trace.TracerProvider) *Tracer {
-	return &Tracer{tracer: tp.Tracer(instrumentation), prop: propagation.TraceContext{}}
+	return &Tracer{tracer: tp.Tracer(instrumentation), prop: propagation.TraceContext{},
+		server: trace.WithSpanKind(trace.SpanKindServer)}
 }
 
 // StartRequest starts the server span of a request, as a child of the
-// span its traceparent names, if any.
+// span its traceparent names, if any, with the request's method and path
+// as attributes.
 func (t *Tracer) StartRequest(r *http.Request, name string) (context.Context, apiserver.Span) {
-	ctx := t.prop.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
-	ctx, sp := t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer))
+	ctx := t.prop.Extract(r.Context(), headerCarrier(r.Header))
+	ctx, sp := t.tracer.Start(ctx, name, t.server, trace.WithAttributes(
+		attribute.String("http.request.method", r.Method),
+		attribute.String("url.path", r.URL.Path)))
 	return ctx, span{sp}
 }
 
@@ -55,6 +60,31 @@ func (t *Tracer) Start(ctx context.Context, name string) (context.Context, apise
 	ctx, sp := t.tracer.Start(ctx, name)
 	return ctx, span{sp}
 }
+
+// headerCarrier reads the W3C trace context from request headers without
+// canonicalizing the propagator's lower-case keys on every request, as
+// [propagation.HeaderCarrier] does.
+type headerCarrier http.Header
+
+func (c headerCarrier) Get(key string) string {
+	var v []string
+	switch key {
+	case "traceparent":
+		v = c["Traceparent"]
+	case "tracestate":
+		v = c["Tracestate"]
+	default:
+		return http.Header(c).Get(key)
+	}
+	if len(v) == 0 {
+		return ""
+	}
+	return v[0]
+}
+
+func (c headerCarrier) Set(key, value string) { http.Header(c).Set(key, value) }
+
+func (c headerCarrier) Keys() []string { return propagation.HeaderCarrier(c).Keys() }
 
 // span adapts an OpenTelemetry span.
 type span struct{ s trace.Span }
