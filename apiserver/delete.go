@@ -10,6 +10,7 @@ import (
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
+	"github.com/kapi-dev/kapi/storage"
 )
 
 // delete serves DELETE on an object.
@@ -115,7 +116,7 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 	r := w.sr()
 	key := r.key(namespace, name)
 	for {
-		cur, err := r.store.Get(ctx, key, storageGetOptions)
+		cur, err := r.store.Get(ctx, key, storage.GetOptions{})
 		if err != nil {
 			return nil, false, storageError(err)
 		}
@@ -156,7 +157,7 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 		if w.dryRun {
 			return obj, true, nil
 		}
-		resp, err := r.store.OptimisticDelete(ctx, key, cur.KV.ModRevision, storageDeleteOptions)
+		resp, err := r.store.OptimisticDelete(ctx, key, cur.KV.ModRevision, storage.DeleteOptions{})
 		if err != nil {
 			return nil, false, storageError(err)
 		}

@@ -50,8 +50,9 @@
 //  1. read the stored object (not for a create by POST);
 //  2. build the requested object: the decoded body (with field
 //     validation), or the stored object patched or applied;
-//  3. convert it to the storage version (conversion between versions
-//     belongs here, after decoding and before defaulting);
+//  3. convert it to the storage version, for a kind served in several
+//     ([Kind].Versions): the steps that follow, the kind's hooks and
+//     admission see the object in the storage version;
 //  4. check the preconditions: resourceVersion, UID;
 //  5. set the fields the server owns: uid, creation time, generated
 //     name, the split between spec and status;
@@ -97,6 +98,23 @@
 // written before a change of StorageMediaType stays readable. Values are
 // decoded, and the results of patches too, by the application/json
 // serializer (or the one of the value's encoding) of [Options].Codecs.
+//
+// # Versions
+//
+// A kind served in several versions ([Kind].Versions) is stored in one,
+// its storage version, and converted on every request: Go types through
+// a hub ([Hub], [Convertible]), run-time kinds by [Kind].Convert (or
+// only their apiVersion changes). The versions share one watch cache of
+// storage-version objects; a read converts each object to the version
+// asked for once per object version and keeps the encoding, which every
+// later get, list and watch in that version and media type reuses.
+// Values stored in an earlier storage version are read (converted) as
+// they are and rewritten in the current one by their next write;
+// [Server.StoredVersions] says when none is left. managedFields entries
+// keep the version they were recorded in, and apply compares each
+// manager's fields in its own version, so conflicts are found across
+// versions. A conversion that fails is a 500 InternalError naming both
+// versions, and nothing is stored.
 //
 // # Errors
 //

@@ -8,11 +8,6 @@ import (
 	"github.com/kapi-dev/kapi/storage"
 )
 
-var (
-	storagePutOptions    storage.PutOptions
-	storageDeleteOptions storage.DeleteOptions
-)
-
 // storageError maps a storage failure onto a Status.
 func storageError(err error) error {
 	var se *status.Error

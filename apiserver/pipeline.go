@@ -156,7 +156,7 @@ func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error
 		return nil, nil, nil
 	}
 	r := w.sr()
-	resp, err := r.store.Get(ctx, r.key(w.req.namespace, w.req.name), storageGetOptions)
+	resp, err := r.store.Get(ctx, r.key(w.req.namespace, w.req.name), storage.GetOptions{})
 	if err != nil {
 		return nil, nil, storageError(err)
 	}

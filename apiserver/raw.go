@@ -91,7 +91,8 @@ const streamThreshold = 256 << 10
 const streamChunk = 1 << 20
 
 // rawListSize is the exact size of the JSON list head[items] when every
-// value is stored as JSON with the resourceVersion placeholder, so that the
+// value is stored as JSON with the resourceVersion placeholder (or, in
+// another version of the kind, converted and encoded once), so that the
 // Content-Length can be sent before the items; ok is false otherwise.
 func (r *resource) rawListSize(head []byte, entries []*watch.Entry) (size int, ok bool) {
 	size = len(head) + len("[]}\n") + max(len(entries)-1, 0) // commas
@@ -99,7 +100,12 @@ func (r *resource) rawListSize(head []byte, entries []*watch.Entry) (size int, o
 	for _, e := range entries {
 		kv := e.KV
 		if !r.spliceable(kv) {
-			return 0, false
+			b, err := r.convertedJSON(e)
+			if r.versions == nil || err != nil {
+				return 0, false
+			}
+			size += len(b)
+			continue
 		}
 		size += len(kv.Value) - len(rvMarker) + rvLen + digits(kv.ModRevision)
 	}
@@ -131,7 +137,7 @@ func (r *resource) streamRawList(req *request, head []byte, entries []*watch.Ent
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf, _ = r.appendJSON(buf, e.KV)
+		buf, _ = r.appendEntryJSON(buf, e)
 		if len(buf) >= streamChunk {
 			if _, err := out.Write(buf); err != nil {
 				return // the client has gone

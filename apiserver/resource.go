@@ -55,6 +55,7 @@ type resource struct {
 	// kind of one version.
 	versions *versionSet
 	stor     *resource
+	keys     map[string]string // see versionKey
 }
 
 type subresourceInfo struct {
@@ -96,6 +97,7 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 	if err := r.setStorageCodec(storageMediaType); err != nil {
 		return nil, err
 	}
+	r.setVersionKeys()
 	sample := k.New()
 	if reflect.TypeOf(sample).Kind() != reflect.Pointer {
 		return nil, errors.New("New must return a pointer")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
+	"github.com/kapi-dev/kapi/resourceversion"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
 )
@@ -95,21 +96,29 @@ func (r *resource) withReplicas(obj meta.Object, replicas int32) (meta.Object, e
 	return out, nil
 }
 
-// getScale serves GET on /scale.
+// getScale serves GET on /scale from the watch cache, with the
+// resourceVersion semantics of every other get.
 func (h *handler) getScale(req *request) {
+	opts, err := resourceversion.ParseGet(req.r.URL.Query())
+	if err != nil {
+		h.fail(req, err)
+		return
+	}
 	r := h.r
-	resp, err := r.store.Get(req.r.Context(), r.key(req.namespace, req.name), storageGetOptions)
+	resp, err := r.cache.Get(req.r.Context(), r.key(req.namespace, req.name), opts)
 	if err != nil {
 		h.fail(req, storageError(err))
 		return
 	}
-	if resp.KV == nil {
+	if resp.Entry == nil {
 		h.fail(req, status.NotFound(r.gr, req.name))
 		return
 	}
-	obj, err := r.decode(resp.KV)
+	// The cached object is shared with other readers; respondScale only
+	// reads it (converting it to the request's version first).
+	obj, err := object(resp.Entry)
 	if err != nil {
-		h.fail(req, status.InternalError(err))
+		h.fail(req, err)
 		return
 	}
 	h.respondScale(req, obj)

@@ -134,7 +134,17 @@ func (s *Server) withTimeout(w http.ResponseWriter, r *http.Request, timeout tim
 			d.fire()
 		}
 	})
+	finished := false
+	defer func() {
+		// A handler that panicked is answered further up; the timer must
+		// not write a 504 into that finished response later.
+		if !finished {
+			timer.Stop()
+			tw.finish()
+		}
+	}()
 	next(tw, r.WithContext(ctx))
+	finished = true
 	timer.Stop()
 	if tw.finish() {
 		if rec != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
+	"github.com/kapi-dev/kapi/storage"
 )
 
 // ignoreReadErrorOption is the DeleteOptions field (and query parameter)
@@ -74,7 +75,7 @@ func (h *handler) removeCorrupt(ctx context.Context, namespace, name string) err
 	r := h.r
 	key := r.key(namespace, name)
 	for {
-		cur, err := r.store.Get(ctx, key, storageGetOptions)
+		cur, err := r.store.Get(ctx, key, storage.GetOptions{})
 		if err != nil {
 			return storageError(err)
 		}
@@ -88,7 +89,7 @@ func (h *handler) removeCorrupt(ctx context.Context, namespace, name string) err
 		}
 		h.log.Warn("deleting an object that cannot be decoded, skipping finalizers and admission",
 			"resource", r.gr, "namespace", namespace, "name", name)
-		resp, err := r.store.OptimisticDelete(ctx, key, cur.KV.ModRevision, storageDeleteOptions)
+		resp, err := r.store.OptimisticDelete(ctx, key, cur.KV.ModRevision, storage.DeleteOptions{})
 		if err != nil {
 			return storageError(err)
 		}

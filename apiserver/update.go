@@ -50,8 +50,6 @@ func (req *request) checkName(obj meta.Object) error {
 	return nil
 }
 
-var storageGetOptions storage.GetOptions
-
 // prepareForUpdate carries over what the server owns from the stored
 // object old and splits spec from status: a write to the main resource
 // keeps the stored status (and what the kind's PrepareForUpdate keeps), a
@@ -123,7 +121,7 @@ func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.
 	m := obj.GetObjectMeta()
 	key := r.key(m.Namespace, m.Name)
 	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && !r.pending(obj) {
-		resp, err := r.store.OptimisticDelete(ctx, key, cur.ModRevision, storageDeleteOptions)
+		resp, err := r.store.OptimisticDelete(ctx, key, cur.ModRevision, storage.DeleteOptions{})
 		if err != nil {
 			return nil, false, storageError(err)
 		}
@@ -132,7 +130,7 @@ func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.
 		}
 		return nil, resp.Succeeded, nil
 	}
-	resp, err := r.store.OptimisticPut(ctx, key, value, cur.ModRevision, storagePutOptions)
+	resp, err := r.store.OptimisticPut(ctx, key, value, cur.ModRevision, storage.PutOptions{})
 	if err != nil {
 		return nil, false, storageError(err)
 	}

@@ -40,8 +40,17 @@ func (r *resource) storedInfo(value []byte) (*versionInfo, error) {
 	if !ok {
 		return vs.storage, nil
 	}
-	var av string
-	if err := json.Unmarshal(value[s:e], &av); err != nil || av == "" {
+	raw := value[s:e]
+	av := ""
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		if info := vs.byAPI[string(raw[1:len(raw)-1])]; info != nil {
+			return info, nil // the common case, without allocating
+		}
+		av = string(raw[1 : len(raw)-1])
+	} else if err := json.Unmarshal(raw, &av); err != nil {
+		return vs.storage, nil
+	}
+	if av == "" {
 		return vs.storage, nil
 	}
 	info := vs.byAPI[av]
@@ -137,7 +146,17 @@ func (r *resource) appendEntryJSON(dst []byte, e *watch.Entry) ([]byte, error) {
 	if r.spliceable(e.KV) {
 		return r.appendJSON(dst, e.KV)
 	}
-	b, err := e.Encoded(codec.MediaTypeJSON+";"+r.apiVersion, func() ([]byte, error) {
+	b, err := r.convertedJSON(e)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, b...), nil
+}
+
+// convertedJSON returns an entry's object as JSON in the resource's
+// version, converting and encoding it the first time.
+func (r *resource) convertedJSON(e *watch.Entry) ([]byte, error) {
+	b, err := e.Encoded(r.versionKey(codec.MediaTypeJSON), func() ([]byte, error) {
 		obj, err := r.object(e)
 		if err != nil {
 			return nil, err
@@ -147,7 +166,7 @@ func (r *resource) appendEntryJSON(dst []byte, e *watch.Entry) ([]byte, error) {
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
-	return append(dst, b...), nil
+	return b, nil
 }
 
 // versionKey qualifies a key of values kept per entry or per change
@@ -157,7 +176,22 @@ func (r *resource) versionKey(key string) string {
 	if r.versions == nil {
 		return key
 	}
+	if k, ok := r.keys[key]; ok {
+		return k
+	}
 	return key + ";" + r.apiVersion
+}
+
+// setVersionKeys computes the keys of the values kept per entry in the
+// resource's version once, so that reads do not build them per object.
+func (r *resource) setVersionKeys() {
+	if r.versions == nil {
+		return
+	}
+	r.keys = map[string]string{rowKey: rowKey + ";" + r.apiVersion}
+	for _, mt := range append(r.codecs.MediaTypes(), codec.MediaTypeJSON) {
+		r.keys[mt] = mt + ";" + r.apiVersion
+	}
 }
 
 // toStorage returns obj in the storage version, for encoding.

@@ -134,6 +134,26 @@ func TestVersionsReadWrite(t *testing.T) {
 	if r.code != http.StatusOK || !strings.Contains(string(r.body), `"count":8`) || strings.Contains(string(r.body), `"replicas":8`) {
 		t.Errorf("table in v1beta1: %d %s", r.code, r.body)
 	}
+	// Partial metadata in v1beta1, and the managedFields of the writes
+	// through v1beta1, recorded in v1beta1.
+	r = send(t, ts.URL+v1beta1Path+"/a", "GET",
+		map[string]string{"Accept": "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io"}, nil)
+	var pm struct {
+		Kind     string `json:"kind"`
+		Metadata struct {
+			Name          string                    `json:"name"`
+			ManagedFields []meta.ManagedFieldsEntry `json:"managedFields"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(r.body, &pm); err != nil || pm.Kind != "PartialObjectMetadata" || pm.Metadata.Name != "a" ||
+		len(pm.Metadata.ManagedFields) == 0 {
+		t.Fatalf("partial metadata in v1beta1: %v %s", err, r.body)
+	}
+	for _, e := range pm.Metadata.ManagedFields {
+		if e.APIVersion != "stable.example.com/v1beta1" || strings.Contains(string(e.FieldsV1.Raw), "replicas") {
+			t.Errorf("managedFields entry of a write through v1beta1: %+v %s", e, e.FieldsV1.Raw)
+		}
+	}
 	// A body of the other version is refused, as kube-apiserver does.
 	r = do(t, ts, "POST", v1beta1Path, "application/json",
 		`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"c"}}`)
@@ -352,5 +372,37 @@ func TestInstallVersions(t *testing.T) {
 	}
 	if got := len(srv.Served()); got != 0 {
 		t.Errorf("Served after Uninstall: %d resources", got)
+	}
+}
+
+// TestVersionsLargeList lists, in v1beta1, more Widgets than a list
+// writes in one piece: the streamed list is whole and in v1beta1.
+func TestVersionsLargeList(t *testing.T) {
+	_, ts := startVersions(t, nil, twoVersionKind("v1"))
+	tags := `"` + strings.Repeat("t", 200) + `"`
+	const n = 600
+	for i := range n {
+		r := do(t, ts, "POST", v1Path, "application/json",
+			`{"metadata":{"name":"w`+itoa(int32(i))+`"},"spec":{"replicas":`+itoa(int32(i%7))+`,"tags":[`+tags+`]}}`)
+		if r.code != http.StatusCreated {
+			t.Fatalf("create: %d %s", r.code, r.body)
+		}
+	}
+	for range 2 { // converting, then from the kept encodings
+		r := do(t, ts, "GET", v1beta1Path, "", "")
+		if r.code != http.StatusOK || len(r.body) < 256<<10 {
+			t.Fatalf("list: %d, %d bytes", r.code, len(r.body))
+		}
+		var l struct {
+			Items []widgetV1beta1 `json:"items"`
+		}
+		if err := json.Unmarshal(r.body, &l); err != nil || len(l.Items) != n {
+			t.Fatalf("list: %v, %d items", err, len(l.Items))
+		}
+		for _, w := range l.Items {
+			if w.APIVersion != "stable.example.com/v1beta1" || w.Spec.Count == nil {
+				t.Fatalf("item %+v", w)
+			}
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
 
@@ -93,6 +94,7 @@ func (YAML) Encode(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
+	j = escapeForYAML(j)
 	if jsonDepth(j) > MaxYAMLBlockDepth {
 		// Block style indents every level further: a deep object would
 		// render at a size quadratic in its own. JSON is YAML, and its
@@ -132,4 +134,28 @@ type ListWriter interface {
 	// items (each from ListItem) as its items: what Encode writes for l
 	// holding the items' objects.
 	AppendList(dst []byte, l *meta.List, items [][]byte) ([]byte, error)
+}
+
+// escapeForYAML escapes, in JSON text, the characters a YAML stream may
+// not hold raw (DEL, the C1 controls, U+FEFF, U+FFFE, U+FFFF), which JSON
+// strings may: JSON is read as YAML to be written in block style, and a
+// string holding one once made that fail. They can only be inside
+// strings, where \u escapes mean the same.
+func escapeForYAML(j []byte) []byte {
+	if !bytes.ContainsFunc(j, notYAMLPrintable) {
+		return j
+	}
+	out := make([]byte, 0, len(j)+16)
+	for _, r := range string(j) {
+		if notYAMLPrintable(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+			continue
+		}
+		out = utf8.AppendRune(out, r)
+	}
+	return out
+}
+
+func notYAMLPrintable(r rune) bool {
+	return r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0xfeff || r == 0xfffe || r == 0xffff
 }

@@ -60,8 +60,12 @@ func CheckYAMLCost(data []byte) error {
 			if depth > 0 {
 				depth--
 			}
-		case ',', '\n':
+		case ',':
 			nodes++
+		case '\n':
+			if startsKey(data[i+1:]) {
+				nodes++
+			}
 		case '-', ':', '?':
 			if i+1 == len(data) || data[i+1] == ' ' || data[i+1] == '\n' || data[i+1] == '\t' {
 				nodes++
@@ -88,6 +92,23 @@ func CheckYAMLCost(data []byte) error {
 		return ErrYAMLTooDense
 	}
 	return nil
+}
+
+// startsKey reports whether a line may start a value of its own: one
+// that is not blank, a comment, or a sequence entry or explicit key (whose
+// "- " or "? " counts instead).
+func startsKey(line []byte) bool {
+	line = bytes.TrimLeft(line, " \t")
+	if len(line) == 0 {
+		return false
+	}
+	switch line[0] {
+	case '\n', '\r', '#':
+		return false
+	case '-', '?':
+		return len(line) > 1 && line[1] != ' ' && line[1] != '\n' && line[1] != '\t'
+	}
+	return true
 }
 
 // isYAMLTokenStart reports whether a quote after c opens a quoted scalar

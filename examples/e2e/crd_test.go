@@ -43,7 +43,7 @@ func TestKubectlCustomResourceDefinition(t *testing.T) {
 	out = kubectl(t, k, "", "get", "crd", "certificates.cert-manager.io", "-o", "json")
 	var crd struct {
 		Status struct {
-			Conditions []struct{ Type, Status, Reason string }
+			Conditions     []struct{ Type, Status, Reason string }
 			StoredVersions []string
 		}
 	}

@@ -1,0 +1,58 @@
+package apiserver
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+)
+
+// lateWriter records whether anything was written after the request
+// ended; net/http crashes the process on a Flush after a handler returned.
+type lateWriter struct {
+	*httptest.ResponseRecorder
+	mu    sync.Mutex
+	ended bool
+	late  int
+}
+
+func (l *lateWriter) touch() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ended {
+		l.late++
+	}
+}
+
+func (l *lateWriter) WriteHeader(code int)        { l.touch(); l.ResponseRecorder.WriteHeader(code) }
+func (l *lateWriter) Write(b []byte) (int, error) { l.touch(); return l.ResponseRecorder.Write(b) }
+func (l *lateWriter) Flush()                      { l.touch(); l.ResponseRecorder.Flush() }
+
+// TestTimeoutAfterHandlerPanic: a handler that panics is answered by the
+// panic handler further up; its request timer must be stopped, not left to
+// write a 504 into a response that has ended.
+func TestTimeoutAfterHandlerPanic(t *testing.T) {
+	s := New(Options{})
+	const timeout = 20 * time.Millisecond
+	w := &lateWriter{ResponseRecorder: httptest.NewRecorder()}
+	r := httptest.NewRequest(http.MethodGet, "/apis/stable.example.com/v1/widgets", nil)
+	func() {
+		defer func() {
+			if p := recover(); p != "boom" {
+				t.Fatalf("recovered %v, want the handler's panic", p)
+			}
+		}()
+		s.withTimeout(w, r, timeout, nil, func(http.ResponseWriter, *http.Request) { panic("boom") })
+	}()
+	w.mu.Lock()
+	w.ended = true
+	w.mu.Unlock()
+	// Give a timer left running many times its period to fire.
+	time.Sleep(50 * timeout)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.late != 0 {
+		t.Errorf("%d writes to the response after it ended (code %d)", w.late, w.Code)
+	}
+}
