@@ -25,6 +25,11 @@
 //	BenchmarkWatchFanOut/watchers=W                 W watchers over loopback, 1,000 updates at 500/s: delivery p50/p99/max, encodings per event
 //	BenchmarkCascadeDelete/policy=P                 DELETE of a Gadget owning 10,000 Widgets (Background, Foreground) until they are gone: time and peak heap
 //	BenchmarkNamespaceDelete                        DELETE of a namespace holding 10,000 Widgets until it is gone: time and peak heap
+//	BenchmarkListVersions/version=V                 GET all 10,000 Widgets as JSON in v1 (storage) or v1beta1 (converted)
+//	BenchmarkGetInstrumented/instruments=I          BenchmarkGetParallel with Prometheus metrics and OpenTelemetry tracing off or on
+//	BenchmarkGetParallelAuthz/transport=T/auth=A    BenchmarkGetParallel on 1,000 Widgets with authentication and RBAC off or on
+//	BenchmarkFlood/limits=L                         a polite user's GETs while 200 clients of another user flood writes,
+//	                                                with in-flight limits off or on: polite p50/p99, 429s per second, RSS
 //
 // N is 1,000 and 10,000. T is the transport:
 //
