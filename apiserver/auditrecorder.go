@@ -47,7 +47,7 @@ func newAuditRecorder(w http.ResponseWriter, r *http.Request, log *audit.Logger,
 		keepAll:     level.AtLeast(audit.LevelRequestResponse) && a.Verb != "watch",
 	}
 	ev := &rec.ev
-	ev.Level, ev.AuditID, ev.RequestURI, ev.Verb = level, id, r.URL.RequestURI(), a.Verb
+	ev.Level, ev.AuditID, ev.RequestURI, ev.Verb = level, id, requestURI(r), a.Verb
 	ev.User = audit.UserInfoOf(requester)
 	if user != requester && user != nil {
 		u := audit.UserInfoOf(user)
@@ -159,4 +159,14 @@ func (a *auditRecorder) finish(panicked bool) {
 		ev.ResponseObject = bytes.Clone(body)
 	}
 	a.log.Log(ev, a.omit)
+}
+
+// requestURI is the URI the client sent: a host that mounts the server
+// under http.StripPrefix keeps it in RequestURI while the URL loses the
+// prefix. Requests built in process carry only the URL.
+func requestURI(r *http.Request) string {
+	if r.RequestURI != "" {
+		return r.RequestURI
+	}
+	return r.URL.RequestURI()
 }

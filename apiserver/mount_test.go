@@ -1,6 +1,7 @@
 package apiserver_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/audit"
 )
 
 // hostMux is a host's mux: the API server at the given patterns (or
@@ -118,5 +120,43 @@ func TestStripPrefix(t *testing.T) {
 		if doc.code != http.StatusOK || json.Unmarshal(doc.body, &d) != nil || d.OpenAPI == "" {
 			t.Errorf("%s: GET %s%s: %d %.200s", gv, prefix, p.ServerRelativeURL, doc.code, doc.body)
 		}
+	}
+}
+
+// TestAuditUnderPathPrefix: the audit event of a request to a server
+// mounted under a stripped prefix records the URI the client sent, as
+// kube-apiserver records the request's URI, not the path the server
+// routes on.
+func TestAuditUnderPathPrefix(t *testing.T) {
+	const prefix = "/kapi"
+	var log bytes.Buffer
+	srv := apiserver.New(apiserver.Options{Audit: audit.NewLogger(&log, nil)})
+	t.Cleanup(srv.Close)
+	srv.Register(widgetKind())
+	if err := srv.Err(); err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(prefix+"/", http.StripPrefix(prefix, srv))
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+
+	uri := prefix + widgetsPath + "?limit=5"
+	if r := do(t, ts, "GET", uri, "", ""); r.code != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", uri, r.code, r.body)
+	}
+	var got []string
+	for _, line := range bytes.Split(bytes.TrimSpace(log.Bytes()), []byte("\n")) {
+		var ev audit.Event
+		if err := json.Unmarshal(line, &ev); err != nil {
+			t.Fatalf("audit line %q: %v", line, err)
+		}
+		got = append(got, ev.RequestURI)
+		if ev.RequestURI != uri {
+			t.Errorf("%s event: requestURI %q, want %q", ev.Stage, ev.RequestURI, uri)
+		}
+	}
+	if len(got) == 0 {
+		t.Fatal("no audit events")
 	}
 }

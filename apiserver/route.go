@@ -55,7 +55,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 				s.writeError(rec, r, status.InternalError(errPanic))
 			}
 		}
-		s.log.Debug("request", "method", r.Method, "uri", r.URL.RequestURI(), "code", rec.code,
+		s.log.Debug("request", "method", r.Method, "uri", requestURI(r), "code", rec.code,
 			"duration", time.Since(start), "userAgent", r.UserAgent())
 	}()
 	docs := s.seal()
