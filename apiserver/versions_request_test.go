@@ -274,3 +274,59 @@ func TestVersionsHooksAndAdmission(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionsSelectableFields: a version with selectable fields of its
+// own takes only those, read from objects in that version; the others
+// take the kind's, read in the storage version.
+func TestVersionsSelectableFields(t *testing.T) {
+	k := twoVersionKind("v1")
+	k.Versions[1].SelectableFields = map[string]func(meta.Object) string{
+		"spec.count": func(obj meta.Object) string {
+			w, ok := obj.(*widgetV1beta1)
+			if !ok || w.Spec.Count == nil {
+				return ""
+			}
+			return fmt.Sprint(*w.Spec.Count)
+		},
+	}
+	_, ts := startVersions(t, nil, k)
+	createWidget(t, ts, "a", `{"replicas":2,"color":"red"}`)
+	createWidget(t, ts, "b", `{"replicas":3,"color":"blue"}`)
+	for _, tc := range []struct {
+		path, selector string
+		code           int
+		want           []string
+	}{
+		{v1beta1Path, "spec.count=3", 200, []string{"b"}},
+		{v1beta1Path, "spec.count!=3", 200, []string{"a"}},
+		{v1beta1Path, "spec.count=3,metadata.name=a", 200, nil},
+		{v1beta1Path, "metadata.name=a", 200, []string{"a"}},
+		{v1beta1Path, "spec.color=red", 400, nil},
+		{v1Path, "spec.color=red", 200, []string{"a"}},
+		{v1Path, "spec.count=3", 400, nil},
+	} {
+		r := do(t, ts, "GET", tc.path+"?fieldSelector="+tc.selector, "", "")
+		if r.code != tc.code {
+			t.Errorf("%s?fieldSelector=%s: %d %s, want %d", tc.path, tc.selector, r.code, r.body, tc.code)
+			continue
+		}
+		if r.code != http.StatusOK {
+			continue
+		}
+		var l struct {
+			Items []struct {
+				Metadata struct{ Name string } `json:"metadata"`
+			} `json:"items"`
+		}
+		if err := json.Unmarshal(r.body, &l); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, it := range l.Items {
+			got = append(got, it.Metadata.Name)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s?fieldSelector=%s: %v, want %v", tc.path, tc.selector, got, tc.want)
+		}
+	}
+}
