@@ -77,7 +77,8 @@ type Kind struct {
 	SelectableFields map[string]func(obj meta.Object) string
 	// Admit, when set, admits or rejects every write of the kind (see
 	// [AdmissionFunc]) before the server's ValidatingAdmission; it must
-	// not change the object. A CustomResourceDefinition being deleted
+	// not change the object. Like all admission, it sees objects in the
+	// version of the request. A CustomResourceDefinition being deleted
 	// uses it to refuse new objects.
 	Admit AdmissionFunc
 	// PrinterColumns are the columns of the Table kubectl prints, after
