@@ -214,6 +214,11 @@ func TestVersionsHooksAndAdmission(t *testing.T) {
 	k := twoVersionKind("v1")
 	k.PrepareForCreate = func(obj meta.Object) { log.add("PrepareForCreate", obj) }
 	k.PrepareForUpdate = func(obj, old meta.Object) { log.add("PrepareForUpdate", obj); log.add("PrepareForUpdate", old) }
+	k.Finalize = func(dst, src meta.Object) {
+		log.add("Finalize", dst)
+		log.add("Finalize", src)
+		dst.GetObjectMeta().Labels = src.GetObjectMeta().Labels
+	}
 	k.Default = func(_ context.Context, obj meta.Object) {
 		log.add("Default", obj)
 		if w := obj.(*widget); w.Spec.Color == "" {
@@ -259,6 +264,10 @@ func TestVersionsHooksAndAdmission(t *testing.T) {
 		{"patch through v1", "PATCH", v1Path + "/a", "application/merge-patch+json", `{"spec":{"replicas":3}}`,
 			map[string][]string{"PrepareForUpdate": {v1}, "Default": {v1}, "Validate": {v1},
 				"mutating v1": {v1}, "validating v1": {v1}, "Admit v1": {v1}}},
+		{"finalize through v1beta1", "PUT", v1beta1Path + "/a/finalize", "application/json",
+			`{"apiVersion":"stable.example.com/v1beta1","kind":"Widget","metadata":{"name":"a","labels":{"f":"y"}},"spec":{"count":3}}`,
+			map[string][]string{"Finalize": {v1}, "Default": {v1}, "Validate": {v1},
+				"mutating v1beta1": {beta}, "validating v1beta1": {beta}, "Admit v1beta1": {beta}}},
 		{"delete through v1beta1", "DELETE", v1beta1Path + "/a", "", "",
 			map[string][]string{"mutating v1beta1": {beta}, "validating v1beta1": {beta}, "Admit v1beta1": {beta}}},
 	} {
@@ -271,6 +280,9 @@ func TestVersionsHooksAndAdmission(t *testing.T) {
 		}
 		if tc.method == "POST" && !strings.Contains(string(r.body), `"color":"grey"`) {
 			t.Errorf("%s: the hook's default is lost: %s", tc.name, r.body)
+		}
+		if tc.method == "PUT" && (!strings.Contains(string(r.body), `"labels":{"f":"y"}`) || !strings.Contains(string(r.body), `"count":3`)) {
+			t.Errorf("%s: Finalize's change is lost: %s", tc.name, r.body)
 		}
 	}
 }
