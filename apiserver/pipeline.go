@@ -156,7 +156,7 @@ func (w *write) run(ctx context.Context) (written, error) {
 			continue
 		}
 		if err != nil || done {
-			return w.stored(out, obj), err
+			return w.result(out, obj), err
 		}
 	}
 }
@@ -199,10 +199,10 @@ func (w *write) convert(obj meta.Object) (meta.Object, error) {
 	return w.h.r.toStorage(obj)
 }
 
-// stored returns the outcome of a write with its object in the version
+// result returns the outcome of a write with its object in the version
 // of the request: obj, the request's object, takes the metadata the
 // store gave the converted one (resourceVersion, a generated name).
-func (w *write) stored(out written, obj meta.Object) written {
+func (w *write) result(out written, obj meta.Object) written {
 	if out.obj == nil || out.obj == obj {
 		return out
 	}
