@@ -20,9 +20,14 @@ const (
 	OperationDelete Operation = "DELETE"
 )
 
-// AdmissionRequest describes one write to admission functions.
+// AdmissionRequest describes one write to admission functions. For a
+// kind served in several versions, Object and OldObject are in the
+// version of the request, which Kind names, as kube-apiserver's
+// in-process admission sees a custom resource.
 type AdmissionRequest struct {
-	Operation   Operation
+	Operation Operation
+	// Kind is the kind of Object and OldObject, in the version of the
+	// request.
 	Kind        meta.GroupVersionKind
 	Resource    meta.GroupResource
 	Subresource string // "status", "scale" or ""
@@ -60,9 +65,9 @@ type AdmissionRequest struct {
 type AdmissionFunc func(ctx context.Context, req *AdmissionRequest) error
 
 // admissionRequest describes the write's operation op of obj (nil on
-// delete) over old (nil on create).
+// delete) over old (nil on create), both in the version of the request.
 func (w *write) admissionRequest(op Operation, obj, old meta.Object) *AdmissionRequest {
-	r := w.sr()
+	r := w.h.r
 	m := old
 	if obj != nil {
 		m = obj
@@ -125,9 +130,14 @@ func runAdmission(ctx context.Context, r *resource, a *AdmissionRequest, funcs [
 }
 
 // admitDelete runs mutating, then validating admission for the deletion
-// of the stored object old.
+// of the stored object old, which admission sees in the version of the
+// request.
 func (w *write) admitDelete(ctx context.Context, old meta.Object) error {
-	r := w.sr()
+	r := w.h.r
+	old, err := w.inRequestVersion(old)
+	if err != nil {
+		return err
+	}
 	a := w.admissionRequest(OperationDelete, nil, old)
 	if _, err := w.h.mutate(ctx, r, a); err != nil {
 		return err

@@ -31,8 +31,9 @@ func (h *handler) create(req *request) {
 	h.writeStored(req, http.StatusCreated, out.obj, out.kv)
 }
 
-// prepareForCreate sets the fields the server owns on a new object.
-func (r *resource) prepareForCreate(obj meta.Object) {
+// prepareForCreate sets the fields the server owns on a new object and
+// returns it.
+func (r *resource) prepareForCreate(obj meta.Object) (meta.Object, error) {
 	m := obj.GetObjectMeta()
 	m.UID = newUID()
 	m.CreationTimestamp = meta.Now()
@@ -44,20 +45,26 @@ func (r *resource) prepareForCreate(obj meta.Object) {
 	if r.kind.Subresources.Status {
 		r.clearStatus(obj)
 	}
-	if r.kind.PrepareForCreate != nil {
-		r.kind.PrepareForCreate(obj)
+	if r.kind.PrepareForCreate == nil {
+		return obj, nil
 	}
+	return r.runHook(obj, r.kind.PrepareForCreate)
 }
 
-// applyDefaults fills in the schema's defaults, then the kind's.
-func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) error {
+// applyDefaults fills in the schema's defaults, then the kind's, and
+// returns the object.
+func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) (meta.Object, error) {
 	if err := r.plan.applyDefaults(obj); err != nil {
-		return status.InternalError(err)
+		return nil, status.InternalError(err)
 	}
-	if r.kind.Default != nil {
+	switch {
+	case r.kind.Default == nil:
+		return obj, nil
+	case r.isStorage():
 		r.kind.Default(ctx, obj)
+		return obj, nil
 	}
-	return nil
+	return r.runHook(obj, func(obj meta.Object) { r.kind.Default(ctx, obj) })
 }
 
 // validate checks an object about to be written against the rules for
@@ -77,7 +84,11 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded m
 	}
 	errs = append(errs, ruleErrs...)
 	if r.kind.Validate != nil {
-		errs = append(errs, r.kind.Validate(ctx, obj, old)...)
+		hookErrs, err := r.validateHook(ctx, obj, old)
+		if err != nil {
+			return err
+		}
+		errs = append(errs, hookErrs...)
 	}
 	if len(errs) > 0 {
 		name := m.Name

@@ -47,23 +47,25 @@
 // scale subresources) takes the same steps in the same order, in one
 // function of this package (write.run, in pipeline.go):
 //
-//  1. read the stored object (not for a create by POST);
+//  1. read the stored object (not for a create by POST) and, for a kind
+//     served in several versions ([Kind].Versions), convert it to the
+//     version of the request, in which every step up to the store runs;
 //  2. build the requested object: the decoded body (with field
 //     validation), or the stored object patched or applied;
-//  3. convert it to the storage version, for a kind served in several
-//     ([Kind].Versions): the steps that follow, the kind's hooks and
-//     admission see the object in the storage version;
-//  4. check the preconditions: resourceVersion, UID;
-//  5. set the fields the server owns: uid, creation time, generated
-//     name, the split between spec and status;
-//  6. default: the schema's defaults, then [Kind].Default;
-//  7. run [Options].MutatingAdmission, then default again;
+//  3. check the preconditions: resourceVersion, UID;
+//  4. set the fields the server owns: uid, creation time, the split
+//     between spec and status;
+//  5. default: the schema's defaults, then [Kind].Default;
+//  6. run [Options].MutatingAdmission, then default again;
+//  7. generate the name of a create that asks for one (generateName);
 //  8. bump metadata.generation on spec changes and record the write in
 //     metadata.managedFields;
 //  9. validate: metadata, the schema and its CEL rules
 //     ([Options].RuleEngine), [Kind].Validate;
 //  10. run [Options].ValidatingAdmission;
-//  11. store with compare-and-swap, starting again at 1 when a
+//  11. convert the object to the storage version (nothing to convert for
+//     a kind of one version, or a write in the storage version);
+//  12. store with compare-and-swap, starting again at 1 when a
 //     concurrent write won the race. A dry run stops before storing.
 //
 // A delete reads the object, checks its preconditions and runs the same
@@ -115,6 +117,28 @@
 // manager's fields in its own version, so conflicts are found across
 // versions. A conversion that fails is a 500 InternalError naming both
 // versions, and nothing is stored.
+//
+// A write runs in the version of the request, as kube-apiserver runs a
+// custom resource's strategy: the stored object is converted to that
+// version, and the object is converted to the storage version only to
+// be stored. So the schema's defaults, validation and CEL rules (with
+// oldSelf, the stored object in that version) are the version's own,
+// and a 422 names the version's fields (spec.count in a version that
+// calls spec.replicas so). Admission sees the object, the stored one and
+// [AdmissionRequest].Kind in the version of the request, on delete too,
+// as kube-apiserver's in-process admission sees custom resources. The
+// kind's Go hooks ([Kind].Default, Validate, PrepareForCreate,
+// PrepareForUpdate, Finalize, Deletion and SelectableFields) are written
+// against one Go type and see objects in the storage version, converted
+// to it and, for the hooks that change the object, back; the field
+// paths of Validate's errors are the storage version's, so a check whose
+// paths differ between versions belongs in each version's schema (its
+// bounds or x-kubernetes-validations). Field selectors on a version with
+// selectable fields of its own ([KindVersion].SelectableFields, as each
+// version of a CustomResourceDefinition declares) read them from objects
+// in that version. metadata.generation compares the object with the
+// stored one in the version of the request: a spec change through any
+// version bumps it once, a status write does not.
 //
 // # Errors
 //

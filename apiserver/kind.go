@@ -77,7 +77,8 @@ type Kind struct {
 	SelectableFields map[string]func(obj meta.Object) string
 	// Admit, when set, admits or rejects every write of the kind (see
 	// [AdmissionFunc]) before the server's ValidatingAdmission; it must
-	// not change the object. A CustomResourceDefinition being deleted
+	// not change the object. Like all admission, it sees objects in the
+	// version of the request. A CustomResourceDefinition being deleted
 	// uses it to refuse new objects.
 	Admit AdmissionFunc
 	// PrinterColumns are the columns of the Table kubectl prints, after
@@ -107,10 +108,15 @@ type Kind struct {
 	// Versions serves the kind in several versions: it lists them all,
 	// and Version is left empty. Objects are stored in the one marked
 	// Storage and converted to the version of each request: Go types by
-	// [Hub] and [Convertible], run-time kinds by Convert. The hooks
-	// above (Default, Validate, SelectableFields, the Prepare
-	// functions...) and admission see objects in the storage version;
-	// managedFields are recorded in the version of the request.
+	// [Hub] and [Convertible], run-time kinds by Convert. A write is
+	// defaulted and validated (schema, CEL rules) with the schema of the
+	// version of the request, admission sees it in that version, and
+	// managedFields record it in that version; the Go hooks above
+	// (Default, Validate, the Prepare functions, Finalize, Deletion,
+	// SelectableFields) are written against one type and see objects
+	// converted to the storage version, and the field paths of
+	// Validate's errors are the storage version's. A version's own
+	// KindVersion.SelectableFields read objects in that version.
 	Versions []KindVersion
 	// Convert converts meta.Unstructured objects between Versions; nil
 	// changes only their apiVersion, as a CustomResourceDefinition's
@@ -119,6 +125,9 @@ type Kind struct {
 
 	// deprecation is the warning of every request to this version.
 	deprecation string
+	// versionFields is set when SelectableFields are this version's own
+	// (KindVersion.SelectableFields), read from objects in this version.
+	versionFields bool
 }
 
 // DeletionHooks make deletion two-phase for a kind whose objects must be

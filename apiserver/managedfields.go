@@ -51,23 +51,11 @@ type trackFunc func(cur *storage.KeyValue, obj, old meta.Object) map[string]any
 // updateTracker records ordinary writes (create, update, JSON, merge and
 // strategic merge patches) under manager, as kube-apiserver's
 // field manager does with UpdateNoErrors: a failure is logged and the
-// stored entries are kept. The fields are those of the request's version,
-// whatever version obj and old are in.
+// stored entries are kept. The write runs in the version of the request,
+// so obj's fields are those of the request's version.
 func (h *handler) updateTracker(w *write) trackFunc {
 	r, req, manager := h.r, w.req, w.manager
 	return func(cur *storage.KeyValue, obj, old meta.Object) map[string]any {
-		if !r.isStorage() {
-			// The entries go on the stored object; the fields are read in
-			// the request's version, and its tree is no use to validation.
-			v, err := r.inVersion(obj)
-			if err != nil {
-				h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
-				return nil
-			}
-			r.trackUpdate(h, cur, v, old, manager, req.subresource)
-			obj.GetObjectMeta().ManagedFields = v.GetObjectMeta().ManagedFields
-			return nil
-		}
 		return r.trackUpdate(h, cur, obj, old, manager, req.subresource)
 	}
 }

@@ -73,78 +73,90 @@ type written struct {
 // starts again when another request creates it first.
 const maxCreateRaces = 3
 
-// run takes the write through the pipeline. The steps, in order:
+// run takes the write through the pipeline. Every step up to the store
+// runs in the version of the request: for a kind served in several
+// versions ([Kind].Versions), the schema that defaults and validates the
+// object and admission are those of that version, and the object is
+// converted to the storage version only to be stored. The steps, in
+// order:
 //
-//  1. read the stored object (not for a POST), in the storage version;
-//  2. build the requested object from the request and the stored one,
-//     both in the version of the request;
-//  3. convert it to the storage version, in which the steps that follow
-//     run (a kind of one version has nothing to convert);
-//  4. check the preconditions: resourceVersion, UID;
-//  5. set the fields the server owns (uid, timestamps, status split);
-//  6. default: the schema's defaults, then the kind's Default;
-//  7. run mutating admission, and default again what it changed;
-//  8. generate the name of a create that asks for one (generateName);
-//  9. bump the generation and record managedFields;
-//  10. validate: metadata, the schema, its CEL rules, the kind's Validate;
-//  11. run validating admission;
+//  1. read the stored object (not for a POST), in the storage version,
+//     and convert it to the version of the request;
+//  2. build the requested object from the request and the stored one;
+//  3. check the preconditions: resourceVersion, UID;
+//  4. set the fields the server owns (uid, timestamps, status split);
+//  5. default: the schema's defaults, then the kind's Default;
+//  6. run mutating admission, and default again what it changed;
+//  7. generate the name of a create that asks for one (generateName);
+//  8. bump the generation and record managedFields;
+//  9. validate: metadata, the schema, its CEL rules, the kind's Validate;
+//  10. run validating admission;
+//  11. convert the object to the storage version (a 500 naming both
+//     versions when that fails, and nothing is stored);
 //  12. store with compare-and-swap, starting again at 1 when a
 //     concurrent write won the race; a dry run checks what the store
 //     would refuse (an existing name) and stores nothing.
+//
+// The kind's Go hooks (Default, Validate, the Prepare functions,
+// Finalize) see the object in the storage version wherever they run (see
+// [resource.hookObject]). A kind of one version, or a write in the
+// storage version, converts nothing.
 func (w *write) run(ctx context.Context) (written, error) {
-	r := w.sr()
+	r := w.h.r
 	for races := 0; ; {
-		// 1. The stored object.
-		cur, old, err := w.read(ctx)
+		// 1. The stored object, and it in the version of the request.
+		cur, stored, err := w.read(ctx)
+		if err != nil {
+			return written{}, err
+		}
+		old, err := w.inRequestVersion(stored)
 		if err != nil {
 			return written{}, err
 		}
 		// 2. The requested object.
-		reqOld, err := w.inRequestVersion(old)
+		obj, err := w.build(cur, old)
 		if err != nil {
 			return written{}, err
 		}
-		obj, err := w.build(cur, reqOld)
-		if err != nil {
-			return written{}, err
-		}
-		// 3. Conversion to the storage version.
-		if obj, err = w.convert(obj); err != nil {
-			return written{}, err
-		}
-		// 4. Preconditions.
+		// 3. Preconditions.
 		if err := w.checkPreconditions(obj, cur); err != nil {
 			return written{}, err
 		}
-		// 5. Fields the server owns.
+		// 4. Fields the server owns.
 		if obj, err = w.prepare(obj, old); err != nil {
 			return written{}, err
 		}
-		// 6 and 7. Defaults and mutating admission.
+		// 5 and 6. Defaults and mutating admission.
 		a := w.admissionRequest(operation(old), obj, old)
 		if err := w.defaultAndMutate(ctx, a); err != nil {
 			return written{}, err
 		}
-		// 8. Generated name.
+		obj = a.Object
+		// 7. Generated name.
 		a.Name = w.generateName(obj)
-		// 9. Generation and managedFields.
+		// 8. Generation and managedFields.
 		decoded := w.record(cur, obj, old)
-		// 10. Validation.
+		// 9. Validation.
 		if err := r.validate(ctx, obj, old, decoded); err != nil {
 			return written{}, err
 		}
-		// 11. Validating admission.
+		// 10. Validating admission.
 		if err := w.h.admit(ctx, r, a); err != nil {
 			return written{}, err
 		}
+		// 11. Conversion to the storage version.
+		sobj, err := w.convert(obj)
+		if err != nil {
+			return written{}, err
+		}
 		// 12. Store.
-		out, done, err := w.store(ctx, cur, obj, old)
+		out, done, err := w.store(ctx, cur, sobj, stored)
 		if status.IsAlreadyExists(err) && !w.post && races < maxCreateRaces {
 			races++ // created concurrently: update it instead
 			continue
 		}
 		if err != nil || done {
-			return out, err
+			return w.result(out, obj), err
 		}
 	}
 }
@@ -173,14 +185,13 @@ func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error
 	return resp.KV, old, nil
 }
 
-// sr is the resource of the storage version, in which a write runs once
-// the requested object is built: w.h.r itself for a kind of one version.
+// sr is the resource of the storage version, which stores the object:
+// w.h.r itself for a kind of one version.
 func (w *write) sr() *resource { return w.h.r.stor }
 
-// convert turns the request's object into the storage version, after
-// decoding and before defaulting: the kind's hooks, admission and
-// validation see objects in the storage version. A conversion failure is
-// a 500 naming the versions, and nothing is stored.
+// convert turns the request's object into the storage version, just
+// before it is stored. A conversion failure is a 500 naming the
+// versions, and nothing is stored.
 func (w *write) convert(obj meta.Object) (meta.Object, error) {
 	if w.h.r.isStorage() {
 		return obj, nil
@@ -188,8 +199,20 @@ func (w *write) convert(obj meta.Object) (meta.Object, error) {
 	return w.h.r.toStorage(obj)
 }
 
+// result returns the outcome of a write with its object in the version
+// of the request: obj, the request's object, takes the metadata the
+// store gave the converted one (resourceVersion, a generated name).
+func (w *write) result(out written, obj meta.Object) written {
+	if out.obj == nil || out.obj == obj {
+		return out
+	}
+	*obj.GetObjectMeta() = *out.obj.GetObjectMeta()
+	out.obj = obj
+	return out
+}
+
 // inRequestVersion returns the stored object old (nil on create) in the
-// version of the request, for building the requested object from it.
+// version of the request, in which the write runs.
 func (w *write) inRequestVersion(old meta.Object) (meta.Object, error) {
 	if old == nil || w.h.r.isStorage() {
 		return old, nil
@@ -234,8 +257,7 @@ func preconditionRevision(obj meta.Object, r *resource, name string) (int64, err
 // the new status.
 func (w *write) prepare(obj, old meta.Object) (meta.Object, error) {
 	if old == nil {
-		w.sr().prepareForCreate(obj)
-		return obj, nil
+		return w.h.r.prepareForCreate(obj)
 	}
 	return w.prepareForUpdate(obj, old)
 }
@@ -260,17 +282,19 @@ func operation(old meta.Object) Operation {
 }
 
 // defaultAndMutate applies defaults, runs mutating admission and, when
-// there is any, applies defaults again to what it changed.
-func (w *write) defaultAndMutate(ctx context.Context, a *AdmissionRequest) error {
-	r := w.sr()
-	if err := r.applyDefaults(ctx, a.Object); err != nil {
+// there is any, applies defaults again to what it changed. a.Object is
+// the object to go on with.
+func (w *write) defaultAndMutate(ctx context.Context, a *AdmissionRequest) (err error) {
+	r := w.h.r
+	if a.Object, err = r.applyDefaults(ctx, a.Object); err != nil {
 		return err
 	}
 	mutated, err := w.h.mutate(ctx, r, a)
 	if err != nil || !mutated {
 		return err
 	}
-	return r.applyDefaults(ctx, a.Object)
+	a.Object, err = r.applyDefaults(ctx, a.Object)
+	return err
 }
 
 // record bumps the generation of an update whose spec changed and
@@ -281,7 +305,7 @@ func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) map[string]a
 		m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 		// The generation follows the object as admission left it.
 		m.Generation = om.Generation
-		if w.sr().specChanged(obj, old) {
+		if w.h.r.specChanged(obj, old) {
 			m.Generation++
 		}
 	}

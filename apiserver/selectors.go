@@ -78,11 +78,31 @@ func (sel selectors) matches(r *resource, obj meta.Object) bool {
 
 // filter is the selectors as a watch cache filter. Decoded objects are
 // kept by the cache, so each object is decoded once for every selector
-// that looks at it.
+// that looks at it. The cache holds objects in the storage version; a
+// version with selectable fields of its own ([KindVersion]) reads them
+// from each object converted to it, when the selector names one.
 func (sel selectors) filter(r *resource) func(*watch.Entry) bool {
-	r = r.stor // the cache holds, and SelectableFields read, objects in the storage version
+	if !r.kind.versionFields || r.isStorage() || !sel.namesKindField() {
+		// The kind's SelectableFields read objects in the storage
+		// version, as the cache holds them.
+		return func(e *watch.Entry) bool {
+			obj, err := object(e)
+			return err == nil && sel.matches(r, obj)
+		}
+	}
 	return func(e *watch.Entry) bool {
-		obj, err := object(e)
+		obj, err := r.object(e)
 		return err == nil && sel.matches(r, obj)
 	}
+}
+
+// namesKindField reports whether the field selector names a field
+// beyond metadata's.
+func (sel selectors) namesKindField() bool {
+	for _, f := range sel.field.Fields() {
+		if f != "metadata.name" && f != "metadata.namespace" {
+			return true
+		}
+	}
+	return false
 }

@@ -56,7 +56,7 @@ func (req *request) checkName(obj meta.Object) error {
 // write to /status keeps everything else, and one to /finalize takes only
 // what the kind's Finalize copies.
 func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
-	r := w.sr()
+	r := w.h.r
 	sub := w.req.subresource
 	switch {
 	case sub == "status" || sub == "finalize":
@@ -67,15 +67,19 @@ func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 		if err != nil {
 			return nil, err
 		}
+		managed := obj.GetObjectMeta().ManagedFields
 		if sub == "status" {
 			r.copyStatus(base, obj)
-		} else {
-			r.kind.Finalize(base, obj)
+		} else if base, err = r.finalize(base, obj); err != nil {
+			return nil, err
 		}
-		base.GetObjectMeta().ManagedFields = obj.GetObjectMeta().ManagedFields
+		base.GetObjectMeta().ManagedFields = managed
 		obj = base
 	case r.kind.PrepareForUpdate != nil:
-		r.kind.PrepareForUpdate(obj, old)
+		var err error
+		if obj, err = r.prepareHook(obj, old); err != nil {
+			return nil, err
+		}
 	}
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	if m.UID != "" && m.UID != om.UID {
@@ -92,6 +96,30 @@ func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 		r.copyStatus(obj, old)
 	}
 	return obj, nil
+}
+
+// finalize runs the kind's Finalize on dst and src in the storage version
+// and returns dst as it left it.
+func (r *resource) finalize(dst, src meta.Object) (meta.Object, error) {
+	src, err := r.hookObject(src)
+	if err != nil {
+		return nil, err
+	}
+	return r.runHook(dst, func(dst meta.Object) { r.kind.Finalize(dst, src) })
+}
+
+// prepareHook runs the kind's PrepareForUpdate on obj and old in the
+// storage version and returns obj as it left it.
+func (r *resource) prepareHook(obj, old meta.Object) (meta.Object, error) {
+	if r.isStorage() {
+		r.kind.PrepareForUpdate(obj, old)
+		return obj, nil
+	}
+	old, err := r.hookObject(old)
+	if err != nil {
+		return nil, err
+	}
+	return r.runHook(obj, func(obj meta.Object) { r.kind.PrepareForUpdate(obj, old) })
 }
 
 // decodeCopy returns a deep copy of a stored object.

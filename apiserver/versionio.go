@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -200,4 +201,52 @@ func (r *resource) toStorage(obj meta.Object) (meta.Object, error) {
 		return obj, nil
 	}
 	return r.versions.convert(obj, r.stor.apiVersion)
+}
+
+// The kind's Go hooks (Default, Validate, PrepareForCreate,
+// PrepareForUpdate, Finalize) are written against one Go type, so for a
+// kind served in several versions they see objects in the storage
+// version, whatever the version of the request; the schema's defaults,
+// validation and rules are each version's own. A write in the storage
+// version, and a kind of one version, convert nothing.
+
+// hookObject returns obj in the version the kind's Go hooks see, the
+// storage version: obj itself when it is, or when it is nil.
+func (r *resource) hookObject(obj meta.Object) (meta.Object, error) {
+	if obj == nil || r.isStorage() {
+		return obj, nil
+	}
+	return r.toStorage(obj)
+}
+
+// runHook runs hook, a Go hook of the kind that changes the object it is
+// given, on obj in the storage version, and returns obj as the hook left
+// it, in the resource's version.
+func (r *resource) runHook(obj meta.Object, hook func(meta.Object)) (meta.Object, error) {
+	if r.isStorage() {
+		hook(obj)
+		return obj, nil
+	}
+	s, err := r.toStorage(obj)
+	if err != nil {
+		return nil, err
+	}
+	hook(s)
+	return r.inVersion(s)
+}
+
+// validateHook runs the kind's Validate on obj and old (nil on create)
+// in the storage version. Its field paths are the storage version's.
+func (r *resource) validateHook(ctx context.Context, obj, old meta.Object) (status.FieldErrors, error) {
+	if r.isStorage() {
+		return r.kind.Validate(ctx, obj, old), nil
+	}
+	s, err := r.hookObject(obj)
+	if err != nil {
+		return nil, err
+	}
+	if old, err = r.hookObject(old); err != nil {
+		return nil, err
+	}
+	return r.kind.Validate(ctx, s, old), nil
 }

@@ -33,6 +33,12 @@ type KindVersion struct {
 	PrinterColumns []PrinterColumn
 	// Subresources are this version's; default: Kind.Subresources.
 	Subresources *Subresources
+	// SelectableFields are the fields field selectors on this version
+	// may name, each read from objects in this version, as a
+	// CustomResourceDefinition's versions declare theirs; an empty map
+	// allows none. Default (nil): Kind.SelectableFields, which read
+	// objects in the storage version.
+	SelectableFields map[string]func(obj meta.Object) string
 	// Storage marks the version objects are stored in: exactly one
 	// version has it. Objects stored in an earlier storage version are
 	// converted when read and rewritten in this one when next written.
@@ -165,6 +171,9 @@ func expandVersions(k Kind) ([]Kind, []bool, *versionSet, error) {
 		}
 		if v.Subresources != nil {
 			vk.Subresources = *v.Subresources
+		}
+		if v.SelectableFields != nil {
+			vk.SelectableFields, vk.versionFields = v.SelectableFields, true
 		}
 		if vk.Schema == nil {
 			sch, err := schema.FromType(typeOf(vk.New()))

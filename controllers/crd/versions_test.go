@@ -185,3 +185,87 @@ func TestStoredVersions(t *testing.T) {
 		t.Fatalf("changing the scope: %d %s", code, body)
 	}
 }
+
+const gizmoCRD = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gizmos.stable.example.com}
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: gizmos, kind: Gizmo}
+  versions:
+  - name: v1beta1
+    served: true
+    storage: false
+    selectableFields: [{jsonPath: .spec.color}]
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer, maximum: 10}
+              color: {type: string}
+  - name: v1
+    served: true
+    storage: true
+    selectableFields: [{jsonPath: .spec.shape}]
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer, default: 1}
+              color: {type: string}
+              shape: {type: string}
+`
+
+// A definition whose versions' schemas differ: each write is defaulted
+// and validated with the schema of the version it is made in (a bound
+// only in v1beta1, a default only in v1), and field selectors take the
+// selectable fields of the version listed.
+func TestVersionsValidatedPerVersion(t *testing.T) {
+	e := start(t)
+	if err := crd.Create(ctx(t), e.srv, manifest(t, gizmoCRD)); err != nil {
+		t.Fatal(err)
+	}
+	const (
+		beta = "/apis/stable.example.com/v1beta1/namespaces/default/gizmos"
+		v1   = "/apis/stable.example.com/v1/namespaces/default/gizmos"
+	)
+	gizmo := func(v, name, spec string) string {
+		return `{"apiVersion":"stable.example.com/` + v + `","kind":"Gizmo","metadata":{"name":"` + name + `"},"spec":` + spec + `}`
+	}
+	for _, tc := range []struct {
+		name, method, path, body string
+		code                     int
+		want, notWant            string
+	}{
+		{"over v1beta1's bound through v1beta1", "POST", beta, gizmo("v1beta1", "x", `{"size":20}`), 422,
+			`spec.size: Invalid value: 20: spec.size in body should be less than or equal to 10`, ""},
+		{"over v1beta1's bound through v1", "POST", v1, gizmo("v1", "a", `{"size":20,"shape":"round"}`), 201, `"size":20`, ""},
+		{"over v1beta1's bound by a merge patch through v1beta1", "PATCH", beta + "/a", `{"spec":{"size":11}}`, 422,
+			`spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10`, ""},
+		{"defaulted through v1", "POST", v1, gizmo("v1", "b", `{"color":"red"}`), 201, `"size":1`, ""},
+		{"not defaulted through v1beta1", "POST", beta, gizmo("v1beta1", "c", `{"color":"red"}`), 201, `"color":"red"`, `"size"`},
+		{"v1beta1's selectable field through v1beta1", "GET", beta + "?fieldSelector=spec.color%3Dred", "", 200, `"name":"b"`, `"name":"a"`},
+		{"v1's selectable field through v1beta1", "GET", beta + "?fieldSelector=spec.shape%3Dround", "", 400, "field label not supported: spec.shape", ""},
+		{"v1's selectable field through v1", "GET", v1 + "?fieldSelector=spec.shape%3Dround", "", 200, `"name":"a"`, `"name":"b"`},
+		{"v1beta1's selectable field through v1", "GET", v1 + "?fieldSelector=spec.color%3Dred", "", 400, "field label not supported: spec.color", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ct := "application/json"
+			if tc.method == "PATCH" {
+				ct = "application/merge-patch+json"
+			}
+			code, body := e.do(t, tc.method, tc.path, ct, tc.body)
+			if code != tc.code || !strings.Contains(body, tc.want) || (tc.notWant != "" && strings.Contains(body, tc.notWant)) {
+				t.Errorf("%d %s, want %d with %q", code, body, tc.code, tc.want)
+			}
+		})
+	}
+}

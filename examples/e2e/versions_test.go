@@ -70,6 +70,18 @@ func TestVersionsKubectl(t *testing.T) {
 	if got := kubectl(t, k, "", "get", "widgets", "beta", "-o", "jsonpath={.spec.replicas}"); got != "6" {
 		t.Errorf("replicas after scaling in v1beta1: %q", got)
 	}
+	// A v1beta1 Widget breaking a rule or a bound is refused in
+	// v1beta1's terms: the errors name spec.count, not spec.replicas.
+	for _, tc := range []struct{ spec, want string }{
+		{"count: 0\n  color: red", "spec.count: Invalid value: count may not drop below 1 while color is set"},
+		{"count: 2000", "spec.count: Invalid value: 2000: spec.count in body should be less than or equal to 1000"},
+	} {
+		bad := strings.Replace(strings.Replace(widgetV1beta1YAML, "name: beta", "name: bad", 1), "count: 3\n  color: red", tc.spec, 1)
+		out, errOut, err := k.Run(ctx, bad, "apply", "-f", "-")
+		if err == nil || !strings.Contains(errOut, `The Widget "bad" is invalid: `+tc.want) || strings.Contains(errOut, "replicas") {
+			t.Errorf("apply of an invalid v1beta1 Widget: %v\n%s\n%s", err, out, errOut)
+		}
+	}
 }
 
 // warnings collects the Warning headers a client-go client receives.

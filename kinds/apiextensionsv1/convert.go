@@ -17,8 +17,8 @@ import (
 // KindFor returns the kind a definition serves, as meta.Unstructured
 // objects: each version with its schema, subresources and printer
 // columns, stored in the storage version, converted between versions as
-// spec.conversion says (see [Converter]), with the storage version's
-// selectable fields. The errors are field errors under spec, as in a 422
+// spec.conversion says (see [Converter]), each version with its own
+// selectable fields, read from objects in that version. The errors are field errors under spec, as in a 422
 // answer.
 func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors) {
 	vi := -1
@@ -44,13 +44,19 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 		errs = append(errs, verrs...)
 	}
 	st := versions[vi]
-	fields, ferrs := selectableFields(crd.Spec.Versions[vi].SelectableFields, st.Schema,
-		status.NewPath("spec", "versions").Index(vi).Child("selectableFields"))
-	errs = append(errs, ferrs...)
-	k.SelectableFields = fields
 	if len(versions) == 1 && !st.Deprecated {
+		fields, ferrs := versionFields(crd, vi, st.Schema)
 		k.Version, k.Schema, k.PrinterColumns, k.Subresources = st.Name, st.Schema, st.PrinterColumns, *st.Subresources
-		return k, errs
+		k.SelectableFields = fields
+		return k, append(errs, ferrs...)
+	}
+	for i := range versions {
+		fields, ferrs := versionFields(crd, i, versions[i].Schema)
+		if fields == nil {
+			fields = map[string]func(meta.Object) string{} // none, not the kind's
+		}
+		versions[i].SelectableFields = fields
+		errs = append(errs, ferrs...)
 	}
 	k.Versions = versions
 	conv, cerr := Converter(crd)
@@ -59,6 +65,13 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 	}
 	k.Convert = conv
 	return k, errs
+}
+
+// versionFields are the selectable fields of the definition's version i,
+// read from objects in that version.
+func versionFields(crd *CustomResourceDefinition, i int, sch *schema.Schema) (map[string]func(meta.Object) string, status.FieldErrors) {
+	return selectableFields(crd.Spec.Versions[i].SelectableFields, sch,
+		status.NewPath("spec", "versions").Index(i).Child("selectableFields"))
 }
 
 // kindVersion is one version of a definition as a version of its kind.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // VersionV1beta1 is the earlier, deprecated version of Widget, still
@@ -24,9 +25,21 @@ type WidgetV1beta1 struct {
 type WidgetV1beta1Spec struct {
 	Count *int32       `json:"count,omitempty" protobuf:"varint,1,opt,name=count" default:"1" minimum:"0" maximum:"1000" description:"Number of desired replicas."`
 	Color string       `json:"color,omitempty" protobuf:"bytes,2,opt,name=color" pattern:"^[a-z]+$" description:"Color of the widget, lower-case letters only."`
-	Size  string       `json:"size,omitempty" protobuf:"bytes,3,opt,name=size" description:"Size of the widget, immutable once set."`
+	Size  string       `json:"size,omitempty" protobuf:"bytes,3,opt,name=size" description:"Size of the widget, immutable once set." rule:"self == oldSelf" message:"size is immutable once set"`
 	Tags  []string     `json:"tags,omitempty" protobuf:"bytes,4,rep,name=tags" listType:"set" description:"Free-form tags, each at most once."`
 	Ports []WidgetPort `json:"ports,omitempty" protobuf:"bytes,5,rep,name=ports" listType:"map" listMapKey:"name" patchStrategy:"merge" patchMergeKey:"name" description:"Ports the widget listens on, keyed by name."`
+}
+
+// ValidationRules are WidgetSpec's rules in v1beta1's terms: a write
+// through v1beta1 is validated with v1beta1's schema, so its errors name
+// spec.count.
+func (WidgetV1beta1Spec) ValidationRules() []schema.Rule {
+	return []schema.Rule{
+		{Rule: "!has(self.color) || !has(self.count) || self.count >= 1",
+			Message: "count may not drop below 1 while color is set", FieldPath: ".count"},
+		{Rule: "!has(oldSelf.size) || has(self.size)",
+			Message: "size may not be removed once set", FieldPath: ".size", Reason: schema.ReasonForbidden},
+	}
 }
 
 // Hub marks Widget (v1) as the version every other converts through.
