@@ -74,10 +74,13 @@ type memoryFigures struct {
 
 // settledMemory waits for the process's live heap to settle (background
 // work such as the controllers catching up on the watch cache allocates
-// and frees for a while after the last write) and returns it with the
-// resident set, after the runtime has returned its free memory to the
-// system.
+// and frees for a while after the last write, and what is kept for a few
+// seconds is let go) and returns it with the resident set, after the
+// runtime has returned its free memory to the system.
 func settledMemory() memoryFigures {
+	// The watch caches keep the encoded events they shared between
+	// watchers for 5 seconds after the change (watch.Event.Encoded).
+	time.Sleep(6 * time.Second)
 	last := liveHeap()
 	for range 50 {
 		time.Sleep(100 * time.Millisecond)
