@@ -38,13 +38,16 @@ func BenchmarkMemoryPerWidget(b *testing.B) {
 	for _, on := range []bool{true, false} {
 		b.Run(controllersName(on), func(b *testing.B) {
 			for range b.N {
+				// The fixture's names and paths are the client's: they
+				// are made before measuring.
+				f := unloadedFixture(n)
 				before := settledMemory()
 				h, err := server.NewHandler(server.Config{DisableControllers: !on})
 				if err != nil {
 					b.Fatal(err)
 				}
-				f, err := newFixtureOn(h, n)
-				if err != nil {
+				f.h = h
+				if err := f.load(); err != nil {
 					b.Fatal(err)
 				}
 				c := f.newClient(inProcess)
