@@ -13,7 +13,8 @@ import (
 // when the change leaves the window. A watcher that asks after that (one
 // far behind, or one replaying the window) encodes the event for itself,
 // so a busy window costs the memory of its encodings for seconds, not for
-// the window's whole span: kube-apiserver also keeps an event's
+// the window's whole span (a frame made while the window's take
+// frameBytes is not kept at all): kube-apiserver also keeps an event's
 // serializations only while it is being dispatched.
 type frames struct {
 	list atomic.Pointer[[]frame] // read without locking
@@ -31,6 +32,10 @@ type frames struct {
 type frameBook struct {
 	bytes atomic.Int64
 }
+
+// full reports whether the window's kept frames take frameBytes: a
+// further one is not kept until the cache has released older ones.
+func (b *frameBook) full() bool { return b != nil && b.bytes.Load() >= frameBytes }
 
 // The bounds of the window's kept encodings (see frames).
 const (
@@ -58,7 +63,7 @@ func (f *frames) get(typ EventType, mediaType string, encode func() ([]byte, err
 	}
 	data, err := encode()
 	f.ctr.addEncoding()
-	if err != nil || f.released {
+	if err != nil || f.released || f.book.full() {
 		return data, err
 	}
 	var next []frame
@@ -102,7 +107,9 @@ func (f *frames) lookup(typ EventType, mediaType string) ([]byte, bool) {
 
 // releaseFrames releases the frames of st's records from the first one
 // not released yet up to the one before seq, and then those of the later
-// records that are older than frameTTL or past the window's frame bytes.
+// records that are older than frameTTL, oldest first, and while the
+// window's frames take more than half of frameBytes, so that new frames
+// find room.
 // Only the upstream goroutine calls it; st.log holds every record from
 // c.up.framed on.
 func (c *Cache) releaseFrames(st *state, seq int64, now int64) {
@@ -112,7 +119,7 @@ func (c *Cache) releaseFrames(st *state, seq int64, now int64) {
 	}
 	for ; c.up.framed < st.log.end; c.up.framed++ {
 		rec := st.log.at(c.up.framed)
-		if rec.at > now-frameTTL && c.frameBook.bytes.Load() <= frameBytes {
+		if rec.at > now-frameTTL && c.frameBook.bytes.Load() <= frameBytes/2 {
 			return
 		}
 		rec.frames.release()
