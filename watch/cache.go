@@ -138,6 +138,8 @@ type Cache struct {
 	watchers sync.WaitGroup
 
 	up upstream // owned by the upstream goroutine
+	// frameBook counts the bytes of the window's encoded events.
+	frameBook frameBook
 
 	// gens numbers tree changes: every change of a shared tree, by the
 	// upstream goroutine or by a reader rebuilding a past state, takes a

@@ -128,9 +128,12 @@
 // the second rule; one that stops is ended by the first, so its
 // connection and goroutine do not linger until the window moves on.
 //
-// Every change is encoded at most once per event type and media type:
-// [Event.Encoded] keeps the bytes with the change in the window and hands
-// the same bytes to every watcher that asks for that form.
+// Every change is encoded once per event type and media type while its
+// watchers take it: [Event.Encoded] keeps the bytes with the change in the
+// window and hands the same bytes to every watcher that asks for that
+// form, for 5 seconds and within 16 MiB of encodings per cache, so that
+// they cost memory while they are shared and not for the window's whole
+// span (a watcher further behind encodes for itself).
 // [Options.Counters] counts those encodings and the watchers ended as too
 // slow.
 //

@@ -7,14 +7,41 @@ import (
 
 // frames holds a change's encoded events: one per event type and media
 // type, each made once and shared by every watcher that receives the
-// change. They live as long as the change stays in the event window, not
-// as long as the object, so a busy window costs memory for its own span
-// only.
+// change. They are kept while watchers are likely to ask for them: the
+// cache releases them once the change is older than frameTTL, or when the
+// frames of its window take more than frameBytes (oldest first), and
+// when the change leaves the window. A watcher that asks after that (one
+// far behind, or one replaying the window) encodes the event for itself,
+// so a busy window costs the memory of its encodings for seconds, not for
+// the window's whole span (a frame made while the window's take
+// frameBytes is not kept at all): kube-apiserver also keeps an event's
+// serializations only while it is being dispatched.
 type frames struct {
 	list atomic.Pointer[[]frame] // read without locking
 	mu   sync.Mutex              // held while encoding, so each form is made once
 	ctr  *Counters
+	// book counts the bytes of the window's kept frames; nil for a
+	// change that is not in the window, whose frames are not counted.
+	book *frameBook
+	// released is set, under mu, once the cache has let the frames go:
+	// later encodings are not kept.
+	released bool
 }
+
+// frameBook counts the bytes of the encoded events a cache keeps.
+type frameBook struct {
+	bytes atomic.Int64
+}
+
+// full reports whether the window's kept frames take frameBytes: a
+// further one is not kept until the cache has released older ones.
+func (b *frameBook) full() bool { return b != nil && b.bytes.Load() >= frameBytes }
+
+// The bounds of the window's kept encodings (see frames).
+const (
+	frameTTL   = 5e9 // nanoseconds
+	frameBytes = 16 << 20
+)
 
 type frame struct {
 	typ       EventType
@@ -36,8 +63,8 @@ func (f *frames) get(typ EventType, mediaType string, encode func() ([]byte, err
 	}
 	data, err := encode()
 	f.ctr.addEncoding()
-	if err != nil {
-		return nil, err
+	if err != nil || f.released || f.book.full() {
+		return data, err
 	}
 	var next []frame
 	if cur := f.list.Load(); cur != nil {
@@ -45,7 +72,26 @@ func (f *frames) get(typ EventType, mediaType string, encode func() ([]byte, err
 	}
 	next = append(next, frame{typ: typ, mediaType: mediaType, data: data})
 	f.list.Store(&next)
+	if f.book != nil {
+		f.book.bytes.Add(int64(len(data)))
+	}
 	return data, nil
+}
+
+// release drops the frames, and keeps none made later.
+func (f *frames) release() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.released = true
+	cur := f.list.Swap(nil)
+	if cur == nil || f.book == nil {
+		return
+	}
+	n := 0
+	for _, x := range *cur {
+		n += len(x.data)
+	}
+	f.book.bytes.Add(-int64(n))
 }
 
 func (f *frames) lookup(typ EventType, mediaType string) ([]byte, bool) {
@@ -59,6 +105,27 @@ func (f *frames) lookup(typ EventType, mediaType string) ([]byte, bool) {
 	return nil, false
 }
 
+// releaseFrames releases the frames of st's records from the first one
+// not released yet up to the one before seq, and then those of the later
+// records that are older than frameTTL, oldest first, and while the
+// window's frames take more than half of frameBytes, so that new frames
+// find room.
+// Only the upstream goroutine calls it; st.log holds every record from
+// c.up.framed on.
+func (c *Cache) releaseFrames(st *state, seq int64, now int64) {
+	c.up.framed = max(c.up.framed, st.log.first)
+	for ; c.up.framed < seq; c.up.framed++ {
+		st.log.at(c.up.framed).frames.release()
+	}
+	for ; c.up.framed < st.log.end; c.up.framed++ {
+		rec := st.log.at(c.up.framed)
+		if rec.at > now-frameTTL && c.frameBook.bytes.Load() <= frameBytes/2 {
+			return
+		}
+		rec.frames.release()
+	}
+}
+
 // Encoded returns the bytes of the event as a server sends it in
 // mediaType, calling encode to make them the first time any watcher asks
 // for this event type and media type and returning the same bytes to
@@ -68,10 +135,11 @@ func (f *frames) lookup(typ EventType, mediaType string) ([]byte, bool) {
 // form (media type and rendering), since the bytes are framed by the
 // caller. An encode error is returned and not kept.
 //
-// The bytes are kept with the change in the event window and are shared:
-// they must not be modified. Events that are not changes (initial events
-// and bookmarks) are not shared between watchers: for them Encoded just
-// calls encode.
+// The bytes are kept for a few seconds while the change is in the event
+// window and are shared: they must not be modified. A watcher that asks
+// later encodes again. Events that are not changes (initial events and
+// bookmarks) are not shared between watchers: for them Encoded just calls
+// encode.
 func (ev *Event) Encoded(mediaType string, encode func() ([]byte, error)) ([]byte, error) {
 	if ev.rec == nil {
 		return encode()

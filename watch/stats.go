@@ -11,6 +11,9 @@ type Stats struct {
 	// WindowBytes is the stored bytes the window's events hold (see
 	// Options.EventWindowBytes).
 	WindowBytes int64
+	// EncodedBytes is the bytes of the encoded events the window keeps
+	// for its watchers (see [Event.Encoded]).
+	EncodedBytes int64
 	// Revision is the cache's revision.
 	Revision int64
 }
@@ -19,5 +22,5 @@ type Stats struct {
 // and takes no lock.
 func (c *Cache) Stats() Stats {
 	st := c.cur.Load()
-	return Stats{Ready: st.ready, Objects: st.root.Len(), WindowEvents: st.log.len(), WindowBytes: st.logBytes, Revision: st.rev}
+	return Stats{Ready: st.ready, Objects: st.root.Len(), WindowEvents: st.log.len(), WindowBytes: st.logBytes, EncodedBytes: c.frameBook.bytes.Load(), Revision: st.rev}
 }

@@ -32,6 +32,9 @@ type upstream struct {
 	bookmarkTick <-chan time.Time
 	houseTick    <-chan time.Time
 	backoff      time.Duration
+	// framed is the sequence number of the oldest window record whose
+	// encoded events may still be kept (see releaseFrames).
+	framed int64
 }
 
 // run lists the prefix and follows its watch until Stop, listing again
@@ -122,6 +125,8 @@ func (c *Cache) list() error {
 	if old.ready && opts.Revision == old.rev {
 		return nil
 	}
+	c.releaseFrames(old, old.log.end, 0)
+	c.up.framed = 0
 	c.publish(&state{
 		rev:       opts.Revision,
 		root:      root,
@@ -179,6 +184,7 @@ func (c *Cache) receive(resp storage.WatchResponse) {
 	}
 	c.evictBytes(&next)
 	c.publish(&next)
+	c.releaseFrames(&next, next.log.first, now)
 }
 
 // apply records one event in next: the mirror, the window and the
@@ -196,7 +202,7 @@ func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
 		prev = c.entry(ev.PrevKV)
 	}
 	rec := &record{rev: rev, at: now, prev: prev}
-	rec.frames.ctr = c.opts.Counters
+	rec.frames.ctr, rec.frames.book = c.opts.Counters, &c.frameBook
 	gen := c.nextGen()
 	switch ev.Type {
 	case storage.EventPut:
@@ -232,6 +238,7 @@ func (c *Cache) evict(next *state, first int64) {
 	for i := next.log.first; i < first; i++ {
 		next.logBytes -= next.log.at(i).size
 	}
+	c.releaseFrames(next, first, 0)
 	next.base = next.log.at(first - 1)
 	next.log = next.log.trimmed(first)
 }
@@ -276,8 +283,8 @@ func (c *Cache) bookmarkRound() {
 }
 
 // housekeep wakes blocked watchers to check for stalls, drops events
-// older than the window's duration and the rebuilt past states unused for
-// SnapshotTTL.
+// older than the window's duration, the encodings of events older than
+// frameTTL and the rebuilt past states unused for SnapshotTTL.
 func (c *Cache) housekeep() {
 	c.heartbeat()
 	st := c.cur.Load()
@@ -291,6 +298,8 @@ func (c *Cache) housekeep() {
 		next := *st
 		c.evict(&next, first)
 		c.publish(&next)
+		st = &next
 	}
+	c.releaseFrames(st, st.log.first, now)
 	c.snaps.expire(now - int64(c.opts.SnapshotTTL))
 }

@@ -17,8 +17,10 @@
 //	                                                (a label selector matching 1%), field-none (a field selector matching none)
 //	BenchmarkUpdate/transport=T                     PUT with the current resourceVersion and a changed spec, 1,000 Widgets
 //	BenchmarkWrite/op=O                             update, merge-patch or apply of spec.replicas, in process, 1,000 Widgets
-//	BenchmarkMemoryPerWidget/controllers=C          live heap per stored Widget after loading 10,000 (create + status) and listing them,
-//	                                                with the garbage collector and namespace controller on or off
+//	BenchmarkMemoryPerWidget/controllers=C          live heap and resident set per stored Widget after loading 10,000 (create + status)
+//	                                                and listing them, once settled (heap-B/widget, rss-B/widget), with the garbage
+//	                                                collector and namespace controller on or off; -bench.heapprofile writes a heap
+//	                                                profile of the loaded server (run each sub-benchmark in a process of its own)
 //	BenchmarkMemoryPerCreatedWidget                 the same for 10,000 Widgets only created
 //	BenchmarkStartToReady/path=P                    from server.Open (in process) or Run (loopback) to /readyz and a Widget list answering 200;
 //	                                                path=open also with the controllers on or off (path=open/controllers=C)

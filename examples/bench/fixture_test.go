@@ -188,13 +188,28 @@ func newFixture(n int) (*fixture, error) {
 
 // newFixtureOn is newFixture on a handler of the caller's.
 func newFixtureOn(h http.Handler, n int) (*fixture, error) {
-	f := &fixture{h: h, names: make([]string, n), paths: make([]string, n), rvs: make([]string, n), replicas: make([]int, n)}
+	f := unloadedFixture(n)
+	f.h = h
+	return f, f.load()
+}
+
+// unloadedFixture is a fixture of n Widgets, named but not loaded, and
+// without a handler yet.
+func unloadedFixture(n int) *fixture {
+	f := &fixture{names: make([]string, n), paths: make([]string, n), rvs: make([]string, n), replicas: make([]int, n)}
 	for i := range n {
 		f.names[i] = bench.Name("widget", i)
 		f.paths[i] = bench.ObjectPath(f.names[i])
 	}
+	return f
+}
+
+// load creates the fixture's namespace and loads its Widgets into its
+// handler.
+func (f *fixture) load() error {
+	n, h := len(f.names), f.h
 	if err := createNamespace(h, bench.Namespace); err != nil {
-		return nil, err
+		return err
 	}
 	start := time.Now()
 	var (
@@ -222,7 +237,7 @@ func newFixtureOn(h http.Handler, n int) (*fixture, error) {
 	wg.Wait()
 	f.loadTime = time.Since(start)
 	runtime.GC() // leave the loading's garbage out of the first measurement
-	return f, firstErr
+	return firstErr
 }
 
 // createNamespace creates namespace ns, which the server requires of

@@ -49,3 +49,52 @@ func TestHistoryBytesRetained(t *testing.T) {
 		})
 	}
 }
+
+// TestRetainedPerKey bounds what the store keeps per key beyond its
+// values, for keys created and updated once with both versions in the
+// history: the two values, one copy of the key (its versions share it),
+// the two KeyValues, events and tree. Keys are long so that a second copy
+// of each would show.
+func TestRetainedPerKey(t *testing.T) {
+	const keys, keyLen, valueLen = 2000, 250, 1000 // allocations of 256 and 1024 bytes
+	cases := []struct {
+		name    string
+		updates int
+		values  int // versions the history keeps
+	}{
+		{"created", 0, 1},
+		{"created and updated", 1, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			names := make([]string, keys)
+			for i := range names {
+				names[i] = fmt.Sprintf("/%0*d", keyLen-1, i)
+			}
+			before := heapInUse()
+			s := memory.New(memory.Options{CompactionInterval: -1})
+			defer s.Close()
+			for i := range keys {
+				var rev int64
+				for range 1 + tc.updates {
+					key := string([]byte(names[i])) // a fresh copy, as a server's request makes
+					resp, err := s.OptimisticPut(context.Background(), key, make([]byte, valueLen), rev, storage.PutOptions{})
+					if err != nil || !resp.Succeeded {
+						t.Fatalf("put %d: %+v %v", i, resp, err)
+					}
+					rev = resp.Revision
+				}
+			}
+			perKey := float64(heapInUse()-before) / keys
+			// The values and the key, about 100 bytes of KeyValue, event
+			// and tree for each version, and slack.
+			limit := float64(tc.values*(1024+96) + 256 + 64)
+			t.Logf("%.0f bytes retained per key (limit %.0f)", perKey, limit)
+			if perKey > limit {
+				t.Errorf("the store retains %.0f bytes per key, over %.0f", perKey, limit)
+			}
+			runtime.KeepAlive(s)
+			runtime.KeepAlive(names)
+		})
+	}
+}

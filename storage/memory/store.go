@@ -247,7 +247,9 @@ func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, exp
 	rev := st.rev + 1
 	kv := &storage.KeyValue{Key: key, Value: value, CreateRevision: rev, ModRevision: rev}
 	if prev != nil {
-		kv.CreateRevision = prev.CreateRevision
+		// The versions of a key share its string: the history keeps
+		// past versions, and the caller's key is often a fresh copy.
+		kv.Key, kv.CreateRevision = prev.Key, prev.CreateRevision
 	}
 	root, _, _ := tree.Put(st.root, kv, uint64(rev))
 	s.publish(st, root, storage.Event{Type: storage.EventPut, KV: kv, PrevKV: prev})
