@@ -69,11 +69,11 @@ func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) (meta.Obj
 
 // validate checks an object about to be written against the rules for
 // metadata, the schema and the kind's hook; old is nil on create. decoded
-// is obj decoded from its JSON, if the write already has it, or nil.
-func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded map[string]any) error {
+// holds the JSON forms of obj and old the write already has.
+func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded jsonForms) error {
 	m := obj.GetObjectMeta()
 	errs := validateObjectMeta(m, r.kind.Namespaced, r.kind.ValidateName)
-	schemaErrs, err := r.plan.validate(obj, decoded)
+	schemaErrs, err := r.plan.validate(obj, decoded.obj)
 	if err != nil {
 		return status.InternalError(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
@@ -379,12 +380,25 @@ func (p *schemaPlan) prune(obj meta.Object) []error {
 }
 
 // jsonForm returns the decoded JSON form of a Go value, with integers as
-// int64.
+// int64: its JSON read by package patch's decoder, which gives what
+// encoding/json with UseNumber and [numbers] give at a fraction of the
+// cost. A document that decoder refuses (a number out of float64's range
+// in a raw JSON field, which numbers takes as an infinity) takes the
+// general path.
 func jsonForm(v reflect.Value) (any, error) {
 	b, err := json.Marshal(v.Interface())
 	if err != nil {
 		return nil, err
 	}
+	if x, err := patch.DecodeValue(b); err == nil {
+		return x, nil
+	}
+	return jsonFormOf(b)
+}
+
+// jsonFormOf is the general path of jsonForm: b decoded by encoding/json
+// with UseNumber, numbers then converted by [numbers].
+func jsonFormOf(b []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var x any

@@ -43,10 +43,19 @@ func newPatcher(k Kind, vs *versionSet) (*patch.Patcher, error) {
 
 // trackFunc records a write in obj's managedFields. cur is the stored
 // value and old the stored object, both nil on create. The entries obj
-// carries on entry are the ones the request sent. It returns obj decoded
-// from its JSON when it had to decode it (nil otherwise), so that
-// validation need not encode obj again.
-type trackFunc func(cur *storage.KeyValue, obj, old meta.Object) map[string]any
+// carries on entry are the ones the request sent. It returns the JSON
+// forms of obj and old it had to decode, so that validation need not
+// encode them again.
+type trackFunc func(cur *storage.KeyValue, obj, old meta.Object) jsonForms
+
+// jsonForms are the JSON forms (as [jsonForm] gives them) of a write's
+// objects that recording it decoded, for validation to reuse: obj of the
+// object to store, old of the stored object, read from its stored JSON,
+// which is what the decoded stored object encodes to (see appendJSON).
+// Either is nil when it was not decoded.
+type jsonForms struct {
+	obj, old map[string]any
+}
 
 // updateTracker records ordinary writes (create, update, JSON, merge and
 // strategic merge patches) under manager, as kube-apiserver's
@@ -55,21 +64,26 @@ type trackFunc func(cur *storage.KeyValue, obj, old meta.Object) map[string]any
 // so obj's fields are those of the request's version.
 func (h *handler) updateTracker(w *write) trackFunc {
 	r, req, manager := h.r, w.req, w.manager
-	return func(cur *storage.KeyValue, obj, old meta.Object) map[string]any {
+	return func(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
 		return r.trackUpdate(h, cur, obj, old, manager, req.subresource)
 	}
 }
 
 // trackUpdate records an update of obj, in the resource's version, over
-// the stored value cur and object old.
-func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.Object, manager, subresource string) map[string]any {
+// the stored value cur and object old. It returns the JSON forms of obj
+// and, on update, of old, which it reads from cur's JSON.
+func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.Object, manager, subresource string) jsonForms {
 	var live []byte
+	var liveObj map[string]any
 	var liveManaged []meta.ManagedFieldsEntry
 	var err error
 	if cur != nil {
-		if live, err = r.appendJSON(nil, cur); err != nil {
+		if live, err = r.appendJSON(nil, cur); err == nil {
+			liveObj, err = patch.DecodeObject(live)
+		}
+		if err != nil {
 			h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
-			return nil
+			return jsonForms{}
 		}
 		liveManaged = old.GetObjectMeta().ManagedFields
 	}
@@ -82,16 +96,33 @@ func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.
 	if err != nil {
 		h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
 		m.ManagedFields = liveManaged
-		return nil
+		return jsonForms{}
 	}
+	// The field manager drops the live object's managedFields; the stored
+	// object's form keeps them.
+	restore := keepManagedFields(liveObj)
 	entries, err := r.patcher.UpdateObject(live, tree, patch.UpdateOptions{
 		Manager: manager, Subresource: subresource, LiveManaged: liveManaged, NewManaged: m.ManagedFields,
+		LiveObject: liveObj,
 	})
+	restore()
 	if err != nil {
 		h.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
 	}
 	m.ManagedFields = entries
-	return tree
+	return jsonForms{obj: tree, old: liveObj}
+}
+
+// keepManagedFields returns a function that puts back the
+// metadata.managedFields obj has now, after something removed them.
+func keepManagedFields(obj map[string]any) func() {
+	md, _ := obj["metadata"].(map[string]any)
+	mf, ok := md["managedFields"]
+	return func() {
+		if ok {
+			md["managedFields"] = mf
+		}
+	}
 }
 
 // scaleTracker records writes through /scale under manager the way
@@ -101,7 +132,7 @@ func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.
 // entries kept, as for other writes.
 func (h *handler) scaleTracker(manager string) trackFunc {
 	r := h.r
-	return func(_ *storage.KeyValue, obj, old meta.Object) map[string]any {
+	return func(_ *storage.KeyValue, obj, old meta.Object) jsonForms {
 		m := obj.GetObjectMeta()
 		parent := old.GetObjectMeta().ManagedFields
 		live, err := r.scaleJSON(old)
@@ -115,7 +146,7 @@ func (h *handler) scaleTracker(manager string) trackFunc {
 			h.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
 			m.ManagedFields = parent
 		}
-		return nil
+		return jsonForms{}
 	}
 }
 

@@ -298,9 +298,9 @@ func (w *write) defaultAndMutate(ctx context.Context, a *AdmissionRequest) (err 
 }
 
 // record bumps the generation of an update whose spec changed and
-// records the write in managedFields. It returns obj decoded from its
-// JSON when recording decoded it, for validation to use.
-func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) map[string]any {
+// records the write in managedFields. It returns the JSON forms of obj
+// and old that recording decoded, for validation to use.
+func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
 	if old != nil {
 		m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 		// The generation follows the object as admission left it.
@@ -310,7 +310,7 @@ func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) map[string]a
 		}
 	}
 	if w.track == nil {
-		return nil
+		return jsonForms{}
 	}
 	return w.track(cur, obj, old)
 }

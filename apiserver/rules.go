@@ -35,12 +35,13 @@ func (p *schemaPlan) compileRules(engine schema.RuleEngine) error {
 }
 
 // validateRules evaluates the schema's rules on obj against old (nil on
-// create). decoded, when not nil, is obj's JSON form; found are the
+// create). decoded holds the JSON forms of obj and old the write already
+// has; found are the
 // errors found so far: as kube-apiserver, rules are not evaluated on an
 // object of the wrong shape (wrong types, missing required fields,
 // values too long or too many, values outside an enum). Rules broken by
 // values an update left unchanged come back as warnings on the response.
-func (p *schemaPlan) validateRules(ctx context.Context, obj, old meta.Object, decoded map[string]any, found status.FieldErrors) (status.FieldErrors, error) {
+func (p *schemaPlan) validateRules(ctx context.Context, obj, old meta.Object, decoded jsonForms, found status.FieldErrors) (status.FieldErrors, error) {
 	if p == nil || p.rules == nil {
 		return nil, nil
 	}
@@ -52,13 +53,13 @@ func (p *schemaPlan) validateRules(ctx context.Context, obj, old meta.Object, de
 				"some validation rules were not checked because the object was invalid; correct the existing errors to complete validation")}, nil
 		}
 	}
-	x, err := p.jsonObject(obj, decoded)
+	x, err := p.jsonObject(obj, decoded.obj)
 	if err != nil {
 		return nil, err
 	}
 	var ox map[string]any
 	if old != nil && !reflect.ValueOf(old).IsNil() {
-		if ox, err = p.jsonObject(old, nil); err != nil {
+		if ox, err = p.jsonObject(old, decoded.old); err != nil {
 			return nil, err
 		}
 	}

@@ -21,6 +21,11 @@ type UpdateOptions struct {
 	// NewManaged are the entries the request carried, nil when it carried
 	// none.
 	NewManaged []meta.ManagedFieldsEntry
+	// LiveObject is live already decoded (as [DecodeObject] decodes it),
+	// for a caller that decoded it for another use; live is then not
+	// decoded again. Its metadata.managedFields are removed, as newObj's
+	// are; it is not changed otherwise.
+	LiveObject map[string]any
 }
 
 // Update records an ordinary write in managedFields, as kube-apiserver's
@@ -57,9 +62,11 @@ func (m *FieldManager) Update(live, obj []byte, opts UpdateOptions) ([]meta.Mana
 // does not change it otherwise.
 func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, opts UpdateOptions) ([]meta.ManagedFieldsEntry, error) {
 	liveManaged, manager, subresource := opts.LiveManaged, opts.Manager, opts.Subresource
-	liveObj, err := m.decodeLive(live)
-	if err != nil {
-		return liveManaged, internal(err)
+	liveObj, err := opts.LiveObject, error(nil)
+	if liveObj == nil {
+		if liveObj, err = m.decodeLive(live); err != nil {
+			return liveManaged, internal(err)
+		}
 	}
 	if newObj == nil {
 		return liveManaged, internal(fmt.Errorf("failed to decode new object: %v", err))
