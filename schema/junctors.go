@@ -184,7 +184,9 @@ func nestedProperties(s *Schema, v any, where string) error {
 
 // checkComplete reports a property or items named in a value validation
 // of s that the structural part of s does not specify, as kube-apiserver
-// does: "because it is defined in" the value validation's path.
+// does: "because it is defined in" the value validation's path. Like
+// kube-apiserver, FromOpenAPI checks the value validations of the root
+// (and those nested in them), not those of deeper nodes.
 func checkComplete(s *Schema, where string) error {
 	for _, j := range junctorsOf(s, where) {
 		if err := completeAgainst(j.s, s, where, j.where); err != nil {

@@ -48,12 +48,12 @@ func TestJunctorRefusals(t *testing.T) {
 			"openAPIV3Schema.properties.a.not.anyOf[0].type: Forbidden: must be empty to be structural"},
 		{"empty anyOf", `{"type":"object","anyOf":[]}`, "openAPIV3Schema.anyOf: must be a non-empty array of schemas"},
 		{"not a list", `{"type":"object","oneOf":{"required":["a"]}}`, "openAPIV3Schema.oneOf: must be a non-empty array of schemas"},
-		{"property missing", `{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string"}},"anyOf":[{"properties":{"b":{"minLength":1}}}]}}}`,
-			"openAPIV3Schema.properties.spec.properties.b: Required value: because it is defined in openAPIV3Schema.properties.spec.anyOf[0].properties.b"},
-		{"items missing", `{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string"}},"not":{"properties":{"a":{"items":{"minLength":1}}}}}}}`,
-			"openAPIV3Schema.properties.spec.properties.a.items: Required value: because it is defined in openAPIV3Schema.properties.spec.not.properties.a.items"},
-		{"deeper junctor", `{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"object"}},"allOf":[{"properties":{"a":{"oneOf":[{"properties":{"x":{"minLength":1}}}]}}}]}}}`,
-			"openAPIV3Schema.properties.spec.properties.a.properties.x: Required value: because it is defined in openAPIV3Schema.properties.spec.allOf[0].properties.a.oneOf[0].properties.x"},
+		{"property missing", `{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string"}}}},"anyOf":[{"properties":{"spec":{"properties":{"b":{"minLength":1}}}}}]}`,
+			"openAPIV3Schema.properties.spec.properties.b: Required value: because it is defined in openAPIV3Schema.anyOf[0].properties.spec.properties.b"},
+		{"items missing", `{"type":"object","properties":{"a":{"type":"string"}},"not":{"properties":{"a":{"items":{"minLength":1}}}}}`,
+			"openAPIV3Schema.properties.a.items: Required value: because it is defined in openAPIV3Schema.not.properties.a.items"},
+		{"deeper junctor", `{"type":"object","properties":{"a":{"type":"object"}},"allOf":[{"properties":{"a":{"oneOf":[{"properties":{"x":{"minLength":1}}}]}}}]}`,
+			"openAPIV3Schema.properties.a.properties.x: Required value: because it is defined in openAPIV3Schema.allOf[0].properties.a.oneOf[0].properties.x"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,6 +90,8 @@ func TestJunctorsAccepted(t *testing.T) {
 			}},
 		{"nested junctors", `{"type":"object","properties":{"a":{"type":"string"}},"anyOf":[{"not":{"required":["a"]}}]}`,
 			func(s *Schema) bool { return s.AnyOf[0].Not.Required[0] == "a" }},
+		{"incomplete below the root, as kube-apiserver accepts", `{"type":"object","properties":{"spec":{"type":"object","anyOf":[{"properties":{"b":{"minLength":1}}}]}}}`,
+			func(s *Schema) bool { return s.Properties["spec"].AnyOf[0].Properties["b"] != nil }},
 		{"externalDocs and example", `{"type":"object","anyOf":[{"example":1,"format":"int32"}]}`,
 			func(s *Schema) bool { return s.AnyOf[0].Format == "int32" }},
 	}

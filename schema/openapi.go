@@ -26,7 +26,8 @@ import (
 // restrictions and messages (no type, default, description, nullable,
 // additionalProperties, x-kubernetes extensions or metadata in them; the
 // int-or-string anyOf of type integer and type string aside), and every
-// property and items they name must also be specified outside them.
+// property and items those of the root name must also be specified
+// outside them (kube-apiserver checks the root's only).
 // Unknown keywords are errors, as are constraints that do not fit their
 // node.
 //
@@ -51,6 +52,9 @@ func FromOpenAPI(data []byte) (*Schema, error) {
 	}
 	if s.Type != "object" {
 		return nil, errors.New("schema: openAPIV3Schema: the root must be of type object")
+	}
+	if err := checkComplete(s, "openAPIV3Schema"); err != nil {
+		return nil, err
 	}
 	if err := addObjectFields(s, "openAPIV3Schema"); err != nil {
 		return nil, err
@@ -259,9 +263,6 @@ func parseNode(m map[string]any, where string) (*Schema, error) {
 		}
 	}
 	if err := structural(s, where); err != nil {
-		return nil, err
-	}
-	if err := checkComplete(s, where); err != nil {
 		return nil, err
 	}
 	if s.XEmbeddedResource {
