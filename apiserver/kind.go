@@ -169,6 +169,9 @@ type schemaPlan struct {
 	root         *schema.Schema
 	unstructured bool
 	validator    *schema.Validator     // unstructured: of the root
+	// nameRules is set when an unstructured kind's schema restricts
+	// metadata.name or generateName, which validation then checks.
+	nameRules bool
 	required     *schema.RequiredCheck // typed: when the body must show required fields
 	fields       []fieldPlan           // typed: top-level fields with rules
 	rules        schema.RuleValidator  // CEL rules, if the schema has any
@@ -201,6 +204,9 @@ func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
 			return nil, err
 		}
 		p.validator = v
+		if m := k.Schema.Lookup("metadata"); m != nil {
+			p.nameRules = hasRules(m.Properties["name"]) || hasRules(m.Properties["generateName"])
+		}
 		return p, nil
 	}
 	t := reflect.TypeOf(sample)
@@ -245,6 +251,9 @@ func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
 func hasRules(s *schema.Schema) bool {
 	if s == nil {
 		return false
+	}
+	if s.AllOf != nil || s.AnyOf != nil || s.OneOf != nil || s.Not != nil {
+		return true
 	}
 	if s.Default != nil || s.Minimum != nil || s.Maximum != nil || s.Pattern != "" || len(s.Enum) > 0 ||
 		s.MinLength != nil || s.MaxLength != nil || s.MinItems != nil || s.MaxItems != nil ||
@@ -331,6 +340,9 @@ func (p *schemaPlan) validate(obj meta.Object, decoded map[string]any) (status.F
 			content = map[string]any{}
 		}
 		content["apiVersion"], content["kind"] = u.APIVersion, u.Kind
+		if p.nameRules {
+			content["metadata"] = nameFields(u)
+		}
 		return p.validator.Validate(status.Path{}, content), nil
 	}
 	var errs status.FieldErrors
@@ -350,6 +362,19 @@ func (p *schemaPlan) validate(obj meta.Object, decoded map[string]any) (status.F
 		errs = append(errs, fp.validator.Validate(status.NewPath(fp.name), x)...)
 	}
 	return errs, nil
+}
+
+// nameFields is the part of an unstructured object's metadata a schema
+// may restrict: its name and generateName, when set.
+func nameFields(u *meta.Unstructured) map[string]any {
+	m := map[string]any{}
+	if u.Name != "" {
+		m["name"] = u.Name
+	}
+	if u.GenerateName != "" {
+		m["generateName"] = u.GenerateName
+	}
+	return m
 }
 
 // prune drops the fields an unstructured object's schema does not know
