@@ -168,13 +168,13 @@ type Subresources struct {
 type schemaPlan struct {
 	root         *schema.Schema
 	unstructured bool
-	validator    *schema.Validator     // unstructured: of the root
+	validator    *schema.Validator // unstructured: of the root
 	// nameRules is set when an unstructured kind's schema restricts
 	// metadata.name or generateName, which validation then checks.
 	nameRules bool
-	required     *schema.RequiredCheck // typed: when the body must show required fields
-	fields       []fieldPlan           // typed: top-level fields with rules
-	rules        schema.RuleValidator  // CEL rules, if the schema has any
+	required  *schema.RequiredCheck // typed: when the body must show required fields
+	fields    []fieldPlan           // typed: top-level fields with rules
+	rules     schema.RuleValidator  // CEL rules, if the schema has any
 }
 
 // fieldPlan covers one top-level field of a typed kind.
