@@ -32,6 +32,10 @@ func Converter(crd *CustomResourceDefinition) (apiserver.ConvertFunc, *status.Fi
 	if c.Webhook == nil || c.Webhook.ClientConfig == nil {
 		return nil, status.Required(p, "required when strategy is set to Webhook")
 	}
+	review := reviewVersion(c.Webhook.ConversionReviewVersions)
+	if review == "" {
+		return nil, reviewVersionsError(c.Webhook.ConversionReviewVersions)
+	}
 	cc := c.Webhook.ClientConfig
 	target, err := webhookURL(cc)
 	if err != nil {
@@ -45,7 +49,7 @@ func Converter(crd *CustomResourceDefinition) (apiserver.ConvertFunc, *status.Fi
 		}
 		tlsCfg.RootCAs = pool
 	}
-	w := &webhook{url: target, client: &http.Client{Timeout: 30 * time.Second,
+	w := &webhook{review: review, url: target, client: &http.Client{Timeout: 30 * time.Second,
 		Transport: &http.Transport{TLSClientConfig: tlsCfg, ForceAttemptHTTP2: true}}, name: crd.Name}
 	return w.convert, nil
 }
@@ -75,11 +79,35 @@ func webhookURL(cc *WebhookClientConfig) (string, error) {
 
 type webhook struct {
 	name   string
+	review string // the ConversionReview version sent: v1 or v1beta1
 	url    string
 	client *http.Client
 }
 
-// conversionReview is apiextensions.k8s.io/v1 ConversionReview.
+// reviewVersions are the ConversionReview versions kapi sends, as
+// kube-apiserver does.
+var reviewVersions = []string{"v1", "v1beta1"}
+
+// reviewVersion is the first of a webhook's conversionReviewVersions
+// that kapi sends, or "" when there is none.
+func reviewVersion(versions []string) string {
+	for _, v := range versions {
+		if contains(reviewVersions, v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// reviewVersionsError is kube-apiserver's refusal of
+// conversionReviewVersions without a version it sends.
+func reviewVersionsError(versions []string) *status.FieldError {
+	return status.InvalidValue(status.NewPath("spec", "conversion", "webhook", "conversionReviewVersions"), versions,
+		"must include at least one of v1, v1beta1")
+}
+
+// conversionReview is apiextensions.k8s.io/v1 ConversionReview, and
+// v1beta1's, which has the same fields.
 type conversionReview struct {
 	meta.TypeMeta `json:",inline"`
 	Request       *conversionRequest  `json:"request,omitempty"`
@@ -108,7 +136,7 @@ func (w *webhook) convert(obj *meta.Unstructured, toAPIVersion string) error {
 	}
 	uid := newUID()
 	body, err := json.Marshal(conversionReview{
-		TypeMeta: meta.TypeMeta{APIVersion: "apiextensions.k8s.io/v1", Kind: "ConversionReview"},
+		TypeMeta: meta.TypeMeta{APIVersion: "apiextensions.k8s.io/" + w.review, Kind: "ConversionReview"},
 		Request:  &conversionRequest{UID: uid, DesiredAPIVersion: toAPIVersion, Objects: []json.RawMessage{in}},
 	})
 	if err != nil {
@@ -137,7 +165,7 @@ func (w *webhook) convert(obj *meta.Unstructured, toAPIVersion string) error {
 	}
 	r := review.Response
 	switch {
-	case r.UID != uid:
+	case r.UID != uid && w.review == "v1": // v1beta1 answers are not checked, as kube does not
 		return w.fail(fmt.Errorf("expected response uid %q, got %q", uid, r.UID))
 	case r.Result.Status != meta.StatusSuccess:
 		return w.fail(fmt.Errorf("conversion failed: %s", r.Result.Message))
