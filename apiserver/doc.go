@@ -118,7 +118,10 @@
 // only their apiVersion changes). The versions share one watch cache of
 // storage-version objects; a read converts each object to the version
 // asked for once per object version and keeps the encoding, which every
-// later get, list and watch in that version and media type reuses.
+// later get, list and watch in that version and media type reuses. A
+// run-time kind with [Kind].ConvertList (a conversion webhook) converts
+// the objects of a list page in one call, as kube-apiserver sends a
+// list's objects in one ConversionReview.
 // Values stored in an earlier storage version are read (converted) as
 // they are and rewritten in the current one by their next write;
 // [Server.StoredVersions] says when none is left. managedFields entries

@@ -116,6 +116,12 @@ type Kind struct {
 	// changes only their apiVersion, as a CustomResourceDefinition's
 	// strategy None.
 	Convert ConvertFunc
+	// ConvertList, when set, converts several such objects at once (as
+	// a conversion webhook takes a list's objects in one review), in
+	// place: a list read in another version than the one its objects
+	// are stored in makes one call rather than one per object. It has
+	// the contract of Convert for each object.
+	ConvertList ConvertListFunc
 
 	// deprecation is the warning of every request to this version.
 	deprecation string

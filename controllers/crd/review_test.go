@@ -78,3 +78,76 @@ func TestConversionReviewVersions(t *testing.T) {
 		})
 	}
 }
+
+// A list read in another version than its objects are stored in
+// converts them in one ConversionReview, and keeps them converted for
+// the lists that follow.
+func TestConversionReviewPerList(t *testing.T) {
+	var calls atomic.Int64
+	var mu sync.Mutex
+	var sizes []int
+	conv := converter(&calls)
+	hook := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		var review struct {
+			Request struct{ Objects []json.RawMessage }
+		}
+		_ = json.Unmarshal(b, &review)
+		mu.Lock()
+		sizes = append(sizes, len(review.Request.Objects))
+		mu.Unlock()
+		r.Body = io.NopCloser(strings.NewReader(string(b)))
+		conv(w, r)
+	}))
+	defer hook.Close()
+	e := start(t)
+	d := manifest(t, twoVersionCRD)
+	url := hook.URL
+	d.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{Strategy: "Webhook", Webhook: &apiextensionsv1.WebhookConversion{
+		ConversionReviewVersions: []string{"v1"},
+		ClientConfig: &apiextensionsv1.WebhookClientConfig{URL: &url,
+			CABundle: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hook.Certificate().Raw})},
+	}}
+	if err := crd.Create(ctx(t), e.srv, d); err != nil {
+		t.Fatal(err)
+	}
+	const n = 5
+	for i := range n {
+		body := `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"c` + string(rune('a'+i)) + `"},"spec":{"cronSpec":"* * * * *"}}`
+		if code, out := e.do(t, "POST", crontabs, "application/json", body); code != http.StatusCreated {
+			t.Fatalf("create: %d %s", code, out)
+		}
+	}
+	mu.Lock()
+	sizes = nil
+	mu.Unlock()
+	const beta = "/apis/stable.example.com/v1beta1/namespaces/default/crontabs"
+	tests := []struct {
+		name, accept string
+		reviews      []int // the objects in each review sent
+	}{
+		{"json list", "application/json", []int{n}},
+		{"again, converted already", "application/json", nil},
+		{"table", "application/json;as=Table;v=v1;g=meta.k8s.io", nil},
+	}
+	for _, tc := range tests {
+		req, _ := http.NewRequest("GET", e.ts.URL+beta+"?resourceVersion=0", nil)
+		req.Header.Set("Accept", tc.accept)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || strings.Count(string(b), `"cron":"* * * * *"`) != n && tc.accept == "application/json" {
+			t.Fatalf("%s: %d %s", tc.name, resp.StatusCode, b)
+		}
+		mu.Lock()
+		got := sizes
+		sizes = nil
+		mu.Unlock()
+		if len(got) != len(tc.reviews) || len(got) > 0 && got[0] != tc.reviews[0] {
+			t.Errorf("%s: reviews of %v objects, want %v", tc.name, got, tc.reviews)
+		}
+	}
+}

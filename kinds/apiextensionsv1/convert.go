@@ -18,7 +18,8 @@ import (
 // objects: each version with its schema, subresources and printer
 // columns, stored in the storage version, converted between versions as
 // spec.conversion says (see [Converter]), with the storage version's
-// selectable fields. The errors are field errors under spec, as in a 422
+// selectable fields. A webhook converts a list's objects in one
+// ConversionReview. The errors are field errors under spec, as in a 422
 // answer.
 func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors) {
 	vi := -1
@@ -53,11 +54,13 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 		return k, errs
 	}
 	k.Versions = versions
-	conv, cerr := Converter(crd)
+	w, cerr := newWebhook(crd)
 	if cerr != nil {
 		errs = append(errs, cerr)
 	}
-	k.Convert = conv
+	if w != nil {
+		k.Convert, k.ConvertList = w.convert, w.convertList
+	}
 	return k, errs
 }
 
