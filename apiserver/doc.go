@@ -97,7 +97,18 @@
 //     apart) and are decoded for every JSON answer.
 //
 // Values of every encoding are read whatever the option says, so a store
-// written before a change of StorageMediaType stays readable. Values are
+// written before a change of StorageMediaType stays readable.
+//
+// Objects of a kind served as meta.Unstructured with a schema are read
+// through the schema the kind has now, as kube-apiserver reads custom
+// resources: a value stored before the schema changed (a kind replaced
+// by [Server.Install], a server started with a newer schema) loses the
+// fields the schema no longer knows and gains its new defaults when it
+// is read, without being written. The watch cache does this once per
+// stored object version, as the value enters it, and keeps the value as
+// read, which gets, lists and watches then splice and encode as any
+// other; a value that already matches the schema is kept as stored. A
+// write starts from the object as read. Values are
 // decoded, and the results of patches too, by the application/json
 // serializer (or the one of the value's encoding) of [Options].Codecs.
 //
@@ -109,7 +120,10 @@
 // only their apiVersion changes). The versions share one watch cache of
 // storage-version objects; a read converts each object to the version
 // asked for once per object version and keeps the encoding, which every
-// later get, list and watch in that version and media type reuses.
+// later get, list and watch in that version and media type reuses. A
+// run-time kind with [Kind].ConvertList (a conversion webhook) converts
+// the objects of a list page in one call, as kube-apiserver sends a
+// list's objects in one ConversionReview.
 // Values stored in an earlier storage version are read (converted) as
 // they are and rewritten in the current one by their next write;
 // [Server.StoredVersions] says when none is left. managedFields entries

@@ -7,6 +7,7 @@ import (
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
+	"github.com/kapi-dev/kapi/storage"
 	"github.com/kapi-dev/kapi/watch"
 )
 
@@ -20,7 +21,12 @@ import (
 // first time. The decoded object used for it is not kept.
 func (r *resource) encoded(e *watch.Entry, ser codec.Serializer) ([]byte, error) {
 	b, err := e.Encoded(r.versionKey(ser.MediaType()), func() ([]byte, error) {
-		obj, err := r.decode(e.KV)
+		decode := r.decode
+		if r.versions != nil && r.versions.convertList != nil {
+			// converted with the rest of the list (convertPage)
+			decode = func(*storage.KeyValue) (meta.Object, error) { return r.keptObject(e) }
+		}
+		obj, err := decode(e.KV)
 		if err != nil {
 			return nil, err
 		}

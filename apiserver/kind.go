@@ -123,6 +123,12 @@ type Kind struct {
 	// changes only their apiVersion, as a CustomResourceDefinition's
 	// strategy None.
 	Convert ConvertFunc
+	// ConvertList, when set, converts several such objects at once (as
+	// a conversion webhook takes a list's objects in one review), in
+	// place: a list read in another version than the one its objects
+	// are stored in makes one call rather than one per object. It has
+	// the contract of Convert for each object.
+	ConvertList ConvertListFunc
 
 	// deprecation is the warning of every request to this version.
 	deprecation string
@@ -178,10 +184,13 @@ type Subresources struct {
 type schemaPlan struct {
 	root         *schema.Schema
 	unstructured bool
-	validator    *schema.Validator     // unstructured: of the root
-	required     *schema.RequiredCheck // typed: when the body must show required fields
-	fields       []fieldPlan           // typed: top-level fields with rules
-	rules        schema.RuleValidator  // CEL rules, if the schema has any
+	validator    *schema.Validator // unstructured: of the root
+	// nameRules is set when an unstructured kind's schema restricts
+	// metadata.name or generateName, which validation then checks.
+	nameRules bool
+	required  *schema.RequiredCheck // typed: when the body must show required fields
+	fields    []fieldPlan           // typed: top-level fields with rules
+	rules     schema.RuleValidator  // CEL rules, if the schema has any
 }
 
 // fieldPlan covers one top-level field of a typed kind.
@@ -211,6 +220,9 @@ func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
 			return nil, err
 		}
 		p.validator = v
+		if m := k.Schema.Lookup("metadata"); m != nil {
+			p.nameRules = hasRules(m.Properties["name"]) || hasRules(m.Properties["generateName"])
+		}
 		return p, nil
 	}
 	t := reflect.TypeOf(sample)
@@ -255,6 +267,9 @@ func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
 func hasRules(s *schema.Schema) bool {
 	if s == nil {
 		return false
+	}
+	if s.AllOf != nil || s.AnyOf != nil || s.OneOf != nil || s.Not != nil {
+		return true
 	}
 	if s.Default != nil || s.Minimum != nil || s.Maximum != nil || s.Pattern != "" || len(s.Enum) > 0 ||
 		s.MinLength != nil || s.MaxLength != nil || s.MinItems != nil || s.MaxItems != nil ||
@@ -341,6 +356,9 @@ func (p *schemaPlan) validate(obj meta.Object, decoded map[string]any) (status.F
 			content = map[string]any{}
 		}
 		content["apiVersion"], content["kind"] = u.APIVersion, u.Kind
+		if p.nameRules {
+			content["metadata"] = nameFields(u)
+		}
 		return p.validator.Validate(status.Path{}, content), nil
 	}
 	var errs status.FieldErrors
@@ -360,6 +378,19 @@ func (p *schemaPlan) validate(obj meta.Object, decoded map[string]any) (status.F
 		errs = append(errs, fp.validator.Validate(status.NewPath(fp.name), x)...)
 	}
 	return errs, nil
+}
+
+// nameFields is the part of an unstructured object's metadata a schema
+// may restrict: its name and generateName, when set.
+func nameFields(u *meta.Unstructured) map[string]any {
+	m := map[string]any{}
+	if u.Name != "" {
+		m["name"] = u.Name
+	}
+	if u.GenerateName != "" {
+		m["generateName"] = u.GenerateName
+	}
+	return m
 }
 
 // prune drops the fields an unstructured object's schema does not know

@@ -34,6 +34,10 @@ func (h *handler) list(req *request) {
 		h.fail(req, err)
 		return
 	}
+	if err := h.r.convertPage(p.entries); err != nil {
+		h.fail(req, err)
+		return
+	}
 	if out.ser.MediaType() == codec.MediaTypeJSON {
 		switch out.as {
 		case transformNone:

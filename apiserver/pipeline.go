@@ -178,6 +178,9 @@ func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error
 		}
 		return nil, nil, nil
 	}
+	if r.normalized {
+		resp.KV = r.normalize(resp.KV) // read as the cache reads it
+	}
 	old, err := r.decode(resp.KV)
 	if err != nil {
 		return nil, nil, status.InternalError(err)

@@ -39,6 +39,9 @@ type resource struct {
 	cache *watch.Cache
 	// plan is the kind's schema compiled: defaults, pruning, validation.
 	plan *schemaPlan
+	// normalized is set when stored values are read through the kind's
+	// schema (see normalize).
+	normalized bool
 	// patcher applies patches and keeps managedFields.
 	patcher *patch.Patcher
 	// storageCodec encodes stored values; nil means JSON with a
@@ -110,6 +113,9 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 			r.store = newSharedStore(&r.kind, r.store, codecs)
 		}
 		cacheOpts.Decode = func(kv *storage.KeyValue) (any, error) { return r.decode(kv) }
+		if r.normalized = r.normalizes(); r.normalized {
+			cacheOpts.Transform = r.normalize
+		}
 		cacheOpts.Index = r.labelTerms
 		r.cache = watch.New(r.store, r.prefix, cacheOpts)
 	}

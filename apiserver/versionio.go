@@ -120,6 +120,9 @@ func (r *resource) inVersion(obj meta.Object) (meta.Object, error) {
 // object returns an entry's object in the resource's version, shared
 // with other readers: it must not be modified.
 func (r *resource) object(e *watch.Entry) (meta.Object, error) {
+	if r.versions != nil && r.versions.convertList != nil {
+		return r.keptObject(e)
+	}
 	obj, err := object(e)
 	if err != nil || r.versions == nil {
 		return obj, err
@@ -189,7 +192,7 @@ func (r *resource) setVersionKeys() {
 	if r.versions == nil {
 		return
 	}
-	r.keys = map[string]string{rowKey: rowKey + ";" + r.apiVersion}
+	r.keys = map[string]string{rowKey: rowKey + ";" + r.apiVersion, convertedKey: convertedKey + ";" + r.apiVersion}
 	for _, mt := range append(r.codecs.MediaTypes(), codec.MediaTypeJSON) {
 		r.keys[mt] = mt + ";" + r.apiVersion
 	}

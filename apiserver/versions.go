@@ -61,6 +61,10 @@ type KindVersion struct {
 // the object's metadata.
 type ConvertFunc func(obj *meta.Unstructured, toAPIVersion string) error
 
+// ConvertListFunc converts several objects of a kind defined at run
+// time, each as a ConvertFunc does (see [Kind].ConvertList).
+type ConvertListFunc func(objs []*meta.Unstructured, toAPIVersion string) error
+
 // Hub is implemented by the Go type of the version every other version
 // converts through (often, not necessarily, the storage version), as
 // controller-runtime's conversion.Hub.
@@ -86,6 +90,7 @@ type versionSet struct {
 	preferred   string // the served version discovery prefers
 	byAPI       map[string]*versionInfo
 	convertFn   ConvertFunc // run-time kinds; nil: apiVersion only
+	convertList ConvertListFunc
 	hub         reflect.Type
 }
 
@@ -140,7 +145,7 @@ func expandVersions(k Kind) ([]Kind, []bool, *versionSet, error) {
 	if len(k.Versions) == 0 {
 		return []Kind{k}, []bool{true}, nil, nil
 	}
-	vs := &versionSet{group: k.Group, kind: k.Kind, byAPI: map[string]*versionInfo{}, convertFn: k.Convert}
+	vs := &versionSet{group: k.Group, kind: k.Kind, byAPI: map[string]*versionInfo{}, convertFn: k.Convert, convertList: k.ConvertList}
 	var kinds []Kind
 	var served []bool
 	var served1 []string
@@ -283,6 +288,12 @@ func (vs *versionSet) convert(obj meta.Object, toAPI string) (meta.Object, error
 	if err != nil {
 		return nil, vs.conversionError(from, toAPI, err)
 	}
+	return vs.converted(obj, out, toAPI)
+}
+
+// converted checks out, obj converted to toAPI, and sets its type.
+func (vs *versionSet) converted(obj, out meta.Object, toAPI string) (meta.Object, error) {
+	from := obj.GetTypeMeta().APIVersion
 	if a, b := obj.GetObjectMeta(), out.GetObjectMeta(); a.Name != b.Name || a.Namespace != b.Namespace ||
 		a.UID != b.UID || a.ResourceVersion != b.ResourceVersion || a.Generation != b.Generation {
 		return nil, vs.conversionError(from, toAPI, errors.New("the conversion changed the object's metadata"))

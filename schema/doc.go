@@ -102,8 +102,22 @@
 // [FromOpenAPI] reads the openAPIV3Schema of a CustomResourceDefinition
 // (JSON or YAML) for kinds defined at run time and served as
 // meta.Unstructured. It accepts structural schemas only and refuses, with
-// an error naming the node, what kapi does not implement (allOf, anyOf,
-// oneOf, not, multipleOf).
+// an error naming the node, what kapi does not implement (multipleOf).
+//
+// allOf, anyOf, oneOf and not hold value validations, with the
+// restrictions kube-apiserver puts on them: no type, default,
+// description, title, nullable, additionalProperties, x-kubernetes
+// extension or metadata property inside them (kube's int-or-string
+// anyOf of type integer and type string aside), and every property and
+// items they name also specified in the structural part of the schema
+// ("Required value: because it is defined in ..."). [Validator] enforces
+// them with kube's messages, such as
+//
+//	: Invalid value: "": "spec" must validate one and only one schema (oneOf). Found none valid
+//
+// The metadata of the root may restrict name and generateName (strings)
+// with value validations, as a CustomResourceDefinition may; the root's
+// ObjectMeta schema carries them.
 //
 // # Using a schema on writes
 //

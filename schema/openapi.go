@@ -21,13 +21,21 @@ import (
 // as Kubernetes requires of CRDs: every node has a type (unless it is
 // int-or-string or preserves unknown fields), items is one schema,
 // properties and additionalProperties do not meet, and there are no
-// references, no allOf/anyOf/oneOf/not, no patternProperties and no
-// uniqueItems. Unknown keywords are errors, as are constraints that do
-// not fit their node.
+// references, no patternProperties and no uniqueItems. allOf, anyOf,
+// oneOf and not hold value validations only, with kube-apiserver's
+// restrictions and messages (no type, default, description, nullable,
+// additionalProperties, x-kubernetes extensions or metadata in them; the
+// int-or-string anyOf of type integer and type string aside), and every
+// property and items those of the root name must also be specified
+// outside them (kube-apiserver checks the root's only).
+// Unknown keywords are errors, as are constraints that do not fit their
+// node.
 //
 // The root must be an object. It gets apiVersion and kind (strings) and
 // metadata (the ObjectMeta schema) unless it names them itself; as for
-// CRDs, a metadata node may say no more than type: object.
+// CRDs, a metadata node may say no more than type: object and restrict
+// the strings name and generateName with value validations (maxLength,
+// pattern, enum, ...), which the ObjectMeta schema then carries.
 func FromOpenAPI(data []byte) (*Schema, error) {
 	root, err := decodeDocument(data)
 	if err != nil {
@@ -44,6 +52,9 @@ func FromOpenAPI(data []byte) (*Schema, error) {
 	}
 	if s.Type != "object" {
 		return nil, errors.New("schema: openAPIV3Schema: the root must be of type object")
+	}
+	if err := checkComplete(s, "openAPIV3Schema"); err != nil {
+		return nil, err
 	}
 	if err := addObjectFields(s, "openAPIV3Schema"); err != nil {
 		return nil, err
@@ -86,14 +97,14 @@ func addObjectFields(s *Schema, where string) error {
 			return fmt.Errorf("schema: %s.properties.%s: must be of type string", where, name)
 		}
 	}
-	if p := s.Properties["metadata"]; p != nil {
-		if p.Type != "object" || len(p.Properties) > 0 || p.AdditionalProperties != nil || p.Default != nil {
-			return fmt.Errorf("schema: %s.properties.metadata: may only say type: object", where)
-		}
-	}
 	om, err := FromType(reflect.TypeFor[meta.ObjectMeta]())
 	if err != nil {
 		return err
+	}
+	if p := s.Properties["metadata"]; p != nil {
+		if err := restrictMetadata(om, p, where+".properties.metadata"); err != nil {
+			return err
+		}
 	}
 	s.Properties["metadata"] = om
 	order := []string{"apiVersion", "kind", "metadata"}
@@ -103,6 +114,32 @@ func addObjectFields(s *Schema, where string) error {
 		}
 	}
 	s.PropertyOrder = order
+	return nil
+}
+
+// restrictMetadata checks the metadata node p of an object, which may
+// only restrict name and generateName (strings) with value validations,
+// as kube-apiserver allows in a CustomResourceDefinition's schema, and
+// puts those validations on om, the ObjectMeta schema.
+func restrictMetadata(om, p *Schema, where string) error {
+	bare := *p
+	bare.Type, bare.Properties, bare.PropertyOrder = "", nil, nil
+	if p.Type != "object" || !reflect.DeepEqual(bare, Schema{}) {
+		return fmt.Errorf("schema: %s: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified", where)
+	}
+	for _, name := range p.PropertyOrder {
+		r := p.Properties[name]
+		if name != "name" && name != "generateName" {
+			return fmt.Errorf("schema: %s: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified", where)
+		}
+		if r.Type != "string" {
+			return fmt.Errorf("schema: %s.properties.%s: must be of type string", where, name)
+		}
+		field := om.Properties[name].DeepCopy()
+		field.MinLength, field.MaxLength, field.Pattern, field.Enum, field.Format = r.MinLength, r.MaxLength, r.Pattern, r.Enum, r.Format
+		field.AllOf, field.AnyOf, field.OneOf, field.Not = r.AllOf, r.AnyOf, r.OneOf, r.Not
+		om.Properties[name] = field
+	}
 	return nil
 }
 
@@ -175,6 +212,10 @@ func keywordFor(name string) keyword {
 		return kwString(func(s *Schema, v string) { s.XPatchMergeKey = v })
 	case "x-kubernetes-validations":
 		return kwValidations
+	case "allOf", "anyOf", "oneOf":
+		return kwJunctor(name, true)
+	case "not":
+		return kwNot
 	}
 	return nil
 }
@@ -199,14 +240,6 @@ func refusal(name string) string {
 		return "id is not allowed in a structural schema"
 	case "$schema":
 		return "$schema is not allowed in a structural schema"
-	case "allOf":
-		return "allOf is not supported"
-	case "anyOf":
-		return "anyOf is not supported"
-	case "oneOf":
-		return "oneOf is not supported"
-	case "not":
-		return "not is not supported"
 	case "multipleOf":
 		return "multipleOf is not supported"
 	}

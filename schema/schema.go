@@ -54,6 +54,17 @@ type Schema struct {
 	// XValidations are the node's CEL rules (x-kubernetes-validations),
 	// evaluated by the server's [RuleEngine].
 	XValidations []Rule
+
+	// AllOf, AnyOf, OneOf and Not are value validations: schemas the
+	// value must satisfy all of, at least one of, exactly one of, or must
+	// not satisfy. As kube-apiserver requires of CustomResourceDefinitions,
+	// they only constrain values ([FromOpenAPI] refuses a type, default,
+	// description, nullable, additionalProperties or extension in them)
+	// and every property and items they name is also in the node's
+	// structural part. Defaulting, pruning and the other uses of a schema
+	// ignore them; [Validator] enforces them.
+	AllOf, AnyOf, OneOf []*Schema
+	Not                 *Schema
 }
 
 // Provider is implemented by Go types that describe their own schema.
@@ -117,6 +128,10 @@ func (s *Schema) DeepCopy() *Schema {
 	out.MinProperties = clonePtr(s.MinProperties)
 	out.MaxProperties = clonePtr(s.MaxProperties)
 	out.XListMapKeys = cloneSlice(s.XListMapKeys)
+	out.AllOf = copySchemas(s.AllOf)
+	out.AnyOf = copySchemas(s.AnyOf)
+	out.OneOf = copySchemas(s.OneOf)
+	out.Not = s.Not.DeepCopy()
 	if s.XValidations != nil {
 		out.XValidations = make([]Rule, len(s.XValidations))
 		for i, r := range s.XValidations {
@@ -125,6 +140,17 @@ func (s *Schema) DeepCopy() *Schema {
 		}
 	}
 	return &out
+}
+
+func copySchemas(list []*Schema) []*Schema {
+	if list == nil {
+		return nil
+	}
+	out := make([]*Schema, len(list))
+	for i, s := range list {
+		out[i] = s.DeepCopy()
+	}
+	return out
 }
 
 func cloneSlice[T any](s []T) []T {

@@ -13,8 +13,9 @@ import (
 
 // Validator checks decoded JSON values against a schema: types, nullable,
 // required properties, enum, minimum/maximum, lengths, pattern, item and
-// property counts, list-type set and map uniqueness, int-or-string and
-// embedded resources. Messages are worded as kube-apiserver words them
+// property counts, list-type set and map uniqueness, int-or-string,
+// embedded resources and the value validations allOf, anyOf, oneOf and
+// not. Messages are worded as kube-apiserver words them
 // for custom resources, for example
 //
 //	spec.replicas: Invalid value: 5000: spec.replicas in body should be less than or equal to 1000
@@ -54,6 +55,11 @@ func (v *Validator) compile(s *Schema) error {
 	if err := v.compile(s.Items); err != nil {
 		return err
 	}
+	for _, j := range junctorsOf(s, "") {
+		if err := v.compile(j.s); err != nil {
+			return err
+		}
+	}
 	return v.compile(s.AdditionalProperties)
 }
 
@@ -73,6 +79,9 @@ func (v *Validator) node(s *Schema, p status.Path, x any, errs *status.FieldErro
 	}
 	if !v.typeOK(s, p, x, errs) || x == nil {
 		return
+	}
+	if s.hasJunctors() {
+		v.junctors(s, p, x, errs)
 	}
 	if len(s.Enum) > 0 && !enumHas(s.Enum, x) {
 		*errs = append(*errs, status.NotSupported(p, x, enumStrings(s.Enum)))

@@ -68,6 +68,16 @@ type Options struct {
 	// (concurrent first calls aside), so it must be safe for concurrent
 	// use and must not keep or modify kv. Nil: entries hold bytes only.
 	Decode func(kv *storage.KeyValue) (any, error)
+	// Transform, when set, gives the value the cache keeps for a stored
+	// value as it enters the cache (loaded, changed, or read from the
+	// store for a past revision): kv itself when nothing changes, or a
+	// copy with another Value (Key and revisions kept). A server uses it
+	// to serve objects stored under an older schema as its current one
+	// reads them, once per object version rather than per request. It
+	// runs on the goroutine that applies changes, so it must be fast for
+	// values it keeps, safe for concurrent use, and must not modify kv.
+	// Nil: values are kept as stored.
+	Transform func(kv *storage.KeyValue) *storage.KeyValue
 	// Index, when set, gives the terms under which the cache indexes an
 	// object (say "key=value" for each of its labels), so that a list
 	// whose ListOptions.Index names terms reads only the objects that have
@@ -336,4 +346,9 @@ func (c *Cache) now() int64 { return c.opts.Clock.Now().UnixNano() }
 func (c *Cache) nextGen() uint64 { return c.gens.Add(1) }
 
 // entry makes an Entry for kv with the cache's decoder.
-func (c *Cache) entry(kv *storage.KeyValue) *Entry { return newEntry(kv, c.opts.Decode) }
+func (c *Cache) entry(kv *storage.KeyValue) *Entry {
+	if c.opts.Transform != nil {
+		kv = c.opts.Transform(kv)
+	}
+	return newEntry(kv, c.opts.Decode)
+}

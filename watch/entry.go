@@ -111,6 +111,10 @@ func (e *Entry) Derived(key string, compute func() (any, error)) (any, error) {
 	}
 }
 
+// Kept returns the value kept under key by [Entry.Derived] or
+// [Entry.Encoded], without computing it; false when there is none yet.
+func (e *Entry) Kept(key string) (any, bool) { return lookup(e.enc.Load(), key) }
+
 func lookup(vals *[]derived, key string) (any, bool) {
 	if vals == nil {
 		return nil, false

@@ -82,7 +82,7 @@ func converter(calls *atomic.Int64) http.HandlerFunc {
 			out = append(out, o)
 		}
 		_ = json.NewEncoder(w).Encode(map[string]any{
-			"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+			"apiVersion": review.APIVersion, "kind": "ConversionReview",
 			"response": map[string]any{"uid": review.Request.UID, "convertedObjects": out, "result": map[string]any{"status": "Success"}},
 		})
 	}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -144,6 +145,37 @@ func TestKubectlCustomResourceDefinitionCEL(t *testing.T) {
 	errOut := kubectlFails(t, k, "apiVersion: cel.example.com/v1\nkind: Range\nmetadata: {name: bad}\nspec: {min: 3, max: 2}\n", "apply", "-f", "-")
 	if !strings.Contains(errOut, "min must not exceed max") {
 		t.Fatalf("rule: %s", errOut)
+	}
+}
+
+// TestKubectlCustomResourceDefinitionJunctors applies a definition
+// whose schema has anyOf and oneOf with kubectl, and objects that pass
+// and fail them.
+func TestKubectlCustomResourceDefinitionJunctors(t *testing.T) {
+	ts := startServer(t)
+	k := kubectltest.New(t, ts.URL)
+	manifest := crdYAML("backups", "junctors.example.com", "Backup",
+		`{type: object, properties: {spec: {type: object, properties: {bucket: {type: string}, volume: {type: string}, keep: {type: integer}, schedule: {type: string}}, oneOf: [{required: [bucket]}, {required: [volume]}], anyOf: [{required: [keep]}, {required: [schedule]}]}}}`)
+	out := kubectl(t, k, manifest, "apply", "-f", "-")
+	if !strings.Contains(out, "created") {
+		t.Fatalf("apply crd: %s", out)
+	}
+	kubectl(t, k, "", "wait", "--for=condition=Established", "--timeout=20s", "crd/backups.junctors.example.com")
+	obj := "apiVersion: junctors.example.com/v1\nkind: Backup\nmetadata: {name: %s}\nspec: %s\n"
+	out = kubectl(t, k, fmt.Sprintf(obj, "ok", "{bucket: b, keep: 3}"), "apply", "-f", "-")
+	if !strings.Contains(out, "backup.junctors.example.com/ok created") {
+		t.Fatalf("apply a valid object: %s", out)
+	}
+	tests := []struct{ name, spec, want string }{
+		{"none of oneOf", "{keep: 3}", `"spec" must validate one and only one schema (oneOf). Found none valid`},
+		{"both of oneOf", "{bucket: b, volume: v, keep: 3}", `"spec" must validate one and only one schema (oneOf). Found 2 valid alternatives`},
+		{"none of anyOf", "{bucket: b}", `"spec" must validate at least one schema (anyOf)`},
+	}
+	for _, tc := range tests {
+		errOut := kubectlFails(t, k, fmt.Sprintf(obj, "bad", tc.spec), "apply", "-f", "-")
+		if !strings.Contains(errOut, tc.want) {
+			t.Errorf("%s: %s", tc.name, errOut)
+		}
 	}
 }
 

@@ -18,7 +18,9 @@ import (
 // objects: each version with its schema, subresources and printer
 // columns, stored in the storage version, converted between versions as
 // spec.conversion says (see [Converter]), each version with its own
-// selectable fields, read from objects in that version. The errors are field errors under spec, as in a 422
+// selectable fields, read from objects in that version. A webhook
+// converts a list's objects in one ConversionReview. The errors are field
+// errors under spec, as in a 422
 // answer.
 func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors) {
 	vi := -1
@@ -59,11 +61,13 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 		errs = append(errs, ferrs...)
 	}
 	k.Versions = versions
-	conv, cerr := Converter(crd)
+	w, cerr := newWebhook(crd)
 	if cerr != nil {
 		errs = append(errs, cerr)
 	}
-	k.Convert = conv
+	if w != nil {
+		k.Convert, k.ConvertList = w.convert, w.convertList
+	}
 	return k, errs
 }
 
@@ -112,11 +116,10 @@ func compileSchema(v *CustomResourceDefinitionVersion, p status.Path) (*schema.S
 	if errs := structuralErrors(doc, p); len(errs) > 0 {
 		return nil, errs
 	}
-	clean := withoutIntOrStringAnyOf(doc).(map[string]any)
-	if props, ok := clean["properties"].(map[string]any); ok && props["metadata"] != nil {
-		props["metadata"] = map[string]any{"type": "object"}
+	if props, ok := doc["properties"].(map[string]any); ok && props["metadata"] != nil {
+		props["metadata"] = metadataRestrictions(props["metadata"])
 	}
-	b, err := json.Marshal(clean)
+	b, err := json.Marshal(doc)
 	if err != nil {
 		return nil, status.FieldErrors{status.InvalidValue(p, nil, err.Error())}
 	}
@@ -125,6 +128,25 @@ func compileSchema(v *CustomResourceDefinitionVersion, p status.Path) (*schema.S
 		return nil, status.FieldErrors{status.InvalidValue(p, nil, strings.TrimPrefix(err.Error(), "schema: "))}
 	}
 	return sch, nil
+}
+
+// metadataRestrictions keeps what a schema says of metadata that kapi
+// enforces: the restrictions of name and generateName (anything else
+// was refused by the structural check, or only documents).
+func metadataRestrictions(v any) map[string]any {
+	out := map[string]any{"type": "object"}
+	m, _ := v.(map[string]any)
+	props, _ := m["properties"].(map[string]any)
+	keep := map[string]any{}
+	for _, name := range []string{"name", "generateName"} {
+		if p, ok := props[name]; ok {
+			keep[name] = p
+		}
+	}
+	if len(keep) > 0 {
+		out["properties"] = keep
+	}
+	return out
 }
 
 var columnTypes = []string{"integer", "number", "string", "boolean", "date"}

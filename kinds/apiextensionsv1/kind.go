@@ -8,10 +8,13 @@
 // ConversionReview over HTTPS trusting its caBundle). Package
 // controllers/crd serves those kinds while the server runs.
 //
-// Not checked as kube-apiserver checks them: value validations in
-// anyOf, allOf, oneOf and not (refused, but for the int-or-string
-// anyOf), and restrictions of metadata.name and generateName in a
-// schema (accepted, not enforced).
+// A schema's anyOf, allOf, oneOf and not are value validations with
+// kube-apiserver's restrictions (no type, default, description,
+// nullable, additionalProperties, extensions or metadata in them), and
+// what those of the root name must be specified outside them; objects
+// are checked against them with kube's messages. A schema may restrict
+// metadata.name and generateName (and nothing else of metadata), which
+// writes then enforce.
 //
 // The types mirror k8s.io/apiextensions-apiserver's v1 types field for
 // field in JSON; a version's openAPIV3Schema is kept as the JSON it was

@@ -22,6 +22,7 @@ const (
 // structuralErrors lists what makes the schema at p non-structural.
 func structuralErrors(node map[string]any, p status.Path) status.FieldErrors {
 	errs := nodeErrors(node, rootLevel, p)
+	errs = append(errs, completenessErrors(node, p)...)
 	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
 	return errs
 }
@@ -62,7 +63,7 @@ func nodeErrors(node map[string]any, lvl level, p status.Path) status.FieldError
 	if intOrString && embedded {
 		errs = append(errs, status.InvalidValue(p.Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
-	errs = append(errs, junctorErrors(node, p)...)
+	errs = append(errs, junctorErrors(node, p, true)...)
 	switch {
 	case embedded && typ == "":
 		errs = append(errs, status.Required(p.Child("type"), "must be object if x-kubernetes-embedded-resource is true"))
@@ -124,31 +125,34 @@ func metadataErrors(node map[string]any, lvl level, p status.Path) status.FieldE
 }
 
 // junctorErrors checks anyOf, allOf, oneOf and not: they may only
-// validate values, never say what a value is.
-func junctorErrors(node map[string]any, p status.Path) status.FieldErrors {
+// validate values, never say what a value is. At a node of the
+// structural part (structural set), kube allows int-or-string's anyOf of
+// type integer and type string, directly or first in an allOf.
+func junctorErrors(node map[string]any, p status.Path, structural bool) status.FieldErrors {
 	var errs status.FieldErrors
 	for _, j := range []string{"allOf", "anyOf", "oneOf"} {
 		list, _ := node[j].([]any)
-		if j == "anyOf" && isIntOrStringAnyOf(node) {
+		if j == "anyOf" && structural && isIntOrStringAnyOf(node) {
 			continue
 		}
 		for i, x := range list {
 			if sub, ok := x.(map[string]any); ok {
-				errs = append(errs, nestedErrors(sub, p.Child(j).Index(i))...)
+				skipAnyOf := structural && j == "allOf" && i == 0 && isIntOrStringAnyOf(sub)
+				errs = append(errs, nestedErrors(sub, p.Child(j).Index(i), skipAnyOf)...)
 			}
 		}
 	}
 	if sub, ok := node["not"].(map[string]any); ok {
-		errs = append(errs, nestedErrors(sub, p.Child("not"))...)
+		errs = append(errs, nestedErrors(sub, p.Child("not"), false)...)
 	}
 	return errs
 }
 
-// isIntOrStringAnyOf reports kube's exception for int-or-string: anyOf
-// of type integer and type string beside x-kubernetes-int-or-string.
+// isIntOrStringAnyOf reports kube's exception for int-or-string: an
+// anyOf of type integer and type string.
 func isIntOrStringAnyOf(node map[string]any) bool {
 	list, _ := node["anyOf"].([]any)
-	if len(list) != 2 || node["x-kubernetes-int-or-string"] != true {
+	if len(list) != 2 {
 		return false
 	}
 	a, _ := list[0].(map[string]any)
@@ -173,7 +177,7 @@ var nestedForbidden = []struct{ key, msg string }{
 	{"x-kubernetes-validations", "must be empty to be structural"},
 }
 
-func nestedErrors(node map[string]any, p status.Path) status.FieldErrors {
+func nestedErrors(node map[string]any, p status.Path, skipAnyOf bool) status.FieldErrors {
 	var errs status.FieldErrors
 	for _, f := range nestedForbidden {
 		if v, ok := node[f.key]; ok && v != nil && v != false && v != "" {
@@ -187,50 +191,80 @@ func nestedErrors(node map[string]any, p status.Path) status.FieldErrors {
 			continue
 		}
 		if sub, ok := props[k].(map[string]any); ok {
-			errs = append(errs, nestedErrors(sub, p.Child("properties").Key(k))...)
+			errs = append(errs, nestedErrors(sub, p.Child("properties").Key(k), false)...)
 		}
 	}
 	if sub, ok := node["items"].(map[string]any); ok {
-		errs = append(errs, nestedErrors(sub, p.Child("items"))...)
+		errs = append(errs, nestedErrors(sub, p.Child("items"), false)...)
 	}
-	errs = append(errs, junctorErrors(node, p)...)
+	if skipAnyOf {
+		node = withoutKey(node, "anyOf")
+	}
+	errs = append(errs, junctorErrors(node, p, false)...)
 	return errs
 }
 
-// withoutIntOrStringAnyOf returns the schema with kube's int-or-string
-// anyOf removed wherever x-kubernetes-int-or-string already says it, so
-// that it compiles.
-func withoutIntOrStringAnyOf(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			if k == "anyOf" && isIntOrStringAnyOf(t) {
-				continue
-			}
-			if k == "properties" || k == "default" || k == "enum" || k == "example" {
-				if props, ok := x.(map[string]any); ok && k == "properties" {
-					np := make(map[string]any, len(props))
-					for pk, pv := range props {
-						np[pk] = withoutIntOrStringAnyOf(pv)
-					}
-					out[k] = np
-					continue
-				}
-				out[k] = x
-				continue
-			}
-			out[k] = withoutIntOrStringAnyOf(x)
+func withoutKey(m map[string]any, key string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if k != key {
+			out[k] = v
 		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = withoutIntOrStringAnyOf(x)
-		}
-		return out
 	}
-	return v
+	return out
+}
+
+// completenessErrors reports what the value validations of the root
+// (and those nested in them) name that the structural part does not
+// specify, as kube-apiserver does (it checks the root's only).
+func completenessErrors(root map[string]any, p status.Path) status.FieldErrors {
+	return junctorsComplete(root, root, p, p)
+}
+
+// junctorsComplete checks the junctors of v (at vp) against the
+// structural node s (at sp).
+func junctorsComplete(v, s map[string]any, sp, vp status.Path) status.FieldErrors {
+	var errs status.FieldErrors
+	if sub, ok := v["not"].(map[string]any); ok {
+		errs = append(errs, nestedComplete(sub, s, sp, vp.Child("not"))...)
+	}
+	for _, j := range []string{"allOf", "anyOf", "oneOf"} {
+		list, _ := v[j].([]any)
+		for i, x := range list {
+			if sub, ok := x.(map[string]any); ok {
+				errs = append(errs, nestedComplete(sub, s, sp, vp.Child(j).Index(i))...)
+			}
+		}
+	}
+	return errs
+}
+
+// nestedComplete checks the value validation v (at vp) against the
+// structural node s (at sp; nil when it is not specified).
+func nestedComplete(v, s map[string]any, sp, vp status.Path) status.FieldErrors {
+	if s == nil {
+		return status.FieldErrors{status.Required(sp, "because it is defined in "+vp.String())}
+	}
+	errs := junctorsComplete(v, s, sp, vp)
+	if items, ok := v["items"].(map[string]any); ok {
+		sItems, _ := s["items"].(map[string]any)
+		errs = append(errs, nestedComplete(items, sItems, sp.Child("items"), vp.Child("items"))...)
+	}
+	props, _ := v["properties"].(map[string]any)
+	sProps, _ := s["properties"].(map[string]any)
+	for _, k := range sortedKeys(props) {
+		sub, _ := props[k].(map[string]any)
+		if sub == nil {
+			continue
+		}
+		sProp, _ := sProps[k].(map[string]any)
+		if sProp == nil {
+			errs = append(errs, status.Required(sp.Child("properties").Key(k), "because it is defined in "+vp.Child("properties").Key(k).String()))
+			continue
+		}
+		errs = append(errs, nestedComplete(sub, sProp, sp.Child("properties").Key(k), vp.Child("properties").Key(k))...)
+	}
+	return errs
 }
 
 func sortedKeys(m map[string]any) []string {

@@ -133,6 +133,9 @@ func validateConversion(c *CustomResourceConversion, p status.Path) status.Field
 		if len(c.Webhook.ConversionReviewVersions) == 0 {
 			return status.FieldErrors{status.Required(p.Child("webhook").Child("conversionReviewVersions"), "must contain at least one value")}
 		}
+		if reviewVersion(c.Webhook.ConversionReviewVersions) == "" {
+			return status.FieldErrors{reviewVersionsError(c.Webhook.ConversionReviewVersions)}
+		}
 	default:
 		return status.FieldErrors{status.NotSupported(p.Child("strategy"), c.Strategy, []string{NoneConverter, WebhookConverter})}
 	}

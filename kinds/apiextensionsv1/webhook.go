@@ -24,6 +24,16 @@ import (
 // of its conversion webhook, as kube-apiserver makes it (a
 // ConversionReview POSTed over HTTPS, trusting the caBundle).
 func Converter(crd *CustomResourceDefinition) (apiserver.ConvertFunc, *status.FieldError) {
+	w, err := newWebhook(crd)
+	if w == nil || err != nil {
+		return nil, err
+	}
+	return w.convert, nil
+}
+
+// newWebhook is the conversion webhook of a definition, nil for
+// strategy None.
+func newWebhook(crd *CustomResourceDefinition) (*webhook, *status.FieldError) {
 	c := crd.Spec.Conversion
 	if c == nil || c.Strategy != WebhookConverter {
 		return nil, nil
@@ -31,6 +41,10 @@ func Converter(crd *CustomResourceDefinition) (apiserver.ConvertFunc, *status.Fi
 	p := status.NewPath("spec", "conversion", "webhook", "clientConfig")
 	if c.Webhook == nil || c.Webhook.ClientConfig == nil {
 		return nil, status.Required(p, "required when strategy is set to Webhook")
+	}
+	review := reviewVersion(c.Webhook.ConversionReviewVersions)
+	if review == "" {
+		return nil, reviewVersionsError(c.Webhook.ConversionReviewVersions)
 	}
 	cc := c.Webhook.ClientConfig
 	target, err := webhookURL(cc)
@@ -45,9 +59,9 @@ func Converter(crd *CustomResourceDefinition) (apiserver.ConvertFunc, *status.Fi
 		}
 		tlsCfg.RootCAs = pool
 	}
-	w := &webhook{url: target, client: &http.Client{Timeout: 30 * time.Second,
+	w := &webhook{review: review, url: target, client: &http.Client{Timeout: 30 * time.Second,
 		Transport: &http.Transport{TLSClientConfig: tlsCfg, ForceAttemptHTTP2: true}}, name: crd.Name}
-	return w.convert, nil
+	return w, nil
 }
 
 // webhookURL is the webhook's URL, or its Service's in-cluster name.
@@ -75,11 +89,35 @@ func webhookURL(cc *WebhookClientConfig) (string, error) {
 
 type webhook struct {
 	name   string
+	review string // the ConversionReview version sent: v1 or v1beta1
 	url    string
 	client *http.Client
 }
 
-// conversionReview is apiextensions.k8s.io/v1 ConversionReview.
+// reviewVersions are the ConversionReview versions kapi sends, as
+// kube-apiserver does.
+var reviewVersions = []string{"v1", "v1beta1"}
+
+// reviewVersion is the first of a webhook's conversionReviewVersions
+// that kapi sends, or "" when there is none.
+func reviewVersion(versions []string) string {
+	for _, v := range versions {
+		if contains(reviewVersions, v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// reviewVersionsError is kube-apiserver's refusal of
+// conversionReviewVersions without a version it sends.
+func reviewVersionsError(versions []string) *status.FieldError {
+	return status.InvalidValue(status.NewPath("spec", "conversion", "webhook", "conversionReviewVersions"), versions,
+		"must include at least one of v1, v1beta1")
+}
+
+// conversionReview is apiextensions.k8s.io/v1 ConversionReview, and
+// v1beta1's, which has the same fields.
 type conversionReview struct {
 	meta.TypeMeta `json:",inline"`
 	Request       *conversionRequest  `json:"request,omitempty"`
@@ -99,61 +137,88 @@ type conversionResponse struct {
 }
 
 // convert sends one object to the webhook and takes back the converted
-// one: its apiVersion must be the one asked for and its metadata is kept
-// as it was, but for labels and annotations, as kube-apiserver keeps it.
+// one (see convertList).
 func (w *webhook) convert(obj *meta.Unstructured, toAPIVersion string) error {
-	in, err := json.Marshal(obj)
-	if err != nil {
-		return err
+	return w.convertList([]*meta.Unstructured{obj}, toAPIVersion)
+}
+
+// convertList sends objects to the webhook in one ConversionReview and
+// takes back the converted ones: each must have the apiVersion asked
+// for and its metadata is kept as it was, but for labels and
+// annotations, as kube-apiserver keeps it.
+func (w *webhook) convertList(objs []*meta.Unstructured, toAPIVersion string) error {
+	in := make([]json.RawMessage, len(objs))
+	for i, obj := range objs {
+		b, err := json.Marshal(obj)
+		if err != nil {
+			return err
+		}
+		in[i] = b
 	}
+	converted, err := w.send(in, toAPIVersion)
+	if err != nil {
+		return w.fail(err)
+	}
+	if len(converted) != len(objs) {
+		return w.fail(fmt.Errorf("returned %d objects, expected %d", len(converted), len(objs)))
+	}
+	outs := make([]meta.Unstructured, len(objs))
+	for i, obj := range objs {
+		out := &outs[i]
+		if err := json.Unmarshal(converted[i], out); err != nil {
+			return w.fail(err)
+		}
+		if out.APIVersion != toAPIVersion || out.Kind != obj.Kind {
+			return w.fail(fmt.Errorf("converted object has apiVersion %q and kind %q, expected %q and %q", out.APIVersion, out.Kind, toAPIVersion, obj.Kind))
+		}
+	}
+	for i, obj := range objs {
+		out := &outs[i]
+		obj.APIVersion, obj.Content = out.APIVersion, out.Content
+		obj.Labels, obj.Annotations = out.Labels, out.Annotations
+	}
+	return nil
+}
+
+// send POSTs one ConversionReview and returns the converted objects.
+func (w *webhook) send(objects []json.RawMessage, toAPIVersion string) ([]json.RawMessage, error) {
 	uid := newUID()
 	body, err := json.Marshal(conversionReview{
-		TypeMeta: meta.TypeMeta{APIVersion: "apiextensions.k8s.io/v1", Kind: "ConversionReview"},
-		Request:  &conversionRequest{UID: uid, DesiredAPIVersion: toAPIVersion, Objects: []json.RawMessage{in}},
+		TypeMeta: meta.TypeMeta{APIVersion: "apiextensions.k8s.io/" + w.review, Kind: "ConversionReview"},
+		Request:  &conversionRequest{UID: uid, DesiredAPIVersion: toAPIVersion, Objects: objects},
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.url, bytes.NewReader(body))
 	if err != nil {
-		return w.fail(err)
+		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	resp, err := w.client.Do(req)
 	if err != nil {
-		return w.fail(err)
+		return nil, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return w.fail(err)
+		return nil, err
 	}
 	var review conversionReview
 	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, &review) != nil || review.Response == nil {
-		return w.fail(fmt.Errorf("the webhook answered %d without a ConversionReview response", resp.StatusCode))
+		return nil, fmt.Errorf("the webhook answered %d without a ConversionReview response", resp.StatusCode)
 	}
 	r := review.Response
 	switch {
-	case r.UID != uid:
-		return w.fail(fmt.Errorf("expected response uid %q, got %q", uid, r.UID))
+	case r.UID != uid && w.review == "v1": // v1beta1 answers are not checked, as kube does not
+		return nil, fmt.Errorf("expected response uid %q, got %q", uid, r.UID)
 	case r.Result.Status != meta.StatusSuccess:
-		return w.fail(fmt.Errorf("conversion failed: %s", r.Result.Message))
-	case len(r.ConvertedObjects) != 1:
-		return w.fail(fmt.Errorf("returned %d objects, expected 1", len(r.ConvertedObjects)))
+		return nil, fmt.Errorf("conversion failed: %s", r.Result.Message)
 	}
-	var out meta.Unstructured
-	if err := json.Unmarshal(r.ConvertedObjects[0], &out); err != nil {
-		return w.fail(err)
-	}
-	if out.APIVersion != toAPIVersion || out.Kind != obj.Kind {
-		return w.fail(fmt.Errorf("converted object has apiVersion %q and kind %q, expected %q and %q", out.APIVersion, out.Kind, toAPIVersion, obj.Kind))
-	}
-	obj.APIVersion, obj.Content = out.APIVersion, out.Content
-	obj.Labels, obj.Annotations = out.Labels, out.Annotations
-	return nil
+	return r.ConvertedObjects, nil
 }
 
 func (w *webhook) fail(err error) error {
