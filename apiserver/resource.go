@@ -110,7 +110,7 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 			r.store = newSharedStore(&r.kind, r.store, codecs)
 		}
 		cacheOpts.Decode = func(kv *storage.KeyValue) (any, error) { return r.decode(kv) }
-		cacheOpts.Index = r.labelTerms
+		cacheOpts.Index = r.indexTerms
 		r.cache = watch.New(r.store, r.prefix, cacheOpts)
 	}
 	// stop stops the cache of a resource that is not built after all.

@@ -81,7 +81,11 @@ func (sel selectors) matches(r *resource, obj meta.Object) bool {
 // that looks at it.
 func (sel selectors) filter(r *resource) func(*watch.Entry) bool {
 	r = r.stor // the cache holds, and SelectableFields read, objects in the storage version
+	onKey := sel.keyCheck(r)
 	return func(e *watch.Entry) bool {
+		if onKey != nil && !onKey(e.KV.Key) {
+			return false
+		}
 		obj, err := object(e)
 		return err == nil && sel.matches(r, obj)
 	}
