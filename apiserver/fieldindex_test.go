@@ -153,7 +153,9 @@ func (f *indexFixture) list(rv, ns, labelSel, fieldSel string, limit int) []stri
 	for {
 		var l struct {
 			Metadata struct{ ResourceVersion, Continue string }
-			Items    []struct{ Metadata struct{ Namespace, Name string } }
+			Items    []struct {
+				Metadata struct{ Namespace, Name string }
+			}
 		}
 		if err := json.Unmarshal(f.expect(http.StatusOK, "GET", path+"?"+q.Encode(), ""), &l); err != nil {
 			f.t.Fatal(err)
