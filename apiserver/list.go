@@ -85,11 +85,11 @@ func (p *page) list(r *resource) (*meta.List, error) {
 // into them.
 func (h *handler) listPage(ctx context.Context, namespace string, sel selectors, opts resourceversion.List) (*page, error) {
 	r := h.r
-	prefix := r.listPrefix(namespace)
+	prefix := r.listRange(namespace, sel)
 	lopts := watch.ListOptions{List: opts}
 	if !sel.empty() {
 		lopts.Filter = sel.filter(r)
-		lopts.Index = sel.indexSets()
+		lopts.Index = append(sel.indexSets(), sel.fieldIndexSets(r)...)
 	}
 	res, err := r.cache.List(ctx, prefix, lopts)
 	if err != nil {

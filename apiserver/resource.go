@@ -116,7 +116,7 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 		if r.normalized = r.normalizes(); r.normalized {
 			cacheOpts.Transform = r.normalize
 		}
-		cacheOpts.Index = r.labelTerms
+		cacheOpts.Index = r.indexTerms
 		r.cache = watch.New(r.store, r.prefix, cacheOpts)
 	}
 	// stop stops the cache of a resource that is not built after all.

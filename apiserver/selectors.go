@@ -82,15 +82,23 @@ func (sel selectors) matches(r *resource, obj meta.Object) bool {
 // version with selectable fields of its own ([KindVersion]) reads them
 // from each object converted to it, when the selector names one.
 func (sel selectors) filter(r *resource) func(*watch.Entry) bool {
+	onKey := sel.keyCheck(r.stor)
 	if !r.kind.versionFields || r.isStorage() || !sel.namesKindField() {
 		// The kind's SelectableFields read objects in the storage
 		// version, as the cache holds them.
+		st := r.stor
 		return func(e *watch.Entry) bool {
+			if onKey != nil && !onKey(e.KV.Key) {
+				return false
+			}
 			obj, err := object(e)
-			return err == nil && sel.matches(r, obj)
+			return err == nil && sel.matches(st, obj)
 		}
 	}
 	return func(e *watch.Entry) bool {
+		if onKey != nil && !onKey(e.KV.Key) {
+			return false
+		}
 		obj, err := r.object(e)
 		return err == nil && sel.matches(r, obj)
 	}

@@ -142,3 +142,25 @@ func candidates(root *pnode, sets [][]string, start, hi string) (keys []string, 
 	}
 	return keys, true
 }
+
+// indexedKeys returns, in key order, the keys in [start, hi) that a list
+// of the mirror as it was before the record since of st's log (st.log.end
+// for st's own mirror) must read for a filter that passes only objects
+// with a term of each set, and ok; ok is false when st has no index or no
+// set was given. An object that had the terms then either still has them
+// (it has not changed since) and is in st's index, or changed after, and
+// then its key is in a record from since on: the keys are the union of
+// the two, a superset the filter narrows.
+func indexedKeys(st *state, since int64, sets [][]string, start, hi string) ([]string, bool) {
+	keys, ok := candidates(st.index, sets, start, hi)
+	if !ok || since >= st.log.end {
+		return keys, ok
+	}
+	for seq := since; seq < st.log.end; seq++ {
+		if k := st.log.at(seq).key(); k >= start && (hi == "" || k < hi) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys), true
+}

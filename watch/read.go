@@ -28,11 +28,13 @@ type ListOptions struct {
 	// caller's label and field selectors). With a limit, a page holds up
 	// to Limit entries that pass.
 	Filter func(*Entry) bool
-	// Index, with a Filter, lets a list of the current state read only the
-	// objects the cache's index ([Options.Index]) has under some terms:
-	// every entry the filter passes has at least one term of each set.
-	// The list then looks up the objects of the set with the fewest, and
-	// the filter still decides. Lists of past states ignore it.
+	// Index, with a Filter, lets a list read only the objects the cache's
+	// index ([Options.Index]) has under some terms: every entry the filter
+	// passes has at least one term of each set. The list then looks up the
+	// objects of the set with the fewest, and the filter still decides. A
+	// list of a past state the cache still holds (Exact, a continuation)
+	// also looks up the objects changed since; one the store serves
+	// ignores it.
 	Index [][]string
 }
 
@@ -109,16 +111,16 @@ func (c *Cache) List(ctx context.Context, prefix string, opts ListOptions) (List
 	if err != nil {
 		return ListResult{}, err
 	}
-	root := st.root
+	root, since := st.root, st.log.end
 	if sem != resourceversion.Exact || rev >= st.rev {
 		rev = st.rev
-		if opts.Filter != nil {
-			if keys, ok := candidates(st.index, opts.Index, start, hi); ok {
-				return listKeys(root, rev, keys, hi, opts.Limit, opts.Filter), nil
-			}
-		}
-	} else if root = c.snapshotAt(st, rev); root == nil {
+	} else if root, since = c.snapshotAt(st, rev); root == nil {
 		return c.listStore(ctx, prefix, rev, start, opts)
+	}
+	if opts.Filter != nil {
+		if keys, ok := indexedKeys(st, since, opts.Index, start, hi); ok {
+			return listKeys(root, rev, keys, hi, opts.Limit, opts.Filter), nil
+		}
 	}
 	return listTree(root, rev, start, hi, opts.Limit, opts.Filter), nil
 }
@@ -142,22 +144,23 @@ func listKeys(root *node, rev int64, keys []string, hi string, limit int64, filt
 	return res
 }
 
-// snapshotAt returns the mirror at rev (< st.rev) or nil when it is gone:
-// before the window, or replaced more than SnapshotTTL ago.
-func (c *Cache) snapshotAt(st *state, rev int64) *node {
+// snapshotAt returns the mirror at rev (< st.rev), or nil when it is
+// gone: before the window, or replaced more than SnapshotTTL ago; and the
+// sequence number of the first record of st's log after rev.
+func (c *Cache) snapshotAt(st *state, rev int64) (*node, int64) {
 	if rev < st.base.rev {
-		return nil
+		return nil, 0
 	}
 	l := &st.log
 	seq := l.search(rev)
 	if seq == l.end { // nothing changed after rev
-		return st.root
+		return st.root, seq
 	}
 	now := c.now()
 	if c.opts.SnapshotTTL <= 0 || l.at(seq).at < now-int64(c.opts.SnapshotTTL) {
-		return nil
+		return nil, 0
 	}
-	return c.snaps.get(rev, now, func() *node { return c.rewind(st, seq) })
+	return c.snaps.get(rev, now, func() *node { return c.rewind(st, seq) }), seq
 }
 
 // listTree reads a page of the keys in [start, hi) of root.

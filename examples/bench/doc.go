@@ -14,7 +14,8 @@
 //	BenchmarkList/objects=N/transport=T             GET all N Widgets as JSON (MB/s is the response size over time)
 //	BenchmarkRead/read=R/transport=T                R over the 10,000 Widgets: table, partial-metadata, protobuf,
 //	                                                cbor (lists), pages=500 (a pass in pages), label-1pct, label-1pct-table
-//	                                                (a label selector matching 1%), field-none (a field selector matching none)
+//	                                                (a label selector matching 1%), field-none (a field selector matching none),
+//	                                                field-1pct (a field selector on spec.color matching 1%)
 //	BenchmarkUpdate/transport=T                     PUT with the current resourceVersion and a changed spec, 1,000 Widgets
 //	BenchmarkWrite/op=O                             update, merge-patch or apply of spec.replicas, in process, 1,000 Widgets
 //	BenchmarkMemoryPerWidget/controllers=C          live heap and resident set per stored Widget after loading 10,000 (create + status)
@@ -65,7 +66,8 @@
 //
 // The Widgets are loaded through the handler (POST, then PUT .../status,
 // since create drops status), each with a label bench.example.com/shard
-// of "00" to "99" so that a selector on one shard matches 1%, before the
+// of "00" to "99" and a spec.color of one of 100 colors, so that a
+// selector on one shard or color matches 1%, before the
 // timer starts, once per process for each size; loading 10,000 takes about a second. Every benchmark
 // checks the status code of every response, and TestBenchmarkRequests
 // checks the requests themselves (codes, names, item counts, new

@@ -64,6 +64,7 @@ const (
 	rvMarker       = "__RESOURCE_VERSION__"
 	replicasMarker = 987654321
 	shardMarker    = "__SHARD__"
+	colorMarker    = "__COLOR__"
 )
 
 // shardLabel is the label that splits the loaded Widgets into shards
@@ -78,19 +79,28 @@ func shardOf(i int) []byte {
 	return []byte{byte('0' + i%shards/10), byte('0' + i%10)}
 }
 
+// colorOf is the spec.color of the i-th loaded Widget: one per shard, as
+// long as bench.NewWidget's "turquoise", so that a field selector on one
+// matches 1% of them and every Widget encodes to the same size.
+func colorOf(i int) []byte {
+	return []byte{'t', 'u', 'r', 'q', 'u', 'o', 'i', byte('a' + i%shards/10), byte('a' + i%10)}
+}
+
 var (
 	// createTemplate is bench.WidgetJSON with the name as a hole.
 	createTemplate = newTemplate(bench.WidgetJSON(nameMarker), nameMarker)
 	// loadTemplate is the Widget the fixtures load: bench.WidgetJSON with
-	// a shard label (see shardOf), with holes for the name and the shard.
+	// a shard label and color (see shardOf, colorOf), with holes for the
+	// name, the shard and the color.
 	loadTemplate = func() template {
 		w := bench.NewWidget(nameMarker)
 		w.Labels[shardLabel] = shardMarker
+		w.Spec.Color = colorMarker
 		b, err := json.Marshal(w)
 		if err != nil {
 			panic(err)
 		}
-		return newTemplate(b, nameMarker, shardMarker)
+		return newTemplate(b, nameMarker, shardMarker, colorMarker)
 	}()
 	// updateTemplate is the same Widget with holes for the name, the
 	// resourceVersion and spec.replicas.
@@ -410,10 +420,10 @@ func (c *client) list() error {
 	return c.expect(http.StatusOK, "GET", bench.CollectionPath, nil)
 }
 
-// load creates the i-th Widget, with the shard label of i, and writes
+// load creates the i-th Widget, with the shard label and color of i, and writes
 // its status.
 func (c *client) load(i int) error {
-	c.body = loadTemplate.fill(c.body[:0], []byte(c.f.names[i]), shardOf(i))
+	c.body = loadTemplate.fill(c.body[:0], []byte(c.f.names[i]), shardOf(i), colorOf(i))
 	if err := c.expect(http.StatusCreated, "POST", bench.CollectionPath, c.body); err != nil {
 		return err
 	}

@@ -42,13 +42,14 @@ var readCases = []readCase{
 	{name: "label-1pct", query: selectShard},
 	{name: "label-1pct-table", accept: acceptTable, query: selectShard},
 	{name: "field-none", query: "fieldSelector=" + url.QueryEscape("spec.color=red")},
+	{name: "field-1pct", query: "fieldSelector=" + url.QueryEscape("spec.color="+string(colorOf(42)))},
 }
 
 // BenchmarkRead lists the 10,000 Widgets in the renderings and with the
 // selectors clients use besides the plain JSON list (BenchmarkList): as
 // the Table kubectl get prints, as partial object metadata, in protobuf
-// and CBOR, in pages of 500, and with selectors matching 1% or none of
-// them. MB/s is the size of one response (of a pass, for pages) over the
+// and CBOR, in pages of 500, and with selectors matching 1% (a label, a
+// selectable field) or none of them. MB/s is the size of one response (of a pass, for pages) over the
 // time per op.
 func BenchmarkRead(b *testing.B) {
 	const n = 10000
@@ -138,6 +139,7 @@ func TestReadCases(t *testing.T) {
 		"label-1pct":       {"WidgetList", n / shards},
 		"label-1pct-table": {"Table", n / shards},
 		"field-none":       {"WidgetList", 0},
+		"field-1pct":       {"WidgetList", n / shards},
 	}
 	for _, tr := range transports {
 		t.Run(tr.String(), func(t *testing.T) {
