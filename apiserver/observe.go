@@ -31,6 +31,12 @@ type Observer interface {
 	// ObserveWatchEvent is called for every event sent to a watcher, with
 	// its framed size in bytes.
 	ObserveWatchEvent(group, version, resource string, size int)
+	// ObserveConsistentRead is called as each consistent get or list (no
+	// resourceVersion) of a resource ends: fallback when the watch cache
+	// did not catch up with the store in time and the read was served
+	// from the store, success when it did not fail (kube-apiserver's
+	// apiserver_watch_cache_consistent_read_total).
+	ObserveConsistentRead(group, resource string, fallback, success bool)
 	// ObserveResources is called once, by [New], with a function that
 	// returns the state of every registered resource (stored objects,
 	// watch cache size). The observer calls it when it is scraped.

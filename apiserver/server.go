@@ -343,7 +343,12 @@ func (s *Server) buildVersion(k Kind, vs *versionSet, stor *resource) (*resource
 	if k.Storage == nil {
 		k.Storage = s.opts.Storage
 	}
-	return newResource(k, plan, s.watchOptions(), s.codecs, s.opts.StorageMediaType, vs, stor)
+	wo := s.watchOptions()
+	if o := s.observer; o != nil {
+		group, resource := k.Group, k.Resource
+		wo.ConsistentRead = func(fallback, success bool) { o.ObserveConsistentRead(group, resource, fallback, success) }
+	}
+	return newResource(k, plan, wo, s.codecs, s.opts.StorageMediaType, vs, stor)
 }
 
 // checkVersions checks a kind in every version, as build does, without
