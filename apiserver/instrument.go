@@ -34,8 +34,10 @@ func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 	var span Span
 	if s.tracer != nil {
 		ctx, span = s.tracer.StartRequest(r, spanName(rec))
-		if u := flowOf(r); u != anonymousFlow {
-			span.SetAttribute("user.name", u)
+		if span != nil {
+			if u := flowOf(r); u != anonymousFlow {
+				span.SetAttribute("user.name", u)
+			}
 		}
 	}
 	r = r.WithContext(context.WithValue(ctx, recordKey{}, rec))

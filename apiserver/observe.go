@@ -98,6 +98,10 @@ type ResourceStats struct {
 // Tracer starts spans, for a host's tracing (package
 // github.com/kapi-dev/kapi/tracing/otel is an OpenTelemetry one). A nil
 // Tracer costs nothing.
+//
+// A tracer that samples returns a nil Span, and the context it was given,
+// for a request or operation it does not trace: the server then records
+// nothing for it.
 type Tracer interface {
 	// StartRequest starts the span of one request, continuing the trace
 	// its headers carry (W3C traceparent), and returns the context
@@ -124,6 +128,9 @@ func (c *core) startSpan(ctx context.Context, name string) (context.Context, fun
 		return ctx, endNothing
 	}
 	ctx, sp := c.tracer.Start(ctx, name)
+	if sp == nil {
+		return ctx, endNothing
+	}
 	return ctx, sp.End
 }
 
