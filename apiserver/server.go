@@ -202,7 +202,8 @@ type Server struct {
 	served atomic.Pointer[discoveryDocs]
 
 	operations
-	counters watch.Counters
+	counters  watch.Counters
+	spanNames spanNames // of the tracer's request spans
 }
 
 // core is what the handlers of every resource share: the server's
