@@ -62,13 +62,17 @@ const floodDuration = 10 * time.Second
 // process's resident memory (rss-MB, VmRSS, and peak-rss-MB, VmHWM, which
 // include everything the benchmark process has run before) and the
 // machine's one-minute load average at the end (load1), since the machine
-// may be shared. Polite GETs that fail are counted (polite-failed, the
+// may be shared, and the consistent reads served from the store because
+// the watch cache could not catch up in time (consistent-fallbacks, from
+// /metrics). Polite GETs that fail are counted (polite-failed, the
 // first one logged). Every flood answer must be a 200 or a 429; with
 // limits the flood must be turned away with 429 at least once.
 func BenchmarkFlood(b *testing.B) {
 	for _, limits := range []bool{false, true} {
 		name := "limits=off"
-		ops := server.Operations{RequestTimeout: time.Minute}
+		// Metrics on, as in production, to count the consistent reads
+		// that fell back to the store.
+		ops := server.Operations{RequestTimeout: time.Minute, Metrics: true}
 		if limits {
 			name = "limits=on"
 			ops.MaxRequestsInFlight, ops.MaxMutatingRequestsInFlight = floodReadLimit, floodWriteLimit
@@ -135,6 +139,29 @@ func runFlood(b *testing.B, f *fixture, limits bool) {
 	b.ReportMetric(rss, "rss-MB")
 	b.ReportMetric(peak, "peak-rss-MB")
 	b.ReportMetric(loadAverage(), "load1")
+	b.ReportMetric(fallbacks(b, f), "consistent-fallbacks")
+}
+
+// fallbacks scrapes the server's count of consistent reads of Widgets
+// served from the store because the watch cache was not fresh in time.
+func fallbacks(b *testing.B, f *fixture) float64 {
+	code, body, err := sendAs(f, "polite", http.MethodGet, "/metrics", "", nil)
+	if err != nil || code != http.StatusOK {
+		b.Fatalf("GET /metrics: %d %v %s", code, err, body)
+	}
+	var n float64
+	for line := range strings.Lines(string(body)) {
+		if strings.HasPrefix(line, "apiserver_watch_cache_consistent_read_total{") &&
+			strings.Contains(line, `fallback="true"`) && strings.Contains(line, `resource="widgets"`) {
+			_, v, _ := strings.Cut(strings.TrimSpace(line), "} ")
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				b.Fatalf("/metrics: %q: %v", line, err)
+			}
+			n += x
+		}
+	}
+	return n
 }
 
 // politeGets GETs random unflooded Widgets as the polite user, one at a
