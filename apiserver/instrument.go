@@ -3,6 +3,7 @@ package apiserver
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -33,9 +34,11 @@ func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var span Span
 	if s.tracer != nil {
-		ctx, span = s.tracer.StartRequest(r, spanName(rec))
-		if u := flowOf(r); u != anonymousFlow {
-			span.SetAttribute("user.name", u)
+		ctx, span = s.tracer.StartRequest(r, s.spanNames.get(rec))
+		if span != nil {
+			if u := flowOf(r); u != anonymousFlow {
+				span.SetAttribute("user.name", u)
+			}
 		}
 	}
 	r = r.WithContext(context.WithValue(ctx, recordKey{}, rec))
@@ -69,6 +72,42 @@ func spanName(rec *RequestRecord) string {
 		return rec.Verb + " " + rec.Resource + "/" + rec.Subresource
 	}
 	return rec.Verb + " " + rec.Resource
+}
+
+// spanNameKey is what a request's span name is made of.
+type spanNameKey struct{ verb, resource, subresource string }
+
+// maxSpanNames bounds the span names a server keeps: the labels come from
+// the request's path, so a client can make many.
+const maxSpanNames = 1024
+
+// spanNames keeps the span names made so far, so that naming the span of
+// a request (sampled or not) costs a map lookup rather than an
+// allocation.
+type spanNames struct {
+	mu sync.RWMutex
+	m  map[spanNameKey]string
+}
+
+// get returns spanName(rec), kept for the next request with its labels.
+func (c *spanNames) get(rec *RequestRecord) string {
+	k := spanNameKey{rec.Verb, rec.Resource, rec.Subresource}
+	c.mu.RLock()
+	name, ok := c.m[k]
+	c.mu.RUnlock()
+	if ok {
+		return name
+	}
+	name = spanName(rec)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = make(map[spanNameKey]string)
+	}
+	if len(c.m) < maxSpanNames {
+		c.m[k] = name
+	}
+	return name
 }
 
 // meteredWriter counts the status code and body bytes of a response.

@@ -31,6 +31,12 @@ type Observer interface {
 	// ObserveWatchEvent is called for every event sent to a watcher, with
 	// its framed size in bytes.
 	ObserveWatchEvent(group, version, resource string, size int)
+	// ObserveConsistentRead is called as each consistent get or list (no
+	// resourceVersion) of a resource ends: fallback when the watch cache
+	// did not catch up with the store in time and the read was served
+	// from the store, success when it did not fail (kube-apiserver's
+	// apiserver_watch_cache_consistent_read_total).
+	ObserveConsistentRead(group, resource string, fallback, success bool)
 	// ObserveResources is called once, by [New], with a function that
 	// returns the state of every registered resource (stored objects,
 	// watch cache size). The observer calls it when it is scraped.
@@ -92,6 +98,10 @@ type ResourceStats struct {
 // Tracer starts spans, for a host's tracing (package
 // github.com/kapi-dev/kapi/tracing/otel is an OpenTelemetry one). A nil
 // Tracer costs nothing.
+//
+// A tracer that samples returns a nil Span, and the context it was given,
+// for a request or operation it does not trace: the server then records
+// nothing for it.
 type Tracer interface {
 	// StartRequest starts the span of one request, continuing the trace
 	// its headers carry (W3C traceparent), and returns the context
@@ -118,6 +128,9 @@ func (c *core) startSpan(ctx context.Context, name string) (context.Context, fun
 		return ctx, endNothing
 	}
 	ctx, sp := c.tracer.Start(ctx, name)
+	if sp == nil {
+		return ctx, endNothing
+	}
 	return ctx, sp.End
 }
 

@@ -202,7 +202,8 @@ type Server struct {
 	served atomic.Pointer[discoveryDocs]
 
 	operations
-	counters watch.Counters
+	counters  watch.Counters
+	spanNames spanNames // of the tracer's request spans
 }
 
 // core is what the handlers of every resource share: the server's
@@ -343,7 +344,12 @@ func (s *Server) buildVersion(k Kind, vs *versionSet, stor *resource) (*resource
 	if k.Storage == nil {
 		k.Storage = s.opts.Storage
 	}
-	return newResource(k, plan, s.watchOptions(), s.codecs, s.opts.StorageMediaType, vs, stor)
+	wo := s.watchOptions()
+	if o := s.observer; o != nil {
+		group, resource := k.Group, k.Resource
+		wo.ConsistentRead = func(fallback, success bool) { o.ObserveConsistentRead(group, resource, fallback, success) }
+	}
+	return newResource(k, plan, wo, s.codecs, s.opts.StorageMediaType, vs, stor)
 }
 
 // checkVersions checks a kind in every version, as build does, without

@@ -31,6 +31,7 @@ func (e *ends) ObserveLongRunning(*apiserver.RequestLabels, int)  {}
 func (e *ends) ObserveWatchers(string, string, string, int)       {}
 func (e *ends) ObserveWatchEvent(string, string, string, int)     {}
 func (e *ends) ObserveResources(func() []apiserver.ResourceStats) {}
+func (e *ends) ObserveConsistentRead(string, string, bool, bool)  {}
 
 // next waits for the next finished request whose verb is verb.
 func (e *ends) next(t *testing.T, verb string) apiserver.RequestRecord {

@@ -92,6 +92,12 @@ type Options struct {
 	// shared between watchers and watchers ended as too slow. Caches may
 	// share one.
 	Counters *Counters
+	// ConsistentRead, when set, is called as each consistent get or list
+	// ends (see [Cache.Get]), with whether it was served from the store
+	// because the cache did not catch up within FreshnessTimeout, and
+	// whether it failed: kube-apiserver's
+	// apiserver_watch_cache_consistent_read_total. It must not block.
+	ConsistentRead func(fallback, success bool)
 }
 
 func (o Options) withDefaults() Options {

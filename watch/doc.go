@@ -44,16 +44,20 @@
 //   - MostRecent (resourceVersion unset) is a consistent read: the cache
 //     asks the store for its current revision S, waits until R >= S and
 //     serves its state at R. The result reflects every write that
-//     completed before the read started. The store's objects are never
-//     read.
+//     completed before the read started. When R has not reached S within
+//     [Options.FreshnessTimeout] (a write flood can hold the cache back),
+//     the read is served from the store at its current revision instead,
+//     as kube-apiserver falls back to etcd, and reported to
+//     [Options.ConsistentRead] as a fallback.
 //   - Any ("0") serves the cache's state as it is (after the first list).
 //   - NotOlderThan N waits until R >= N and serves the state at R.
 //   - Exact N and a continuation at N serve the state at exactly N: from
 //     the cache's snapshot of N when it has one, else from the store.
 //
-// A wait lasts at most [Options.FreshnessTimeout] and then fails with the
-// 504 of resourceversion.TooLargeResourceVersion (a 429 "storage is
-// (re)initializing" while the first list is not loaded). Every result
+// Any other wait lasts at most [Options.FreshnessTimeout] and then fails
+// with the 504 of resourceversion.TooLargeResourceVersion; every wait
+// fails with a 429 "storage is (re)initializing" while the first list is
+// not loaded. Every result
 // carries the revision it was served at; all pages of one paged list are
 // served at the revision of the first page, whatever writes happen in
 // between, as long as that revision is readable (from a snapshot or from

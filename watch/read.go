@@ -58,20 +58,30 @@ type ListResult struct {
 //
 //   - MostRecent (resourceVersion unset): a consistent read. Get asks the
 //     store for its current revision and waits until the cache has
-//     reached it, then reads the cache; it never reads the store's
-//     objects.
+//     reached it, then reads the cache. When the cache has not caught up
+//     within [Options.FreshnessTimeout] (a write flood can hold it back),
+//     Get reads the key from the store at its current revision instead,
+//     as kube-apiserver falls back to etcd, rather than failing.
 //   - Any ("0"): the cache as it is, once its first list is loaded.
 //   - NotOlderThan N: waits until the cache has reached N.
 //
-// Waits end after [Options.FreshnessTimeout] with the 504 of
-// resourceversion.TooLargeResourceVersion (or a 429 while the cache has
-// not loaded yet). A missing key is not an error: the result's Entry is
-// nil, and the server answers 404.
+// Other waits end after [Options.FreshnessTimeout] with the 504 of
+// resourceversion.TooLargeResourceVersion; every wait ends with a 429
+// while the cache has not loaded yet. A missing key is not an error: the
+// result's Entry is nil, and the server answers 404.
 func (c *Cache) Get(ctx context.Context, key string, opts resourceversion.Get) (GetResult, error) {
 	if err := c.covers(key); err != nil {
 		return GetResult{}, err
 	}
 	st, err := c.fresh(ctx, opts.Semantics, opts.Revision)
+	if opts.Semantics == resourceversion.MostRecent {
+		if stale(err) {
+			res, err := c.getStore(ctx, key)
+			c.consistentRead(true, err)
+			return res, err
+		}
+		c.consistentRead(false, err)
+	}
 	if err != nil {
 		return GetResult{}, err
 	}
@@ -86,7 +96,9 @@ func (c *Cache) Get(ctx context.Context, key string, opts resourceversion.Get) (
 // else from the store's List at N, decoding on the way; when the store
 // has compacted N the error is the 410 kube-apiserver sends (with a fresh
 // continue token for a continuation). A continuation whose token asks for
-// the current revision (-1) is a consistent read. Paging follows
+// the current revision (-1) is a consistent read. A consistent read that
+// the cache cannot serve within [Options.FreshnessTimeout] is read from
+// the store at its current revision, as [Cache.Get] does. Paging follows
 // storage.List: up to Limit entries after the token's start key, with the
 // count of keys remaining after the page.
 func (c *Cache) List(ctx context.Context, prefix string, opts ListOptions) (ListResult, error) {
@@ -108,6 +120,14 @@ func (c *Cache) List(ctx context.Context, prefix string, opts ListOptions) (List
 		sem = resourceversion.MostRecent
 	}
 	st, err := c.fresh(ctx, sem, rev)
+	if sem == resourceversion.MostRecent {
+		if stale(err) {
+			res, err := c.listStore(ctx, prefix, 0, start, opts)
+			c.consistentRead(true, err)
+			return res, err
+		}
+		c.consistentRead(false, err)
+	}
 	if err != nil {
 		return ListResult{}, err
 	}
@@ -199,7 +219,9 @@ func listTree(root *node, rev int64, start, hi string, limit int64, filter func(
 }
 
 // listStore reads a page at rev from the store, for revisions the cache no
-// longer has. start is inclusive, as in a continue token.
+// longer has, or at the store's current revision when rev is 0 (the
+// revision its first read returns, kept for the rest of the page). start
+// is inclusive, as in a continue token.
 func (c *Cache) listStore(ctx context.Context, prefix string, rev int64, start string, opts ListOptions) (ListResult, error) {
 	res := ListResult{Revision: rev}
 	lo, hi := keyRange(prefix)
@@ -212,7 +234,7 @@ func (c *Cache) listStore(ctx context.Context, prefix string, rev int64, start s
 			if err != nil {
 				return ListResult{}, storeError(err, opts.List)
 			}
-			first = g.KV
+			first, rev, res.Revision = g.KV, g.Revision, g.Revision
 		}
 	}
 	sopts := storage.ListOptions{Revision: rev, After: after, Limit: opts.Limit}
@@ -220,6 +242,9 @@ func (c *Cache) listStore(ctx context.Context, prefix string, rev int64, start s
 		resp, err := c.store.List(ctx, prefix, sopts)
 		if err != nil {
 			return ListResult{}, storeError(err, opts.List)
+		}
+		if sopts.Revision == 0 {
+			sopts.Revision, res.Revision = resp.Revision, resp.Revision
 		}
 		kvs := resp.KVs
 		if first != nil {

@@ -42,10 +42,12 @@ type Metrics struct {
 	etcdLatency  *prom.HistogramVec
 	etcdRequests *prom.CounterVec
 	etcdErrors   *prom.CounterVec
+	consistent   *prom.CounterVec
 
 	inflight inflightCollector
 	state    stateCollector
 	series   requestSeriesCache
+	reads    consistentReadCache
 }
 
 var _ apiserver.Observer = (*Metrics)(nil)
@@ -83,12 +85,14 @@ func New(reg prom.Registerer) (*Metrics, error) {
 			Help: "Etcd request counts for each operation and object type."}, etcdLabels),
 		etcdErrors: prom.NewCounterVec(prom.CounterOpts{Name: "etcd_request_errors_total",
 			Help: "Etcd failed request counts for each operation and object type."}, etcdLabels),
+		consistent: prom.NewCounterVec(prom.CounterOpts{Name: "apiserver_watch_cache_consistent_read_total",
+			Help: "Counter for consistent reads from cache."}, []string{"group", "resource", "success", "fallback"}),
 	}
 	m.inflight.desc = prom.NewDesc("apiserver_current_inflight_requests",
 		"Maximal number of currently used inflight request limit of this apiserver per request kind in last second.", []string{"request_kind"}, nil)
 	m.state.init()
 	for _, c := range []prom.Collector{m.requests, m.latency, m.sizes, m.longRunning, m.watchers, m.watchEvents,
-		m.eventSizes, m.aborts, m.terminations, m.rejected, m.etcdLatency, m.etcdRequests, m.etcdErrors, &m.inflight, &m.state} {
+		m.eventSizes, m.aborts, m.terminations, m.rejected, m.etcdLatency, m.etcdRequests, m.etcdErrors, m.consistent, &m.inflight, &m.state} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -144,6 +148,13 @@ func (m *Metrics) ObserveWatchers(group, version, kind string, delta int) {
 func (m *Metrics) ObserveWatchEvent(group, version, resource string, size int) {
 	m.watchEvents.WithLabelValues(group, version, resource).Inc()
 	m.eventSizes.WithLabelValues(group, version, resource).Observe(float64(size))
+}
+
+// ObserveConsistentRead counts a consistent read, and whether it fell
+// back to the store. Every GET and LIST without a resourceVersion is one,
+// so its counter is looked up in a map rather than by hashing its labels.
+func (m *Metrics) ObserveConsistentRead(group, resource string, fallback, success bool) {
+	m.reads.get(m.consistent, consistentKey{group, resource, fallback, success}).Inc()
 }
 
 // ObserveResources takes the function the state gauges are read from at

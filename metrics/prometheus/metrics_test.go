@@ -228,6 +228,8 @@ func TestScrape(t *testing.T) {
 			map[string]string{"priority_level": "mutating", "reason": "queue-full"}, nil},
 		{"watch_cache_capacity", "group,resource", map[string]string{"resource": "widgets"}, nil},
 		{"apiserver_watch_cache_resource_version", "group,resource", map[string]string{"resource": "widgets"}, nil},
+		{"apiserver_watch_cache_consistent_read_total", "fallback,group,resource,success",
+			map[string]string{"group": "stable.example.com", "resource": "widgets", "fallback": "false", "success": "true"}, nil},
 		{"etcd_request_duration_seconds", "group,operation,resource", map[string]string{"operation": "get"}, []float64{0.005, 0.025,
 			0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60}},
 	}
@@ -379,5 +381,47 @@ func TestObserveRequestSeries(t *testing.T) {
 	}
 	if got := series(t, fams, "apiserver_response_sizes", map[string]string{"verb": "GET"}).GetHistogram().GetSampleCount(); got != 3+101+1 {
 		t.Errorf("GET size samples: %d, want %d", got, 3+101+1)
+	}
+}
+
+// TestObserveConsistentRead: each consistent read adds to the series of
+// its resource, outcome and fallback, and counting one of a seen label
+// set allocates nothing.
+func TestObserveConsistentRead(t *testing.T) {
+	reg := prom.NewRegistry()
+	m, err := kapiprom.New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		resource          string
+		fallback, success bool
+		n                 int
+	}{
+		{"widgets", false, true, 3},
+		{"widgets", true, true, 2},
+		{"widgets", true, false, 1},
+		{"gadgets", false, true, 1},
+	} {
+		for range r.n {
+			m.ObserveConsistentRead("stable.example.com", r.resource, r.fallback, r.success)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { m.ObserveConsistentRead("stable.example.com", "widgets", false, true) }); n != 0 {
+		t.Errorf("ObserveConsistentRead of a seen label set: %v allocations, want 0", n)
+	}
+	fams := scrape(t, reg)
+	for _, c := range []struct {
+		labels map[string]string
+		want   float64
+	}{
+		{map[string]string{"resource": "widgets", "fallback": "false", "success": "true"}, 3 + 101},
+		{map[string]string{"resource": "widgets", "fallback": "true", "success": "true"}, 2},
+		{map[string]string{"resource": "widgets", "fallback": "true", "success": "false"}, 1},
+		{map[string]string{"resource": "gadgets", "fallback": "false", "success": "true", "group": "stable.example.com"}, 1},
+	} {
+		if got := series(t, fams, "apiserver_watch_cache_consistent_read_total", c.labels).GetCounter().GetValue(); got != c.want {
+			t.Errorf("apiserver_watch_cache_consistent_read_total%v = %v, want %v", c.labels, got, c.want)
+		}
 	}
 }

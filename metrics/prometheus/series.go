@@ -60,3 +60,38 @@ func (c *requestSeriesCache) get(m *Metrics, k *requestKey) *requestSeries {
 	c.m[*k] = s
 	return s
 }
+
+// consistentKey is the labels of one
+// apiserver_watch_cache_consistent_read_total series.
+type consistentKey struct {
+	group, resource   string
+	fallback, success bool
+}
+
+// consistentReadCache keeps the consistent read counters of each label
+// set seen, as requestSeriesCache does for requests.
+type consistentReadCache struct {
+	mu sync.RWMutex
+	m  map[consistentKey]prom.Counter
+}
+
+// get returns the counter of k in vec, making it on first use.
+func (c *consistentReadCache) get(vec *prom.CounterVec, k consistentKey) prom.Counter {
+	c.mu.RLock()
+	s := c.m[k]
+	c.mu.RUnlock()
+	if s != nil {
+		return s
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s = c.m[k]; s != nil {
+		return s
+	}
+	s = vec.WithLabelValues(k.group, k.resource, strconv.FormatBool(k.success), strconv.FormatBool(k.fallback))
+	if c.m == nil {
+		c.m = make(map[consistentKey]prom.Counter)
+	}
+	c.m[k] = s
+	return s
+}

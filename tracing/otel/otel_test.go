@@ -28,12 +28,13 @@ type widget struct {
 
 const widgets = "/apis/stable.example.com/v1/namespaces/default/widgets"
 
-// tracedServer serves widgets with a tracer recording into rec.
+// tracedServer serves widgets with a tracer recording into rec, at the
+// default sampling rate (requests whose traceparent is sampled).
 func tracedServer(t *testing.T, opts apiserver.Options) (*httptest.Server, *tracetest.SpanRecorder) {
 	t.Helper()
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
-	opts.Tracer = kapiotel.New(tp)
+	opts.Tracer = kapiotel.New(tp, kapiotel.Options{})
 	srv := apiserver.New(opts)
 	srv.Register(apiserver.Kind{Group: "stable.example.com", Version: "v1", Kind: "Widget", Resource: "widgets",
 		Namespaced: true, New: func() meta.Object { return &widget{} }})

@@ -59,11 +59,24 @@ type Operations struct {
 	// Profiling serves /debug/pprof/ behind the server's authorization
 	// (--profiling).
 	Profiling bool
-	// TracingEndpoint, when set, sends OpenTelemetry spans to this OTLP
-	// gRPC collector (--tracing-endpoint, e.g. localhost:4317).
+	// TracingConfigFile names a file holding kube-apiserver's
+	// apiserver.config.k8s.io TracingConfiguration
+	// (--tracing-config-file): its endpoint, the OTLP gRPC collector
+	// spans are sent to (default localhost:4317), and its
+	// samplingRatePerMillion (default 0: only the requests whose
+	// traceparent is sampled are traced). See TracingConfiguration.
+	TracingConfigFile string
+	// TracingEndpoint, when set and there is no TracingConfigFile, sends
+	// spans to this OTLP gRPC collector (--tracing-endpoint, e.g.
+	// localhost:4317), sampled at TracingSamplingRatePerMillion: a
+	// shorthand kube-apiserver does not have.
 	TracingEndpoint string
-	// TracerProvider, when set, traces with it instead (tests).
+	// TracerProvider, when set, traces with it instead, sampled at
+	// TracingSamplingRatePerMillion (tests and benchmarks).
 	TracerProvider trace.TracerProvider
+	// TracingSamplingRatePerMillion is the sampling rate of
+	// TracingEndpoint and TracerProvider, as samplingRatePerMillion.
+	TracingSamplingRatePerMillion int32
 }
 
 // DefaultOperations are kube-apiserver's defaults.
@@ -85,7 +98,10 @@ func addOperationsFlags(fs *flag.FlagSet, o *Operations) {
 	fs.DurationVar(&o.ShutdownDelayDuration, "shutdown-delay-duration", 0,
 		"on SIGTERM, keep serving this long with /readyz failing, so load balancers stop sending requests first")
 	fs.BoolVar(&o.Profiling, "profiling", false, "serve Go's pprof profiles at /debug/pprof/")
-	fs.StringVar(&o.TracingEndpoint, "tracing-endpoint", "", "send OpenTelemetry traces to this OTLP gRPC collector (host:port); empty: no tracing")
+	fs.StringVar(&o.TracingConfigFile, "tracing-config-file", "",
+		"file with an apiserver.config.k8s.io TracingConfiguration (endpoint, samplingRatePerMillion): trace requests with OpenTelemetry")
+	fs.StringVar(&o.TracingEndpoint, "tracing-endpoint", "",
+		"without --tracing-config-file, send OpenTelemetry traces of the requests whose traceparent is sampled to this OTLP gRPC collector (host:port)")
 }
 
 // instruments is the metrics registry and the tracer a server reports to.
@@ -105,16 +121,22 @@ func openInstruments(o Operations) (*instruments, error) {
 		return nil, err
 	}
 	in.metrics = m
+	endpoint, rate := o.TracingEndpoint, o.TracingSamplingRatePerMillion
+	if o.TracingConfigFile != "" {
+		if endpoint, rate, err = loadTracingConfig(o.TracingConfigFile); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case o.TracerProvider != nil:
-		in.tracer = kapiotel.New(o.TracerProvider)
-	case o.TracingEndpoint != "":
-		exp, err := otlptracegrpc.New(context.Background(), otlptracegrpc.WithEndpoint(o.TracingEndpoint), otlptracegrpc.WithInsecure())
+		in.tracer = kapiotel.New(o.TracerProvider, kapiotel.Options{SamplingRatePerMillion: rate})
+	case endpoint != "":
+		exp, err := otlptracegrpc.New(context.Background(), otlptracegrpc.WithEndpoint(endpoint), otlptracegrpc.WithInsecure())
 		if err != nil {
 			return nil, fmt.Errorf("tracing: %w", err)
 		}
 		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp))
-		in.tracer = kapiotel.New(tp)
+		in.tracer = kapiotel.New(tp, kapiotel.Options{SamplingRatePerMillion: rate})
 		in.close = func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
