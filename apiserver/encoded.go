@@ -46,28 +46,55 @@ func (h *handler) writeEncodedObject(req *request, ser codec.Serializer, e *watc
 	writeBody(req.w, req.r, http.StatusOK, ser.MediaType(), b)
 }
 
-// writeEncodedList writes a page from its items' kept encodings.
+// writeEncodedList writes a page from its items' kept encodings as it is
+// made: a first pass makes (or finds) every item's encoding and sums
+// their sizes, so that a failure is still an error response and the
+// size is known before the first item.
 func (h *handler) writeEncodedList(req *request, ser codec.Serializer, lw codec.ListWriter, p *page) {
+	_, end := h.startSpan(req.r.Context(), "encode")
+	defer end(nil)
 	r := h.r
-	items := make([][]byte, len(p.entries))
 	size := 0
-	for i, e := range p.entries {
-		b, err := r.encoded(e, ser)
-		if err == nil {
-			b, err = lw.ListItem(b)
-		}
+	for _, e := range p.entries {
+		item, err := r.listItem(e, ser, lw)
 		if err != nil {
-			h.fail(req, status.InternalError(err))
+			h.fail(req, err)
 			return
 		}
-		items[i] = b
-		size += len(b) + 8
+		size += lw.ListItemSize(len(item))
 	}
 	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta}
-	buf, err := lw.AppendList(make([]byte, 0, size+256), l, items)
+	head, tail, err := lw.ListFrame(l, len(p.entries), size)
 	if err != nil {
 		h.fail(req, status.InternalError(err))
 		return
 	}
-	writeBody(req.w, req.r, http.StatusOK, ser.MediaType(), buf)
+	body, buf := newListBody(req.w, req.r, ser.MediaType(), len(head)+size+len(tail))
+	buf = append(buf, head...)
+	for _, e := range p.entries {
+		item, err := r.listItem(e, ser, lw)
+		if err != nil {
+			body.abort(buf) // made in the first pass: cannot happen
+			return
+		}
+		buf = lw.AppendListItem(buf, item)
+		var ok bool
+		if buf, ok = body.flush(buf); !ok {
+			break
+		}
+	}
+	body.finish(append(buf, tail...))
+}
+
+// listItem is what a list in ser's media type holds for the entry's
+// object, from its kept encoding.
+func (r *resource) listItem(e *watch.Entry, ser codec.Serializer, lw codec.ListWriter) ([]byte, error) {
+	b, err := r.encoded(e, ser)
+	if err != nil {
+		return nil, err
+	}
+	if b, err = lw.ListItem(b); err != nil {
+		return nil, status.InternalError(err)
+	}
+	return b, nil
 }
