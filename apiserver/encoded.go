@@ -46,38 +46,45 @@ func (h *handler) writeEncodedObject(req *request, ser codec.Serializer, e *watc
 	writeBody(req.w, req.r, http.StatusOK, ser.MediaType(), b)
 }
 
-// writeEncodedList writes a page from its items' kept encodings as it is
-// made: a first pass makes (or finds) every item's encoding and sums
-// their sizes, so that a failure is still an error response and the
-// size is known before the first item.
+// writeEncodedList writes a page from its items' kept encodings.
 func (h *handler) writeEncodedList(req *request, ser codec.Serializer, lw codec.ListWriter, p *page) {
+	r := h.r
+	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta}
+	h.streamList(req, ser.MediaType(), lw, l, p.entries, func(e *watch.Entry) ([]byte, error) {
+		return r.listItem(e, ser, lw)
+	})
+}
+
+// streamList writes the list l of the entries, each as item gives it,
+// as it is made: a first pass makes (or finds) every item and sums their
+// sizes, so that a failure is still an error response and the size is
+// known before the first item; the second finds them kept.
+func (h *handler) streamList(req *request, contentType string, lw codec.ListWriter, l *meta.List, entries []*watch.Entry, item func(*watch.Entry) ([]byte, error)) {
 	_, end := h.startSpan(req.r.Context(), "encode")
 	defer end(nil)
-	r := h.r
 	size := 0
-	for _, e := range p.entries {
-		item, err := r.listItem(e, ser, lw)
+	for _, e := range entries {
+		it, err := item(e)
 		if err != nil {
 			h.fail(req, err)
 			return
 		}
-		size += lw.ListItemSize(len(item))
+		size += lw.ListItemSize(len(it))
 	}
-	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta}
-	head, tail, err := lw.ListFrame(l, len(p.entries), size)
+	head, tail, err := lw.ListFrame(l, len(entries), size)
 	if err != nil {
 		h.fail(req, status.InternalError(err))
 		return
 	}
-	body, buf := newListBody(req.w, req.r, ser.MediaType(), len(head)+size+len(tail))
+	body, buf := newListBody(req.w, req.r, contentType, len(head)+size+len(tail))
 	buf = append(buf, head...)
-	for _, e := range p.entries {
-		item, err := r.listItem(e, ser, lw)
+	for _, e := range entries {
+		it, err := item(e)
 		if err != nil {
 			body.abort(buf) // made in the first pass: cannot happen
 			return
 		}
-		buf = lw.AppendListItem(buf, item)
+		buf = lw.AppendListItem(buf, it)
 		var ok bool
 		if buf, ok = body.flush(buf); !ok {
 			break
@@ -85,6 +92,38 @@ func (h *handler) writeEncodedList(req *request, ser codec.Serializer, lw codec.
 	}
 	body.finish(append(buf, tail...))
 }
+
+// writePartialList writes a page as a PartialObjectMetadataList in a
+// media type other than JSON from its items' partial objects, encoded
+// once per object version and kept on the entries, as a metadata
+// informer lists them in protobuf.
+func (h *handler) writePartialList(req *request, out readOutput, lw codec.ListWriter, p *page) {
+	r := h.r
+	key := r.versionKey(partialKey) + ";" + out.ser.MediaType() + ";" + out.apiVersion
+	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: asPartialList, APIVersion: out.apiVersion}, ListMeta: p.meta}
+	h.streamList(req, out.contentType(), lw, l, p.entries, func(e *watch.Entry) ([]byte, error) {
+		b, err := e.Encoded(key, func() ([]byte, error) {
+			obj, err := r.object(e)
+			if err != nil {
+				return nil, err
+			}
+			var buf bytes.Buffer
+			if err := out.ser.Encode(&buf, out.partial(obj)); err != nil {
+				return nil, err
+			}
+			item, err := lw.ListItem(buf.Bytes())
+			return bytes.Clone(item), err
+		})
+		if err != nil {
+			return nil, status.InternalError(err)
+		}
+		return b, nil
+	})
+}
+
+// partialKey is the key of an entry's partial object among its derived
+// values, followed by the media type and the partial object's version.
+const partialKey = "apiserver/partial-object"
 
 // listItem is what a list in ser's media type holds for the entry's
 // object, from its kept encoding.
