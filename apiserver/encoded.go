@@ -55,25 +55,91 @@ func (h *handler) writeEncodedObject(req *request, ser codec.Serializer, e *watc
 // writeEncodedList writes a page from its items' kept encodings.
 func (h *handler) writeEncodedList(req *request, ser codec.Serializer, lw codec.ListWriter, p *page) {
 	r := h.r
-	items := make([][]byte, len(p.entries))
+	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta}
+	h.streamList(req, ser.MediaType(), lw, l, p.entries, func(e *watch.Entry) ([]byte, error) {
+		return r.listItem(e, ser, lw)
+	})
+}
+
+// streamList writes the list l of the entries, each as item gives it,
+// as it is made: a first pass makes (or finds) every item and sums their
+// sizes, so that a failure is still an error response and the size is
+// known before the first item; the second finds them kept.
+func (h *handler) streamList(req *request, contentType string, lw codec.ListWriter, l *meta.List, entries []*watch.Entry, item func(*watch.Entry) ([]byte, error)) {
+	_, end := h.startSpan(req.r.Context(), "encode")
+	defer end(nil)
 	size := 0
-	for i, e := range p.entries {
-		b, err := r.encoded(e, ser)
-		if err == nil {
-			b, err = lw.ListItem(b)
-		}
+	for _, e := range entries {
+		it, err := item(e)
 		if err != nil {
-			h.fail(req, status.InternalError(err))
+			h.fail(req, err)
 			return
 		}
-		items[i] = b
-		size += len(b) + 8
+		size += lw.ListItemSize(len(it))
 	}
-	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta}
-	buf, err := lw.AppendList(make([]byte, 0, size+256), l, items)
+	head, tail, err := lw.ListFrame(l, len(entries), size)
 	if err != nil {
 		h.fail(req, status.InternalError(err))
 		return
 	}
-	writeBody(req.w, req.r, http.StatusOK, ser.MediaType(), buf)
+	body, buf := newListBody(req.w, req.r, contentType, len(head)+size+len(tail))
+	buf = append(buf, head...)
+	for _, e := range entries {
+		it, err := item(e)
+		if err != nil {
+			body.abort(buf) // made in the first pass: cannot happen
+			return
+		}
+		buf = lw.AppendListItem(buf, it)
+		var ok bool
+		if buf, ok = body.flush(buf); !ok {
+			break
+		}
+	}
+	body.finish(append(buf, tail...))
+}
+
+// writePartialList writes a page as a PartialObjectMetadataList in a
+// media type other than JSON from its items' partial objects, encoded
+// once per object version and kept on the entries, as a metadata
+// informer lists them in protobuf.
+func (h *handler) writePartialList(req *request, out readOutput, lw codec.ListWriter, p *page) {
+	r := h.r
+	key := r.versionKey(partialKey) + ";" + out.ser.MediaType() + ";" + out.apiVersion
+	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: asPartialList, APIVersion: out.apiVersion}, ListMeta: p.meta}
+	h.streamList(req, out.contentType(), lw, l, p.entries, func(e *watch.Entry) ([]byte, error) {
+		b, err := e.Encoded(key, func() ([]byte, error) {
+			obj, err := r.object(e)
+			if err != nil {
+				return nil, err
+			}
+			var buf bytes.Buffer
+			if err := out.ser.Encode(&buf, out.partial(obj)); err != nil {
+				return nil, err
+			}
+			item, err := lw.ListItem(buf.Bytes())
+			return bytes.Clone(item), err
+		})
+		if err != nil {
+			return nil, status.InternalError(err)
+		}
+		return b, nil
+	})
+}
+
+// partialKey is the key of an entry's partial object among its derived
+// values, followed by the media type and the partial object's version.
+const partialKey = "apiserver/partial-object"
+
+// listItem is what a list in ser's media type holds for the entry's
+// object, from its kept encoding.
+func (r *resource) listItem(e *watch.Entry, ser codec.Serializer, lw codec.ListWriter) ([]byte, error) {
+	b, err := r.encoded(e, ser)
+	if err != nil {
+		return nil, err
+	}
+	if b, err = lw.ListItem(b); err != nil {
+		return nil, status.InternalError(err)
+	}
+	return b, nil
 }

@@ -48,9 +48,15 @@ func (h *handler) list(req *request) {
 			return
 		}
 	}
-	if lw, ok := out.ser.(codec.ListWriter); ok && out.as == transformNone {
-		h.writeEncodedList(req, out.ser, lw, p)
-		return
+	if lw, ok := out.ser.(codec.ListWriter); ok {
+		switch out.as {
+		case transformNone:
+			h.writeEncodedList(req, out.ser, lw, p)
+			return
+		case asPartialList:
+			h.writePartialList(req, out, lw, p)
+			return
+		}
 	}
 	list, err := p.list(h.r)
 	if err != nil {

@@ -25,27 +25,52 @@ const rvPlaceholder = "\x00"
 // that name.
 var rvMarker = []byte(`"resourceVersion":"\u0000"`)
 
+// rvMarkerIndex is bytes.Index(value, rvMarker), found by the marker's
+// backslash rather than its opening quote: JSON text holds a backslash
+// only in escapes, but a quote around every key and string, which made
+// bytes.Index stop at each of them.
+func rvMarkerIndex(value []byte) int {
+	const off = len(`"resourceVersion":"`)
+	for from := off; from < len(value); {
+		j := bytes.IndexByte(value[from:], '\\')
+		if j < 0 {
+			return -1
+		}
+		if i := from + j - off; bytes.HasPrefix(value[i:], rvMarker) {
+			return i
+		}
+		from += j + 1
+	}
+	return -1
+}
+
 // appendJSON appends a stored object as JSON with its resourceVersion.
 func (r *resource) appendJSON(dst []byte, kv *storage.KeyValue) ([]byte, error) {
-	i := bytes.Index(kv.Value, rvMarker)
-	if i < 0 || r.versions != nil && !r.spliceable(kv) {
-		obj, err := r.decode(kv)
-		if err != nil {
-			return nil, err
-		}
-		b, err := json.Marshal(obj)
-		return append(dst, b...), err
+	if at := r.spliceAt(kv); at >= 0 {
+		return appendSpliced(dst, kv, at), nil
 	}
-	dst = append(dst, kv.Value[:i]...)
+	obj, err := r.decode(kv)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(obj)
+	return append(dst, b...), err
+}
+
+// appendSpliced appends a stored value whose resourceVersion placeholder
+// is at at, with the revision in its place.
+func appendSpliced(dst []byte, kv *storage.KeyValue, at int) []byte {
+	dst = append(dst, kv.Value[:at]...)
 	dst = append(dst, `"resourceVersion":"`...)
 	dst = strconv.AppendInt(dst, kv.ModRevision, 10)
 	dst = append(dst, '"')
-	return append(dst, kv.Value[i+len(rvMarker):]...), nil
+	return append(dst, kv.Value[at+len(rvMarker):]...)
 }
 
 // writeRawList writes a page as a JSON list straight from the stored
-// bytes. The output is byte-for-byte what encoding the decoded List would
-// give.
+// bytes (or, for objects that do not splice, their JSON kept per object
+// version), as it is made. The output is byte-for-byte what encoding the
+// decoded List would give.
 func (h *handler) writeRawList(req *request, p *page) {
 	_, end := h.startSpan(req.r.Context(), "encode")
 	defer end(nil)
@@ -57,59 +82,50 @@ func (h *handler) writeRawList(req *request, p *page) {
 	}
 	// head ends in `"items":null}`; reopen the items array.
 	head = bytes.TrimSuffix(head, []byte(`null}`))
-	if size, ok := r.rawListSize(head, p.entries); ok && size > streamThreshold {
-		r.streamRawList(req, head, p.entries, size)
+	size, err := r.rawListSize(head, p.entries)
+	if err != nil {
+		h.fail(req, err)
 		return
 	}
-	size := len(head) + 3
-	for _, e := range p.entries {
-		size += len(e.KV.Value) + 24
-	}
-	buf := make([]byte, 0, size)
-	buf = append(buf, head...)
-	buf = append(buf, '[')
+	body, buf := newListBody(req.w, req.r, codec.MediaTypeJSON, size)
+	buf = append(append(buf, head...), '[')
 	for i, e := range p.entries {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
 		if buf, err = r.appendEntryJSON(buf, e); err != nil {
-			h.fail(req, status.InternalError(err))
+			body.abort(buf) // rawListSize has made every item once
 			return
 		}
+		var ok bool
+		if buf, ok = body.flush(buf); !ok {
+			break
+		}
 	}
-	buf = append(buf, "]}\n"...)
-	writeBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, buf)
+	body.finish(append(buf, "]}\n"...))
 }
 
-// streamThreshold is the list size above which a list is written in
-// chunks rather than assembled whole: a list of 10,000 Widgets is tens of
-// megabytes, which would otherwise be allocated, filled and collected on
-// every request.
-const streamThreshold = 256 << 10
-
-// streamChunk is how much of a streamed list is gathered per write.
-const streamChunk = 1 << 20
-
-// rawListSize is the exact size of the JSON list head[items] when every
-// value is stored as JSON with the resourceVersion placeholder (or, in
-// another version of the kind, converted and encoded once), so that the
-// Content-Length can be sent before the items; ok is false otherwise.
-func (r *resource) rawListSize(head []byte, entries []*watch.Entry) (size int, ok bool) {
-	size = len(head) + len("[]}\n") + max(len(entries)-1, 0) // commas
+// rawListSize is the exact size of the JSON list head[items], so that
+// the Content-Length can be sent before the items: the stored values with
+// their resourceVersion spliced in, and the JSON of those that do not
+// splice (in another version of the kind, or stored in another
+// encoding), made and kept on their entries as it is measured.
+func (r *resource) rawListSize(head []byte, entries []*watch.Entry) (int, error) {
+	size := len(head) + len("[]}\n") + max(len(entries)-1, 0) // commas
 	rvLen := len(`"resourceVersion":""`)
 	for _, e := range entries {
 		kv := e.KV
-		if !r.spliceable(kv) {
+		if r.spliceAt(kv) < 0 {
 			b, err := r.convertedJSON(e)
-			if r.versions == nil || err != nil {
-				return 0, false
+			if err != nil {
+				return 0, err
 			}
 			size += len(b)
 			continue
 		}
 		size += len(kv.Value) - len(rvMarker) + rvLen + digits(kv.ModRevision)
 	}
-	return size, true
+	return size, nil
 }
 
 // digits is the length of n in decimal.
@@ -123,29 +139,6 @@ func digits(n int64) int {
 		d++
 	}
 	return d
-}
-
-// streamRawList writes a list of size bytes from the stored values in
-// chunks; rawListSize has checked that every value splices without
-// decoding, so nothing can fail once the headers are out.
-func (r *resource) streamRawList(req *request, head []byte, entries []*watch.Entry, size int) {
-	out, done := startBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, size)
-	defer done()
-	buf := make([]byte, 0, min(size, streamChunk)+4<<10)
-	buf = append(append(buf, head...), '[')
-	for i, e := range entries {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf, _ = r.appendEntryJSON(buf, e)
-		if len(buf) >= streamChunk {
-			if _, err := out.Write(buf); err != nil {
-				return // the client has gone
-			}
-			buf = buf[:0]
-		}
-	}
-	_, _ = out.Write(append(buf, "]}\n"...))
 }
 
 // writeRawObject writes one stored object as JSON straight from its bytes.

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -63,7 +62,7 @@ func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
 	kv := e.KV
 	rd := &rowData{rvAt: -1}
 	var doc []byte
-	if at := bytes.Index(kv.Value, rvMarker); at >= 0 && r.spliceable(kv) {
+	if at := r.spliceAt(kv); at >= 0 {
 		if s, end, ok := objectField(kv.Value, "metadata"); ok && s < at && at < end {
 			rd.metaStart, rd.metaEnd, rd.rvAt = s, end, at
 			var err error
@@ -259,9 +258,8 @@ func (w *rowWriter) appendRow(dst []byte, e *watch.Entry) []byte {
 // appendObject appends the whole object as JSON: the stored bytes when
 // they splice, else the encoded decoded object.
 func (w *rowWriter) appendObject(dst []byte, e *watch.Entry) []byte {
-	if w.r.spliceable(e.KV) {
-		dst, _ = w.r.appendJSON(dst, e.KV)
-		return dst
+	if at := w.r.spliceAt(e.KV); at >= 0 {
+		return appendSpliced(dst, e.KV, at)
 	}
 	obj, _ := w.r.object(e) // prepared
 	b, err := json.Marshal(obj)
@@ -329,30 +327,17 @@ func (h *handler) writeRowObject(req *request, out readOutput, e *watch.Entry) {
 // one is written a chunk at a time as it is made, so that its size is
 // never held in memory.
 func writeItems(req *request, contentType string, head []byte, entries []*watch.Entry, item func([]byte, *watch.Entry) []byte) {
-	buf := make([]byte, 0, min(streamChunk+64<<10, len(head)+len(entries)*1024+64))
+	body, buf := newListBody(req.w, req.r, contentType, -1)
 	buf = append(buf, head...)
-	var out io.Writer
 	for i, e := range entries {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
 		buf = item(buf, e)
-		if len(buf) >= streamChunk {
-			if out == nil {
-				var done func()
-				out, done = startBody(req.w, req.r, http.StatusOK, contentType, -1)
-				defer done()
-			}
-			if _, err := out.Write(buf); err != nil {
-				return // the client has gone
-			}
-			buf = buf[:0]
+		var ok bool
+		if buf, ok = body.flush(buf); !ok {
+			break
 		}
 	}
-	buf = append(buf, "]}\n"...)
-	if out == nil {
-		writeBody(req.w, req.r, http.StatusOK, contentType, buf)
-		return
-	}
-	_, _ = out.Write(buf)
+	body.finish(append(buf, "]}\n"...))
 }

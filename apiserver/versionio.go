@@ -42,16 +42,18 @@ func (r *resource) storedInfo(value []byte) (*versionInfo, error) {
 		return vs.storage, nil
 	}
 	raw := value[s:e]
-	av := ""
 	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
 		if info := vs.byAPI[string(raw[1:len(raw)-1])]; info != nil {
 			return info, nil // the common case, without allocating
 		}
-		av = string(raw[1 : len(raw)-1])
-	} else if err := json.Unmarshal(raw, &av); err != nil {
+	}
+	if len(raw) < 2 || raw[0] != '"' {
 		return vs.storage, nil
 	}
-	if av == "" {
+	// unquote, apart from this function, keeps the common case above
+	// from allocating the string it decodes into.
+	av, ok := unquote(raw)
+	if !ok || av == "" {
 		return vs.storage, nil
 	}
 	info := vs.byAPI[av]
@@ -132,23 +134,27 @@ func (r *resource) object(e *watch.Entry) (meta.Object, error) {
 
 // spliceable reports whether a stored value, as JSON with its
 // resourceVersion spliced in, is the object in the resource's version.
-func (r *resource) spliceable(kv *storage.KeyValue) bool {
-	if !bytes.Contains(kv.Value, rvMarker) {
-		return false
+func (r *resource) spliceable(kv *storage.KeyValue) bool { return r.spliceAt(kv) >= 0 }
+
+// spliceAt is where the resourceVersion placeholder is in a stored value
+// that splices as spliceable says, and -1 when the value does not.
+func (r *resource) spliceAt(kv *storage.KeyValue) int {
+	at := rvMarkerIndex(kv.Value)
+	if at < 0 || r.versions == nil {
+		return at
 	}
-	if r.versions == nil {
-		return true
+	if info, err := r.storedInfo(kv.Value); err != nil || info.apiVersion != r.apiVersion {
+		return -1
 	}
-	info, err := r.storedInfo(kv.Value)
-	return err == nil && info.apiVersion == r.apiVersion
+	return at
 }
 
 // appendEntryJSON appends an entry's object as JSON in the resource's
 // version: spliced from the stored value when it can be, else encoded
 // once per version and kept on the entry.
 func (r *resource) appendEntryJSON(dst []byte, e *watch.Entry) ([]byte, error) {
-	if r.spliceable(e.KV) {
-		return r.appendJSON(dst, e.KV)
+	if at := r.spliceAt(e.KV); at >= 0 {
+		return appendSpliced(dst, e.KV, at), nil
 	}
 	b, err := r.convertedJSON(e)
 	if err != nil {

@@ -134,6 +134,19 @@ type ListWriter interface {
 	// items (each from ListItem) as its items: what Encode writes for l
 	// holding the items' objects.
 	AppendList(dst []byte, l *meta.List, items [][]byte) ([]byte, error)
+	// ListFrame returns what the encoding of l, whose Items are ignored,
+	// holds before its items and after them, for n items that take size
+	// bytes once framed (the sum of their ListItemSize). head, each item
+	// as AppendListItem appends it, and tail are, in that order, what
+	// AppendList writes: a list can be written as it is made, its size
+	// known before its first item.
+	ListFrame(l *meta.List, n, size int) (head, tail []byte, err error)
+	// AppendListItem appends an item (from ListItem) as the list holds
+	// it.
+	AppendListItem(dst, item []byte) []byte
+	// ListItemSize is how many bytes AppendListItem appends for an item
+	// of n bytes.
+	ListItemSize(n int) int
 }
 
 // escapeForYAML escapes, in JSON text, the characters a YAML stream may

@@ -67,6 +67,18 @@ func encodeList(buf *bytes.Buffer, l *meta.List) error {
 // items). The keys come in sorted order: kind, items, metadata,
 // apiVersion (shorter encoded keys first).
 func writeList(buf *bytes.Buffer, l *meta.List, n int, item func(i int) error) error {
+	writeListHead(buf, l, n)
+	for i := range n {
+		if err := item(i); err != nil {
+			return err
+		}
+	}
+	return writeListTail(buf, l)
+}
+
+// writeListHead writes a List map up to its items: the map's head, kind,
+// and the items key with the head of the array of n items (n < 0: null).
+func writeListHead(buf *bytes.Buffer, l *meta.List, n int) {
 	fields := uint64(2)
 	if l.Kind != "" {
 		fields++
@@ -84,12 +96,12 @@ func writeList(buf *bytes.Buffer, l *meta.List, n int, item func(i int) error) e
 		buf.Write(cborNull)
 	} else {
 		buf.Write(appendHead(nil, majorArray, uint64(n)))
-		for i := range n {
-			if err := item(i); err != nil {
-				return err
-			}
-		}
 	}
+}
+
+// writeListTail writes what a List map holds after its items: metadata
+// and apiVersion.
+func writeListTail(buf *bytes.Buffer, l *meta.List) error {
 	buf.Write(appendByteString(nil, "metadata"))
 	if err := defaultModes.enc.MarshalToBuffer(&l.ListMeta, buf); err != nil {
 		return err

@@ -21,6 +21,21 @@ type unknown struct {
 // written by body. Generated code writes typeMeta, raw (when not nil) and
 // both content strings even when empty.
 func appendUnknown(dst []byte, apiVersion, kind string, bodySize int, body func([]byte) ([]byte, error)) ([]byte, error) {
+	dst = appendEnvelopeHead(dst, apiVersion, kind, bodySize)
+	start := len(dst)
+	dst, err := body(dst)
+	if err != nil {
+		return nil, err
+	}
+	if len(dst)-start != bodySize {
+		return nil, fmt.Errorf("protobuf: body size was %d, but %d bytes were written", bodySize, len(dst)-start)
+	}
+	return appendEnvelopeTail(dst), nil
+}
+
+// appendEnvelopeHead appends what an envelope holds before a body of
+// bodySize bytes: the magic bytes, typeMeta and raw's tag and length.
+func appendEnvelopeHead(dst []byte, apiVersion, kind string, bodySize int) []byte {
 	tm := protowire.SizeTag(1) + protowire.SizeBytes(len(apiVersion)) + protowire.SizeTag(2) + protowire.SizeBytes(len(kind))
 	dst = append(dst, magic[:]...)
 	dst = protowire.AppendTag(dst, 1, protowire.BytesType)
@@ -30,19 +45,16 @@ func appendUnknown(dst []byte, apiVersion, kind string, bodySize int, body func(
 	dst = protowire.AppendTag(dst, 2, protowire.BytesType)
 	dst = protowire.AppendString(dst, kind)
 	dst = protowire.AppendTag(dst, 2, protowire.BytesType)
-	dst = protowire.AppendVarint(dst, uint64(bodySize))
-	start := len(dst)
-	dst, err := body(dst)
-	if err != nil {
-		return nil, err
-	}
-	if len(dst)-start != bodySize {
-		return nil, fmt.Errorf("protobuf: body size was %d, but %d bytes were written", bodySize, len(dst)-start)
-	}
+	return protowire.AppendVarint(dst, uint64(bodySize))
+}
+
+// appendEnvelopeTail appends what an envelope holds after its body: the
+// empty contentEncoding and contentType.
+func appendEnvelopeTail(dst []byte) []byte {
 	dst = protowire.AppendTag(dst, 3, protowire.BytesType)
 	dst = protowire.AppendString(dst, "")
 	dst = protowire.AppendTag(dst, 4, protowire.BytesType)
-	return protowire.AppendString(dst, ""), nil
+	return protowire.AppendString(dst, "")
 }
 
 // envelopeSize is the size of an envelope around a body of n bytes.
@@ -55,13 +67,8 @@ func envelopeSize(apiVersion, kind string, n int) int {
 // with the messages kube-apiserver's decoder gives for the same faults.
 func readEnvelope(data []byte) (unknown, error) {
 	var u unknown
-	switch {
-	case len(data) == 0:
-		return u, errors.New("empty data")
-	case len(data) < len(magic) || !bytes.Equal(data[:len(magic)], magic[:]):
-		return u, fmt.Errorf("provided data does not appear to be a protobuf message, expected prefix %v", magic[:])
-	case len(data) == len(magic):
-		return u, errors.New("empty body")
+	if err := checkMagic(data); err != nil {
+		return u, err
 	}
 	err := walk(data[len(magic):], func(num protowire.Number, typ protowire.Type, b []byte) error {
 		if typ != protowire.BytesType {
@@ -122,4 +129,42 @@ func walk(msg []byte, fn func(num protowire.Number, typ protowire.Type, b []byte
 // wireError describes a negative protowire length.
 func wireError(n int) error {
 	return fmt.Errorf("protobuf: %w", protowire.ParseError(n))
+}
+
+// checkMagic checks that data starts with the magic bytes and has a body.
+func checkMagic(data []byte) error {
+	switch {
+	case len(data) == 0:
+		return errors.New("empty data")
+	case len(data) < len(magic) || !bytes.Equal(data[:len(magic)], magic[:]):
+		return fmt.Errorf("provided data does not appear to be a protobuf message, expected prefix %v", magic[:])
+	case len(data) == len(magic):
+		return errors.New("empty body")
+	}
+	return nil
+}
+
+// envelopeRaw is readEnvelope(data).raw without reading the type's
+// strings, so that it allocates nothing: what a list reads per item.
+func envelopeRaw(data []byte) ([]byte, error) {
+	if err := checkMagic(data); err != nil {
+		return nil, err
+	}
+	var raw []byte
+	encoded := false
+	err := walk(data[len(magic):], func(num protowire.Number, typ protowire.Type, b []byte) error {
+		if typ == protowire.BytesType {
+			switch num {
+			case 2:
+				raw = b
+			case 3:
+				encoded = len(b) > 0
+			}
+		}
+		return nil
+	})
+	if err == nil && encoded {
+		_, err = readEnvelope(data) // for its message
+	}
+	return raw, err
 }

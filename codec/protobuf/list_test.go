@@ -2,6 +2,7 @@ package protobuf_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/kapi-dev/kapi/codec/protobuf"
@@ -49,5 +50,26 @@ func TestAppendListMatchesEncode(t *testing.T) {
 	}
 	if _, err := s.ListItem([]byte("not protobuf")); err == nil {
 		t.Error("ListItem of a value without the envelope succeeded")
+	}
+}
+
+// TestListItemAllocatesNothing checks that reading an item out of its
+// envelope, which a list does for every item, does not copy the type's
+// strings, and still refuses an encoded body.
+func TestListItemAllocatesNothing(t *testing.T) {
+	s := protobuf.New()
+	var b bytes.Buffer
+	obj := &widget{TypeMeta: meta.TypeMeta{Kind: "Widget", APIVersion: "stable.example.com/v1"}, ObjectMeta: meta.ObjectMeta{Name: "a"}}
+	if err := s.Encode(&b, obj); err != nil {
+		t.Fatal(err)
+	}
+	enc := b.Bytes()
+	if n := testing.AllocsPerRun(100, func() { _, _ = s.ListItem(enc) }); n != 0 {
+		t.Errorf("ListItem allocated %v times", n)
+	}
+	// An envelope whose contentEncoding (field 3) is set is refused.
+	encoded := append(bytes.TrimSuffix(enc, []byte{3<<3 | 2, 0, 4<<3 | 2, 0}), 3<<3|2, 4, 'g', 'z', 'i', 'p', 4<<3|2, 0)
+	if _, err := s.ListItem(encoded); err == nil || !strings.Contains(err.Error(), "content encoding") {
+		t.Errorf("ListItem of a gzip-encoded body: %v", err)
 	}
 }

@@ -12,7 +12,8 @@
 //	BenchmarkGet/objects=N/transport=T              GET a random one of N Widgets
 //	BenchmarkGetParallel/objects=10000/transport=T  the same, 16 clients
 //	BenchmarkList/objects=N/transport=T             GET all N Widgets as JSON (MB/s is the response size over time)
-//	BenchmarkRead/read=R/transport=T                R over the 10,000 Widgets: table, partial-metadata, protobuf,
+//	BenchmarkRead/read=R/transport=T                R over the 10,000 Widgets: table, partial-metadata,
+//	                                                partial-metadata-protobuf (as the metadata client lists), protobuf,
 //	                                                cbor (lists), pages=500 (a pass in pages), label-1pct, label-1pct-table
 //	                                                (a label selector matching 1%), field-none (a field selector matching none),
 //	                                                field-1pct (a field selector on spec.color matching 1%)

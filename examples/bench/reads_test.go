@@ -17,7 +17,9 @@ const (
 	// acceptPartialList is what a metadata-only informer lists with.
 	acceptPartialList = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
 	acceptProtobuf    = "application/vnd.kubernetes.protobuf"
-	acceptCBOR        = "application/cbor"
+	// acceptPartialProtobuf is what client-go's metadata client lists with.
+	acceptPartialProtobuf = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
+	acceptCBOR            = "application/cbor"
 )
 
 // readCase is one read the benchmarks measure on the 10,000 Widgets.
@@ -36,6 +38,7 @@ var selectShard = "labelSelector=" + url.QueryEscape(shardLabel+"=42")
 var readCases = []readCase{
 	{name: "table", accept: acceptTable},
 	{name: "partial-metadata", accept: acceptPartialList},
+	{name: "partial-metadata-protobuf", accept: acceptPartialProtobuf},
 	{name: "protobuf", accept: acceptProtobuf},
 	{name: "cbor", accept: acceptCBOR},
 	{name: "pages=500", pages: 500},
@@ -155,6 +158,10 @@ func TestReadCases(t *testing.T) {
 					if !ok { // protobuf, CBOR: a list of every Widget's bytes
 						if size < n*1000 {
 							t.Errorf("%d bytes for %d Widgets", size, n)
+						}
+						b := c.resp.Bytes()
+						if rc.accept == acceptPartialProtobuf && (!bytes.HasPrefix(b, []byte("k8s\x00")) || !bytes.Contains(b[:64], []byte("PartialObjectMetadataList"))) {
+							t.Errorf("not a PartialObjectMetadataList in protobuf: %q", b[:min(len(b), 64)])
 						}
 						return
 					}

@@ -1,0 +1,76 @@
+package apiserver
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// TestRVMarkerIndex checks that the placeholder is found where
+// bytes.Index finds it, among the backslashes and quotes of JSON around
+// and before it, and in near misses.
+func TestRVMarkerIndex(t *testing.T) {
+	m := string(rvMarker)
+	for _, tc := range []struct{ name, value string }{
+		{"empty", ""},
+		{"marker only", m},
+		{"stored object", `{"kind":"W","metadata":{"name":"a",` + m + `,"uid":"u"},"spec":{"x":"\"q\""}}`},
+		{"escapes before", `{"metadata":{"name":"a\\b\"c\u00e9",` + m + `}}`},
+		{"escape right before", `{"a":"\\",` + m + `}`},
+		{"no marker", `{"metadata":{"resourceVersion":"12","note":"\u0000"}}`},
+		{"a near miss first", `{"x":"resourceVersion\":\"\u0000\"",` + m + `}`},
+		{"twice", m + "," + m},
+		{"truncated", m[:len(m)-1]},
+		{"backslash at the start", `\` + m},
+		{"marker at the end", strings.Repeat(`\\`, 40) + m},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := bytes.Index([]byte(tc.value), rvMarker)
+			if got := rvMarkerIndex([]byte(tc.value)); got != want {
+				t.Errorf("rvMarkerIndex = %d, want %d", got, want)
+			}
+		})
+	}
+}
+
+// TestStoredInfoAllocatesNothing checks that finding the version of a
+// value stored in a known version, which lists do for every item of a
+// kind of several versions, does not allocate, and that other apiVersion
+// values still resolve as they did.
+func TestStoredInfoAllocatesNothing(t *testing.T) {
+	k := Kind{Group: "g.example.com", Kind: "Thing", Resource: "things",
+		New:      func() meta.Object { return &meta.Unstructured{} },
+		Convert:  func(obj *meta.Unstructured, to string) error { obj.APIVersion = to; return nil },
+		Versions: []KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
+	_, _, vs, err := expandVersions(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &resource{versions: vs}
+	v2 := []byte(`{"apiVersion":"g.example.com/v2","kind":"Thing","metadata":{"name":"a"}}`)
+	if n := testing.AllocsPerRun(100, func() { _, _ = r.storedInfo(v2) }); n != 0 {
+		t.Errorf("storedInfo allocated %v times", n)
+	}
+	for _, tc := range []struct {
+		value, want string // want: the version, or "error"
+	}{
+		{`{"apiVersion":"g.example.com/v2"}`, "g.example.com/v2"},
+		{`{"apiVersion":"g.example.com\/v2"}`, "g.example.com/v2"},
+		{`{"apiVersion":""}`, "g.example.com/v1"},
+		{`{"apiVersion":null}`, "g.example.com/v1"},
+		{`{"apiVersion":12}`, "g.example.com/v1"},
+		{`{"kind":"Thing"}`, "g.example.com/v1"},
+		{`{"apiVersion":"g.example.com/v9"}`, "error"},
+	} {
+		info, err := r.storedInfo([]byte(tc.value))
+		got := "error"
+		if err == nil {
+			got = info.apiVersion
+		}
+		if got != tc.want {
+			t.Errorf("storedInfo(%s) = %s, want %s", tc.value, got, tc.want)
+		}
+	}
+}
