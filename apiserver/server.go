@@ -215,9 +215,6 @@ type core struct {
 	// none (see observe.go).
 	observer Observer
 	tracer   Tracer
-	// streams counts the watch responses being written, which sets how
-	// long each waits between flushes (see watchpace.go).
-	streams watchStreams
 }
 
 // resourceKey locates a resource: group, version and plural name.

@@ -16,6 +16,13 @@ import (
 	"github.com/kapi-dev/kapi/watch"
 )
 
+// flushSpacing is the least time between two flushes of a watch stream
+// that has more events ready. Measured with BenchmarkWatchFanOut at 500
+// updates/s: 20 ms gave 1 and 100 watchers a p50 delay of 12 ms, 3 ms gives
+// 3 ms, and 1,000 watchers fare the same with either (p99 ~340 ms on 2
+// cores); flushing after every event (0) cost them p99 and throughput.
+const flushSpacing = 3 * time.Millisecond
+
 // maxPending is how many bytes of framed events a stream gathers before
 // writing them, so that a watcher catching up writes in large pieces while
 // its memory stays bounded.
@@ -50,7 +57,6 @@ type watchStream struct {
 	encodeFn func() ([]byte, error)
 
 	flushed  time.Time     // when the stream last flushed
-	streams  *watchStreams // the server's, which set the flush spacing
 	stall    time.Duration // a write may block this long at most
 	deadline time.Time     // the write deadline set; zero: none
 	noLimit  bool          // the connection takes no write deadline
@@ -99,8 +105,6 @@ func (h *handler) watch(req *request) {
 		return
 	}
 	defer w.Stop()
-	defer h.streams.open()()
-	ws.streams = &h.streams
 	ws.stream(ctx, w)
 }
 
@@ -154,69 +158,49 @@ func (s *core) watchTimeout(opts resourceversion.Watch) time.Duration {
 }
 
 // stream forwards the watcher's events until the watch ends. It flushes
-// when the watcher has nothing more ready, but at most once per spacing
-// (see watchpace.go): an event after a quiet spell goes out at once,
-// while during a burst each write carries several events, which saves the
-// server and the client a system call and a wake-up per event. While it
-// waits for the spacing to pass it does not take events, so it is not
-// woken by each one: they gather in the watcher's channel and are taken
-// together.
+// when the watcher has nothing more ready, but at most once per
+// flushSpacing: an event after a quiet spell goes out at once, while
+// during a burst each write carries several events, which saves the
+// server and the client a system call and a wake-up per event.
 func (ws *watchStream) stream(ctx context.Context, w *watch.Watcher) {
 	events := w.Events()
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
+	waiting := false // the timer runs for the pending bytes
 	for {
 		var ev watch.Event
 		var ok bool
 		select {
 		case <-ctx.Done():
+			ws.flush() // the events already taken go out before the stream ends
 			return
+		case <-timer.C:
+			waiting = false
+			if ws.flush() != nil {
+				return
+			}
+			continue
 		case ev, ok = <-events:
 		}
 		if !ok {
 			ws.end(w.Err())
 			return
 		}
-		if err := ws.gather(ev, events); err != nil {
+		if err := ws.event(ev); err != nil {
 			ws.fail(err)
 			return
 		}
-		if wait := time.Until(ws.flushed.Add(ws.streams.spacing())); wait > 0 && len(ws.pending) < maxPending {
+		if waiting || len(events) > 0 && len(ws.pending) < maxPending {
+			continue
+		}
+		if wait := time.Until(ws.flushed.Add(flushSpacing)); wait > 0 && len(ws.pending) < maxPending {
 			timer.Reset(wait)
-			select {
-			case <-ctx.Done():
-				ws.flush() // the events already taken go out before the stream ends
-				return
-			case <-timer.C:
-			}
-			if err := ws.gather(watch.Event{}, events); err != nil {
-				ws.fail(err)
-				return
-			}
+			waiting = true
+			continue
 		}
 		if ws.flush() != nil {
 			return // the peer is gone or took nothing for too long
-		}
-	}
-}
-
-// gather adds ev (unless it is the zero Event) and then the events
-// already waiting in the channel to the pending bytes, up to maxPending.
-// It never blocks; a closed channel is left for the caller to notice.
-func (ws *watchStream) gather(ev watch.Event, events <-chan watch.Event) error {
-	for {
-		if ev.Type != 0 {
-			if err := ws.event(ev); err != nil {
-				return err
-			}
-		}
-		if len(ws.pending) >= maxPending || len(events) == 0 {
-			return nil
-		}
-		var ok bool
-		if ev, ok = <-events; !ok {
-			return nil
 		}
 	}
 }
