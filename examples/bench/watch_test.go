@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -142,6 +143,7 @@ type fanOutResult struct {
 	writeTime time.Duration // from the first update sent to the last acknowledged
 	deliver   time.Duration // from the first update sent to the last receipt
 	encodings int64
+	cpu       time.Duration // the process's CPU time (server and harness) over the run
 }
 
 // watcherState is one watcher's view of a run.
@@ -169,6 +171,7 @@ func (f *watchFixture) run(cfg fanOut) (fanOutResult, error) {
 		return res, err
 	}
 	encodings := f.ctr.Encodings()
+	cpu := processCPU()
 	var wg sync.WaitGroup
 	for _, w := range ws {
 		wg.Add(1)
@@ -195,6 +198,7 @@ func (f *watchFixture) run(cfg fanOut) (fanOutResult, error) {
 		<-readers
 	}
 	res.encodings = f.ctr.Encodings() - encodings
+	res.cpu = processCPU() - cpu
 	slices.Sort(acks)
 	var want uint64
 	for _, rv := range acks {
@@ -379,7 +383,12 @@ func TestWatchFanOut(t *testing.T) {
 // delay quantiles (p50-ms, p99-ms, max-ms, from the sending of a write to
 // its receipt by a watcher), the update rate achieved (updates/s), the
 // events delivered per second over all watchers (deliveries/s) and the
-// encodings per event (encodes/event, which must be 1).
+// encodings per event (encodes/event, which must be 1), the CPU time of
+// the process (server and harness together) per event delivered to a
+// watcher (cpu-us/delivery: unlike the rates and delays, it depends little
+// on what else the machine runs) and the machine's one-minute load average
+// at the end (load1; on 2 cores, anything above 2 means the benchmark got
+// less than the whole machine).
 func BenchmarkWatchFanOut(b *testing.B) {
 	for _, cfg := range []fanOut{{watchers: 1, events: 1000, rate: 500}, {watchers: 100, events: 1000, rate: 500}, {watchers: 1000, events: 1000, rate: 500}} {
 		b.Run(cfg.String(), func(b *testing.B) {
@@ -395,6 +404,7 @@ func BenchmarkWatchFanOut(b *testing.B) {
 				all.lat.add(&res.lat)
 				all.max = max(all.max, res.max)
 				all.encodings += res.encodings
+				all.cpu += res.cpu
 				writeTime += res.writeTime
 				deliver += res.deliver
 			}
@@ -405,6 +415,25 @@ func BenchmarkWatchFanOut(b *testing.B) {
 			b.ReportMetric(float64(b.N*cfg.events)/writeTime.Seconds(), "updates/s")
 			b.ReportMetric(float64(b.N*cfg.events*cfg.watchers)/deliver.Seconds(), "deliveries/s")
 			b.ReportMetric(float64(all.encodings)/float64(b.N*cfg.events), "encodes/event")
+			b.ReportMetric(float64(all.cpu.Microseconds())/float64(b.N*cfg.events*cfg.watchers), "cpu-us/delivery")
+			if load, ok := loadAverage(); ok {
+				b.ReportMetric(load, "load1")
+			}
 		})
 	}
+}
+
+// loadAverage returns the machine's one-minute load average, where
+// /proc/loadavg tells it.
+func loadAverage() (float64, bool) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0, false
+	}
+	f := bytes.Fields(b)
+	if len(f) == 0 {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(string(f[0]), 64)
+	return v, err == nil
 }
