@@ -131,6 +131,9 @@ func constraints(m map[string]any, s *schema.Schema) {
 	if s.Maximum != nil {
 		m["maximum"] = *s.Maximum
 	}
+	if s.MultipleOf != nil {
+		m["multipleOf"] = *s.MultipleOf
+	}
 	setBool(m, "exclusiveMinimum", s.ExclusiveMinimum)
 	setBool(m, "exclusiveMaximum", s.ExclusiveMaximum)
 	setString(m, "pattern", s.Pattern)

@@ -169,6 +169,9 @@ func checkNumber(s *Schema, v any, what string) error {
 	if s.Maximum != nil && (f > *s.Maximum || (s.ExclusiveMaximum && f == *s.Maximum)) {
 		return fmt.Errorf("%s %v is above the maximum %v", what, v, *s.Maximum)
 	}
+	if s.MultipleOf != nil && !isMultiple(f, *s.MultipleOf) {
+		return fmt.Errorf("%s %v is not a multiple of %v", what, v, *s.MultipleOf)
+	}
 	return nil
 }
 

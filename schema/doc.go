@@ -101,8 +101,8 @@
 //
 // [FromOpenAPI] reads the openAPIV3Schema of a CustomResourceDefinition
 // (JSON or YAML) for kinds defined at run time and served as
-// meta.Unstructured. It accepts structural schemas only and refuses, with
-// an error naming the node, what kapi does not implement (multipleOf).
+// meta.Unstructured. It accepts structural schemas only and refuses
+// others with an error naming the node.
 //
 // allOf, anyOf, oneOf and not hold value validations, with the
 // restrictions kube-apiserver puts on them: no type, default,

@@ -174,6 +174,8 @@ func keywordFor(name string) keyword {
 		return kwNumber(func(s *Schema, f float64) { s.Minimum = &f })
 	case "maximum":
 		return kwNumber(func(s *Schema, f float64) { s.Maximum = &f })
+	case "multipleOf":
+		return kwMultipleOf
 	case "exclusiveMinimum":
 		return kwBool(func(s *Schema, b bool) { s.ExclusiveMinimum = b })
 	case "exclusiveMaximum":
@@ -240,8 +242,6 @@ func refusal(name string) string {
 		return "id is not allowed in a structural schema"
 	case "$schema":
 		return "$schema is not allowed in a structural schema"
-	case "multipleOf":
-		return "multipleOf is not supported"
 	}
 	return ""
 }
@@ -316,6 +316,8 @@ func fitsType(s *Schema, fail func(string) error) error {
 	switch {
 	case (s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum || s.ExclusiveMaximum) && !numeric && !s.XIntOrString:
 		return fail("minimum and maximum are only allowed for numbers")
+	case s.MultipleOf != nil && !numeric && !s.XIntOrString:
+		return fail("multipleOf is only allowed for numbers")
 	case (s.MinLength != nil || s.MaxLength != nil || s.Pattern != "") && !stringy:
 		return fail("minLength, maxLength and pattern are only allowed for strings")
 	case (s.MinItems != nil || s.MaxItems != nil) && s.Type != "array":
@@ -388,6 +390,17 @@ func kwNumber(set func(*Schema, float64)) keyword {
 		set(s, f)
 		return nil
 	}
+}
+
+// kwMultipleOf reads multipleOf, which JSON Schema requires to be
+// greater than zero.
+func kwMultipleOf(s *Schema, v any, where string) error {
+	f, ok := toFloat(v)
+	if !ok || f <= 0 || math.IsInf(f, 0) {
+		return fmt.Errorf("schema: %s: must be a number greater than zero", where)
+	}
+	s.MultipleOf = &f
+	return nil
 }
 
 func kwCount(set func(*Schema, *int64)) keyword {

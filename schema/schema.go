@@ -34,6 +34,7 @@ type Schema struct {
 	Default any
 
 	Minimum, Maximum                   *float64
+	MultipleOf                         *float64 // greater than zero
 	ExclusiveMinimum, ExclusiveMaximum bool
 	Pattern                            string
 	Enum                               []any // decoded JSON values, as Default
@@ -121,6 +122,7 @@ func (s *Schema) DeepCopy() *Schema {
 	}
 	out.Minimum = clonePtr(s.Minimum)
 	out.Maximum = clonePtr(s.Maximum)
+	out.MultipleOf = clonePtr(s.MultipleOf)
 	out.MinLength = clonePtr(s.MinLength)
 	out.MaxLength = clonePtr(s.MaxLength)
 	out.MinItems = clonePtr(s.MinItems)

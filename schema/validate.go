@@ -185,6 +185,28 @@ func number(s *Schema, p status.Path, x any, errs *status.FieldErrors) {
 		*errs = append(*errs, status.InvalidValue(p, x,
 			fmt.Sprintf("%s in body should be %s %s", name(p), word, formatNumber(*m))))
 	}
+	if m := s.MultipleOf; m != nil && !isMultiple(f, *m) {
+		*errs = append(*errs, status.InvalidValue(p, x,
+			fmt.Sprintf("%s in body should be a multiple of %s", name(p), formatNumber(*m))))
+	}
+}
+
+// isMultiple reports whether f is a whole multiple of m (> 0). For a
+// fractional m the quotient is taken as f·(1/m), which keeps decimal
+// factors such as 0.01 exact for the values people write, and a quotient
+// within a few ulps of a whole number counts as whole. As in
+// kube-apiserver, a quotient beyond ±2^53, where JSON numbers stop being
+// exact integers, is not a multiple.
+func isMultiple(f, m float64) bool {
+	q := f / m
+	if m < 1 {
+		q = f * (1 / m)
+	}
+	if math.IsNaN(q) || math.Abs(q) > 1<<53 {
+		return false
+	}
+	r := math.Round(q)
+	return math.Abs(q-r) <= 1e-9*math.Max(1, math.Abs(r))
 }
 
 // formatNumber prints whole numbers without exponent or fraction.

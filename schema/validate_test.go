@@ -151,3 +151,42 @@ func TestValidateTypedSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateMultipleOf checks multipleOf against kube-apiserver's
+// message, for integers and for decimal factors that binary floating
+// point cannot hold exactly.
+func TestValidateMultipleOf(t *testing.T) {
+	s, err := FromOpenAPI([]byte(`{"type":"object","properties":{
+		"n":{"type":"integer","multipleOf":5},
+		"r":{"type":"number","multipleOf":0.01},
+		"h":{"type":"number","multipleOf":2.5}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := NewValidator(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		doc  string
+		want []string
+	}{
+		{`{"n":10}`, nil},
+		{`{"n":0}`, nil},
+		{`{"n":-15}`, nil},
+		{`{"n":7}`, []string{"n: Invalid value: 7: n in body should be a multiple of 5"}},
+		{`{"r":1.23}`, nil},
+		{`{"r":0.3}`, nil},
+		{`{"r":19.99}`, nil},
+		{`{"r":1.234}`, []string{"r: Invalid value: 1.234: r in body should be a multiple of 0.01"}},
+		{`{"h":7.5}`, nil},
+		{`{"h":7}`, []string{"h: Invalid value: 7: h in body should be a multiple of 2.5"}},
+		{`{"h":1e308}`, []string{"h: Invalid value: 1e+308: h in body should be a multiple of 2.5"}},
+	}
+	for _, tc := range tests {
+		got := messages(v.Validate(status.Path{}, mustJSON(t, tc.doc)))
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s: got %q, want %q", tc.doc, got, tc.want)
+		}
+	}
+}
