@@ -138,7 +138,9 @@ func runFlood(b *testing.B, f *fixture, limits bool) {
 	rss, peak := processMemory(b)
 	b.ReportMetric(rss, "rss-MB")
 	b.ReportMetric(peak, "peak-rss-MB")
-	b.ReportMetric(loadAverage(), "load1")
+	if load, ok := loadAverage(); ok {
+		b.ReportMetric(load, "load1")
+	}
 	b.ReportMetric(fallbacks(b, f), "consistent-fallbacks")
 }
 
@@ -183,18 +185,6 @@ func politeGets(b *testing.B, f *fixture, deadline time.Time) (lat *histogram, n
 		}
 	}
 	return lat, n, failed
-}
-
-// loadAverage is the machine's one-minute load average, 0 where
-// /proc/loadavg is missing.
-func loadAverage() float64 {
-	raw, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return 0
-	}
-	first, _, _ := strings.Cut(string(raw), " ")
-	v, _ := strconv.ParseFloat(first, 64)
-	return v
 }
 
 // floodWrites merge-patches Widget i as the flooding user until ctx ends,
