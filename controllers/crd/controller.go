@@ -220,9 +220,9 @@ func (c *Controller) updateStatus(ctx context.Context, crd *apiextensionsv1.Cust
 	return err
 }
 
-// finalize deletes the objects of a deleted definition, then lets the
-// definition go by removing the cleanup finalizer; the kind is served
-// (refusing new objects) until then.
+// finalize deletes the objects of a deleted definition, then stops
+// serving its kind and lets the definition go by removing the cleanup
+// finalizer; the kind is served (refusing new objects) until then.
 func (c *Controller) finalize(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) (time.Duration, error) {
 	if !slices.Contains(crd.Finalizers, apiextensionsv1.CleanupFinalizer) {
 		return 0, nil
@@ -246,6 +246,10 @@ func (c *Controller) finalize(ctx context.Context, crd *apiextensionsv1.CustomRe
 	if len(items) > 0 {
 		return c.opts.CleanupInterval, nil
 	}
+	// Stop serving the kind before the definition goes, so that a client
+	// that saw the definition deleted finds the kind gone too. Should the
+	// update below fail, the next round installs the kind again.
+	c.uninstall(crd.Name)
 	crd.Finalizers = slices.DeleteFunc(crd.Finalizers, func(f string) bool { return f == apiextensionsv1.CleanupFinalizer })
 	err = c.c.Update(ctx, definitions+"/"+crd.Name, crd)
 	var se *status.Error
