@@ -81,8 +81,9 @@ func (s *Server) initOperations() {
 // protect runs the filters between authentication and serving:
 // shutdown (503), the in-flight limits (429) and the request timeout
 // (504). Health checks go straight through: they must answer while the
-// server is saturated or shutting down.
-func (s *Server) protect(w http.ResponseWriter, r *http.Request, serve http.HandlerFunc) {
+// server is saturated or shutting down. rec, when not nil, is the
+// request's record for the observer: the filters note why they refused.
+func (s *Server) protect(w http.ResponseWriter, r *http.Request, rec *RequestRecord, serve http.HandlerFunc) {
 	class := classify(r)
 	if class.probe {
 		serve(w, r)
@@ -99,7 +100,6 @@ func (s *Server) protect(w http.ResponseWriter, r *http.Request, serve http.Hand
 		return
 	}
 	defer s.active.leave()
-	rec := recordFrom(r.Context())
 	if class.longRunning {
 		s.serveLongRunning(w, r, rec, serve)
 		return

@@ -7,15 +7,6 @@ import (
 	"time"
 )
 
-type recordKey struct{}
-
-// recordFrom returns the request's record; nil when the server has
-// neither observer nor tracer.
-func recordFrom(ctx context.Context) *RequestRecord {
-	rec, _ := ctx.Value(recordKey{}).(*RequestRecord)
-	return rec
-}
-
 // observed is what serveObserved keeps of a request, in one allocation.
 type observed struct {
 	rec RequestRecord
@@ -31,17 +22,17 @@ func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 	o := &observed{rec: RequestRecord{RequestLabels: labelsFor(r, class)}}
 	o.mw = meteredWriter{ResponseWriter: w, code: http.StatusOK}
 	rec, mw := &o.rec, &o.mw
-	ctx := r.Context()
 	var span Span
 	if s.tracer != nil {
+		var ctx context.Context
 		ctx, span = s.tracer.StartRequest(r, s.spanNames.get(rec))
 		if span != nil {
 			if u := flowOf(r); u != anonymousFlow {
 				span.SetAttribute("user.name", u)
 			}
+			r = r.WithContext(ctx)
 		}
 	}
-	r = r.WithContext(context.WithValue(ctx, recordKey{}, rec))
 	defer func() {
 		p := recover()
 		if p == http.ErrAbortHandler {
@@ -59,7 +50,7 @@ func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 			panic(p)
 		}
 	}()
-	s.serveHTTP(mw, r)
+	s.serveHTTP(mw, r, rec)
 }
 
 // spanName names a request's span by its verb and resource ("LIST

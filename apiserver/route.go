@@ -35,10 +35,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveObserved(w, r)
 		return
 	}
-	s.serveHTTP(w, r)
+	s.serveHTTP(w, r, nil)
 }
 
-func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+// serveHTTP serves a request; record, when not nil, is the request's record
+// for the observer, which the filters fill in. It is passed down rather
+// than put in the request's context, which would cost a copy of the
+// request per request.
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, record *RequestRecord) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
 	defer func() {
@@ -67,7 +71,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	panicked := true
 	defer func() { done(panicked) }()
 	if authed != nil {
-		s.protect(out, authed, func(w http.ResponseWriter, r *http.Request) {
+		s.protect(out, authed, record, func(w http.ResponseWriter, r *http.Request) {
 			if !s.serveReview(w, r) {
 				s.route(w, r.WithContext(withWarnings(r.Context(), w)), docs)
 			}

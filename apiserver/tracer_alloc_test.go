@@ -21,14 +21,27 @@ func (unsampledTracer) Start(ctx context.Context, _ string) (context.Context, ap
 	return ctx, nil
 }
 
-// TestUnsampledRequestAllocatesNothingMore: a tracer that does not sample
-// a request adds no allocation to it (its span name included) over an
-// observer alone, and the server copes with its nil spans.
-func TestUnsampledRequestAllocatesNothingMore(t *testing.T) {
-	allocs := map[bool]float64{}
-	for _, traced := range []bool{false, true} {
-		opts := apiserver.Options{Observer: &consistentReads{calls: map[[2]bool]int{}}}
-		if traced {
+// TestInstrumentsAllocateOnce: an observer adds one allocation to a
+// request (its record, with the metered writer), and a tracer that does
+// not sample the request adds none over that (its span name included);
+// the server copes with the tracer's nil spans.
+func TestInstrumentsAllocateOnce(t *testing.T) {
+	modes := []struct {
+		name     string
+		observer bool
+		tracer   bool
+	}{
+		{name: "none"},
+		{name: "observer", observer: true},
+		{name: "observer+unsampled-tracer", observer: true, tracer: true},
+	}
+	allocs := map[string]float64{}
+	for _, m := range modes {
+		var opts apiserver.Options
+		if m.observer {
+			opts.Observer = &consistentReads{calls: map[[2]bool]int{}}
+		}
+		if m.tracer {
 			opts.Tracer = unsampledTracer{}
 		}
 		srv := apiserver.New(opts)
@@ -45,13 +58,16 @@ func TestUnsampledRequestAllocatesNothingMore(t *testing.T) {
 			w := httptest.NewRecorder()
 			srv.ServeHTTP(w, req)
 			if w.Code != http.StatusOK {
-				t.Fatalf("GET: %d %s", w.Code, w.Body)
+				t.Fatalf("%s: GET: %d %s", m.name, w.Code, w.Body)
 			}
 		}
 		get()
-		allocs[traced] = testing.AllocsPerRun(500, get)
+		allocs[m.name] = testing.AllocsPerRun(500, get)
 	}
-	if allocs[true] > allocs[false] {
-		t.Errorf("a GET allocates %v times with an unsampling tracer, %v without", allocs[true], allocs[false])
+	if got, want := allocs["observer"], allocs["none"]+1; got > want {
+		t.Errorf("a GET allocates %v times with an observer, %v without: want at most one more", got, allocs["none"])
+	}
+	if got, want := allocs["observer+unsampled-tracer"], allocs["observer"]; got > want {
+		t.Errorf("a GET allocates %v times with an unsampling tracer, %v with the observer alone", got, want)
 	}
 }
