@@ -108,7 +108,9 @@ func (r *resource) create(ctx context.Context, obj meta.Object) (*storage.KeyVal
 		return nil, status.InternalError(err)
 	}
 	m := obj.GetObjectMeta()
-	resp, err := r.store.OptimisticPut(ctx, r.key(m.Namespace, m.Name), value, 0, storage.PutOptions{})
+	key := r.key(m.Namespace, m.Name)
+	r.hintTerms(key, value, obj)
+	resp, err := r.store.OptimisticPut(ctx, key, value, 0, storage.PutOptions{})
 	if err != nil {
 		return nil, storageError(err)
 	}

@@ -20,10 +20,13 @@ import (
 // indexTerms returns the index terms of a stored object: its labels'
 // and its selectable fields'.
 func (r *resource) indexTerms(kv *storage.KeyValue) []string {
-	terms := r.labelTerms(kv)
 	if len(r.kind.SelectableFields) == 0 {
+		return r.labelTerms(kv)
+	}
+	if terms, ok := r.hints.take(kv); ok {
 		return terms
 	}
+	terms := r.labelTerms(kv)
 	obj, err := r.decode(kv)
 	if err != nil {
 		return terms

@@ -59,6 +59,9 @@ type resource struct {
 	versions *versionSet
 	stor     *resource
 	keys     map[string]string // see versionKey
+	// hints carries index terms from writes to the cache (see termHints);
+	// nil for a version that is not the storage version.
+	hints *termHints
 }
 
 type subresourceInfo struct {
@@ -117,6 +120,7 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 			cacheOpts.Transform = r.normalize
 		}
 		cacheOpts.Index = r.indexTerms
+		r.hints = new(termHints)
 		r.cache = watch.New(r.store, r.prefix, cacheOpts)
 	}
 	// stop stops the cache of a resource that is not built after all.

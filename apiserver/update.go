@@ -158,6 +158,7 @@ func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.
 		}
 		return nil, resp.Succeeded, nil
 	}
+	r.hintTerms(key, value, obj)
 	resp, err := r.store.OptimisticPut(ctx, key, value, cur.ModRevision, storage.PutOptions{})
 	if err != nil {
 		return nil, false, storageError(err)

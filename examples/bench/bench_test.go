@@ -60,6 +60,7 @@ func runParallel(b *testing.B, f *fixture, tr transport, newOp func() func(*clie
 	setParallelClients(b)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := processCPU()
 	b.RunParallel(func(pb *testing.PB) {
 		c := f.newClient(tr)
 		op := newOp()
@@ -76,6 +77,9 @@ func runParallel(b *testing.B, f *fixture, tr transport, newOp func() func(*clie
 		}
 	})
 	b.StopTimer()
+	// Process CPU per request (clients' share included) depends much less
+	// on what else the machine runs than the rates do.
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 	lat.report(b)
 }
 

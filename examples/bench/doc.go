@@ -31,7 +31,7 @@
 //	BenchmarkCascadeDelete/policy=P                 DELETE of a Gadget owning 10,000 Widgets (Background, Foreground) until they are gone: time and peak heap
 //	BenchmarkNamespaceDelete                        DELETE of a namespace holding 10,000 Widgets until it is gone: time and peak heap
 //	BenchmarkListVersions/version=V                 GET all 10,000 Widgets as JSON in v1 (storage) or v1beta1 (converted)
-//	BenchmarkGetInstrumented/instruments=I          BenchmarkGetParallel with Prometheus metrics and OpenTelemetry tracing off or on
+//	BenchmarkGetInstrumented/transport=T/instruments=I  BenchmarkGetParallel with Prometheus metrics and OpenTelemetry tracing off or on
 //	BenchmarkGetParallelAuthz/transport=T/auth=A    BenchmarkGetParallel on 1,000 Widgets with authentication and RBAC off or on
 //	BenchmarkFlood/limits=L                         a polite user's GETs while 200 clients of another user flood writes,
 //	                                                with in-flight limits off or on: polite p50/p99, 429s per second, RSS
@@ -63,8 +63,10 @@
 // The parallel benchmarks set b.SetParallelism so that
 // GOMAXPROCS × parallelism ≥ 16 goroutines (8 per core on 2 cores) each
 // act as one client, and report req/s (requests per second over all
-// clients) and p50-ns, p99-ns (request latency quantiles, within 12.5%)
-// next to ns/op (wall time per request over all clients).
+// clients), p50-ns, p99-ns (request latency quantiles, within 12.5%) and
+// cpu-ns/op (process CPU time per request, clients' share included: much
+// less sensitive to the machine's load than the rates) next to ns/op
+// (wall time per request over all clients).
 //
 // The Widgets are loaded through the handler (POST, then PUT .../status,
 // since create drops status), each with a label bench.example.com/shard

@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkGetInstrumented is BenchmarkGetParallel (10,000 Widgets, 16
-// clients, loopback) without instruments, with kube-apiserver's
+// clients, in process and over loopback) without instruments, with kube-apiserver's
 // Prometheus metrics, and with metrics and OpenTelemetry tracing (spans
 // ended into a provider without exporter) at kube-apiserver's default
 // sampling rate (0 per million: the benchmark's requests carry no
@@ -36,14 +36,16 @@ func BenchmarkGetInstrumented(b *testing.B) {
 		if inst.tracer {
 			cfg.Ops.TracerProvider, cfg.Ops.TracingSamplingRatePerMillion = sdktrace.NewTracerProvider(), inst.rate
 		}
-		b.Run(inst.name, func(b *testing.B) {
-			f := cachedInstrumented(b, inst.name, cfg, n)
-			var seed atomic.Uint64
-			runParallel(b, f, loopback, func() func(*client) error {
-				rng := rand.New(rand.NewPCG(seed.Add(1), n))
-				return func(c *client) error { return c.get(rng.IntN(n)) }
+		for _, tr := range transports {
+			b.Run("transport="+tr.String()+"/"+inst.name, func(b *testing.B) {
+				f := cachedInstrumented(b, inst.name, cfg, n)
+				var seed atomic.Uint64
+				runParallel(b, f, tr, func() func(*client) error {
+					rng := rand.New(rand.NewPCG(seed.Add(1), n))
+					return func(c *client) error { return c.get(rng.IntN(n)) }
+				})
 			})
-		})
+		}
 	}
 }
 

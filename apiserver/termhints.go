@@ -1,0 +1,129 @@
+package apiserver
+
+import (
+	"bytes"
+	"slices"
+	"sync"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// A kind with selectable fields is indexed by values that only its Go
+// functions can read (Kind.SelectableFields), so indexing a stored value
+// means decoding it, on the cache's one update goroutine, for every
+// change. The request that writes the value has the object decoded
+// already: it leaves the object's terms as a hint for the cache, which
+// uses them for a value byte-equal to the one the hint was made for.
+// Terms are a function of the stored bytes, so a hint that does not
+// match (a lost race, another server's write, a value the store or the
+// cache's transform rewrote) costs a decode, never a wrong index.
+
+// termHintSlots bounds the hints waiting for the cache: a hint is taken
+// within moments of its write, so a few hundred cover the writes in
+// flight, and the hints hold at most that many values alive.
+const termHintSlots = 256
+
+// termHints holds hints in a ring of termHintSlots where the oldest
+// hint makes way for a new one. The hints of one key are chained, newest
+// first: a key written again before the cache indexed its last value has
+// a hint for each value.
+type termHints struct {
+	mu    sync.Mutex
+	byKey map[string]hintRef // the key's newest hint
+	ring  [termHintSlots]termHint
+	seq   uint64 // hints put so far
+	taken uint64 // hints used, for tests
+}
+
+// hintRef points at a hint: the one put as number seq, if its slot
+// still holds it.
+type hintRef struct {
+	slot int
+	seq  uint64
+}
+
+type termHint struct {
+	seq   uint64 // 0 for an empty slot
+	key   string
+	value []byte
+	terms []string
+	older hintRef // the key's previous hint
+}
+
+func (h *termHints) at(ref hintRef) (*termHint, bool) {
+	t := &h.ring[ref.slot]
+	return t, ref.seq != 0 && t.seq == ref.seq
+}
+
+// put leaves terms as the hint for value at key.
+func (h *termHints) put(key string, value []byte, terms []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.byKey == nil {
+		h.byKey = make(map[string]hintRef, termHintSlots)
+	}
+	h.seq++
+	ref := hintRef{slot: int(h.seq % termHintSlots), seq: h.seq}
+	if old := &h.ring[ref.slot]; old.seq != 0 {
+		if head := h.byKey[old.key]; head.seq == old.seq {
+			delete(h.byKey, old.key)
+		}
+	}
+	h.ring[ref.slot] = termHint{seq: h.seq, key: key, value: value, terms: terms, older: h.byKey[key]}
+	h.byKey[key] = ref
+}
+
+// take returns the terms of the hint left for kv's key and value, and
+// forgets it; false when there is none.
+func (h *termHints) take(kv *storage.KeyValue) ([]string, bool) {
+	if h == nil {
+		return nil, false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	head, ok := h.byKey[kv.Key]
+	for ref := head; ok; ref = h.ring[ref.slot].older {
+		var t *termHint
+		if t, ok = h.at(ref); !ok || !bytes.Equal(t.value, kv.Value) {
+			continue
+		}
+		terms, older := t.terms, t.older
+		*t = termHint{}
+		if ref == head {
+			if _, ok := h.at(older); ok {
+				h.byKey[kv.Key] = older
+			} else {
+				delete(h.byKey, kv.Key)
+			}
+		}
+		h.taken++
+		return terms, true
+	}
+	return nil, false
+}
+
+// hintTerms leaves the index terms of obj, about to be stored as value at
+// key, for the cache; r is the storage version's resource and obj in the
+// storage version. Only kinds whose terms need a decode leave hints.
+func (r *resource) hintTerms(key string, value []byte, obj meta.Object) {
+	if len(r.kind.SelectableFields) == 0 || r.hints == nil {
+		return
+	}
+	r.hints.put(key, value, r.objectTerms(obj))
+}
+
+// objectTerms returns the index terms of obj, as indexTerms returns them
+// for obj stored.
+func (r *resource) objectTerms(obj meta.Object) []string {
+	labels := obj.GetObjectMeta().Labels
+	terms := make([]string, 0, len(labels)+len(r.kind.SelectableFields))
+	for k, v := range labels {
+		terms = append(terms, labelTerm(k, v))
+	}
+	for field, get := range r.kind.SelectableFields {
+		terms = append(terms, fieldTerm(field, get(obj)))
+	}
+	slices.Sort(terms)
+	return terms
+}

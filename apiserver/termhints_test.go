@@ -1,0 +1,148 @@
+package apiserver
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"testing"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/storage"
+)
+
+func TestTermHints(t *testing.T) {
+	kv := func(key, value string) *storage.KeyValue { return &storage.KeyValue{Key: key, Value: []byte(value)} }
+	tests := []struct {
+		name string
+		run  func(h *termHints) ([]string, bool)
+		want []string
+	}{
+		{name: "taken for the same bytes", want: []string{"a=1"}, run: func(h *termHints) ([]string, bool) {
+			h.put("/k", []byte("v1"), []string{"a=1"})
+			return h.take(kv("/k", "v1"))
+		}},
+		{name: "not for other bytes", run: func(h *termHints) ([]string, bool) {
+			h.put("/k", []byte("v1"), []string{"a=1"})
+			return h.take(kv("/k", "v2"))
+		}},
+		{name: "not for another key", run: func(h *termHints) ([]string, bool) {
+			h.put("/k", []byte("v1"), []string{"a=1"})
+			return h.take(kv("/j", "v1"))
+		}},
+		{name: "taken once", run: func(h *termHints) ([]string, bool) {
+			h.put("/k", []byte("v1"), []string{"a=1"})
+			h.take(kv("/k", "v1"))
+			return h.take(kv("/k", "v1"))
+		}},
+		{name: "kept past a mismatch", want: []string{"a=1"}, run: func(h *termHints) ([]string, bool) {
+			h.put("/k", []byte("v1"), []string{"a=1"})
+			h.take(kv("/k", "v0"))
+			return h.take(kv("/k", "v1"))
+		}},
+		{name: "a hint per value of a key, oldest taken first", want: []string{"a=2"}, run: func(h *termHints) ([]string, bool) {
+			h.put("/k", []byte("v1"), []string{"a=1"})
+			h.put("/k", []byte("v2"), []string{"a=2"})
+			if got, ok := h.take(kv("/k", "v1")); !ok || got[0] != "a=1" {
+				return nil, false
+			}
+			return h.take(kv("/k", "v2"))
+		}},
+		{name: "a hint per value of a key, newest taken first", want: []string{"a=1"}, run: func(h *termHints) ([]string, bool) {
+			h.put("/k", []byte("v1"), []string{"a=1"})
+			h.put("/k", []byte("v2"), []string{"a=2"})
+			if got, ok := h.take(kv("/k", "v2")); !ok || got[0] != "a=2" {
+				return nil, false
+			}
+			return h.take(kv("/k", "v1"))
+		}},
+		{name: "a key's older hint made way", run: func(h *termHints) ([]string, bool) {
+			h.put("/k", []byte("v1"), []string{"a=1"})
+			for i := range termHintSlots - 1 {
+				h.put(fmt.Sprintf("/o%d", i), []byte("v"), nil)
+			}
+			h.put("/k", []byte("v2"), []string{"a=2"}) // in v1's slot
+			return h.take(kv("/k", "v1"))
+		}},
+		{name: "the oldest makes way", run: func(h *termHints) ([]string, bool) {
+			h.put("/k", []byte("v1"), []string{"a=1"})
+			for i := range termHintSlots {
+				h.put(fmt.Sprintf("/o%d", i), []byte("v"), nil)
+			}
+			return h.take(kv("/k", "v1"))
+		}},
+		{name: "the newest slots are kept", want: []string{"a=1"}, run: func(h *termHints) ([]string, bool) {
+			h.put("/k", []byte("v1"), []string{"a=1"})
+			for i := range termHintSlots - 1 {
+				h.put(fmt.Sprintf("/o%d", i), []byte("v"), nil)
+			}
+			return h.take(kv("/k", "v1"))
+		}},
+		{name: "none without hints", run: func(*termHints) ([]string, bool) {
+			var h *termHints
+			return h.take(kv("/k", "v1"))
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := tt.run(new(termHints))
+			if ok != (tt.want != nil) || !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, %v; want %q", got, ok, tt.want)
+			}
+		})
+	}
+}
+
+// TestObjectTermsMatchStoredTerms: the terms a write leaves as a hint are
+// the terms the cache reads from the stored value, escapes included.
+func TestObjectTermsMatchStoredTerms(t *testing.T) {
+	f := newIndexFixture(t)
+	r := f.s.lookup("rows.example.com", "v1", "things").r
+	for _, tt := range []struct {
+		labels map[string]string
+		spec   rowThingSpec
+	}{
+		{},
+		{labels: map[string]string{"a": "1"}, spec: rowThingSpec{Note: "red", Enabled: true}},
+		{labels: map[string]string{"example.com/b": "", "a": "x-y_z.0"}, spec: rowThingSpec{Note: `q"<&>\é☃`}},
+		{labels: map[string]string{"z": "1", "y": "2", "x": "3"}, spec: rowThingSpec{Note: "\u2028\t\n"}},
+	} {
+		obj := &rowThing{ObjectMeta: meta.ObjectMeta{Name: "t", Namespace: "ns", Labels: tt.labels}, Spec: tt.spec}
+		value, err := r.encode(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kv := &storage.KeyValue{Key: r.key("ns", "t"), Value: value, ModRevision: 7}
+		stored := r.indexTerms(kv) // no hint for this value: read from it
+		if got := r.objectTerms(obj); !slices.Equal(got, stored) {
+			t.Errorf("%+v: object terms %q, stored terms %q", tt, got, stored)
+		}
+	}
+}
+
+// TestWritesHintTheirTerms: every create and update leaves its terms for
+// the cache, which uses them instead of decoding the value, and the index
+// they make answers selective lists right.
+func TestWritesHintTheirTerms(t *testing.T) {
+	f := newIndexFixture(t)
+	r := f.s.lookup("rows.example.com", "v1", "things").r
+	coll := thingsPath + "namespaces/ns-a/things"
+	f.expect(http.StatusOK, "GET", coll, "") // the cache has listed: it sees every write as an event
+	const n = 5
+	for i := range n {
+		f.expect(http.StatusCreated, "POST", coll, fmt.Sprintf(`{"metadata":{"name":"t%d","labels":{"a":"1"}},"spec":{"note":"red"}}`, i))
+	}
+	for i := range n {
+		f.expect(http.StatusOK, "PUT", fmt.Sprintf("%s/t%d", coll, i), fmt.Sprintf(`{"metadata":{"name":"t%d","labels":{"a":"%d"}},"spec":{"note":"blue"}}`, i, i%2))
+	}
+	f.remember() // a consistent list: the cache has every write
+	got := f.list(f.order[len(f.order)-1], "ns-a", "a=1", "spec.note=blue", 0)
+	if want := []string{"ns-a/t1", "ns-a/t3"}; !slices.Equal(got, want) {
+		t.Errorf("a=1, spec.note=blue: got %q, want %q", got, want)
+	}
+	r.hints.mu.Lock()
+	taken, left := r.hints.taken, len(r.hints.byKey)
+	r.hints.mu.Unlock()
+	if taken != 2*n || left != 0 {
+		t.Errorf("hints: %d taken, %d left; want %d taken, none left", taken, left, 2*n)
+	}
+}
