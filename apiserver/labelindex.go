@@ -3,6 +3,7 @@ package apiserver
 import (
 	"slices"
 
+	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/storage"
 )
 
@@ -39,12 +40,12 @@ func jsonLabels(v []byte, add func(k, v string)) bool {
 	if len(v) == 0 || v[0] != '{' {
 		return false
 	}
-	ms, me, ok := objectField(v, "metadata")
+	ms, me, ok := jsonscan.ObjectField(v, "metadata")
 	if !ok {
 		return false
 	}
 	md := v[ms:me]
-	ls, le, ok := objectField(md, "labels")
+	ls, le, ok := jsonscan.ObjectField(md, "labels")
 	if !ok {
 		return true // no labels
 	}

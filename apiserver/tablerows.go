@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/watch"
@@ -63,7 +64,7 @@ func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
 	rd := &rowData{rvAt: -1}
 	var doc []byte
 	if at := r.spliceAt(kv); at >= 0 {
-		if s, end, ok := objectField(kv.Value, "metadata"); ok && s < at && at < end {
+		if s, end, ok := jsonscan.ObjectField(kv.Value, "metadata"); ok && s < at && at < end {
 			rd.metaStart, rd.metaEnd, rd.rvAt = s, end, at
 			var err error
 			if doc, err = r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv); err != nil {
@@ -79,7 +80,7 @@ func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
 		if doc, err = json.Marshal(obj); err != nil {
 			return nil, err
 		}
-		s, end, ok := objectField(doc, "metadata")
+		s, end, ok := jsonscan.ObjectField(doc, "metadata")
 		if !ok {
 			return nil, errNoMetadata
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
@@ -37,7 +38,7 @@ func (r *resource) storedInfo(value []byte) (*versionInfo, error) {
 	if codec.Sniff(value) != codec.MediaTypeJSON {
 		return vs.storage, nil
 	}
-	s, e, ok := objectField(value, "apiVersion")
+	s, e, ok := jsonscan.ObjectField(value, "apiVersion")
 	if !ok {
 		return vs.storage, nil
 	}

@@ -6,7 +6,6 @@
 package apiclient
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -192,27 +191,21 @@ func (c *Client) Watch(ctx context.Context, path, rv string, fn func(Event) erro
 		b, _ := io.ReadAll(resp.Body)
 		return statusError(resp.StatusCode, b)
 	}
-	dec := json.NewDecoder(bufio.NewReader(resp.Body))
+	frames := newFrameReader(resp.Body)
 	for {
-		var raw struct {
-			Type   string          `json:"type"`
-			Object json.RawMessage `json:"object"`
-		}
-		if err := dec.Decode(&raw); err != nil {
+		frame, err := frames.next()
+		if err != nil {
 			if errors.Is(err, io.EOF) || ctx.Err() != nil {
 				return ctx.Err()
 			}
 			return err
 		}
-		ev := Event{Type: raw.Type}
-		if raw.Type == "ERROR" {
-			if err := json.Unmarshal(raw.Object, &ev.Status); err != nil {
-				return err
-			}
-			return &status.Error{Status: ev.Status}
-		}
-		if err := json.Unmarshal(raw.Object, &ev.Object); err != nil {
+		ev, err := decodeEvent(frame)
+		if err != nil {
 			return err
+		}
+		if ev.Type == "ERROR" {
+			return &status.Error{Status: ev.Status}
 		}
 		if err := fn(ev); err != nil {
 			return err
