@@ -145,14 +145,34 @@ func digits(n int64) int {
 func (h *handler) writeRawObject(req *request, e *watch.Entry) {
 	_, end := h.startSpan(req.r.Context(), "encode")
 	defer end(nil)
-	buf, err := h.r.appendEntryJSON(make([]byte, 0, len(e.KV.Value)+24), e)
-	if err != nil {
-		h.fail(req, status.InternalError(err))
-		return
+	// The object goes out in pieces, the stored bytes themselves around
+	// the resourceVersion, not copied into one buffer first.
+	var head, tail []byte
+	var rv [48]byte
+	mid := rv[:0]
+	if at := h.r.spliceAt(e.KV); at >= 0 {
+		head, tail = e.KV.Value[:at], e.KV.Value[at+len(rvMarker):]
+		mid = append(mid, `"resourceVersion":"`...)
+		mid = append(strconv.AppendInt(mid, e.KV.ModRevision, 10), '"')
+	} else {
+		b, err := h.r.convertedJSON(e)
+		if err != nil {
+			h.fail(req, status.InternalError(err))
+			return
+		}
+		head = b
 	}
-	buf = append(buf, '\n')
-	writeBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, buf)
+	out, done := startBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, len(head)+len(mid)+len(tail)+1)
+	_, _ = out.Write(head)
+	if len(mid) > 0 {
+		_, _ = out.Write(mid)
+		_, _ = out.Write(tail)
+	}
+	_, _ = out.Write(newline)
+	done()
 }
+
+var newline = []byte{'\n'}
 
 // writeStored answers a create or update with the object written. When
 // the answer is plain JSON it is the stored value with its
