@@ -22,7 +22,7 @@ type countingWriter struct {
 	keep bool
 }
 
-func (w *countingWriter) Header() http.Header { return w.h }
+func (w *countingWriter) Header() http.Header  { return w.h }
 func (w *countingWriter) WriteHeader(code int) { w.code = code }
 func (w *countingWriter) Write(b []byte) (int, error) {
 	w.n += len(b)
