@@ -8,7 +8,7 @@ import (
 
 // get serves GET on an object or its status.
 func (h *handler) get(req *request) {
-	opts, err := resourceversion.ParseGet(req.r.URL.Query())
+	opts, err := resourceversion.ParseGet(query(req.r))
 	if err != nil {
 		h.fail(req, err)
 		return

@@ -14,7 +14,7 @@ import (
 
 // list serves GET on a collection.
 func (h *handler) list(req *request) {
-	opts, err := resourceversion.ParseList(req.r.URL.Query())
+	opts, err := resourceversion.ParseList(query(req.r))
 	if err != nil {
 		h.fail(req, err)
 		return

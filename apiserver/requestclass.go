@@ -48,7 +48,7 @@ func isProbePath(path string) bool {
 // deprecated /watch/ path segment.
 func isWatch(r *http.Request) bool {
 	if q := r.URL.RawQuery; strings.Contains(q, "watch=") {
-		v := r.URL.Query().Get("watch")
+		v := query(r).Get("watch")
 		if v != "" && v != "0" && v != "false" {
 			return true
 		}
@@ -182,4 +182,14 @@ func dryRunLabel(u *url.URL) string {
 		}
 	}
 	return strings.Join(out, ",")
+}
+
+// query returns the request's query parameters for reading: nil, which
+// reads as empty, when there are none, as for most gets, so that the
+// several filters that look at the query do not each allocate a map.
+func query(r *http.Request) url.Values {
+	if r.URL.RawQuery == "" {
+		return nil
+	}
+	return r.URL.Query()
 }

@@ -56,7 +56,7 @@ func requestAttributes(r *http.Request, u *auth.User) auth.Attributes {
 	if (a.Verb == "list" || a.Verb == "watch") && a.Name == "" {
 		// A list or watch of one name by field selector is a request on
 		// that name, as kube-apiserver authorizes it.
-		if sel, err := meta.ParseFieldSelector(r.URL.Query().Get("fieldSelector")); err == nil {
+		if sel, err := meta.ParseFieldSelector(query(r).Get("fieldSelector")); err == nil {
 			if name, ok := sel.RequiresExactMatch("metadata.name"); ok {
 				a.Name = name
 			}
@@ -70,7 +70,7 @@ func resourceVerb(r *http.Request, item, watchPrefix bool) string {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		switch {
-		case watchPrefix || isTrue(r.URL.Query().Get("watch")):
+		case watchPrefix || isTrue(query(r).Get("watch")):
 			return "watch"
 		case item:
 			return "get"

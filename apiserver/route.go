@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -59,8 +60,12 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, record *Reque
 				s.writeError(rec, r, status.InternalError(errPanic))
 			}
 		}
-		s.log.Debug("request", "method", r.Method, "uri", requestURI(r), "code", rec.code,
-			"duration", time.Since(start), "userAgent", r.UserAgent())
+		// Checked first: the arguments alone would cost allocations on
+		// every request.
+		if s.log.Enabled(r.Context(), slog.LevelDebug) {
+			s.log.Debug("request", "method", r.Method, "uri", requestURI(r), "code", rec.code,
+				"duration", time.Since(start), "userAgent", r.UserAgent())
+		}
 	}()
 	docs := s.seal()
 	if s.broken != nil {
@@ -203,7 +208,7 @@ func namespaceSubresource(docs *discoveryDocs, group, version string, rest []str
 func verbFor(r *http.Request, item, watchPrefix bool) string {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		if watchPrefix || isTrue(r.URL.Query().Get("watch")) {
+		if watchPrefix || isTrue(query(r).Get("watch")) {
 			return "watch"
 		}
 		if item {

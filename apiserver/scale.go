@@ -99,7 +99,7 @@ func (r *resource) withReplicas(obj meta.Object, replicas int32) (meta.Object, e
 // getScale serves GET on /scale from the watch cache, with the
 // resourceVersion semantics of every other get.
 func (h *handler) getScale(req *request) {
-	opts, err := resourceversion.ParseGet(req.r.URL.Query())
+	opts, err := resourceversion.ParseGet(query(req.r))
 	if err != nil {
 		h.fail(req, err)
 		return

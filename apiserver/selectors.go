@@ -21,7 +21,7 @@ func (sel selectors) empty() bool { return sel.label.Empty() && sel.field.Empty(
 // parseSelectors reads labelSelector and fieldSelector, rejecting
 // malformed ones and fields the kind cannot select on with a 400.
 func (h *handler) parseSelectors(req *request) (selectors, error) {
-	q := req.r.URL.Query()
+	q := query(req.r)
 	var sel selectors
 	var err error
 	if sel.label, err = meta.ParseLabelSelector(q.Get("labelSelector")); err != nil {

@@ -107,7 +107,7 @@ func (h *handler) negotiateRead(req *request, list bool, watch bool) (readOutput
 		return out, status.NotAcceptable(h.mediaTypesFor(kind))
 	}
 	if out.as == asTable {
-		out.include = req.r.URL.Query().Get("includeObject")
+		out.include = query(req.r).Get("includeObject")
 		switch out.include {
 		case "":
 			out.include = includeObjectMeta

@@ -104,7 +104,7 @@ func (d *deadline) expire() bool {
 // the client's timeout= when shorter. A malformed timeout= is an error.
 func (s *Server) requestTimeout(r *http.Request) (time.Duration, error) {
 	timeout := s.opts.RequestTimeout
-	if v := r.URL.Query().Get("timeout"); v != "" {
+	if v := query(r).Get("timeout"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
 			return 0, status.BadRequest(fmt.Sprintf("invalid timeout specified in the request URL - %v", err))

@@ -66,7 +66,7 @@ type watchStream struct {
 
 // watch serves GET ?watch=true on a collection or object.
 func (h *handler) watch(req *request) {
-	opts, err := resourceversion.ParseWatch(req.r.URL.Query())
+	opts, err := resourceversion.ParseWatch(query(req.r))
 	if err != nil {
 		h.fail(req, err)
 		return

@@ -1,0 +1,42 @@
+package apiserver
+
+import (
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+// TestFiltersReadAnEmptyQueryFreely: the filters that look at a
+// request's query (timeout, watch, verbs) cost no allocation for a
+// request without one, as most gets are; with one they read it.
+func TestFiltersReadAnEmptyQueryFreely(t *testing.T) {
+	s := New(Options{RequestTimeout: time.Minute})
+	t.Cleanup(s.Close)
+	read := func(target string) (verb string, timeout time.Duration, class requestClass) {
+		r := httptest.NewRequest("GET", target, nil)
+		class = classify(r)
+		timeout, err := s.requestTimeout(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := resourceVerb(r, true, false); v != verbFor(r, true, false) {
+			t.Fatalf("%s: verbs %s and %s", target, v, verbFor(r, true, false))
+		}
+		return resourceVerb(r, true, false), timeout, class
+	}
+	if verb, timeout, class := read(widgetPath + "?watch=true&timeout=5s"); verb != "watch" || timeout != 5*time.Second || !class.longRunning {
+		t.Errorf("with a query: %s, %v, %+v", verb, timeout, class)
+	}
+	r := httptest.NewRequest("GET", widgetPath, nil)
+	allocs := testing.AllocsPerRun(100, func() {
+		classify(r)
+		_, _ = s.requestTimeout(r)
+		resourceVerb(r, true, false)
+		verbFor(r, true, false)
+	})
+	if allocs != 0 {
+		t.Errorf("reading an empty query allocates %v times", allocs)
+	}
+}
+
+const widgetPath = "/apis/stable.example.com/v1/namespaces/default/widgets/w1"
