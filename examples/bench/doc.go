@@ -32,6 +32,7 @@
 //	BenchmarkNamespaceDelete                        DELETE of a namespace holding 10,000 Widgets until it is gone: time and peak heap
 //	BenchmarkListVersions/version=V                 GET all 10,000 Widgets as JSON in v1 (storage) or v1beta1 (converted)
 //	BenchmarkGetInstrumented/transport=T/instruments=I  BenchmarkGetParallel with Prometheus metrics and OpenTelemetry tracing off or on
+//	                                                (-bench.instrumented-objects N loads N Widgets instead of 10,000, for runs under callgrind)
 //	BenchmarkGetParallelAuthz/transport=T/auth=A    BenchmarkGetParallel on 1,000 Widgets with authentication and RBAC off or on
 //	BenchmarkFlood/limits=L                         a polite user's GETs while 200 clients of another user flood writes,
 //	                                                with in-flight limits off or on: polite p50/p99, 429s per second, RSS

@@ -1,6 +1,7 @@
 package bench_test
 
 import (
+	"flag"
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
@@ -10,6 +11,11 @@ import (
 	"github.com/kapi-dev/kapi/examples/widgets/server"
 )
 
+// instrumentedObjects lets BenchmarkGetInstrumented load fewer Widgets,
+// for runs under an instruction counter such as callgrind, where loading
+// 10,000 takes most of an hour.
+var instrumentedObjects = flag.Int("bench.instrumented-objects", 10000, "Widgets loaded for BenchmarkGetInstrumented")
+
 // BenchmarkGetInstrumented is BenchmarkGetParallel (10,000 Widgets, 16
 // clients, in process and over loopback) without instruments, with kube-apiserver's
 // Prometheus metrics, and with metrics and OpenTelemetry tracing (spans
@@ -18,7 +24,7 @@ import (
 // traceparent, so none is traced) and at 1,000,000 per million (every
 // request traced): compare the gets/s of each with the first.
 func BenchmarkGetInstrumented(b *testing.B) {
-	const n = 10000
+	n := *instrumentedObjects
 	for _, inst := range []struct {
 		name   string
 		tracer bool
@@ -41,7 +47,7 @@ func BenchmarkGetInstrumented(b *testing.B) {
 				f := cachedInstrumented(b, inst.name, cfg, n)
 				var seed atomic.Uint64
 				runParallel(b, f, tr, func() func(*client) error {
-					rng := rand.New(rand.NewPCG(seed.Add(1), n))
+					rng := rand.New(rand.NewPCG(seed.Add(1), uint64(n)))
 					return func(c *client) error { return c.get(rng.IntN(n)) }
 				})
 			})
