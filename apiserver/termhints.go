@@ -19,10 +19,14 @@ import (
 // match (a lost race, another server's write, a value the store or the
 // cache's transform rewrote) costs a decode, never a wrong index.
 
-// termHintSlots bounds the hints waiting for the cache: a hint is taken
-// within moments of its write, so a few hundred cover the writes in
-// flight, and the hints hold at most that many values alive.
-const termHintSlots = 256
+// termHintSlots and termHintBytes bound the hints waiting for the cache,
+// and the values they hold alive. A hint waits as long as the cache is
+// behind the store, which under load (many writers, the cache's goroutine
+// waiting for a CPU) is thousands of writes.
+const (
+	termHintSlots = 4096
+	termHintBytes = 16 << 20
+)
 
 // termHints holds hints in a ring of termHintSlots where the oldest
 // hint makes way for a new one. The hints of one key are chained, newest
@@ -33,6 +37,8 @@ type termHints struct {
 	byKey map[string]hintRef // the key's newest hint
 	ring  [termHintSlots]termHint
 	seq   uint64 // hints put so far
+	first uint64 // the oldest hint that may still be held
+	held  int    // bytes of the values held
 	taken uint64 // hints used, for tests
 }
 
@@ -61,17 +67,31 @@ func (h *termHints) put(key string, value []byte, terms []string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.byKey == nil {
-		h.byKey = make(map[string]hintRef, termHintSlots)
+		h.byKey = make(map[string]hintRef)
 	}
 	h.seq++
 	ref := hintRef{slot: int(h.seq % termHintSlots), seq: h.seq}
-	if old := &h.ring[ref.slot]; old.seq != 0 {
-		if head := h.byKey[old.key]; head.seq == old.seq {
-			delete(h.byKey, old.key)
-		}
+	h.drop(ref.slot, 0)
+	h.held += len(value)
+	for h.first = max(h.first, h.seq-min(h.seq, termHintSlots)); h.held > termHintBytes && h.first < h.seq; h.first++ {
+		h.drop(int(h.first%termHintSlots), h.first)
 	}
 	h.ring[ref.slot] = termHint{seq: h.seq, key: key, value: value, terms: terms, older: h.byKey[key]}
 	h.byKey[key] = ref
+}
+
+// drop forgets the hint in slot, if any; if seq is not 0, only when the
+// hint is number seq.
+func (h *termHints) drop(slot int, seq uint64) {
+	old := &h.ring[slot]
+	if old.seq == 0 || seq != 0 && old.seq != seq {
+		return
+	}
+	if head := h.byKey[old.key]; head.seq == old.seq {
+		delete(h.byKey, old.key)
+	}
+	h.held -= len(old.value)
+	*old = termHint{}
 }
 
 // take returns the terms of the hint left for kv's key and value, and
@@ -89,6 +109,7 @@ func (h *termHints) take(kv *storage.KeyValue) ([]string, bool) {
 			continue
 		}
 		terms, older := t.terms, t.older
+		h.held -= len(t.value)
 		*t = termHint{}
 		if ref == head {
 			if _, ok := h.at(older); ok {

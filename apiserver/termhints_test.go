@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"slices"
@@ -76,6 +77,22 @@ func TestTermHints(t *testing.T) {
 				h.put(fmt.Sprintf("/o%d", i), []byte("v"), nil)
 			}
 			return h.take(kv("/k", "v1"))
+		}},
+		{name: "values over the byte budget drop the oldest", want: []string{"b=1"}, run: func(h *termHints) ([]string, bool) {
+			big := func(c byte) []byte { return bytes.Repeat([]byte{c}, termHintBytes/2+1) }
+			h.put("/k", []byte("v1"), []string{"a=1"})
+			h.put("/a", big('a'), []string{"a=2"})
+			h.put("/b", big('b'), []string{"b=1"})
+			_, k := h.take(kv("/k", "v1"))
+			_, a := h.take(kv("/a", string(big('a'))))
+			if k || a || h.held != termHintBytes/2+1 {
+				return nil, false
+			}
+			terms, ok := h.take(kv("/b", string(big('b'))))
+			if h.held != 0 {
+				return nil, false
+			}
+			return terms, ok
 		}},
 		{name: "none without hints", run: func(*termHints) ([]string, bool) {
 			var h *termHints
