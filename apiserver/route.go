@@ -44,7 +44,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // than put in the request's context, which would cost a copy of the
 // request per request.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, record *RequestRecord) {
-	start := time.Now()
+	// The debug log's arguments, the clock read included, would cost
+	// something on every request: only when it is on.
+	debug := s.log.Enabled(r.Context(), slog.LevelDebug)
+	var start time.Time
+	if debug {
+		start = time.Now()
+	}
 	rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
 	defer func() {
 		if p := recover(); p != nil {
@@ -60,9 +66,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, record *Reque
 				s.writeError(rec, r, status.InternalError(errPanic))
 			}
 		}
-		// Checked first: the arguments alone would cost allocations on
-		// every request.
-		if s.log.Enabled(r.Context(), slog.LevelDebug) {
+		if debug {
 			s.log.Debug("request", "method", r.Method, "uri", requestURI(r), "code", rec.code,
 				"duration", time.Since(start), "userAgent", r.UserAgent())
 		}
