@@ -68,12 +68,12 @@ func (v *Validator) compile(s *Schema) error {
 // (the zero Path for a kind's root).
 func (v *Validator) Validate(p status.Path, x any) status.FieldErrors {
 	var errs status.FieldErrors
-	v.node(v.root, p, x, &errs)
+	v.node(v.root, newPath(p), x, &errs)
 	return errs
 }
 
 // node validates x against s, appending to errs.
-func (v *Validator) node(s *Schema, p status.Path, x any, errs *status.FieldErrors) {
+func (v *Validator) node(s *Schema, p *vpath, x any, errs *status.FieldErrors) {
 	if s == nil {
 		return
 	}
@@ -84,7 +84,7 @@ func (v *Validator) node(s *Schema, p status.Path, x any, errs *status.FieldErro
 		v.junctors(s, p, x, errs)
 	}
 	if len(s.Enum) > 0 && !enumHas(s.Enum, x) {
-		*errs = append(*errs, status.NotSupported(p, x, enumStrings(s.Enum)))
+		*errs = append(*errs, status.NotSupported(p.path(), x, enumStrings(s.Enum)))
 	}
 	switch t := x.(type) {
 	case string:
@@ -99,7 +99,7 @@ func (v *Validator) node(s *Schema, p status.Path, x any, errs *status.FieldErro
 }
 
 // typeOK checks x's JSON type; false means nothing more can be checked.
-func (v *Validator) typeOK(s *Schema, p status.Path, x any, errs *status.FieldErrors) bool {
+func (v *Validator) typeOK(s *Schema, p *vpath, x any, errs *status.FieldErrors) bool {
 	got := jsonType(x)
 	want := s.Type
 	ok := false
@@ -118,8 +118,8 @@ func (v *Validator) typeOK(s *Schema, p status.Path, x any, errs *status.FieldEr
 		ok = f == math.Trunc(f) && !math.IsInf(f, 0)
 	}
 	if !ok {
-		msg := fmt.Sprintf("%s in body must be of type %s: %q", name(p), want, got)
-		*errs = append(*errs, status.TypeInvalid(p, got, msg))
+		msg := fmt.Sprintf("%s in body must be of type %s: %q", name(p.path()), want, got)
+		*errs = append(*errs, status.TypeInvalid(p.path(), got, msg))
 	}
 	return ok
 }
@@ -152,42 +152,42 @@ func name(p status.Path) string {
 	return p.String()
 }
 
-func (v *Validator) str(s *Schema, p status.Path, x string, errs *status.FieldErrors) {
+func (v *Validator) str(s *Schema, p *vpath, x string, errs *status.FieldErrors) {
 	n := int64(utf8.RuneCountInString(x))
 	if s.MaxLength != nil && n > *s.MaxLength {
-		*errs = append(*errs, status.TooLong(p, x, int(*s.MaxLength)))
+		*errs = append(*errs, status.TooLong(p.path(), x, int(*s.MaxLength)))
 	}
 	if s.MinLength != nil && n < *s.MinLength {
-		*errs = append(*errs, status.InvalidValue(p, x,
-			fmt.Sprintf("%s in body should be at least %d chars long", name(p), *s.MinLength)))
+		*errs = append(*errs, status.InvalidValue(p.path(), x,
+			fmt.Sprintf("%s in body should be at least %d chars long", name(p.path()), *s.MinLength)))
 	}
 	if re := v.patterns[s]; re != nil && !re.MatchString(x) {
-		*errs = append(*errs, status.InvalidValue(p, x,
-			fmt.Sprintf("%s in body should match '%s'", name(p), s.Pattern)))
+		*errs = append(*errs, status.InvalidValue(p.path(), x,
+			fmt.Sprintf("%s in body should match '%s'", name(p.path()), s.Pattern)))
 	}
 }
 
-func number(s *Schema, p status.Path, x any, errs *status.FieldErrors) {
+func number(s *Schema, p *vpath, x any, errs *status.FieldErrors) {
 	f, _ := toFloat(x)
 	if m := s.Maximum; m != nil && (f > *m || s.ExclusiveMaximum && f == *m) {
 		word := "less than or equal to"
 		if s.ExclusiveMaximum {
 			word = "less than"
 		}
-		*errs = append(*errs, status.InvalidValue(p, x,
-			fmt.Sprintf("%s in body should be %s %s", name(p), word, formatNumber(*m))))
+		*errs = append(*errs, status.InvalidValue(p.path(), x,
+			fmt.Sprintf("%s in body should be %s %s", name(p.path()), word, formatNumber(*m))))
 	}
 	if m := s.Minimum; m != nil && (f < *m || s.ExclusiveMinimum && f == *m) {
 		word := "greater than or equal to"
 		if s.ExclusiveMinimum {
 			word = "greater than"
 		}
-		*errs = append(*errs, status.InvalidValue(p, x,
-			fmt.Sprintf("%s in body should be %s %s", name(p), word, formatNumber(*m))))
+		*errs = append(*errs, status.InvalidValue(p.path(), x,
+			fmt.Sprintf("%s in body should be %s %s", name(p.path()), word, formatNumber(*m))))
 	}
 	if m := s.MultipleOf; m != nil && !isMultiple(f, *m) {
-		*errs = append(*errs, status.InvalidValue(p, x,
-			fmt.Sprintf("%s in body should be a multiple of %s", name(p), formatNumber(*m))))
+		*errs = append(*errs, status.InvalidValue(p.path(), x,
+			fmt.Sprintf("%s in body should be a multiple of %s", name(p.path()), formatNumber(*m))))
 	}
 }
 
@@ -217,17 +217,19 @@ func formatNumber(f float64) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-func (v *Validator) array(s *Schema, p status.Path, x []any, errs *status.FieldErrors) {
+func (v *Validator) array(s *Schema, p *vpath, x []any, errs *status.FieldErrors) {
 	n := int64(len(x))
 	if s.MaxItems != nil && n > *s.MaxItems {
-		*errs = append(*errs, status.TooMany(p, len(x), int(*s.MaxItems)))
+		*errs = append(*errs, status.TooMany(p.path(), len(x), int(*s.MaxItems)))
 	}
 	if s.MinItems != nil && n < *s.MinItems {
-		*errs = append(*errs, status.InvalidValue(p, n,
-			fmt.Sprintf("%s in body should have at least %d items", name(p), *s.MinItems)))
+		*errs = append(*errs, status.InvalidValue(p.path(), n,
+			fmt.Sprintf("%s in body should have at least %d items", name(p.path()), *s.MinItems)))
 	}
 	for i, item := range x {
-		v.node(s.Items, p.Index(i), item, errs)
+		p.push("", i)
+		v.node(s.Items, p, item, errs)
+		p.pop()
 	}
 	switch s.XListType {
 	case "set":
@@ -239,12 +241,12 @@ func (v *Validator) array(s *Schema, p status.Path, x []any, errs *status.FieldE
 
 // uniqueSet reports every item of a set equal to an earlier one, in one
 // pass over the items: each is looked up by its setKey.
-func uniqueSet(p status.Path, x []any, errs *status.FieldErrors) {
+func uniqueSet(p *vpath, x []any, errs *status.FieldErrors) {
 	seen := make(map[string]struct{}, len(x))
 	for i, item := range x {
 		k := setKey(item)
 		if _, dup := seen[k]; dup {
-			*errs = append(*errs, status.Duplicate(p.Index(i), item))
+			*errs = append(*errs, status.Duplicate(p.itemPath(i), item))
 			continue
 		}
 		seen[k] = struct{}{}
@@ -271,7 +273,7 @@ func setKey(v any) string {
 // uniqueKeys reports every item of a list-type map whose keys equal an
 // earlier item's; the value shown is the item's keys. A missing key takes
 // its default, if any.
-func uniqueKeys(s *Schema, p status.Path, x []any, errs *status.FieldErrors) {
+func uniqueKeys(s *Schema, p *vpath, x []any, errs *status.FieldErrors) {
 	seen := make(map[string]bool, len(x))
 	for i, item := range x {
 		obj, ok := item.(map[string]any)
@@ -288,7 +290,7 @@ func uniqueKeys(s *Schema, p status.Path, x []any, errs *status.FieldErrors) {
 		}
 		id := keyID(keys, s.XListMapKeys)
 		if seen[id] {
-			*errs = append(*errs, status.Duplicate(p.Index(i), keys))
+			*errs = append(*errs, status.Duplicate(p.itemPath(i), keys))
 		}
 		seen[id] = true
 	}
@@ -315,25 +317,27 @@ func keyID(keys map[string]any, names []string) string {
 	return string(b)
 }
 
-func (v *Validator) object(s *Schema, p status.Path, x map[string]any, errs *status.FieldErrors) {
+func (v *Validator) object(s *Schema, p *vpath, x map[string]any, errs *status.FieldErrors) {
 	n := int64(len(x))
 	if s.MaxProperties != nil && n > *s.MaxProperties {
-		*errs = append(*errs, status.TooMany(p, len(x), int(*s.MaxProperties)))
+		*errs = append(*errs, status.TooMany(p.path(), len(x), int(*s.MaxProperties)))
 	}
 	if s.MinProperties != nil && n < *s.MinProperties {
-		*errs = append(*errs, status.InvalidValue(p, n,
-			fmt.Sprintf("%s in body should have at least %d properties", name(p), *s.MinProperties)))
+		*errs = append(*errs, status.InvalidValue(p.path(), n,
+			fmt.Sprintf("%s in body should have at least %d properties", name(p.path()), *s.MinProperties)))
 	}
 	for _, k := range sortedKeys(x) {
 		ps := s.Properties[k]
 		if ps == nil {
 			ps = s.AdditionalProperties
 		}
-		v.node(ps, p.Child(k), x[k], errs)
+		p.push(k, -1)
+		v.node(ps, p, x[k], errs)
+		p.pop()
 	}
 	for _, k := range s.Required {
 		if _, ok := x[k]; !ok {
-			*errs = append(*errs, status.Required(p.Child(k), ""))
+			*errs = append(*errs, status.Required(p.childPath(k), ""))
 		}
 	}
 	if s.XEmbeddedResource {
@@ -342,7 +346,7 @@ func (v *Validator) object(s *Schema, p status.Path, x map[string]any, errs *sta
 			if present && val != "" || !present && s.hasRequired(k) {
 				continue // set, or already reported as required
 			}
-			*errs = append(*errs, status.Required(p.Child(k), "must not be empty"))
+			*errs = append(*errs, status.Required(p.childPath(k), "must not be empty"))
 		}
 	}
 }

@@ -18,8 +18,8 @@ import (
 // allOf before it.
 
 // junctors checks x, at p, against the value validations of s.
-func (v *Validator) junctors(s *Schema, p status.Path, x any, errs *status.FieldErrors) {
-	path := strconv.Quote(p.String())
+func (v *Validator) junctors(s *Schema, p *vpath, x any, errs *status.FieldErrors) {
+	path := strconv.Quote(p.path().String())
 	if len(s.AnyOf) > 0 {
 		if valid, closest := v.alternatives(s.AnyOf, p, x, true); valid == 0 {
 			*errs = append(*errs, junctorError(path+" must validate at least one schema (anyOf)"))
@@ -62,7 +62,7 @@ func (v *Validator) junctors(s *Schema, p status.Path, x any, errs *status.Field
 // first valid one when first is set. It returns how many were valid and,
 // when none was, the errors of the one that applied the most checks (the
 // first of those that tie), as kube-apiserver picks the errors to show.
-func (v *Validator) alternatives(list []*Schema, p status.Path, x any, first bool) (int, status.FieldErrors) {
+func (v *Validator) alternatives(list []*Schema, p *vpath, x any, first bool) (int, status.FieldErrors) {
 	valid, most := 0, -1
 	var closest status.FieldErrors
 	for _, sub := range list {
@@ -85,7 +85,7 @@ func (v *Validator) alternatives(list []*Schema, p status.Path, x any, first boo
 }
 
 // try validates x against s and returns the errors.
-func (v *Validator) try(s *Schema, p status.Path, x any) status.FieldErrors {
+func (v *Validator) try(s *Schema, p *vpath, x any) status.FieldErrors {
 	var errs status.FieldErrors
 	v.node(s, p, x, &errs)
 	return errs
