@@ -40,7 +40,7 @@ type deadline struct {
 	mu     sync.Mutex
 	state  int
 	passed bool // the deadline fired while a write was under way
-	fire   func()
+	req    *timedRequest
 }
 
 type deadlineKey struct{}
@@ -83,7 +83,7 @@ func endWrite(ctx context.Context, settled bool) {
 	}
 	d.mu.Unlock()
 	if fire {
-		d.fire()
+		d.req.fire()
 	}
 }
 
@@ -125,15 +125,12 @@ func (s *Server) requestTimeout(r *http.Request) (time.Duration, error) {
 func (s *Server) withTimeout(w http.ResponseWriter, r *http.Request, timeout time.Duration, rec *RequestRecord, next func(http.ResponseWriter, *http.Request)) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	tw := &timeoutWriter{w: w, h: make(http.Header)}
-	d := &deadline{}
-	d.fire = func() { tw.timeout(s, r, cancel) }
+	t := &timedRequest{s: s, r: r, cancel: cancel}
+	t.tw = timeoutWriter{w: w, h: make(http.Header)}
+	t.d.req = t
+	tw, d := &t.tw, &t.d
 	ctx = context.WithValue(ctx, deadlineKey{}, d)
-	timer := time.AfterFunc(timeout, func() {
-		if d.expire() {
-			d.fire()
-		}
-	})
+	timer := time.AfterFunc(timeout, t.expire)
 	finished := false
 	defer func() {
 		// A handler that panicked is answered further up; the timer must
@@ -155,6 +152,27 @@ func (s *Server) withTimeout(w http.ResponseWriter, r *http.Request, timeout tim
 		}
 	}
 }
+
+// timedRequest is a request under a deadline: its writer, its deadline
+// and what the timer needs, in one allocation.
+type timedRequest struct {
+	tw     timeoutWriter
+	d      deadline
+	s      *Server
+	r      *http.Request
+	cancel context.CancelFunc
+}
+
+// expire is the timer's: the deadline takes effect unless a write is
+// under way (then it does once the write ends, see endWrite).
+func (t *timedRequest) expire() {
+	if t.d.expire() {
+		t.fire()
+	}
+}
+
+// fire cancels the handler and answers 504, or cuts the response short.
+func (t *timedRequest) fire() { t.tw.timeout(t.s, t.r, t.cancel) }
 
 // timeoutWriter passes the handler's response through until the deadline
 // takes effect, and nothing after. The handler has its own header map, so

@@ -56,3 +56,26 @@ func TestTimeoutAfterHandlerPanic(t *testing.T) {
 		t.Errorf("%d writes to the response after it ended (code %d)", w.late, w.Code)
 	}
 }
+
+// TestDeadlineAllocations: putting a request under its deadline costs the
+// context (a cancel context and the deadline's value), the request's
+// copy carrying it, the timer and its function, the handler's header map
+// and one value for the rest (writer, deadline, what the timer needs): 8
+// allocations, whatever the handler does.
+func TestDeadlineAllocations(t *testing.T) {
+	s := New(Options{})
+	t.Cleanup(s.Close)
+	r := httptest.NewRequest("GET", "/apis/g/v1/things/x", nil)
+	w := &discardWriter{h: http.Header{}}
+	serve := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }
+	allocs := testing.AllocsPerRun(200, func() { s.withTimeout(w, r, time.Minute, nil, serve) })
+	if allocs > 8 {
+		t.Errorf("a request under a deadline allocates %v times, want at most 8", allocs)
+	}
+}
+
+type discardWriter struct{ h http.Header }
+
+func (d *discardWriter) Header() http.Header         { return d.h }
+func (d *discardWriter) WriteHeader(int)             {}
+func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }

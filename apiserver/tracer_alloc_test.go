@@ -64,6 +64,7 @@ func TestInstrumentsAllocateOnce(t *testing.T) {
 		get()
 		allocs[m.name] = testing.AllocsPerRun(500, get)
 	}
+	t.Logf("allocations per GET: %v", allocs)
 	if got, want := allocs["observer"], allocs["none"]+1; got > want {
 		t.Errorf("a GET allocates %v times with an observer, %v without: want at most one more", got, allocs["none"])
 	}
