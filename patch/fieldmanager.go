@@ -86,12 +86,16 @@ type FieldManager struct {
 	updaters map[string]*merge.Updater // by subresource
 	def      *merge.Updater
 	strip    *fieldpath.Set
+	resets   map[string]*fieldpath.Set // ResetFields, by subresource
 	max      int
 	now      func() time.Time
 	fast     fastfields.Fields
 	// multiVersion is set when entries of other versions are kept: the
 	// fast paths, which drop them, are not taken for objects having any.
 	multiVersion bool
+	// generalOnly turns the shortcut of ownedUpdate off, for tests that
+	// compare it with the general path.
+	generalOnly bool
 }
 
 // NewFieldManager converts the kind's schema with [SMDSchema] once and
@@ -119,6 +123,7 @@ func NewFieldManager(s *schema.Schema, opts FieldManagerOptions) (*FieldManager,
 		pt: pt, gvk: gvk, version: version,
 		fast:     fastfields.Fields{Type: pt, Version: version},
 		updaters: map[string]*merge.Updater{},
+		resets:   map[string]*fieldpath.Set{},
 		def:      (&merge.UpdaterBuilder{Converter: conv}).BuildUpdater(),
 		strip:    stripSet(),
 		max:      opts.MaxUpdateManagers,
@@ -148,6 +153,7 @@ func NewFieldManager(s *schema.Schema, opts FieldManagerOptions) (*FieldManager,
 			}
 			set.Insert(fp)
 		}
+		m.resets[sub] = set
 		filter := map[fieldpath.APIVersion]fieldpath.Filter{version: fieldpath.NewExcludeSetFilter(set)}
 		m.updaters[sub] = (&merge.UpdaterBuilder{Converter: conv, IgnoreFilter: filter}).BuildUpdater()
 	}

@@ -131,7 +131,24 @@ func (m *FieldManager) trackUpdate(liveObj, newObj map[string]any, mg *managed, 
 	if err != nil {
 		return nil, err
 	}
-	if mg, err = m.structuredUpdate(liveObj, newObj, mg, subresource); err != nil {
+	if changed, ok := m.ownedUpdate(liveObj, newObj, mg, id, subresource); ok {
+		if changed {
+			mg.times[id] = m.timeNow()
+		}
+	} else if mg, err = m.recordChanges(liveObj, newObj, mg, id, subresource); err != nil {
+		return nil, err
+	}
+	if err := mg.capUpdateManagers(m.max); err != nil {
+		return nil, fmt.Errorf("failed to cap update managers: %v", err)
+	}
+	return mg, nil
+}
+
+// recordChanges gives the fields the write changed to the manager with
+// identifier id, merged into those it has.
+func (m *FieldManager) recordChanges(liveObj, newObj map[string]any, mg *managed, id, subresource string) (*managed, error) {
+	mg, err := m.structuredUpdate(liveObj, newObj, mg, subresource)
+	if err != nil {
 		return nil, err
 	}
 	if vs, ok := mg.fields[currentOperation]; ok {
@@ -142,9 +159,6 @@ func (m *FieldManager) trackUpdate(liveObj, newObj map[string]any, mg *managed, 
 			mg.fields[id] = vs
 		}
 		mg.times[id] = m.timeNow()
-	}
-	if err := mg.capUpdateManagers(m.max); err != nil {
-		return nil, fmt.Errorf("failed to cap update managers: %v", err)
 	}
 	return mg, nil
 }
