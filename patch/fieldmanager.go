@@ -96,6 +96,7 @@ type FieldManager struct {
 	// generalOnly turns the shortcut of ownedUpdate off, for tests that
 	// compare it with the general path.
 	generalOnly bool
+	sets        *setCache
 }
 
 // NewFieldManager converts the kind's schema with [SMDSchema] once and
@@ -124,6 +125,7 @@ func NewFieldManager(s *schema.Schema, opts FieldManagerOptions) (*FieldManager,
 		fast:     fastfields.Fields{Type: pt, Version: version},
 		updaters: map[string]*merge.Updater{},
 		resets:   map[string]*fieldpath.Set{},
+		sets:     newSetCache(pt),
 		def:      (&merge.UpdaterBuilder{Converter: conv}).BuildUpdater(),
 		strip:    stripSet(),
 		max:      opts.MaxUpdateManagers,

@@ -96,7 +96,7 @@ func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, opts Upd
 // liveOrNew picks the entries an update starts from.
 func (m *FieldManager) liveOrNew(subresource string, liveManaged, newManaged []meta.ManagedFieldsEntry) *managed {
 	decodeOrEmpty := func(e []meta.ManagedFieldsEntry) *managed {
-		mg, err := decodeManaged(e)
+		mg, err := decodeManaged(e, m.sets)
 		if err != nil {
 			return emptyManaged()
 		}
@@ -108,7 +108,7 @@ func (m *FieldManager) liveOrNew(subresource string, liveManaged, newManaged []m
 	if isResetManagedFields(newManaged) {
 		return emptyManaged()
 	}
-	mg, err := decodeManaged(newManaged)
+	mg, err := decodeManaged(newManaged, m.sets)
 	if err != nil || len(mg.fields) == 0 {
 		return decodeOrEmpty(liveManaged)
 	}
@@ -171,7 +171,7 @@ func (m *FieldManager) structuredUpdate(liveObj, newObj map[string]any, mg *mana
 	if !m.otherVersions(mg.fields) {
 		filter := m.updater(subresource).IgnoreFilter[m.version]
 		if fields, ok := m.fast.Updated(liveObj, newObj, mg.fields, currentOperation, filter); ok {
-			out := &managed{fields: fields, times: mg.times}
+			out := mg.with(fields)
 			out.strip(currentOperation, m.strip)
 			return out, nil
 		}
@@ -188,7 +188,7 @@ func (m *FieldManager) structuredUpdate(liveObj, newObj map[string]any, mg *mana
 	if err != nil {
 		return nil, fmt.Errorf("failed to update ManagedFields (%v): %v", objectGVKNN(newObj), err)
 	}
-	out := &managed{fields: fields, times: mg.times}
+	out := mg.with(fields)
 	out.strip(currentOperation, m.strip)
 	return out, nil
 }
