@@ -2,8 +2,8 @@ package patch
 
 import "github.com/kapi-dev/kapi/meta"
 
-// GeneralUpdatesOnly makes m record every update through the general
-// path, for tests comparing its shortcuts with it.
+// GeneralUpdatesOnly makes m record every update and create through the
+// general path, for tests comparing its shortcuts with it.
 func GeneralUpdatesOnly(m *FieldManager) { m.generalOnly = true }
 
 // OwnedUpdate reports whether an update of live to obj by manager through

@@ -87,14 +87,18 @@ type FieldManager struct {
 	def      *merge.Updater
 	strip    *fieldpath.Set
 	resets   map[string]*fieldpath.Set // ResetFields, by subresource
-	max      int
-	now      func() time.Time
-	fast     fastfields.Fields
+	// resetNames and stripNames are resets and strip as field names, for
+	// writing a create's entry straight from the object.
+	resetNames map[string]*fastfields.Names
+	stripNames *fastfields.Names
+	max        int
+	now        func() time.Time
+	fast       fastfields.Fields
 	// multiVersion is set when entries of other versions are kept: the
 	// fast paths, which drop them, are not taken for objects having any.
 	multiVersion bool
-	// generalOnly turns the shortcut of ownedUpdate off, for tests that
-	// compare it with the general path.
+	// generalOnly turns the shortcuts of ownedUpdate and createdEntries
+	// off, for tests that compare them with the general path.
 	generalOnly bool
 	sets        *setCache
 }
@@ -122,18 +126,20 @@ func NewFieldManager(s *schema.Schema, opts FieldManagerOptions) (*FieldManager,
 	}
 	m := &FieldManager{
 		pt: pt, gvk: gvk, version: version,
-		fast:     fastfields.Fields{Type: pt, Version: version},
-		updaters: map[string]*merge.Updater{},
-		resets:   map[string]*fieldpath.Set{},
-		sets:     newSetCache(pt),
-		def:      (&merge.UpdaterBuilder{Converter: conv}).BuildUpdater(),
-		strip:    stripSet(),
-		max:      opts.MaxUpdateManagers,
-		now:      opts.Now,
+		fast:       fastfields.Fields{Type: pt, Version: version},
+		updaters:   map[string]*merge.Updater{},
+		resets:     map[string]*fieldpath.Set{},
+		resetNames: map[string]*fastfields.Names{},
+		sets:       newSetCache(pt),
+		def:        (&merge.UpdaterBuilder{Converter: conv}).BuildUpdater(),
+		strip:      stripSet(),
+		max:        opts.MaxUpdateManagers,
+		now:        opts.Now,
 	}
 	if m.max <= 0 {
 		m.max = DefaultMaxUpdateManagers
 	}
+	m.stripNames, _ = fastfields.NamesOf(m.strip)
 	m.multiVersion = opts.Versions != nil
 	if m.now == nil {
 		m.now = time.Now
@@ -156,6 +162,7 @@ func NewFieldManager(s *schema.Schema, opts FieldManagerOptions) (*FieldManager,
 			set.Insert(fp)
 		}
 		m.resets[sub] = set
+		m.resetNames[sub], _ = fastfields.NamesOf(set)
 		filter := map[fieldpath.APIVersion]fieldpath.Filter{version: fieldpath.NewExcludeSetFilter(set)}
 		m.updaters[sub] = (&merge.UpdaterBuilder{Converter: conv, IgnoreFilter: filter}).BuildUpdater()
 	}

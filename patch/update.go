@@ -75,6 +75,9 @@ func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, opts Upd
 	removeManagedFields(liveObj)
 	removeManagedFields(newObj)
 	if len(live) == 0 && len(mg.fields) == 0 {
+		if entries, ok := m.createdEntries(newObj, manager, subresource); ok {
+			return entries, nil
+		}
 		if created, ok := m.trackCreate(newObj, manager, subresource); ok {
 			mg = created
 		} else {
@@ -213,4 +216,30 @@ func (m *FieldManager) trackCreate(newObj map[string]any, manager, subresource s
 		mg.times[id] = m.timeNow()
 	}
 	return mg, true
+}
+
+// createdEntries writes the entry of a create that carries no
+// managedFields straight from the object (package fastfields), as
+// trackCreate and encoding would give it. ok is false when the object
+// needs trackCreate.
+func (m *FieldManager) createdEntries(newObj map[string]any, manager, subresource string) ([]meta.ManagedFieldsEntry, bool) {
+	_, hasReset := m.resets[subresource]
+	names := m.resetNames[subresource]
+	if m.generalOnly || m.stripNames == nil || (hasReset && names == nil) {
+		return nil, false
+	}
+	raw, ok := m.fast.CreatedJSON(make([]byte, 0, 512), newObj, names, m.stripNames)
+	if !ok {
+		return nil, false
+	}
+	if string(raw) == "{}" {
+		return nil, true
+	}
+	if manager == "" {
+		manager = "unknown"
+	}
+	return []meta.ManagedFieldsEntry{{
+		Manager: manager, Operation: meta.ManagedFieldsOperationUpdate, APIVersion: string(m.version),
+		Time: m.timeNow(), FieldsType: FieldsTypeV1, FieldsV1: &meta.FieldsV1{Raw: raw}, Subresource: subresource,
+	}}, true
 }
