@@ -18,8 +18,10 @@ import (
 // bytes, so that a set seen before is neither decoded nor encoded again.
 
 // maxCachedSetBytes bounds the FieldsV1 bytes a field manager keeps sets
-// for; when a new set would exceed it the cache starts over.
-const maxCachedSetBytes = 1 << 20
+// for (a decoded set takes several times its bytes); when a new set would
+// exceed it the cache starts over. Objects of a kind written alike share
+// a few distinct sets; a few hundred Widget entries fit.
+const maxCachedSetBytes = 256 << 10
 
 // setCache keeps decoded field sets by their FieldsV1 bytes. The sets are
 // shared by every write that decodes the same bytes: nothing may change
