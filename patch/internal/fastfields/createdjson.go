@@ -182,6 +182,9 @@ func (w *jsonWalker) below(member bool, children func() (wrote, ok bool)) (kept,
 
 // items writes the entries of an associative list in the set's order.
 func (w *jsonWalker) items(t *smd.List, list []any) (wrote, ok bool) {
+	if wrote, handled, ok := w.simpleItems(t, list); handled || !ok {
+		return wrote, ok
+	}
 	es, ok := sortedEntries(t, list)
 	if !ok {
 		return false, false
