@@ -191,10 +191,11 @@ func sentEntries(r *rand.Rand, stored []meta.ManagedFieldsEntry) []meta.ManagedF
 }
 
 // write stores obj as written by manager through sub, the request
-// carrying sent; a create when nothing is stored.
+// carrying sent; a create when nothing is stored, recorded as the store's
+// creates are when the request carries no entries.
 func (s *store) write(manager, sub string, obj []byte, sent []meta.ManagedFieldsEntry) {
 	s.t.Helper()
-	if s.obj == nil {
+	if s.obj == nil && sent == nil {
 		s.update(manager, sub, string(obj))
 		return
 	}
@@ -260,13 +261,21 @@ func TestOwnedUpdates(t *testing.T) {
 		{"sent entries owning a reset field that changes", "creator", "",
 			stored, strings.Replace(stored, `"readyReplicas":1`, `"readyReplicas":2`, 1),
 			entries(`{"f:spec":{"f:replicas":{}},"f:status":{"f:readyReplicas":{}}}`), true, false},
+		{"create carrying the creator's entries", "creator", "", "", stored, entries(creator), true, true},
+		{"create carrying entries of others", "other", "", "", stored, entries(creator), false, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			fast, general := newStore(t), newStore(t)
 			patch.GeneralUpdatesOnly(general.p.FieldManager)
-			live, obj := js(t, tc.live), js(t, tc.obj)
+			var live []byte
 			managed := entries(creator)
+			if tc.live != "" {
+				live = js(t, tc.live)
+			} else {
+				managed = nil
+			}
+			obj := js(t, tc.obj)
 			if taken := patch.OwnedUpdate(fast.p.FieldManager, live, obj, managed, tc.sent, tc.manager, tc.sub); taken != tc.taken {
 				t.Errorf("shortcut taken %v, want %v", taken, tc.taken)
 			}
