@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/kapi-dev/kapi/meta"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -25,10 +26,12 @@ type managed struct {
 }
 
 // decodedEntry is what decoding an entry gave: the identifying fields of
-// the entry (as its identifier's JSON holds them) and its set.
+// the entry, when they are what its identifier's JSON gives back (valid
+// UTF-8), and its set.
 type decodedEntry struct {
-	id  meta.ManagedFieldsEntry
-	set *decodedSet
+	id    meta.ManagedFieldsEntry
+	hasID bool
+	set   *decodedSet
 }
 
 // with returns m with other fields, for the result of an update of m.
@@ -111,7 +114,8 @@ func decodeManaged(entries []meta.ManagedFieldsEntry, cache *setCache) (*managed
 		}
 		m.fields[id] = fieldpath.NewVersionedSet(d.set, fieldpath.APIVersion(e.APIVersion), e.Operation == meta.ManagedFieldsOperationApply)
 		m.times[id] = e.Time
-		m.decoded[id] = decodedEntry{id: identifying(e), set: d}
+		ie := identifying(e)
+		m.decoded[id] = decodedEntry{id: ie, hasID: validUTF8(ie), set: d}
 	}
 	return m, nil
 }
@@ -133,9 +137,9 @@ func (m *managed) encode() ([]meta.ManagedFieldsEntry, error) {
 	}
 	out := make([]meta.ManagedFieldsEntry, 0, len(m.fields))
 	for id, vs := range m.fields {
-		d, known := m.decoded[id]
+		d := m.decoded[id]
 		e := d.id
-		if !known {
+		if !d.hasID {
 			if err := json.Unmarshal([]byte(id), &e); err != nil {
 				return nil, fmt.Errorf("error encoding versioned set for %v: error unmarshalling manager identifier %v: %v", id, id, err)
 			}
@@ -336,4 +340,11 @@ func plainJSONString(s string) bool {
 		}
 	}
 	return true
+}
+
+// validUTF8 reports whether the identifying fields of e are valid UTF-8,
+// so that its identifier's JSON decodes back to them.
+func validUTF8(e meta.ManagedFieldsEntry) bool {
+	return utf8.ValidString(e.Manager) && utf8.ValidString(string(e.Operation)) &&
+		utf8.ValidString(e.APIVersion) && utf8.ValidString(e.Subresource)
 }

@@ -40,3 +40,28 @@ func TestManagerIDMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeNamesEntriesByIdentifier wants encoded entries to carry the
+// names their identifiers give back, as kube's field manager does: an
+// invalid UTF-8 name comes back with replacement characters.
+func TestEncodeNamesEntriesByIdentifier(t *testing.T) {
+	tests := []struct{ manager, want string }{
+		{"kubectl", "kubectl"},
+		{"élan", "élan"},
+		{"bad\xff", "bad\uFFFD"},
+	}
+	for _, tc := range tests {
+		mg, err := decodeManaged([]meta.ManagedFieldsEntry{{Manager: tc.manager, Operation: meta.ManagedFieldsOperationUpdate,
+			APIVersion: "v1", FieldsType: FieldsTypeV1, FieldsV1: &meta.FieldsV1{Raw: []byte(`{"f:a":{}}`)}}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := mg.encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) != 1 || out[0].Manager != tc.want {
+			t.Errorf("manager %q encoded as %+v, want %q", tc.manager, out, tc.want)
+		}
+	}
+}
