@@ -65,3 +65,26 @@ func TestEncodeNamesEntriesByIdentifier(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateNamesEntryByIdentifier wants a create's entry named as its
+// identifier gives the name back, whichever path records it.
+func TestCreateNamesEntryByIdentifier(t *testing.T) {
+	m, err := NewFieldManager(nil, FieldManagerOptions{Version: "v1", Kind: "Thing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ manager, want string }{
+		{"", "unknown"},
+		{"kubectl", "kubectl"},
+		{"bad\xff", "bad\uFFFD"},
+	}
+	for _, tc := range tests {
+		out, err := m.Update(nil, []byte(`{"apiVersion":"v1","kind":"Thing","metadata":{"name":"t"},"spec":{"a":1}}`), UpdateOptions{Manager: tc.manager})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) != 1 || out[0].Manager != tc.want || string(out[0].FieldsV1.Raw) != `{"f:spec":{".":{},"f:a":{}}}` {
+			t.Errorf("create by %q recorded %+v, want %q owning spec.a", tc.manager, out, tc.want)
+		}
+	}
+}

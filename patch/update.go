@@ -238,8 +238,13 @@ func (m *FieldManager) createdEntries(newObj map[string]any, manager, subresourc
 	if manager == "" {
 		manager = "unknown"
 	}
-	return []meta.ManagedFieldsEntry{{
+	e := meta.ManagedFieldsEntry{
 		Manager: manager, Operation: meta.ManagedFieldsOperationUpdate, APIVersion: string(m.version),
 		Time: m.timeNow(), FieldsType: FieldsTypeV1, FieldsV1: &meta.FieldsV1{Raw: raw}, Subresource: subresource,
-	}}, true
+	}
+	if !validUTF8(e) {
+		// Named as its identifier gives it back, by the general path.
+		return nil, false
+	}
+	return []meta.ManagedFieldsEntry{e}, true
 }
