@@ -69,7 +69,7 @@ func (m *FieldManager) Apply(live, applied []byte, opts ApplyOptions) ([]byte, [
 	if err != nil {
 		return nil, nil, internal(err)
 	}
-	mg, err := decodeManaged(opts.LiveManaged)
+	mg, err := decodeManaged(opts.LiveManaged, m.sets)
 	if err != nil {
 		return nil, nil, internal(fmt.Errorf("failed to decode managed fields: %v", err))
 	}
@@ -175,7 +175,7 @@ func (m *FieldManager) structuredApply(liveObj, cfg map[string]any, mg *managed,
 		}
 		return nil, nil, internal(err)
 	}
-	out := &managed{fields: fields, times: mg.times}
+	out := mg.with(fields)
 	if newTyped == nil {
 		return nil, out, nil
 	}

@@ -86,12 +86,21 @@ type FieldManager struct {
 	updaters map[string]*merge.Updater // by subresource
 	def      *merge.Updater
 	strip    *fieldpath.Set
-	max      int
-	now      func() time.Time
-	fast     fastfields.Fields
+	resets   map[string]*fieldpath.Set // ResetFields, by subresource
+	// resetNames and stripNames are resets and strip as field names, for
+	// writing a create's entry straight from the object.
+	resetNames map[string]*fastfields.Names
+	stripNames *fastfields.Names
+	max        int
+	now        func() time.Time
+	fast       fastfields.Fields
 	// multiVersion is set when entries of other versions are kept: the
 	// fast paths, which drop them, are not taken for objects having any.
 	multiVersion bool
+	// generalOnly turns the shortcuts of ownedUpdate and createdEntries
+	// off, for tests that compare them with the general path.
+	generalOnly bool
+	sets        *setCache
 }
 
 // NewFieldManager converts the kind's schema with [SMDSchema] once and
@@ -117,16 +126,20 @@ func NewFieldManager(s *schema.Schema, opts FieldManagerOptions) (*FieldManager,
 	}
 	m := &FieldManager{
 		pt: pt, gvk: gvk, version: version,
-		fast:     fastfields.Fields{Type: pt, Version: version},
-		updaters: map[string]*merge.Updater{},
-		def:      (&merge.UpdaterBuilder{Converter: conv}).BuildUpdater(),
-		strip:    stripSet(),
-		max:      opts.MaxUpdateManagers,
-		now:      opts.Now,
+		fast:       fastfields.Fields{Type: pt, Version: version},
+		updaters:   map[string]*merge.Updater{},
+		resets:     map[string]*fieldpath.Set{},
+		resetNames: map[string]*fastfields.Names{},
+		sets:       newSetCache(pt),
+		def:        (&merge.UpdaterBuilder{Converter: conv}).BuildUpdater(),
+		strip:      stripSet(),
+		max:        opts.MaxUpdateManagers,
+		now:        opts.Now,
 	}
 	if m.max <= 0 {
 		m.max = DefaultMaxUpdateManagers
 	}
+	m.stripNames, _ = fastfields.NamesOf(m.strip)
 	m.multiVersion = opts.Versions != nil
 	if m.now == nil {
 		m.now = time.Now
@@ -148,6 +161,8 @@ func NewFieldManager(s *schema.Schema, opts FieldManagerOptions) (*FieldManager,
 			}
 			set.Insert(fp)
 		}
+		m.resets[sub] = set
+		m.resetNames[sub], _ = fastfields.NamesOf(set)
 		filter := map[fieldpath.APIVersion]fieldpath.Filter{version: fieldpath.NewExcludeSetFilter(set)}
 		m.updaters[sub] = (&merge.UpdaterBuilder{Converter: conv, IgnoreFilter: filter}).BuildUpdater()
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/kapi-dev/kapi/meta"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -19,6 +20,23 @@ const FieldsTypeV1 = "FieldsV1"
 type managed struct {
 	fields fieldpath.ManagedFields
 	times  map[string]*meta.Time
+	// decoded are the entries the sets were decoded from, by identifier,
+	// so that an unchanged set is encoded as it was.
+	decoded map[string]decodedEntry
+}
+
+// decodedEntry is what decoding an entry gave: the identifying fields of
+// the entry, when they are what its identifier's JSON gives back (valid
+// UTF-8), and its set.
+type decodedEntry struct {
+	id    meta.ManagedFieldsEntry
+	hasID bool
+	set   *decodedSet
+}
+
+// with returns m with other fields, for the result of an update of m.
+func (m *managed) with(fields fieldpath.ManagedFields) *managed {
+	return &managed{fields: fields, times: m.times, decoded: m.decoded}
 }
 
 func emptyManaged() *managed {
@@ -27,7 +45,7 @@ func emptyManaged() *managed {
 
 // copy returns a managed that can be changed without touching m.
 func (m *managed) copy() *managed {
-	c := &managed{fields: m.fields.Copy(), times: make(map[string]*meta.Time, len(m.times))}
+	c := &managed{fields: m.fields.Copy(), times: make(map[string]*meta.Time, len(m.times)), decoded: m.decoded}
 	for k, v := range m.times {
 		c.times[k] = v
 	}
@@ -38,9 +56,9 @@ func (m *managed) copy() *managed {
 // JSON of the entry's manager, operation, apiVersion (left out for Apply,
 // so that an applier keeps one entry across versions) and subresource.
 func managerID(e meta.ManagedFieldsEntry) (string, error) {
-	id := meta.ManagedFieldsEntry{Manager: e.Manager, Operation: e.Operation, APIVersion: e.APIVersion, Subresource: e.Subresource}
-	if e.Operation == meta.ManagedFieldsOperationApply {
-		id.APIVersion = ""
+	id := identifying(e)
+	if b, ok := appendManagerID(make([]byte, 0, 128), id); ok {
+		return string(b), nil
 	}
 	b, err := json.Marshal(&id)
 	if err != nil {
@@ -49,11 +67,22 @@ func managerID(e meta.ManagedFieldsEntry) (string, error) {
 	return string(b), nil
 }
 
-// decodeManaged parses managedFields entries with kube's checks.
-func decodeManaged(entries []meta.ManagedFieldsEntry) (*managed, error) {
+// identifying returns the fields of e its identifier holds.
+func identifying(e meta.ManagedFieldsEntry) meta.ManagedFieldsEntry {
+	id := meta.ManagedFieldsEntry{Manager: e.Manager, Operation: e.Operation, APIVersion: e.APIVersion, Subresource: e.Subresource}
+	if e.Operation == meta.ManagedFieldsOperationApply {
+		id.APIVersion = ""
+	}
+	return id
+}
+
+// decodeManaged parses managedFields entries with kube's checks, taking
+// the sets from cache (nil for none) when it decoded them before.
+func decodeManaged(entries []meta.ManagedFieldsEntry, cache *setCache) (*managed, error) {
 	m := &managed{
-		fields: make(fieldpath.ManagedFields, len(entries)),
-		times:  make(map[string]*meta.Time, len(entries)),
+		fields:  make(fieldpath.ManagedFields, len(entries)),
+		times:   make(map[string]*meta.Time, len(entries)),
+		decoded: make(map[string]decodedEntry, len(entries)),
 	}
 	for i, e := range entries {
 		switch e.Operation {
@@ -75,22 +104,24 @@ func decodeManaged(entries []meta.ManagedFieldsEntry) (*managed, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error decoding manager from %v: %v", e, err)
 		}
-		set, err := fieldsToSet(e.FieldsV1)
+		raw := []byte("{}")
+		if e.FieldsV1 != nil && e.FieldsV1.Raw != nil {
+			raw = e.FieldsV1.Raw
+		}
+		d, err := cache.decode(raw)
 		if err != nil {
 			return nil, fmt.Errorf("error decoding versioned set from %v: %v", e, err)
 		}
-		m.fields[id] = fieldpath.NewVersionedSet(set, fieldpath.APIVersion(e.APIVersion), e.Operation == meta.ManagedFieldsOperationApply)
+		m.fields[id] = fieldpath.NewVersionedSet(d.set, fieldpath.APIVersion(e.APIVersion), e.Operation == meta.ManagedFieldsOperationApply)
 		m.times[id] = e.Time
+		ie := identifying(e)
+		m.decoded[id] = decodedEntry{id: ie, hasID: validUTF8(ie), set: d}
 	}
 	return m, nil
 }
 
-// fieldsToSet parses a FieldsV1 trie; nil is the empty set.
-func fieldsToSet(f *meta.FieldsV1) (*fieldpath.Set, error) {
-	raw := []byte("{}")
-	if f != nil && f.Raw != nil {
-		raw = f.Raw
-	}
+// fieldsToSet parses a FieldsV1 trie.
+func fieldsToSet(raw []byte) (*fieldpath.Set, error) {
 	s := &fieldpath.Set{}
 	if err := s.FromJSON(bytes.NewReader(raw)); err != nil {
 		return nil, fmt.Errorf("error decoding set: %v", err)
@@ -106,16 +137,19 @@ func (m *managed) encode() ([]meta.ManagedFieldsEntry, error) {
 	}
 	out := make([]meta.ManagedFieldsEntry, 0, len(m.fields))
 	for id, vs := range m.fields {
-		var e meta.ManagedFieldsEntry
-		if err := json.Unmarshal([]byte(id), &e); err != nil {
-			return nil, fmt.Errorf("error encoding versioned set for %v: error unmarshalling manager identifier %v: %v", id, id, err)
+		d := m.decoded[id]
+		e := d.id
+		if !d.hasID {
+			if err := json.Unmarshal([]byte(id), &e); err != nil {
+				return nil, fmt.Errorf("error encoding versioned set for %v: error unmarshalling manager identifier %v: %v", id, id, err)
+			}
 		}
 		e.APIVersion = string(vs.APIVersion())
 		if vs.Applied() {
 			e.Operation = meta.ManagedFieldsOperationApply
 		}
 		e.FieldsType = FieldsTypeV1
-		raw, err := vs.Set().ToJSON()
+		raw, err := m.setJSON(d, vs.Set())
 		if err != nil {
 			return nil, fmt.Errorf("error encoding versioned set for %v: error encoding set: %v", id, err)
 		}
@@ -247,4 +281,70 @@ func (m *managed) capUpdateManagers(max int) error {
 		m.times[bucket] = m.times[id]
 	}
 	return nil
+}
+
+// setJSON encodes set, giving the bytes it was decoded from when it is
+// the set d decoded.
+func (m *managed) setJSON(d decodedEntry, set *fieldpath.Set) ([]byte, error) {
+	if d.set != nil && d.set.set == set && d.set.raw != nil {
+		return d.set.raw, nil
+	}
+	return set.ToJSON()
+}
+
+// reconciled reports whether set is known to fit the field manager's
+// schema as it is, so that reconciling it with the schema changes nothing.
+func (m *managed) reconciled(set *fieldpath.Set) bool {
+	for _, d := range m.decoded {
+		if d.set.set == set {
+			return d.set.fits
+		}
+	}
+	return false
+}
+
+// appendManagerID appends the JSON encoding/json gives id (an entry of
+// identifying fields only) when its strings need no escaping; ok is false
+// otherwise.
+func appendManagerID(b []byte, id meta.ManagedFieldsEntry) ([]byte, bool) {
+	b = append(b, '{')
+	for _, f := range [...]struct{ key, v string }{
+		{"manager", id.Manager}, {"operation", string(id.Operation)},
+		{"apiVersion", id.APIVersion}, {"subresource", id.Subresource},
+	} {
+		if f.v == "" {
+			continue
+		}
+		if !plainJSONString(f.v) {
+			return b, false
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, f.key...)
+		b = append(b, `":"`...)
+		b = append(b, f.v...)
+		b = append(b, '"')
+	}
+	return append(b, '}'), true
+}
+
+// plainJSONString reports whether encoding/json writes s as it is
+// between quotes: printable ASCII but for the characters it escapes.
+func plainJSONString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
+}
+
+// validUTF8 reports whether the identifying fields of e are valid UTF-8,
+// so that its identifier's JSON decodes back to them.
+func validUTF8(e meta.ManagedFieldsEntry) bool {
+	return utf8.ValidString(e.Manager) && utf8.ValidString(string(e.Operation)) &&
+		utf8.ValidString(e.APIVersion) && utf8.ValidString(e.Subresource)
 }

@@ -83,7 +83,7 @@ func (p *Patcher) UpdateScale(parentManaged []meta.ManagedFieldsEntry, liveScale
 	if p.scale == nil {
 		return parentManaged, internal(errNoScale)
 	}
-	parent, err := decodeManaged(parentManaged)
+	parent, err := decodeManaged(parentManaged, p.sets)
 	if err != nil {
 		return parentManaged, internal(fmt.Errorf("failed to decode managed fields: %v", err))
 	}
@@ -127,6 +127,7 @@ func (s *scaleFields) toScale(parent *managed, version fieldpath.APIVersion) *ma
 // in kube, such a new entry carries no time.
 func (s *scaleFields) toParent(parent, sub *managed, version fieldpath.APIVersion) *managed {
 	out := emptyManaged()
+	out.decoded = parent.decoded
 	taken := make(map[string]bool, len(sub.fields))
 	for id := range sub.fields {
 		taken[id] = true

@@ -75,6 +75,9 @@ func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, opts Upd
 	removeManagedFields(liveObj)
 	removeManagedFields(newObj)
 	if len(live) == 0 && len(mg.fields) == 0 {
+		if entries, ok := m.createdEntries(newObj, manager, subresource); ok {
+			return entries, nil
+		}
 		if created, ok := m.trackCreate(newObj, manager, subresource); ok {
 			mg = created
 		} else {
@@ -96,7 +99,7 @@ func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, opts Upd
 // liveOrNew picks the entries an update starts from.
 func (m *FieldManager) liveOrNew(subresource string, liveManaged, newManaged []meta.ManagedFieldsEntry) *managed {
 	decodeOrEmpty := func(e []meta.ManagedFieldsEntry) *managed {
-		mg, err := decodeManaged(e)
+		mg, err := decodeManaged(e, m.sets)
 		if err != nil {
 			return emptyManaged()
 		}
@@ -108,7 +111,7 @@ func (m *FieldManager) liveOrNew(subresource string, liveManaged, newManaged []m
 	if isResetManagedFields(newManaged) {
 		return emptyManaged()
 	}
-	mg, err := decodeManaged(newManaged)
+	mg, err := decodeManaged(newManaged, m.sets)
 	if err != nil || len(mg.fields) == 0 {
 		return decodeOrEmpty(liveManaged)
 	}
@@ -131,7 +134,24 @@ func (m *FieldManager) trackUpdate(liveObj, newObj map[string]any, mg *managed, 
 	if err != nil {
 		return nil, err
 	}
-	if mg, err = m.structuredUpdate(liveObj, newObj, mg, subresource); err != nil {
+	if changed, ok := m.ownedUpdate(liveObj, newObj, mg, id, subresource); ok {
+		if changed {
+			mg.times[id] = m.timeNow()
+		}
+	} else if mg, err = m.recordChanges(liveObj, newObj, mg, id, subresource); err != nil {
+		return nil, err
+	}
+	if err := mg.capUpdateManagers(m.max); err != nil {
+		return nil, fmt.Errorf("failed to cap update managers: %v", err)
+	}
+	return mg, nil
+}
+
+// recordChanges gives the fields the write changed to the manager with
+// identifier id, merged into those it has.
+func (m *FieldManager) recordChanges(liveObj, newObj map[string]any, mg *managed, id, subresource string) (*managed, error) {
+	mg, err := m.structuredUpdate(liveObj, newObj, mg, subresource)
+	if err != nil {
 		return nil, err
 	}
 	if vs, ok := mg.fields[currentOperation]; ok {
@@ -142,9 +162,6 @@ func (m *FieldManager) trackUpdate(liveObj, newObj map[string]any, mg *managed, 
 			mg.fields[id] = vs
 		}
 		mg.times[id] = m.timeNow()
-	}
-	if err := mg.capUpdateManagers(m.max); err != nil {
-		return nil, fmt.Errorf("failed to cap update managers: %v", err)
 	}
 	return mg, nil
 }
@@ -157,7 +174,7 @@ func (m *FieldManager) structuredUpdate(liveObj, newObj map[string]any, mg *mana
 	if !m.otherVersions(mg.fields) {
 		filter := m.updater(subresource).IgnoreFilter[m.version]
 		if fields, ok := m.fast.Updated(liveObj, newObj, mg.fields, currentOperation, filter); ok {
-			out := &managed{fields: fields, times: mg.times}
+			out := mg.with(fields)
 			out.strip(currentOperation, m.strip)
 			return out, nil
 		}
@@ -174,7 +191,7 @@ func (m *FieldManager) structuredUpdate(liveObj, newObj map[string]any, mg *mana
 	if err != nil {
 		return nil, fmt.Errorf("failed to update ManagedFields (%v): %v", objectGVKNN(newObj), err)
 	}
-	out := &managed{fields: fields, times: mg.times}
+	out := mg.with(fields)
 	out.strip(currentOperation, m.strip)
 	return out, nil
 }
@@ -199,4 +216,35 @@ func (m *FieldManager) trackCreate(newObj map[string]any, manager, subresource s
 		mg.times[id] = m.timeNow()
 	}
 	return mg, true
+}
+
+// createdEntries writes the entry of a create that carries no
+// managedFields straight from the object (package fastfields), as
+// trackCreate and encoding would give it. ok is false when the object
+// needs trackCreate.
+func (m *FieldManager) createdEntries(newObj map[string]any, manager, subresource string) ([]meta.ManagedFieldsEntry, bool) {
+	_, hasReset := m.resets[subresource]
+	names := m.resetNames[subresource]
+	if m.generalOnly || m.stripNames == nil || (hasReset && names == nil) {
+		return nil, false
+	}
+	raw, ok := m.fast.CreatedJSON(make([]byte, 0, 512), newObj, names, m.stripNames)
+	if !ok {
+		return nil, false
+	}
+	if string(raw) == "{}" {
+		return nil, true
+	}
+	if manager == "" {
+		manager = "unknown"
+	}
+	e := meta.ManagedFieldsEntry{
+		Manager: manager, Operation: meta.ManagedFieldsOperationUpdate, APIVersion: string(m.version),
+		Time: m.timeNow(), FieldsType: FieldsTypeV1, FieldsV1: &meta.FieldsV1{Raw: raw}, Subresource: subresource,
+	}
+	if !validUTF8(e) {
+		// Named as its identifier gives it back, by the general path.
+		return nil, false
+	}
+	return []meta.ManagedFieldsEntry{e}, true
 }

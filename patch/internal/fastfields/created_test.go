@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kapi-dev/kapi/patch/internal/fastfields"
 	"github.com/kapi-dev/kapi/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -37,6 +38,26 @@ func sameCreate(t testing.TB, k *kind, doc []byte, sub string) bool {
 		gj, _ := got.ToJSON()
 		wj, _ := ws.ToJSON()
 		t.Fatalf("create of %s (subresource %q):\nwalk    %s\nUpdater %s", doc, sub, gj, wj)
+	}
+	sameCreatedJSON(t, k, obj, sub, got)
+	return true
+}
+
+// sameCreatedJSON fails unless CreatedJSON declines obj or gives the
+// encoding of set, the create's set, less the stripped fields. It reports
+// whether CreatedJSON answered.
+func sameCreatedJSON(t testing.TB, k *kind, obj map[string]any, sub string, set *fieldpath.Set) bool {
+	t.Helper()
+	want, err := set.Difference(strip).ToJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := k.fast.CreatedJSON([]byte("x"), obj, k.resets[sub], stripNames(t))
+	if !ok {
+		return false
+	}
+	if string(got) != "x"+string(want) {
+		t.Fatalf("create of %v (subresource %q):\nwritten %s\nencoded x%s", obj, sub, got, want)
 	}
 	return true
 }
@@ -163,6 +184,9 @@ func thingSchema() *schema.Schema {
 			"numbers":    {Type: "array", XListType: "set", Items: &schema.Schema{Type: "number"}},
 			"pairs": {Type: "array", XListType: "map", XListMapKeys: []string{"a", "b"}, Items: &schema.Schema{Type: "object",
 				Properties: map[string]*schema.Schema{"a": str(), "b": integer(), "v": {Type: "boolean"}}}},
+			// Keys declared out of name order: names list them sorted.
+			"rpairs": {Type: "array", XListType: "map", XListMapKeys: []string{"b", "a"}, Items: &schema.Schema{Type: "object",
+				Properties: map[string]*schema.Schema{"a": str(), "b": integer()}}},
 			"any":  {XPreserveUnknownFields: true},
 			"free": {Type: "object", XPreserveUnknownFields: true},
 			"ios":  {XIntOrString: true},
@@ -265,4 +289,63 @@ func (g *randomObjects) any(depth int) any {
 		out[fmt.Sprint("k", g.rng.IntN(3))] = g.any(depth + 1)
 	}
 	return out
+}
+
+// TestCreatedJSON wants CreatedJSON to answer, with the set's encoding,
+// for objects whose names, keys and set values need no escaping, and to
+// decline the others.
+func TestCreatedJSON(t *testing.T) {
+	w, th, none := newKind(t, widgetSchema(t)), newKind(t, thingSchema()), newKind(t, nil)
+	const head = `"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"ns","uid":"u","generation":1}`
+	// A kind resetting a field inside spec, so that a spec of only that
+	// field is a member with nothing below.
+	deep := newKind(t, widgetSchema(t))
+	color := fieldpath.NewSet(fieldpath.MakePathOrDie("spec", "color"))
+	deep.filters[""] = fieldpath.NewExcludeSetFilter(color)
+	if deep.resets[""], _ = fastfields.NamesOf(color); deep.resets[""] == nil {
+		t.Fatal("no names")
+	}
+	tests := []struct {
+		name     string
+		kind     *kind
+		doc, sub string
+		declines bool
+	}{
+		{name: "the 1.9 KB Widget", kind: w, doc: string(widgetDoc())},
+		{name: "stripped metadata only", kind: w, doc: `{` + head + `}`},
+		{name: "nothing recorded", kind: w, doc: `{"metadata":{"name":"w"}}`},
+		{name: "labels, finalizers, owner", kind: w,
+			doc: `{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w","labels":{"a":"b"},"finalizers":["x","y"],"ownerReferences":[{"apiVersion":"v1","kind":"K","name":"o","uid":"1"}]}}`},
+		{name: "nulls and empties", kind: w, doc: `{` + head + `,"spec":{"replicas":null,"tags":[],"ports":null,"color":""},"metadata":{"labels":{}}}`},
+		{name: "status reset", kind: w, doc: `{` + head + `,"spec":{"color":"red"},"status":{"readyReplicas":1}}`},
+		{name: "only status, reset", kind: w, doc: `{"status":{"readyReplicas":1}}`},
+		{name: "spec reset on status", kind: w, sub: "status",
+			doc: `{` + head + `,"spec":{"color":"red"},"status":{"readyReplicas":1,"conditions":[{"type":"Ready","status":"True"}]}}`},
+		{name: "numeric keys and set values", kind: th,
+			doc: `{` + head + `,"spec":{"numbers":[3,1,20],"pairs":[{"a":"x","b":10},{"a":"x","b":9},{"a":"w","b":2}]}}`},
+		{name: "keys declared out of name order", kind: th,
+			doc: `{` + head + `,"spec":{"rpairs":[{"a":"x","b":10},{"a":"y","b":9},{"a":"w","b":9}]}}`},
+		{name: "negative set values", kind: th, doc: `{` + head + `,"spec":{"numbers":[3,-1,-20]}}`},
+		{name: "atomic and untyped values", kind: th,
+			doc: `{` + head + `,"spec":{"atomicMap":{"a":"x","b":2},"atomicList":[{"x":"1"},{"x":"1"}],"any":{"q":[1,{"r":null}]},"free":{"z":{"y":[]}},"flag":false}}`},
+		{name: "no schema", kind: none, doc: `{` + head + `,"spec":{"a":{"b":[1,{"c":2}]},"d":null,"e":{}}}`},
+		{name: "a member with everything below it reset", kind: deep, doc: `{` + head + `,"spec":{"color":"red"}}`},
+		{name: "a member with part of what is below it reset", kind: deep, doc: `{` + head + `,"spec":{"color":"red","size":"s"}}`},
+		{name: "escaped name", kind: w, declines: true, doc: `{` + head + `,"metadata":{"labels":{"a<b":"x"}}}`},
+		{name: "escaped key", kind: w, declines: true, doc: `{` + head + `,"spec":{"ports":[{"name":"\"q\"","port":1}]}}`},
+		{name: "escaped set value", kind: w, declines: true, doc: `{` + head + `,"spec":{"tags":["é"]}}`},
+		{name: "float set value", kind: th, declines: true, doc: `{` + head + `,"spec":{"numbers":[2.5]}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			obj := decode(t, js(t, tc.doc))
+			set, ok := tc.kind.fast.Created(obj, tc.kind.filters[tc.sub])
+			if !ok {
+				t.Fatal("Created declines the object")
+			}
+			if answered := sameCreatedJSON(t, tc.kind, obj, tc.sub, set); answered == tc.declines {
+				t.Errorf("answered %v, want %v", answered, !tc.declines)
+			}
+		})
+	}
 }

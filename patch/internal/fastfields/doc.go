@@ -13,7 +13,10 @@
 // the general path, which reports or handles it as before.
 // TestCreatedMatchesUpdater, TestCreatedRandom, FuzzCreated,
 // TestUpdatedMatchesUpdater, TestUpdatedRandom and FuzzUpdated compare the
-// two on hand-picked, random and fuzzed objects.
+// two on hand-picked, random and fuzzed objects; wherever they check a
+// create, they also check that [Fields.CreatedJSON] writes what encoding
+// the set gives. [Fields.Changes] is the walk of [Fields.Changed] telling
+// a visitor of each change instead of building the sets.
 package fastfields
 
 import (

@@ -30,6 +30,29 @@ type kind struct {
 	fast     fastfields.Fields
 	updaters map[string]*merge.Updater
 	filters  map[string]fieldpath.Filter
+	resets   map[string]*fastfields.Names
+}
+
+// strip are the fields package patch never records.
+var strip = fieldpath.NewSet(
+	fieldpath.MakePathOrDie("apiVersion"),
+	fieldpath.MakePathOrDie("kind"),
+	fieldpath.MakePathOrDie("metadata"),
+	fieldpath.MakePathOrDie("metadata", "name"),
+	fieldpath.MakePathOrDie("metadata", "namespace"),
+	fieldpath.MakePathOrDie("metadata", "creationTimestamp"),
+	fieldpath.MakePathOrDie("metadata", "uid"),
+	fieldpath.MakePathOrDie("metadata", "generation"),
+	fieldpath.MakePathOrDie("metadata", "managedFields"),
+	fieldpath.MakePathOrDie("metadata", "resourceVersion"),
+)
+
+func stripNames(t testing.TB) *fastfields.Names {
+	n, ok := fastfields.NamesOf(strip)
+	if !ok {
+		t.Fatal("strip holds more than field names")
+	}
+	return n
 }
 
 func newKind(t testing.TB, s *schema.Schema) *kind {
@@ -39,9 +62,15 @@ func newKind(t testing.TB, s *schema.Schema) *kind {
 		t.Fatal(err)
 	}
 	k := &kind{fast: fastfields.Fields{Type: pt, Version: version},
-		updaters: map[string]*merge.Updater{}, filters: map[string]fieldpath.Filter{}}
+		updaters: map[string]*merge.Updater{}, filters: map[string]fieldpath.Filter{}, resets: map[string]*fastfields.Names{}}
 	for sub, reset := range map[string]string{"": "status", "status": "spec"} {
-		f := fieldpath.NewExcludeSetFilter(fieldpath.NewSet(fieldpath.MakePathOrDie(reset)))
+		set := fieldpath.NewSet(fieldpath.MakePathOrDie(reset))
+		f := fieldpath.NewExcludeSetFilter(set)
+		names, ok := fastfields.NamesOf(set)
+		if !ok {
+			t.Fatal("reset fields hold more than field names")
+		}
+		k.resets[sub] = names
 		k.filters[sub] = f
 		k.updaters[sub] = (&merge.UpdaterBuilder{Converter: sameVersion{},
 			IgnoreFilter: map[fieldpath.APIVersion]fieldpath.Filter{version: f}}).BuildUpdater()

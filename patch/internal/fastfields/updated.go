@@ -27,22 +27,34 @@ func (f Fields) Changed(live, obj map[string]any) (cmp *typed.Comparison, ok boo
 	if !ok || atom.Map == nil || len(live) == 0 || len(obj) == 0 {
 		return nil, false
 	}
+	cmp = &typed.Comparison{Removed: fieldpath.NewSet(), Modified: fieldpath.NewSet(), Added: fieldpath.NewSet()}
 	w := diffWalker{
 		fields: fieldWalker{schema: f.Type.Schema},
-		cmp:    &typed.Comparison{Removed: fieldpath.NewSet(), Modified: fieldpath.NewSet(), Added: fieldpath.NewSet()},
+		visit:  comparisonSink{cmp},
 		path:   make(fieldpath.Path, 0, 8),
 	}
 	if !w.fieldsOf(atom.Map, live, obj) {
 		return nil, false
 	}
-	return w.cmp, true
+	return cmp, true
 }
 
 // diffWalker compares two decoded objects along a schema.
 type diffWalker struct {
 	fields fieldWalker // checks the inside of atomic values
-	cmp    *typed.Comparison
+	visit  Visitor
 	path   fieldpath.Path
+	names  []string // where the path's field names are kept
+}
+
+// name returns a pointer to a copy of k for a path element, from a slab
+// rather than one allocation each (the sets keep the pointers).
+func (w *diffWalker) name(k string) *string {
+	if len(w.names) == cap(w.names) {
+		w.names = make([]string, 0, 32)
+	}
+	w.names = append(w.names, k)
+	return &w.names[len(w.names)-1]
 }
 
 // side is one object's value at a node; absent when the object has no
@@ -61,8 +73,7 @@ func (w *diffWalker) node(tr smd.TypeRef, l, r side) bool {
 	if l.v == nil && r.v == nil && atom.Map != nil && (atom.Scalar != nil || atom.List != nil) {
 		// Nulls (or a null and nothing) in an untyped value: the
 		// comparison takes them as an empty map, a leaf.
-		w.leaf(l, r)
-		return true
+		return w.leaf(l, r)
 	}
 	if atom, ok = deduce(atom, l, r); !ok {
 		return false
@@ -74,8 +85,7 @@ func (w *diffWalker) node(tr smd.TypeRef, l, r side) bool {
 		if !scalarOrNull(*atom.Scalar, l) || !scalarOrNull(*atom.Scalar, r) {
 			return false
 		}
-		w.leaf(l, r)
-		return true
+		return w.leaf(l, r)
 	case atom.List != nil:
 		return w.listNode(atom.List, tr, l, r)
 	}
@@ -135,15 +145,16 @@ func scalarOrNull(t smd.Scalar, s side) bool {
 }
 
 // leaf records a value compared as a whole.
-func (w *diffWalker) leaf(l, r side) {
+func (w *diffWalker) leaf(l, r side) bool {
 	switch {
 	case !l.present:
-		w.cmp.Added.Insert(w.path)
+		return w.visit.Visit(Added, w.path)
 	case !r.present:
-		w.cmp.Removed.Insert(w.path)
+		return w.visit.Visit(Removed, w.path)
 	case !jsonEqual(l.v, r.v):
-		w.cmp.Modified.Insert(w.path)
+		return w.visit.Visit(Modified, w.path)
 	}
+	return true
 }
 
 // mapNode compares maps or structs; a null is an empty map.
@@ -157,14 +168,12 @@ func (w *diffWalker) mapNode(t *smd.Map, tr smd.TypeRef, l, r side) bool {
 		if t.ElementRelationship == smd.Atomic && (!w.fields.check(l.v, tr) || !w.fields.check(r.v, tr)) {
 			return false
 		}
-		w.leaf(l, r)
-		return true
+		return w.leaf(l, r)
 	}
 	if !w.fieldsOf(t, lm, rm) {
 		return false
 	}
-	w.presence(l, r)
-	return true
+	return w.presence(l, r)
 }
 
 // fieldsOf compares the fields of two maps of type t.
@@ -195,8 +204,7 @@ func (w *diffWalker) field(t *smd.Map, k string, l, r side) bool {
 	if !ok {
 		return false
 	}
-	name := k
-	w.path = append(w.path, fieldpath.PathElement{FieldName: &name})
+	w.path = append(w.path, fieldpath.PathElement{FieldName: w.name(k)})
 	ok = w.node(ft, l, r)
 	w.path = w.path[:len(w.path)-1]
 	return ok
@@ -204,13 +212,14 @@ func (w *diffWalker) field(t *smd.Map, k string, l, r side) bool {
 
 // presence records a granular map or list that only one object has; one
 // both have is recorded through what changed inside it.
-func (w *diffWalker) presence(l, r side) {
+func (w *diffWalker) presence(l, r side) bool {
 	switch {
 	case !l.present:
-		w.cmp.Added.Insert(w.path)
+		return w.visit.Visit(Added, w.path)
 	case !r.present:
-		w.cmp.Removed.Insert(w.path)
+		return w.visit.Visit(Removed, w.path)
 	}
+	return true
 }
 
 // listNode compares lists; a null is an empty list.
@@ -224,14 +233,12 @@ func (w *diffWalker) listNode(t *smd.List, tr smd.TypeRef, l, r side) bool {
 		if t.ElementRelationship == smd.Atomic && (!w.fields.check(l.v, tr) || !w.fields.check(r.v, tr)) {
 			return false
 		}
-		w.leaf(l, r)
-		return true
+		return w.leaf(l, r)
 	}
 	if t.ElementRelationship != smd.Associative || !w.items(t, ll, rl) {
 		return false
 	}
-	w.presence(l, r)
-	return true
+	return w.presence(l, r)
 }
 
 // items compares the entries of two associative lists by their names

@@ -1,0 +1,30 @@
+package patch
+
+import "github.com/kapi-dev/kapi/meta"
+
+// GeneralUpdatesOnly makes m record every update and create through the
+// general path, for tests comparing its shortcuts with it.
+func GeneralUpdatesOnly(m *FieldManager) { m.generalOnly = true }
+
+// OwnedUpdate reports whether an update of live to obj by manager through
+// subresource, over the stored entries, the request carrying sent, takes the shortcut for updates
+// that only change the manager's own fields.
+func OwnedUpdate(m *FieldManager, live, obj []byte, stored, sent []meta.ManagedFieldsEntry, manager, subresource string) bool {
+	liveObj, err := m.decodeLive(live)
+	if err != nil {
+		return false
+	}
+	newObj, err := decodeObject(obj)
+	if err != nil {
+		return false
+	}
+	removeManagedFields(liveObj)
+	removeManagedFields(newObj)
+	mg := m.liveOrNew(subresource, stored, sent)
+	id, err := m.managerID(manager, meta.ManagedFieldsOperationUpdate, subresource)
+	if err != nil {
+		return false
+	}
+	_, ok := m.ownedUpdate(liveObj, newObj, mg, id, subresource)
+	return ok
+}
