@@ -163,7 +163,11 @@ func TestWatchPeerStopsReading(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stalled.Close()
-	_ = stalled.(*net.TCPConn).SetReadBuffer(8 << 10)
+	// The stalled client keeps the system's receive buffer: one shrunk
+	// below the size of a loopback segment drops data it advertised room
+	// for, and the server's kernel then resends only on its backed-off
+	// retransmission timer (seconds after a long stall), never on a
+	// window update when the client reads again.
 	fmt.Fprintf(stalled, "GET %s?watch=1&%s HTTP/1.1\r\nHost: kapi\r\n\r\n", widgetsPath, from)
 	fast := watchLines(t, ts, from, "")
 
