@@ -157,11 +157,13 @@ func (s *core) watchTimeout(opts resourceversion.Watch) time.Duration {
 	return min + time.Duration(rand.Int64N(int64(min)))
 }
 
-// stream forwards the watcher's events until the watch ends. It flushes
-// when the watcher has nothing more ready, but at most once per
-// flushSpacing: an event after a quiet spell goes out at once, while
-// during a burst each write carries several events, which saves the
-// server and the client a system call and a wake-up per event.
+// stream forwards the watcher's events until the watch ends. It takes
+// every event the watcher has ready and flushes them together, but at
+// most once per flushSpacing: an event after a quiet spell goes out at
+// once, while during a burst each write carries several events, which
+// saves the server and the client a system call and a wake-up per event.
+// A watcher of a resource with many watchers delivers its changes in
+// batches (see watch.Cache), so each of its batches is one write.
 func (ws *watchStream) stream(ctx context.Context, w *watch.Watcher) {
 	events := w.Events()
 	timer := time.NewTimer(time.Hour)
@@ -187,11 +189,16 @@ func (ws *watchStream) stream(ctx context.Context, w *watch.Watcher) {
 			ws.end(w.Err())
 			return
 		}
-		if err := ws.event(ev); err != nil {
+		closed, err := ws.gather(ev, events)
+		if err != nil {
 			ws.fail(err)
 			return
 		}
-		if waiting || len(events) > 0 && len(ws.pending) < maxPending {
+		if closed {
+			ws.end(w.Err())
+			return
+		}
+		if waiting && len(ws.pending) < maxPending {
 			continue
 		}
 		if wait := time.Until(ws.flushed.Add(flushSpacing)); wait > 0 && len(ws.pending) < maxPending {
@@ -201,6 +208,30 @@ func (ws *watchStream) stream(ctx context.Context, w *watch.Watcher) {
 		}
 		if ws.flush() != nil {
 			return // the peer is gone or took nothing for too long
+		}
+	}
+}
+
+// gather adds ev and then the events already waiting in the channel to
+// the pending bytes, up to maxPending, without blocking: a watcher
+// delivers the changes that came while it lingered together, and they
+// go out in one write. It reports whether the channel was closed.
+func (ws *watchStream) gather(ev watch.Event, events <-chan watch.Event) (closed bool, err error) {
+	for {
+		if err := ws.event(ev); err != nil {
+			return false, err
+		}
+		if len(ws.pending) >= maxPending {
+			return false, nil
+		}
+		var ok bool
+		select {
+		case ev, ok = <-events:
+			if !ok {
+				return true, nil
+			}
+		default:
+			return false, nil
 		}
 	}
 }
