@@ -216,6 +216,9 @@ type core struct {
 	// none (see observe.go).
 	observer Observer
 	tracer   Tracer
+	// watchBufs holds the buffers watch streams gather events in between
+	// two writes (see watchStream.flush).
+	watchBufs watchBuffers
 }
 
 // resourceKey locates a resource: group, version and plural name.

@@ -163,7 +163,11 @@ func TestWatchPeerStopsReading(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stalled.Close()
-	_ = stalled.(*net.TCPConn).SetReadBuffer(8 << 10)
+	// The stalled client keeps the system's receive buffer: one shrunk
+	// below the size of a loopback segment drops data it advertised room
+	// for, and the server's kernel then resends only on its backed-off
+	// retransmission timer (seconds after a long stall), never on a
+	// window update when the client reads again.
 	fmt.Fprintf(stalled, "GET %s?watch=1&%s HTTP/1.1\r\nHost: kapi\r\n\r\n", widgetsPath, from)
 	fast := watchLines(t, ts, from, "")
 
@@ -350,6 +354,82 @@ func TestWatchBatchesBursts(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%d of %d events sent", n, burst)
+		}
+	}
+}
+
+// gateWriter is a response writer whose writes after the first wait for
+// open, and which counts them.
+type gateWriter struct {
+	header http.Header
+	open   chan struct{}
+	mu     sync.Mutex
+	body   strings.Builder
+	writes int
+}
+
+func (w *gateWriter) Header() http.Header { return w.header }
+func (w *gateWriter) WriteHeader(int)     {}
+func (w *gateWriter) Flush()              {}
+func (w *gateWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	first := w.writes == 0
+	w.writes++
+	w.mu.Unlock()
+	if !first {
+		<-w.open
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.body.Write(b)
+}
+
+func (w *gateWriter) counts() (events, writes int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Count(w.body.String(), "\n"), w.writes
+}
+
+// TestWatchCatchesUpInLargeWrites: a stream whose peer took nothing for a
+// while sends the events that gathered meanwhile in writes of up to
+// 128 KiB, not one per few events.
+func TestWatchCatchesUpInLargeWrites(t *testing.T) {
+	const updates = 60 // of about 3.5 KB each: 210 KB
+	srv := apiserver.New(apiserver.Options{WatchCache: apiserver.WatchCacheOptions{WatcherBuffer: 2 * updates}})
+	srv.Register(widgetKind())
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	a := createWidget(t, ts, "a", "")
+	w := &gateWriter{header: http.Header{}, open: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.ServeHTTP(w, httptest.NewRequestWithContext(ctx, "GET", widgetsPath+"?watch=1&resourceVersion="+a.ResourceVersion, nil))
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	big := strings.Repeat("x", 3<<10)
+	for i := range updates {
+		do(t, ts, "PATCH", widgetsPath+"/a", "application/merge-patch+json", fmt.Sprintf(`{"metadata":{"annotations":{"big":"%d%s"}}}`, i, big))
+	}
+	time.Sleep(200 * time.Millisecond) // the watcher hands the stream what its channel holds
+	close(w.open)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		n, writes := w.counts()
+		if n == updates {
+			// One for the first event, one that waited at the gate, then
+			// the ~200 KB that gathered meanwhile.
+			if writes > 5 {
+				t.Fatalf("%d events in %d writes, want 5 at most", n, writes)
+			}
+			t.Logf("%d events in %d writes", n, writes)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d events sent", n, updates)
 		}
 	}
 }

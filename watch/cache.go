@@ -152,6 +152,10 @@ type Cache struct {
 	mu       sync.Mutex // guards stopped with watcher registration
 	stopped  bool
 	watchers sync.WaitGroup
+	// active counts the running watchers, whose number sets how long
+	// they linger (see linger.go); linger is lingerFor but in tests.
+	active atomic.Int64
+	linger func(watchers int64) time.Duration
 
 	up upstream // owned by the upstream goroutine
 	// frameBook counts the bytes of the window's encoded events.
@@ -205,6 +209,7 @@ func New(store storage.Interface, prefix string, opts Options) *Cache {
 		ctx:      ctx,
 		cancel:   cancel,
 		finished: make(chan struct{}),
+		linger:   lingerFor,
 	}
 	st := &state{root: new(node), base: &record{}, changed: make(chan struct{})}
 	if c.opts.Index != nil {

@@ -120,6 +120,14 @@
 // has not read yet, so it costs no memory of its own. Memory is bounded by
 // the window and the channels, whatever the consumers do.
 //
+// A cache with many watchers (32 or more) makes them linger: a watcher
+// woken by a change soon after its last delivery holds it until 25 µs per
+// watcher of the cache (25 ms at most) have passed since that delivery,
+// then delivers every change that came meanwhile in one go, so that each
+// watcher and its consumer wake once per batch rather than once per
+// change. A change after a quiet spell goes out at once, and a cache with
+// few watchers never holds one.
+//
 // A watcher is too slow, and ends with ErrTooSlow, when either
 //
 //   - its consumer stalled: the channel was full, with the next event

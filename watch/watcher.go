@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/kapi-dev/kapi/resourceversion"
 )
@@ -98,11 +99,13 @@ type Watcher struct {
 
 	// owned by the watcher's goroutine
 	epoch     int64
-	seq       int64 // the next record to look at
-	pos       int64 // every change up to pos has been delivered
-	bookmarks int64 // the bookmark round last seen
-	initial   *node // the initial state to send first, if any
-	replaying bool  // serving from the store's history (see replay)
+	seq       int64       // the next record to look at
+	pos       int64       // every change up to pos has been delivered
+	bookmarks int64       // the bookmark round last seen
+	initial   *node       // the initial state to send first, if any
+	replaying bool        // serving from the store's history (see replay)
+	delivered time.Time   // when a change last woke the watcher (see linger)
+	timer     *time.Timer // for lingering; nil until it first lingers
 }
 
 // errDone ends a watcher its consumer stopped.
@@ -231,6 +234,7 @@ func (c *Cache) startWatcher(ctx context.Context, prefix string, opts WatchOptio
 	w.lo, w.hi = keyRange(prefix)
 	w.ctx, w.cancel = context.WithCancel(ctx)
 	c.watchers.Add(1)
+	c.active.Add(1)
 	go w.run()
 	return w, nil
 }
@@ -238,6 +242,7 @@ func (c *Cache) startWatcher(ctx context.Context, prefix string, opts WatchOptio
 func (w *Watcher) run() {
 	defer w.c.watchers.Done()
 	err := w.loop()
+	w.c.active.Add(-1)
 	w.cancel()
 	switch {
 	case errors.Is(err, errDone):
@@ -287,6 +292,9 @@ func (w *Watcher) loop() error {
 		}
 		select {
 		case <-st.changed:
+			if err := w.linger(); err != nil {
+				return err
+			}
 		case <-w.wake:
 		case <-w.ctx.Done():
 			return errDone
