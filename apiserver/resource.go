@@ -120,7 +120,9 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 			cacheOpts.Transform = r.normalize
 		}
 		cacheOpts.Index = r.indexTerms
-		r.hints = new(termHints)
+		if len(k.SelectableFields) > 0 {
+			r.hints = new(termHints)
+		}
 		r.cache = watch.New(r.store, r.prefix, cacheOpts)
 	}
 	// stop stops the cache of a resource that is not built after all.

@@ -35,7 +35,7 @@ const (
 type termHints struct {
 	mu    sync.Mutex
 	byKey map[string]hintRef // the key's newest hint
-	ring  [termHintSlots]termHint
+	ring  []termHint         // termHintSlots, made at the first hint
 	seq   uint64 // hints put so far
 	first uint64 // the oldest hint that may still be held
 	held  int    // bytes of the values held
@@ -67,7 +67,7 @@ func (h *termHints) put(key string, value []byte, terms []string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.byKey == nil {
-		h.byKey = make(map[string]hintRef)
+		h.byKey, h.ring = make(map[string]hintRef), make([]termHint, termHintSlots)
 	}
 	h.seq++
 	ref := hintRef{slot: int(h.seq % termHintSlots), seq: h.seq}
