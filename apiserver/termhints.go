@@ -36,10 +36,10 @@ type termHints struct {
 	mu    sync.Mutex
 	byKey map[string]hintRef // the key's newest hint
 	ring  []termHint         // termHintSlots, made at the first hint
-	seq   uint64 // hints put so far
-	first uint64 // the oldest hint that may still be held
-	held  int    // bytes of the values held
-	taken uint64 // hints used, for tests
+	seq   uint64             // hints put so far
+	first uint64             // the oldest hint that may still be held
+	held  int                // bytes of the values held
+	taken uint64             // hints used, for tests
 }
 
 // hintRef points at a hint: the one put as number seq, if its slot
