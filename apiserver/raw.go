@@ -61,10 +61,15 @@ func (r *resource) appendJSON(dst []byte, kv *storage.KeyValue) ([]byte, error) 
 // is at at, with the revision in its place.
 func appendSpliced(dst []byte, kv *storage.KeyValue, at int) []byte {
 	dst = append(dst, kv.Value[:at]...)
-	dst = append(dst, `"resourceVersion":"`...)
-	dst = strconv.AppendInt(dst, kv.ModRevision, 10)
-	dst = append(dst, '"')
+	dst = appendRVField(dst, kv.ModRevision)
 	return append(dst, kv.Value[at+len(rvMarker):]...)
+}
+
+// appendRVField appends the resourceVersion field that replaces a stored
+// value's placeholder.
+func appendRVField(dst []byte, rev int64) []byte {
+	dst = append(dst, `"resourceVersion":"`...)
+	return append(strconv.AppendInt(dst, rev, 10), '"')
 }
 
 // writeRawList writes a page as a JSON list straight from the stored
@@ -152,8 +157,7 @@ func (h *handler) writeRawObject(req *request, e *watch.Entry) {
 	mid := rv[:0]
 	if at := h.r.spliceAt(e.KV); at >= 0 {
 		head, tail = e.KV.Value[:at], e.KV.Value[at+len(rvMarker):]
-		mid = append(mid, `"resourceVersion":"`...)
-		mid = append(strconv.AppendInt(mid, e.KV.ModRevision, 10), '"')
+		mid = appendRVField(mid, e.KV.ModRevision)
 	} else {
 		b, err := h.r.convertedJSON(e)
 		if err != nil {
