@@ -112,10 +112,17 @@ func TestConversionReviewPerList(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 5
+	var last struct {
+		Metadata struct{ ResourceVersion string }
+	}
 	for i := range n {
 		body := `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"c` + string(rune('a'+i)) + `"},"spec":{"cronSpec":"* * * * *"}}`
-		if code, out := e.do(t, "POST", crontabs, "application/json", body); code != http.StatusCreated {
+		code, out := e.do(t, "POST", crontabs, "application/json", body)
+		if code != http.StatusCreated {
 			t.Fatalf("create: %d %s", code, out)
+		}
+		if err := json.Unmarshal([]byte(out), &last); err != nil {
+			t.Fatal(err)
 		}
 	}
 	mu.Lock()
@@ -131,7 +138,9 @@ func TestConversionReviewPerList(t *testing.T) {
 		{"table", "application/json;as=Table;v=v1;g=meta.k8s.io", nil},
 	}
 	for _, tc := range tests {
-		req, _ := http.NewRequest("GET", e.ts.URL+beta+"?resourceVersion=0", nil)
+		// Served from the watch cache, once it holds the last create:
+		// resourceVersion=0 alone may answer before it does.
+		req, _ := http.NewRequest("GET", e.ts.URL+beta+"?resourceVersionMatch=NotOlderThan&resourceVersion="+last.Metadata.ResourceVersion, nil)
 		req.Header.Set("Accept", tc.accept)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
