@@ -83,8 +83,7 @@ func (s *Server) initOperations() {
 // (504). Health checks go straight through: they must answer while the
 // server is saturated or shutting down. rec, when not nil, is the
 // request's record for the observer: the filters note why they refused.
-func (s *Server) protect(w http.ResponseWriter, r *http.Request, rec *RequestRecord, serve http.HandlerFunc) {
-	class := classify(r)
+func (s *Server) protect(w http.ResponseWriter, r *http.Request, class requestClass, rec *RequestRecord, serve http.HandlerFunc) {
 	if class.probe {
 		serve(w, r)
 		return

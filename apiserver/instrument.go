@@ -4,13 +4,22 @@ import (
 	"context"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// observed is what serveObserved keeps of a request, in one allocation.
-type observed struct {
+// served is what serving a request keeps of it, pooled: the writer that
+// records its status and size, what is worked out once for the filters,
+// routing and the metric labels (the request's class and parsed path),
+// and its record for the observer, which may not keep it past its call
+// (see Observer).
+type served struct {
 	rec RequestRecord
-	mw  meteredWriter
+	// sr is the writer serveHTTP records the response's status and size
+	// with.
+	sr    statusRecorder
+	class requestClass
+	path  requestPath
 }
 
 // serveObserved serves a request with an observer or a tracer: it opens
@@ -18,10 +27,9 @@ type observed struct {
 // request's labels and outcome when it ends, panics included.
 func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	class := classify(r)
-	o := &observed{rec: RequestRecord{RequestLabels: labelsFor(r, class)}}
-	o.mw = meteredWriter{ResponseWriter: w, code: http.StatusOK}
-	rec, mw := &o.rec, &o.mw
+	o := s.startServing(w, r)
+	o.rec.RequestLabels = labelsFor(r, o.class, &o.path)
+	rec, sr, class := &o.rec, &o.sr, o.class
 	var span Span
 	if s.tracer != nil {
 		var ctx context.Context
@@ -38,7 +46,7 @@ func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 		if p == http.ErrAbortHandler {
 			rec.Aborted = true
 		}
-		rec.Code, rec.ResponseSize, rec.Duration = mw.code, mw.size, time.Since(start)
+		rec.Code, rec.ResponseSize, rec.Duration = sr.code, sr.size, time.Since(start)
 		if s.observer != nil && !class.probe {
 			s.observer.ObserveRequest(rec)
 		}
@@ -49,8 +57,27 @@ func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 		if p != nil {
 			panic(p)
 		}
+		s.doneServing(o)
 	}()
-	s.serveHTTP(mw, r, rec)
+	s.serveHTTP(r, o)
+}
+
+// startServing returns the pooled state of a request beginning, w its
+// writer; doneServing gives it back.
+func (s *Server) startServing(w http.ResponseWriter, r *http.Request) *served {
+	o, _ := s.records.Get().(*served)
+	if o == nil {
+		o = new(served)
+	}
+	o.sr = statusRecorder{ResponseWriter: w, code: http.StatusOK}
+	o.class = classify(r)
+	o.path.parse(r)
+	return o
+}
+
+func (s *Server) doneServing(o *served) {
+	*o = served{}
+	s.records.Put(o)
 }
 
 // spanName names a request's span by its verb and resource ("LIST
@@ -74,54 +101,36 @@ const maxSpanNames = 1024
 
 // spanNames keeps the span names made so far, so that naming the span of
 // a request (sampled or not) costs a map lookup rather than an
-// allocation.
+// allocation. The map is replaced whole when a name is added, so that
+// the lookup takes no lock: a read lock's shared counter costs more on
+// many cores than the lookup.
 type spanNames struct {
-	mu sync.RWMutex
-	m  map[spanNameKey]string
+	names atomic.Pointer[map[spanNameKey]string]
+	mu    sync.Mutex // held to add a name
 }
 
 // get returns spanName(rec), kept for the next request with its labels.
 func (c *spanNames) get(rec *RequestRecord) string {
 	k := spanNameKey{rec.Verb, rec.Resource, rec.Subresource}
-	c.mu.RLock()
-	name, ok := c.m[k]
-	c.mu.RUnlock()
-	if ok {
-		return name
+	if m := c.names.Load(); m != nil {
+		if name, ok := (*m)[k]; ok {
+			return name
+		}
 	}
-	name = spanName(rec)
+	name := spanName(rec)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = make(map[spanNameKey]string)
+	var cur map[spanNameKey]string
+	if m := c.names.Load(); m != nil {
+		cur = *m
 	}
-	if len(c.m) < maxSpanNames {
-		c.m[k] = name
+	if len(cur) < maxSpanNames {
+		next := make(map[spanNameKey]string, len(cur)+1)
+		for k, v := range cur {
+			next[k] = v
+		}
+		next[k] = name
+		c.names.Store(&next)
 	}
 	return name
 }
-
-// meteredWriter counts the status code and body bytes of a response.
-type meteredWriter struct {
-	http.ResponseWriter
-	code  int
-	size  int64
-	wrote bool
-}
-
-func (m *meteredWriter) WriteHeader(code int) {
-	if !m.wrote {
-		m.code, m.wrote = code, true
-	}
-	m.ResponseWriter.WriteHeader(code)
-}
-
-func (m *meteredWriter) Write(b []byte) (int, error) {
-	m.wrote = true
-	n, err := m.ResponseWriter.Write(b)
-	m.size += int64(n)
-	return n, err
-}
-
-// Unwrap lets http.ResponseController reach Flush and deadlines.
-func (m *meteredWriter) Unwrap() http.ResponseWriter { return m.ResponseWriter }

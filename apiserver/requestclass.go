@@ -78,13 +78,9 @@ func afterSegments(p string, n int) string {
 // labelsFor computes kube-apiserver's metric labels of a request from its
 // path, as kube-apiserver's request info does. It runs only when the
 // server has an Observer.
-func labelsFor(r *http.Request, class requestClass) RequestLabels {
+func labelsFor(r *http.Request, class requestClass, path *requestPath) RequestLabels {
 	l := RequestLabels{Component: "apiserver", DryRun: dryRunLabel(r.URL)}
-	// A resource path has at most 9 segments
-	// (/apis/g/v/namespaces/ns/r/name/sub and a watch); labelling one
-	// allocates nothing.
-	var segments [10]string
-	parts, _ := appendSegments(segments[:0], r.URL.EscapedPath())
+	parts := path.parts
 	var rest []string
 	switch {
 	case len(parts) >= 2 && parts[0] == "api":

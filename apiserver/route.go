@@ -36,14 +36,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveObserved(w, r)
 		return
 	}
-	s.serveHTTP(w, r, nil)
+	o := s.startServing(w, r)
+	s.serveHTTP(r, o)
+	// Not deferred: after a panic, o is left to the collector.
+	s.doneServing(o)
 }
 
-// serveHTTP serves a request; record, when not nil, is the request's record
-// for the observer, which the filters fill in. It is passed down rather
-// than put in the request's context, which would cost a copy of the
-// request per request.
-func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, record *RequestRecord) {
+// serveHTTP serves a request, writing to o.sr. o holds the request's
+// record for the observer, which the filters fill in, and what was worked
+// out of the request already; it is passed down rather than put in the
+// request's context, which would cost a copy of the request per request.
+func (s *Server) serveHTTP(r *http.Request, o *served) {
 	// The debug log's arguments, the clock read included, would cost
 	// something on every request: only when it is on.
 	debug := s.log.Enabled(r.Context(), slog.LevelDebug)
@@ -51,7 +54,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, record *Reque
 	if debug {
 		start = time.Now()
 	}
-	rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
+	rec := &o.sr
 	defer func() {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
@@ -80,19 +83,18 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, record *Reque
 	panicked := true
 	defer func() { done(panicked) }()
 	if authed != nil {
-		s.protect(out, authed, record, func(w http.ResponseWriter, r *http.Request) {
+		s.protect(out, authed, o.class, &o.rec, func(w http.ResponseWriter, r *http.Request) {
 			if !s.serveReview(w, r) {
-				s.route(w, r.WithContext(withWarnings(r.Context(), w)), docs)
+				s.route(w, r.WithContext(withWarnings(r.Context(), w)), docs, &o.path)
 			}
 		})
 	}
 	panicked = false
 }
 
-func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs) {
-	// Route on the escaped path: an encoded slash stays inside its
-	// segment (and then fails name validation) rather than making one.
-	path := strings.TrimSuffix(r.URL.EscapedPath(), "/")
+// route serves a request by its path, p.
+func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, p *requestPath) {
+	path := p.escaped
 	if s.serveHealth(w, r, path) {
 		return
 	}
@@ -114,7 +116,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 		s.serveOpenAPI(w, r, docs, strings.TrimPrefix(path, "/openapi/v3/"))
 		return
 	}
-	parts, ok := splitPath(path)
+	parts, ok := p.parts, p.ok
 	switch {
 	case !ok:
 		s.writeError(w, r, status.NotFoundPath(""))
@@ -267,6 +269,28 @@ func isTrue(v string) bool { return v == "true" || v == "1" }
 
 // splitPath splits an escaped path into its unescaped segments; it
 // reports false when a segment's escaping is malformed.
+// requestPath is a request's path as routing and the metric labels read
+// it, worked out once per request.
+type requestPath struct {
+	// escaped is the escaped path without a final slash: routing on it,
+	// an encoded slash stays inside its segment (and then fails name
+	// validation) rather than making one.
+	escaped string
+	// parts are its unescaped segments; ok is false when one does not
+	// unescape.
+	parts []string
+	ok    bool
+	// store holds the segments of paths of up to 10 segments, which
+	// resource paths are (/apis/g/v/namespaces/ns/r/name/sub and a
+	// watch).
+	store [10]string
+}
+
+func (p *requestPath) parse(r *http.Request) {
+	p.escaped = strings.TrimSuffix(r.URL.EscapedPath(), "/")
+	p.parts, p.ok = appendSegments(p.store[:0], p.escaped)
+}
+
 func splitPath(p string) ([]string, bool) {
 	p = strings.Trim(p, "/")
 	if p == "" {
@@ -309,10 +333,12 @@ func checkPathName(what, name string) error {
 }
 
 // statusRecorder remembers the status code for the request log and
-// whether anything was written, so a late panic does not write twice.
+// whether anything was written, so a late panic does not write twice, and
+// counts the body's bytes for the observer.
 type statusRecorder struct {
 	http.ResponseWriter
 	code  int
+	size  int64
 	wrote bool
 }
 
@@ -326,7 +352,9 @@ func (r *statusRecorder) WriteHeader(code int) {
 
 func (r *statusRecorder) Write(b []byte) (int, error) {
 	r.wrote = true
-	return r.ResponseWriter.Write(b)
+	n, err := r.ResponseWriter.Write(b)
+	r.size += int64(n)
+	return n, err
 }
 
 // Unwrap lets http.ResponseController reach Flush and deadlines.

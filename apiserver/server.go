@@ -216,6 +216,8 @@ type core struct {
 	// none (see observe.go).
 	observer Observer
 	tracer   Tracer
+	// records holds the *served of finished requests, for the next.
+	records sync.Pool
 	// watchBufs holds the buffers watch streams gather events in between
 	// two writes (see watchStream.flush).
 	watchBufs watchBuffers

@@ -3,7 +3,6 @@ package prometheus
 import (
 	"errors"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -13,10 +12,14 @@ import (
 	"github.com/kapi-dev/kapi/apiserver"
 )
 
-// latencyBuckets are kube-apiserver's buckets of
+// latencyBounds are kube-apiserver's buckets of
 // apiserver_request_duration_seconds and etcd_request_duration_seconds.
-var latencyBuckets = []float64{0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3,
+var latencyBounds = [...]float64{0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3,
 	4, 5, 6, 8, 10, 15, 20, 30, 45, 60}
+
+// sizeBounds are kube-apiserver's buckets of apiserver_response_sizes:
+// 1000 to 10^9 bytes, by powers of ten.
+var sizeBounds = [...]float64{1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
 
 var (
 	requestLabels = []string{"verb", "dry_run", "group", "version", "resource", "subresource", "scope", "component"}
@@ -29,9 +32,7 @@ var (
 // Metrics is an [apiserver.Observer] (and an etcd backend's observer)
 // that keeps kube-apiserver's metrics. Make it with [New].
 type Metrics struct {
-	requests     *prom.CounterVec
-	latency      *prom.HistogramVec
-	sizes        *prom.HistogramVec
+	requests     *requestMetrics
 	longRunning  *prom.GaugeVec
 	watchers     *prom.GaugeVec
 	watchEvents  *prom.CounterVec
@@ -42,12 +43,10 @@ type Metrics struct {
 	etcdLatency  *prom.HistogramVec
 	etcdRequests *prom.CounterVec
 	etcdErrors   *prom.CounterVec
-	consistent   *prom.CounterVec
+	consistent   *consistentReads
 
 	inflight inflightCollector
 	state    stateCollector
-	series   requestSeriesCache
-	reads    consistentReadCache
 }
 
 var _ apiserver.Observer = (*Metrics)(nil)
@@ -55,16 +54,9 @@ var _ apiserver.Observer = (*Metrics)(nil)
 // New registers kapi's metrics, and the Go runtime and process
 // collectors unless reg has them already, on reg.
 func New(reg prom.Registerer) (*Metrics, error) {
+	shards := newShardPicker()
 	m := &Metrics{
-		requests: prom.NewCounterVec(prom.CounterOpts{Name: "apiserver_request_total",
-			Help: "Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code."},
-			append(requestLabels, "code")),
-		latency: prom.NewHistogramVec(prom.HistogramOpts{Name: "apiserver_request_duration_seconds",
-			Help:    "Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
-			Buckets: latencyBuckets}, requestLabels),
-		sizes: prom.NewHistogramVec(prom.HistogramOpts{Name: "apiserver_response_sizes",
-			Help:    "Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.",
-			Buckets: prom.ExponentialBuckets(1000, 10, 7)}, sizeLabels),
+		requests: newRequestMetrics(shards),
 		longRunning: prom.NewGaugeVec(prom.GaugeOpts{Name: "apiserver_longrunning_requests",
 			Help: "Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component."}, sizeLabels),
 		watchers: prom.NewGaugeVec(prom.GaugeOpts{Name: "apiserver_registered_watchers",
@@ -80,18 +72,17 @@ func New(reg prom.Registerer) (*Metrics, error) {
 		rejected: prom.NewCounterVec(prom.CounterOpts{Name: "apiserver_flowcontrol_rejected_requests_total",
 			Help: "Number of requests rejected by API Priority and Fairness subsystem"}, []string{"flow_schema", "priority_level", "reason"}),
 		etcdLatency: prom.NewHistogramVec(prom.HistogramOpts{Name: "etcd_request_duration_seconds",
-			Help: "Etcd request latency in seconds for each operation and object type.", Buckets: latencyBuckets}, etcdLabels),
+			Help: "Etcd request latency in seconds for each operation and object type.", Buckets: latencyBounds[:]}, etcdLabels),
 		etcdRequests: prom.NewCounterVec(prom.CounterOpts{Name: "etcd_requests_total",
 			Help: "Etcd request counts for each operation and object type."}, etcdLabels),
 		etcdErrors: prom.NewCounterVec(prom.CounterOpts{Name: "etcd_request_errors_total",
 			Help: "Etcd failed request counts for each operation and object type."}, etcdLabels),
-		consistent: prom.NewCounterVec(prom.CounterOpts{Name: "apiserver_watch_cache_consistent_read_total",
-			Help: "Counter for consistent reads from cache."}, []string{"group", "resource", "success", "fallback"}),
+		consistent: newConsistentReads(shards),
 	}
 	m.inflight.desc = prom.NewDesc("apiserver_current_inflight_requests",
 		"Maximal number of currently used inflight request limit of this apiserver per request kind in last second.", []string{"request_kind"}, nil)
 	m.state.init()
-	for _, c := range []prom.Collector{m.requests, m.latency, m.sizes, m.longRunning, m.watchers, m.watchEvents,
+	for _, c := range []prom.Collector{m.requests, m.longRunning, m.watchers, m.watchEvents,
 		m.eventSizes, m.aborts, m.terminations, m.rejected, m.etcdLatency, m.etcdRequests, m.etcdErrors, m.consistent, &m.inflight, &m.state} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
@@ -107,15 +98,7 @@ func New(reg prom.Registerer) (*Metrics, error) {
 
 // ObserveRequest counts a finished request.
 func (m *Metrics) ObserveRequest(r *apiserver.RequestRecord) {
-	k := requestKey{RequestLabels: r.RequestLabels, code: r.Code}
-	s := m.series.get(m, &k)
-	s.total.Inc()
-	if s.latency != nil {
-		s.latency.Observe(r.Duration.Seconds())
-	}
-	if s.size != nil {
-		s.size.Observe(float64(r.ResponseSize))
-	}
+	m.requests.observe(r)
 	if r.Rejected == "" && !r.TimedOut && !r.Aborted {
 		return
 	}
@@ -151,10 +134,9 @@ func (m *Metrics) ObserveWatchEvent(group, version, resource string, size int) {
 }
 
 // ObserveConsistentRead counts a consistent read, and whether it fell
-// back to the store. Every GET and LIST without a resourceVersion is one,
-// so its counter is looked up in a map rather than by hashing its labels.
+// back to the store. Every GET and LIST without a resourceVersion is one.
 func (m *Metrics) ObserveConsistentRead(group, resource string, fallback, success bool) {
-	m.reads.get(m.consistent, consistentKey{group, resource, fallback, success}).Inc()
+	m.consistent.add(consistentKey{group, resource, fallback, success})
 }
 
 // ObserveResources takes the function the state gauges are read from at
@@ -174,36 +156,45 @@ func (m *Metrics) ObserveEtcdRequest(operation, group, resource string, d time.D
 
 // inflightCollector reports, per request kind, the most seats in use
 // since the last scrape (kube-apiserver reports the most in the last
-// second), so that short bursts between scrapes are seen.
+// second), so that short bursts between scrapes are seen. Every request
+// under a limit sets it twice: it takes no lock.
 type inflightCollector struct {
-	desc *prom.Desc
-	mu   sync.Mutex
-	cur  map[string]int
-	peak map[string]int
+	desc               *prom.Desc
+	readOnly, mutating seats
+}
+
+// seats is one kind's seats in use, and the most since the last scrape.
+type seats struct {
+	cur, peak atomic.Int64
+	_         [112]byte // the other kind's seats are set by other requests
+}
+
+func (c *inflightCollector) seats(kind string) *seats {
+	if kind == "mutating" {
+		return &c.mutating
+	}
+	return &c.readOnly
 }
 
 func (c *inflightCollector) set(kind string, n int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.cur == nil {
-		c.cur, c.peak = make(map[string]int), make(map[string]int)
-	}
-	c.cur[kind] = n
-	if n > c.peak[kind] {
-		c.peak[kind] = n
+	s := c.seats(kind)
+	s.cur.Store(int64(n))
+	for {
+		p := s.peak.Load()
+		if int64(n) <= p || s.peak.CompareAndSwap(p, int64(n)) {
+			return
+		}
 	}
 }
 
 func (c *inflightCollector) Describe(ch chan<- *prom.Desc) { ch <- c.desc }
 
 func (c *inflightCollector) Collect(ch chan<- prom.Metric) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	for _, kind := range []string{"readOnly", "mutating"} {
-		ch <- prom.MustNewConstMetric(c.desc, prom.GaugeValue, float64(c.peak[kind]), kind)
-		if c.peak != nil {
-			c.peak[kind] = c.cur[kind]
-		}
+		s := c.seats(kind)
+		// The next interval's peak starts from the seats in use now.
+		peak := s.peak.Swap(s.cur.Load())
+		ch <- prom.MustNewConstMetric(c.desc, prom.GaugeValue, float64(peak), kind)
 	}
 }
 

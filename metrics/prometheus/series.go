@@ -2,7 +2,7 @@ package prometheus
 
 import (
 	"strconv"
-	"sync"
+	"sync/atomic"
 
 	prom "github.com/prometheus/client_golang/prometheus"
 
@@ -15,50 +15,130 @@ type requestKey struct {
 	code int
 }
 
-// requestSeries are the series a finished request adds to: its counter,
-// its latency histogram (nil for watches) and its response size
-// histogram (nil but for GET and LIST).
+// requestCell is one shard's part of a request series: the requests
+// counted, and their latency and response size histograms (see observe).
+type requestCell struct {
+	count      atomic.Uint64
+	latency    [len(latencyBounds) + 1]atomic.Uint64
+	latencySum atomic.Uint64
+	size       [len(sizeBounds) + 1]atomic.Uint64
+	sizeSum    atomic.Uint64
+	_          [64]byte // keeps the next shard's cell off this one's cache lines
+}
+
+// requestSeries is what the requests of one label set add to.
 type requestSeries struct {
-	total   prom.Counter
-	latency prom.Observer
-	size    prom.Observer
+	latency bool // observed for all but watches
+	size    bool // observed for GET and LIST
+	cells   []requestCell
 }
 
-// requestSeriesCache keeps the series of each label set seen, so that a
-// request costs one map lookup rather than hashing its label values once
-// per metric. It holds as many entries as the metrics hold series.
-type requestSeriesCache struct {
-	mu sync.RWMutex
-	m  map[requestKey]*requestSeries
+// requestMetrics keeps apiserver_request_total,
+// apiserver_request_duration_seconds and apiserver_response_sizes: a
+// request adds to one series, found in one map lookup, in its shard's
+// cell; a scrape adds up the cells, and the histograms of the series that
+// differ only in labels the histograms do not have (code; dry_run for
+// sizes).
+type requestMetrics struct {
+	total, latency, size *prom.Desc
+	shards               *shardPicker
+	series               seriesMap[requestKey, requestSeries]
 }
 
-// get returns the series of k, making them on first use.
-func (c *requestSeriesCache) get(m *Metrics, k *requestKey) *requestSeries {
-	c.mu.RLock()
-	s := c.m[*k]
-	c.mu.RUnlock()
-	if s != nil {
-		return s
+func newRequestMetrics(shards *shardPicker) *requestMetrics {
+	m := &requestMetrics{
+		total: prom.NewDesc("apiserver_request_total",
+			"Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
+			append(requestLabels[:len(requestLabels):len(requestLabels)], "code"), nil),
+		latency: prom.NewDesc("apiserver_request_duration_seconds",
+			"Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
+			requestLabels, nil),
+		size: prom.NewDesc("apiserver_response_sizes",
+			"Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.",
+			sizeLabels, nil),
+		shards: shards,
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if s = c.m[*k]; s != nil {
-		return s
+	m.series.make = func(k requestKey, sharded bool) *requestSeries {
+		n := 1
+		if sharded {
+			n = shards.n
+		}
+		return &requestSeries{latency: k.Verb != "WATCH", size: k.Verb == "GET" || k.Verb == "LIST",
+			cells: make([]requestCell, n)}
 	}
-	l := &k.RequestLabels
-	s = &requestSeries{total: m.requests.WithLabelValues(l.Verb, l.DryRun, l.Group, l.Version, l.Resource, l.Subresource,
-		l.Scope, l.Component, strconv.Itoa(k.code))}
-	if l.Verb != "WATCH" {
-		s.latency = m.latency.WithLabelValues(l.Verb, l.DryRun, l.Group, l.Version, l.Resource, l.Subresource, l.Scope, l.Component)
+	return m
+}
+
+func (m *requestMetrics) observe(r *apiserver.RequestRecord) {
+	s := m.series.get(requestKey{RequestLabels: r.RequestLabels, code: r.Code})
+	shard := m.shards.get()
+	c := &s.cells[int(*shard)&(len(s.cells)-1)]
+	m.shards.put(shard)
+	c.count.Add(1)
+	if s.latency {
+		observe(c.latency[:], &c.latencySum, latencyBounds[:], r.Duration.Seconds())
 	}
-	if l.Verb == "GET" || l.Verb == "LIST" {
-		s.size = m.sizes.WithLabelValues(l.Verb, l.Group, l.Version, l.Resource, l.Subresource, l.Scope, l.Component)
+	if s.size {
+		observe(c.size[:], &c.sizeSum, sizeBounds[:], float64(r.ResponseSize))
 	}
-	if c.m == nil {
-		c.m = make(map[requestKey]*requestSeries)
+}
+
+func (m *requestMetrics) Describe(ch chan<- *prom.Desc) {
+	ch <- m.total
+	ch <- m.latency
+	ch <- m.size
+}
+
+func (m *requestMetrics) Collect(ch chan<- prom.Metric) {
+	var totals []prom.Metric
+	latency := make(map[apiserver.RequestLabels]*histogramSum)
+	sizes := make(map[apiserver.RequestLabels]*histogramSum)
+	m.series.each(func(k requestKey, s *requestSeries) {
+		var lat, size *histogramSum
+		if s.latency {
+			lat = sumOf(latency, k.RequestLabels)
+		}
+		if s.size {
+			l := k.RequestLabels
+			l.DryRun = "" // not a label of the sizes
+			size = sumOf(sizes, l)
+		}
+		var n uint64
+		for i := range s.cells {
+			c := &s.cells[i]
+			n += c.count.Load()
+			if lat != nil {
+				lat.add(c.latency[:], &c.latencySum, latencyBounds[:])
+			}
+			if size != nil {
+				size.add(c.size[:], &c.sizeSum, sizeBounds[:])
+			}
+		}
+		l := &k.RequestLabels
+		totals = append(totals, prom.MustNewConstMetric(m.total, prom.CounterValue, float64(n),
+			l.Verb, l.DryRun, l.Group, l.Version, l.Resource, l.Subresource, l.Scope, l.Component, strconv.Itoa(k.code)))
+	})
+	for _, t := range totals {
+		ch <- t
 	}
-	c.m[*k] = s
-	return s
+	for l, h := range latency {
+		ch <- prom.MustNewConstHistogram(m.latency, h.count, h.sum, h.cum,
+			l.Verb, l.DryRun, l.Group, l.Version, l.Resource, l.Subresource, l.Scope, l.Component)
+	}
+	for l, h := range sizes {
+		ch <- prom.MustNewConstHistogram(m.size, h.count, h.sum, h.cum,
+			l.Verb, l.Group, l.Version, l.Resource, l.Subresource, l.Scope, l.Component)
+	}
+}
+
+// sumOf returns the sum kept for l in sums, made on first use.
+func sumOf(sums map[apiserver.RequestLabels]*histogramSum, l apiserver.RequestLabels) *histogramSum {
+	h := sums[l]
+	if h == nil {
+		h = new(histogramSum)
+		sums[l] = h
+	}
+	return h
 }
 
 // consistentKey is the labels of one
@@ -68,30 +148,48 @@ type consistentKey struct {
 	fallback, success bool
 }
 
-// consistentReadCache keeps the consistent read counters of each label
-// set seen, as requestSeriesCache does for requests.
-type consistentReadCache struct {
-	mu sync.RWMutex
-	m  map[consistentKey]prom.Counter
+// consistentReads keeps apiserver_watch_cache_consistent_read_total:
+// every GET and LIST without a resourceVersion adds to it, so it is
+// sharded as the request metrics are.
+type consistentReads struct {
+	desc   *prom.Desc
+	shards *shardPicker
+	series seriesMap[consistentKey, shardedCounter]
 }
 
-// get returns the counter of k in vec, making it on first use.
-func (c *consistentReadCache) get(vec *prom.CounterVec, k consistentKey) prom.Counter {
-	c.mu.RLock()
-	s := c.m[k]
-	c.mu.RUnlock()
-	if s != nil {
-		return s
+func newConsistentReads(shards *shardPicker) *consistentReads {
+	c := &consistentReads{
+		desc: prom.NewDesc("apiserver_watch_cache_consistent_read_total", "Counter for consistent reads from cache.",
+			[]string{"group", "resource", "success", "fallback"}, nil),
+		shards: shards,
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if s = c.m[k]; s != nil {
-		return s
+	c.series.make = func(_ consistentKey, sharded bool) *shardedCounter {
+		n := 1
+		if sharded {
+			n = shards.n
+		}
+		s := make(shardedCounter, n)
+		return &s
 	}
-	s = vec.WithLabelValues(k.group, k.resource, strconv.FormatBool(k.success), strconv.FormatBool(k.fallback))
-	if c.m == nil {
-		c.m = make(map[consistentKey]prom.Counter)
+	return c
+}
+
+func (c *consistentReads) add(k consistentKey) {
+	s := c.series.get(k)
+	shard := c.shards.get()
+	s.add(*shard)
+	c.shards.put(shard)
+}
+
+func (c *consistentReads) Describe(ch chan<- *prom.Desc) { ch <- c.desc }
+
+func (c *consistentReads) Collect(ch chan<- prom.Metric) {
+	var out []prom.Metric
+	c.series.each(func(k consistentKey, s *shardedCounter) {
+		out = append(out, prom.MustNewConstMetric(c.desc, prom.CounterValue, s.value(),
+			k.group, k.resource, strconv.FormatBool(k.success), strconv.FormatBool(k.fallback)))
+	})
+	for _, m := range out {
+		ch <- m
 	}
-	c.m[k] = s
-	return s
 }
