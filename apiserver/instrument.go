@@ -26,7 +26,9 @@ type served struct {
 // the request's span (continuing the client's trace), and reports the
 // request's labels and outcome when it ends, panics included.
 func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
+	// Durations from the server's clock base: one read of the monotonic
+	// clock at each end, where time.Now would read the wall clock too.
+	start := time.Since(s.clockBase)
 	o := s.startServing(w, r)
 	o.rec.RequestLabels = labelsFor(r, o.class, &o.path)
 	rec, sr, class := &o.rec, &o.sr, o.class
@@ -46,7 +48,7 @@ func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 		if p == http.ErrAbortHandler {
 			rec.Aborted = true
 		}
-		rec.Code, rec.ResponseSize, rec.Duration = sr.code, sr.size, time.Since(start)
+		rec.Code, rec.ResponseSize, rec.Duration = sr.code, sr.size, time.Since(s.clockBase)-start
 		if s.observer != nil && !class.probe {
 			s.observer.ObserveRequest(rec)
 		}

@@ -216,6 +216,9 @@ type core struct {
 	// none (see observe.go).
 	observer Observer
 	tracer   Tracer
+	// clockBase is when the server was made, with its monotonic reading:
+	// request durations are measured from it (see serveObserved).
+	clockBase time.Time
 	// records holds the *served of finished requests, for the next.
 	records sync.Pool
 	// watchBufs holds the buffers watch streams gather events in between
@@ -249,7 +252,7 @@ func New(opts Options) *Server {
 		opts.MinWatchTimeout = 30 * time.Minute
 	}
 	s := &Server{
-		core:      core{opts: opts, log: opts.Logger, codecs: opts.Codecs},
+		core:      core{opts: opts, log: opts.Logger, codecs: opts.Codecs, clockBase: time.Now()},
 		resources: make(map[resourceKey]*handler),
 	}
 	s.initOperations()
