@@ -26,15 +26,15 @@ func openPath(path string) bool {
 // impersonation, the audit record and authorization. It returns the
 // writer and request to serve (the request carrying its user), or a nil
 // request when it answered the request itself (401, 403), and a function
-// to call when the request is done.
-func (s *Server) guard(w *statusRecorder, r *http.Request) (http.ResponseWriter, *http.Request, func(panicked bool)) {
+// to call when the request is done. path is the request's, parsed.
+func (s *Server) guard(w *statusRecorder, r *http.Request, path *requestPath) (http.ResponseWriter, *http.Request, func(panicked bool)) {
 	open := openPath(r.URL.Path)
 	requester, err := s.authenticate(r, open)
 	user := requester
 	if err == nil && requester != nil {
 		user, err = auth.Impersonate(r.Context(), r.Header, requester, s.authorizer())
 	}
-	attrs := requestAttributes(r, user)
+	attrs := pathAttributes(r, user, path)
 	rec := s.startAudit(w, r, attrs, requester, user)
 	out := http.ResponseWriter(w)
 	if rec != nil {

@@ -10,7 +10,9 @@ import "net/http"
 func (s *Server) NonResourceHandler(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
-		out, authed, done := s.guard(rec, r)
+		var path requestPath
+		path.parse(r)
+		out, authed, done := s.guard(rec, r, &path)
 		panicked := true
 		defer func() { done(panicked) }()
 		if authed != nil {

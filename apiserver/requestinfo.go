@@ -14,10 +14,17 @@ import (
 // verb, namespace, resource, name and subresource; anything else is a
 // non-resource request whose verb is the lower-cased method.
 func requestAttributes(r *http.Request, u *auth.User) auth.Attributes {
+	var p requestPath
+	p.parse(r)
+	return pathAttributes(r, u, &p)
+}
+
+// pathAttributes is requestAttributes of r with its path parsed already.
+func pathAttributes(r *http.Request, u *auth.User, p *requestPath) auth.Attributes {
 	a := auth.Attributes{User: u, Path: r.URL.Path, Verb: strings.ToLower(r.Method)}
 	// The escaped path, as the router splits it: an encoded slash stays
 	// inside its segment.
-	parts, ok := splitPath(r.URL.EscapedPath())
+	parts, ok := p.parts, p.ok
 	if !ok || len(parts) < 3 || (parts[0] != "api" && parts[0] != "apis") {
 		return a
 	}

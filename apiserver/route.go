@@ -79,7 +79,7 @@ func (s *Server) serveHTTP(r *http.Request, o *served) {
 		s.writeError(rec, r, s.broken)
 		return
 	}
-	out, authed, done := s.guard(rec, r)
+	out, authed, done := s.guard(rec, r, &o.path)
 	panicked := true
 	defer func() { done(panicked) }()
 	if authed != nil {
