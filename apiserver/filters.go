@@ -157,6 +157,7 @@ func (s *Server) serveLongRunning(w http.ResponseWriter, r *http.Request, rec *R
 	stop := context.AfterFunc(s.stopLongRunning, cancel)
 	defer stop()
 	if o := s.observer; o != nil {
+		s.boundLabels(&rec.RequestLabels)
 		o.ObserveLongRunning(&rec.RequestLabels, 1)
 		defer o.ObserveLongRunning(&rec.RequestLabels, -1)
 		if kind := s.kindOf(&rec.RequestLabels); kind != "" {

@@ -50,6 +50,9 @@ func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 		}
 		rec.Code, rec.ResponseSize, rec.Duration = sr.code, sr.size, time.Since(s.clockBase)-start
 		if s.observer != nil && !class.probe {
+			if !o.path.resolved {
+				s.boundLabels(&rec.RequestLabels)
+			}
 			s.observer.ObserveRequest(rec)
 		}
 		if span != nil {
@@ -80,6 +83,21 @@ func (s *Server) startServing(w http.ResponseWriter, r *http.Request) *served {
 func (s *Server) doneServing(o *served) {
 	*o = served{}
 	s.records.Put(o)
+}
+
+// boundLabels blanks the resource labels of a request whose group,
+// version, resource or subresource the server does not serve. The labels
+// come from the request's path, so a client could otherwise make any
+// number of series (kube-apiserver's request metrics count routed
+// requests only, and its terminations have this very problem).
+func (s *Server) boundLabels(l *RequestLabels) {
+	if l.Resource == "" {
+		return
+	}
+	if h := s.seal().lookup(l.Group, l.Version, l.Resource); h != nil && (l.Subresource == "" || h.r.hasSubresource(l.Subresource)) {
+		return
+	}
+	l.Group, l.Version, l.Resource, l.Subresource = "", "", "", ""
 }
 
 // spanName names a request's span by its verb and resource ("LIST

@@ -52,7 +52,9 @@ type RequestLabels struct {
 	// DryRun is the request's dryRun values, "" when none.
 	DryRun string
 	// Group, Version, Resource and Subresource name the resource; empty
-	// for requests outside the API.
+	// for requests outside the API, and for those that name a resource
+	// the server does not serve (so that clients cannot make series
+	// without bound).
 	Group, Version, Resource, Subresource string
 	// Scope is "resource" (one object, or a create), "namespace",
 	// "cluster", or "" outside the API.

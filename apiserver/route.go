@@ -121,7 +121,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 	case !ok:
 		s.writeError(w, r, status.NotFoundPath(""))
 	case len(parts) >= 2 && parts[0] == "api":
-		s.serveGroupVersion(w, r, docs, "", parts[1], parts[2:])
+		p.resolved = s.serveGroupVersion(w, r, docs, "", parts[1], parts[2:])
 	case len(parts) == 2 && parts[0] == "apis":
 		if g, ok := docs.groups[parts[1]]; ok {
 			s.writeJSON(w, http.StatusOK, g)
@@ -129,29 +129,30 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 		}
 		s.writeError(w, r, status.NotFoundPath(""))
 	case len(parts) >= 3 && parts[0] == "apis":
-		s.serveGroupVersion(w, r, docs, parts[1], parts[2], parts[3:])
+		p.resolved = s.serveGroupVersion(w, r, docs, parts[1], parts[2], parts[3:])
 	default:
 		s.writeError(w, r, status.NotFoundPath(""))
 	}
 }
 
 // serveGroupVersion serves /apis/G/V/... (or /api/V/...): the resource
-// list, or a resource request.
-func (s *Server) serveGroupVersion(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, group, version string, rest []string) {
+// list, or a resource request; resolved reports the latter.
+func (s *Server) serveGroupVersion(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, group, version string, rest []string) (resolved bool) {
 	if len(rest) == 0 {
 		if rl, ok := docs.resourceLists[meta.GroupVersion{Group: group, Version: version}]; ok {
 			s.writeJSON(w, http.StatusOK, rl)
-			return
+			return false
 		}
 		s.writeError(w, r, status.NotFoundPath(""))
-		return
+		return false
 	}
 	h, req, err := s.resolve(w, r, docs, group, version, rest)
 	if err != nil {
 		s.writeError(w, r, err)
-		return
+		return false
 	}
 	h.serve(req)
+	return true
 }
 
 // resolve turns the path below a group-version into a resource request
@@ -280,6 +281,8 @@ type requestPath struct {
 	// unescape.
 	parts []string
 	ok    bool
+	// resolved is set by routing when the path named a served resource.
+	resolved bool
 	// store holds the segments of paths of up to 10 segments, which
 	// resource paths are (/apis/g/v/namespaces/ns/r/name/sub and a
 	// watch).
