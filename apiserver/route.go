@@ -306,13 +306,23 @@ func splitPath(p string) ([]string, bool) {
 // to dst; false when one does not unescape.
 func appendSegments(dst []string, p string) ([]string, bool) {
 	p = strings.Trim(p, "/")
+	// Most paths have nothing escaped: their segments are cut as they are.
+	escaped := strings.IndexByte(p, '%') >= 0
 	for p != "" {
-		seg, rest, _ := strings.Cut(p, "/")
-		u, err := url.PathUnescape(seg)
-		if err != nil {
-			return nil, false
+		seg := p
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			seg, p = p[:i], p[i+1:]
+		} else {
+			p = ""
 		}
-		dst, p = append(dst, u), rest
+		if escaped {
+			u, err := url.PathUnescape(seg)
+			if err != nil {
+				return nil, false
+			}
+			seg = u
+		}
+		dst = append(dst, seg)
 	}
 	return dst, true
 }

@@ -3,8 +3,11 @@ package bench_test
 import (
 	"flag"
 	"math/rand/v2"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
@@ -25,23 +28,8 @@ var instrumentedObjects = flag.Int("bench.instrumented-objects", 10000, "Widgets
 // request traced): compare the gets/s of each with the first.
 func BenchmarkGetInstrumented(b *testing.B) {
 	n := *instrumentedObjects
-	for _, inst := range []struct {
-		name   string
-		tracer bool
-		rate   int32
-	}{
-		{name: "instruments=off"},
-		{name: "instruments=metrics"},
-		{name: "instruments=metrics+tracing-default", tracer: true},
-		{name: "instruments=metrics+tracing-all", tracer: true, rate: 1_000_000},
-	} {
-		cfg := server.Config{}
-		if inst.name != "instruments=off" {
-			cfg.Ops = server.Operations{Metrics: true}
-		}
-		if inst.tracer {
-			cfg.Ops.TracerProvider, cfg.Ops.TracingSamplingRatePerMillion = sdktrace.NewTracerProvider(), inst.rate
-		}
+	for _, inst := range instrumentSets {
+		cfg := inst.config()
 		for _, tr := range transports {
 			b.Run("transport="+tr.String()+"/"+inst.name, func(b *testing.B) {
 				f := cachedInstrumented(b, inst.name, cfg, n)
@@ -53,6 +41,149 @@ func BenchmarkGetInstrumented(b *testing.B) {
 			})
 		}
 	}
+}
+
+// instrumentSet is a server configuration of BenchmarkGetInstrumented.
+type instrumentSet struct {
+	name   string
+	tracer bool
+	rate   int32
+}
+
+var instrumentSets = []instrumentSet{
+	{name: "instruments=off"},
+	{name: "instruments=metrics"},
+	{name: "instruments=metrics+tracing-default", tracer: true},
+	{name: "instruments=metrics+tracing-all", tracer: true, rate: 1_000_000},
+}
+
+func (inst instrumentSet) config() server.Config {
+	cfg := server.Config{}
+	if inst.name != "instruments=off" {
+		cfg.Ops = server.Operations{Metrics: true}
+	}
+	if inst.tracer {
+		cfg.Ops.TracerProvider, cfg.Ops.TracingSamplingRatePerMillion = sdktrace.NewTracerProvider(), inst.rate
+	}
+	return cfg
+}
+
+// BenchmarkInstrumentsOverhead measures what BenchmarkGetInstrumented
+// compares, firmly on a machine that runs other things too: the servers
+// without instruments, with metrics, and with metrics and tracing at the
+// default rate serve at once, and the 16 clients move from one to the
+// next together every phaseLength, so that whatever else the machine does
+// weighs on each alike. It reports, per server, the gets per second of its
+// phases and the process CPU per GET in them, and each instrumented
+// server's difference to the one without, in percent (gets/s and CPU per
+// GET). Phases are the same length and in turn; a request that straddles
+// two counts in the first.
+func BenchmarkInstrumentsOverhead(b *testing.B) {
+	const phaseLength = 10 * time.Millisecond
+	n := *instrumentedObjects
+	sets := instrumentSets[:3]
+	for _, tr := range transports {
+		b.Run("transport="+tr.String(), func(b *testing.B) {
+			fixtures := make([]*fixture, len(sets))
+			for i, inst := range sets {
+				fixtures[i] = cachedInstrumented(b, inst.name, inst.config(), n)
+				fixtures[i].newClient(tr) // start the server outside the timer
+			}
+			stats := alternate(b, fixtures, tr, phaseLength, func() func(*client) error {
+				rng := rand.New(rand.NewPCG(rand.Uint64(), uint64(n)))
+				return func(c *client) error { return c.get(rng.IntN(n)) }
+			})
+			off := stats[0]
+			for i, inst := range sets {
+				name := strings.TrimPrefix(inst.name, "instruments=")
+				b.ReportMetric(off.rate(), "off-gets/s")
+				if i == 0 {
+					b.ReportMetric(off.cpuPerOp(), "off-cpu-ns/op")
+					continue
+				}
+				st := stats[i]
+				b.ReportMetric(st.rate(), name+"-gets/s")
+				b.ReportMetric(st.cpuPerOp(), name+"-cpu-ns/op")
+				b.ReportMetric(100*(st.rate()/off.rate()-1), name+"-gets/s-%")
+				b.ReportMetric(100*(st.cpuPerOp()/off.cpuPerOp()-1), name+"-cpu/op-%")
+			}
+		})
+	}
+}
+
+// phaseStats is what one server's phases of alternate add up to.
+type phaseStats struct {
+	ops       int64
+	wall, cpu time.Duration
+}
+
+func (s phaseStats) rate() float64     { return float64(s.ops) / s.wall.Seconds() }
+func (s phaseStats) cpuPerOp() float64 { return float64(s.cpu) / float64(s.ops) }
+
+// alternate runs b.N requests from the parallel clients, against each
+// fixture in turn for phase at a time, and returns each fixture's share:
+// requests, wall time and process CPU time.
+func alternate(b *testing.B, fixtures []*fixture, tr transport, phase time.Duration, newOp func() func(*client) error) []phaseStats {
+	var current atomic.Int32
+	stats := make([]phaseStats, len(fixtures))
+	var mu sync.Mutex // guards stats' ops
+	stop := make(chan struct{})
+	ended := make(chan struct{})
+	setParallelClients(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	go func() {
+		defer close(ended)
+		t0, c0 := time.Now(), processCPU()
+		tick := time.NewTicker(phase)
+		defer tick.Stop()
+		for {
+			var last bool
+			select {
+			case <-tick.C:
+			case <-stop:
+				last = true
+			}
+			t1, c1 := time.Now(), processCPU()
+			p := current.Load()
+			stats[p].wall += t1.Sub(t0)
+			stats[p].cpu += c1 - c0
+			if last {
+				return
+			}
+			current.Store((p + 1) % int32(len(fixtures)))
+			t0, c0 = t1, c1
+		}
+	}()
+	b.RunParallel(func(pb *testing.PB) {
+		clients := make([]*client, len(fixtures))
+		for i, f := range fixtures {
+			clients[i] = f.newClient(tr)
+		}
+		op := newOp()
+		ops := make([]int64, len(fixtures))
+		defer func() {
+			mu.Lock()
+			defer mu.Unlock()
+			for i, n := range ops {
+				stats[i].ops += n
+			}
+		}()
+		for pb.Next() {
+			p := current.Load()
+			if err := op(clients[p]); err != nil {
+				b.Error(err)
+				return
+			}
+			ops[p]++
+		}
+	})
+	b.StopTimer()
+	close(stop)
+	<-ended
+	mu.Lock()
+	defer mu.Unlock()
+	return stats
 }
 
 // cachedInstrumented builds, once per process, a server with cfg and n
