@@ -72,12 +72,12 @@ func (inst instrumentSet) config() server.Config {
 // compares, firmly on a machine that runs other things too: the servers
 // without instruments, with metrics, and with metrics and tracing at the
 // default rate serve at once, and the 16 clients move from one to the
-// next together every phaseLength, so that whatever else the machine does
-// weighs on each alike. It reports, per server, the gets per second of its
+// next together every phaseLength or so, so that whatever else the machine
+// does weighs on each alike. It reports, per server, the gets per second of its
 // phases and the process CPU per GET in them, and each instrumented
 // server's difference to the one without, in percent (gets/s and CPU per
-// GET). Phases are the same length and in turn; a request that straddles
-// two counts in the first.
+// GET). Phases go to servers at random and last from half to one and a
+// half phaseLength; a request that straddles two counts in the first.
 func BenchmarkInstrumentsOverhead(b *testing.B) {
 	const phaseLength = 10 * time.Millisecond
 	n := *instrumentedObjects
@@ -120,8 +120,8 @@ type phaseStats struct {
 func (s phaseStats) rate() float64     { return float64(s.ops) / s.wall.Seconds() }
 func (s phaseStats) cpuPerOp() float64 { return float64(s.cpu) / float64(s.ops) }
 
-// alternate runs b.N requests from the parallel clients, against each
-// fixture in turn for phase at a time, and returns each fixture's share:
+// alternate runs b.N requests from the parallel clients, against one
+// fixture at a time for about phase, and returns each fixture's share:
 // requests, wall time and process CPU time.
 func alternate(b *testing.B, fixtures []*fixture, tr transport, phase time.Duration, newOp func() func(*client) error) []phaseStats {
 	var current atomic.Int32
@@ -135,12 +135,15 @@ func alternate(b *testing.B, fixtures []*fixture, tr transport, phase time.Durat
 	go func() {
 		defer close(ended)
 		t0, c0 := time.Now(), processCPU()
-		tick := time.NewTicker(phase)
-		defer tick.Stop()
+		// Phases of random length, to random fixtures: in turn and of one
+		// length, they fell in step with the collector's cycles, and two
+		// identical servers differed by 30%.
+		timer := time.NewTimer(phase)
+		defer timer.Stop()
 		for {
 			var last bool
 			select {
-			case <-tick.C:
+			case <-timer.C:
 			case <-stop:
 				last = true
 			}
@@ -151,7 +154,8 @@ func alternate(b *testing.B, fixtures []*fixture, tr transport, phase time.Durat
 			if last {
 				return
 			}
-			current.Store((p + 1) % int32(len(fixtures)))
+			current.Store(rand.Int32N(int32(len(fixtures))))
+			timer.Reset(phase/2 + rand.N(phase))
 			t0, c0 = t1, c1
 		}
 	}()
