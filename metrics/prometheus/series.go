@@ -70,9 +70,14 @@ func newRequestMetrics(shards *shardPicker) *requestMetrics {
 }
 
 func (m *requestMetrics) observe(r *apiserver.RequestRecord) {
-	s := m.series.get(requestKey{RequestLabels: r.RequestLabels, code: r.Code})
+	k := requestKey{RequestLabels: r.RequestLabels, code: r.Code}
 	shard := m.shards.get()
-	c := &s.cells[int(*shard)&(len(s.cells)-1)]
+	s := shard.last
+	if s == nil || shard.lastKey != k {
+		s = m.series.get(k)
+		shard.lastKey, shard.last = k, s
+	}
+	c := &s.cells[int(shard.n)&(len(s.cells)-1)]
 	m.shards.put(shard)
 	c.count.Add(1)
 	if s.latency {
@@ -177,7 +182,7 @@ func newConsistentReads(shards *shardPicker) *consistentReads {
 func (c *consistentReads) add(k consistentKey) {
 	s := c.series.get(k)
 	shard := c.shards.get()
-	s.add(*shard)
+	s.add(shard.n)
 	c.shards.put(shard)
 }
 

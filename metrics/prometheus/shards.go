@@ -18,8 +18,8 @@ import (
 // shards (and their lines) rather than each series growing.
 const maxShards = 32
 
-// shardPicker hands out shard numbers, one per processor most of the
-// time: a sync.Pool keeps each processor's number in its own slot.
+// shardPicker hands out shards, one per processor most of the time: a
+// sync.Pool keeps each processor's in its own slot.
 type shardPicker struct {
 	pool sync.Pool
 	next atomic.Uint32
@@ -34,19 +34,28 @@ func newShardPicker() *shardPicker {
 	return &shardPicker{n: n}
 }
 
-// get returns a shard number; give it back with put. A number the pool
-// dropped (it drops them at garbage collections) is replaced by the next
-// in turn, so the numbers stay below n.
-func (p *shardPicker) get() *uint32 {
-	if s, ok := p.pool.Get().(*uint32); ok {
-		return s
-	}
-	s := new(uint32)
-	*s = (p.next.Add(1) - 1) % uint32(p.n)
-	return s
+// shard is one shard's number, and what its holder remembers between
+// requests: taken from the pool, it is the holder's alone until put back.
+type shard struct {
+	n uint32
+	// lastKey and last are the label set of the last request counted in
+	// this shard and its series: consecutive requests often have the
+	// same, and comparing it costs less than hashing it.
+	lastKey requestKey
+	last    *requestSeries
 }
 
-func (p *shardPicker) put(s *uint32) { p.pool.Put(s) }
+// get returns a shard; give it back with put. A shard the pool dropped
+// (it drops them at garbage collections) is replaced by the next number
+// in turn, so the numbers stay below n.
+func (p *shardPicker) get() *shard {
+	if s, ok := p.pool.Get().(*shard); ok {
+		return s
+	}
+	return &shard{n: (p.next.Add(1) - 1) % uint32(p.n)}
+}
+
+func (p *shardPicker) put(s *shard) { p.pool.Put(s) }
 
 // counterCell is one shard's part of a counter, alone on its cache lines.
 type counterCell struct {
