@@ -41,13 +41,15 @@ func writeBody(w http.ResponseWriter, r *http.Request, code int, contentType str
 // writeBody decides, and a function to call once it is all written.
 func startBody(w http.ResponseWriter, r *http.Request, code int, contentType string, size int) (io.Writer, func()) {
 	h := w.Header()
-	h.Set("Content-Type", contentType)
 	gz := acceptsGzip(r)
 	if size >= 0 && (size <= gzipThreshold || !gz) {
-		h.Set("Content-Length", strconv.Itoa(size))
+		// Both values in one allocation, rather than one per Header.Set.
+		vals := []string{contentType, strconv.Itoa(size)}
+		h["Content-Type"], h["Content-Length"] = vals[0:1:1], vals[1:2:2]
 		w.WriteHeader(code)
 		return w, func() {}
 	}
+	h.Set("Content-Type", contentType)
 	if !gz { // a large body of unknown size: chunked
 		w.WriteHeader(code)
 		return w, func() {}
@@ -67,7 +69,9 @@ func startBody(w http.ResponseWriter, r *http.Request, code int, contentType str
 // acceptsGzip reports whether Accept-Encoding lists gzip. Like
 // kube-apiserver it looks for the bare token and ignores quality values.
 func acceptsGzip(r *http.Request) bool {
-	for _, tok := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+	for rest := r.Header.Get("Accept-Encoding"); rest != ""; {
+		var tok string
+		tok, rest, _ = strings.Cut(rest, ",")
 		if strings.TrimSpace(tok) == "gzip" {
 			return true
 		}

@@ -1,6 +1,8 @@
 package codec
 
 import (
+	"strings"
+
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -52,6 +54,14 @@ func (r *Registry) Lookup(mediaType string) (Serializer, bool) {
 // serializer it would use; candidates it refuses are skipped. When nothing
 // fits the answer is a 406 NotAcceptable Status.
 func (r *Registry) Negotiate(header string, accept func(MediaType, Serializer) bool) (Serializer, MediaType, error) {
+	if s, mt, ok := r.negotiateBare(header, accept); ok {
+		return s, mt, nil
+	}
+	return r.negotiateParsed(header, accept)
+}
+
+// negotiateParsed is Negotiate for any Accept header.
+func (r *Registry) negotiateParsed(header string, accept func(MediaType, Serializer) bool) (Serializer, MediaType, error) {
 	entries := ParseAccept(header)
 	if len(entries) == 0 {
 		def := r.ordered[0]
@@ -80,6 +90,25 @@ func (r *Registry) Negotiate(header string, accept func(MediaType, Serializer) b
 		}
 	}
 	return nil, MediaType{}, status.NotAcceptable(r.MediaTypes())
+}
+
+// negotiateBare is Negotiate for the Accept header most clients send: one
+// media type of the registry, without parameters. It parses nothing and
+// allocates nothing; ok is false when the header is not of that form, or
+// accept refuses the type.
+func (r *Registry) negotiateBare(header string, accept func(MediaType, Serializer) bool) (Serializer, MediaType, bool) {
+	if strings.IndexAny(header, ",; \t") >= 0 {
+		return nil, MediaType{}, false
+	}
+	s, ok := r.byType[header]
+	if !ok {
+		return nil, MediaType{}, false
+	}
+	mt := MediaType{Type: s.MediaType()}
+	if accept != nil && !accept(mt, s) {
+		return nil, MediaType{}, false
+	}
+	return s, mt, true
 }
 
 // ForContentType returns the serializer that decodes a request body. An

@@ -308,3 +308,24 @@ func TestRegistryConcurrent(t *testing.T) {
 		<-done
 	}
 }
+
+// TestNegotiateBare: the Accept headers answered without parsing are
+// answered as parsing them would, and a bare JSON one allocates nothing.
+func TestNegotiateBare(t *testing.T) {
+	r := NewRegistry(JSON{}, YAML{}, fakeSerializer{"application/vnd.kubernetes.protobuf"})
+	noYAML := func(mt MediaType, _ Serializer) bool { return mt.Type != "application/yaml" }
+	for _, header := range []string{"application/json", "application/yaml", "application/vnd.kubernetes.protobuf",
+		"Application/JSON", "application/json;as=Table;v=v1;g=meta.k8s.io", "application/json, */*", "*/*", "*",
+		"application/*", "text/html", "", " application/json", "application/json\t", "application/json;q=0"} {
+		for _, accept := range []func(MediaType, Serializer) bool{nil, noYAML} {
+			s, mt, err := r.Negotiate(header, accept)
+			ws, wmt, werr := r.negotiateParsed(header, accept)
+			if !reflect.DeepEqual(s, ws) || mt.Type != wmt.Type || len(mt.Params) != len(wmt.Params) || (err == nil) != (werr == nil) {
+				t.Errorf("Negotiate(%q, filtered %v) = %v, %+v, %v; parsed: %v, %+v, %v", header, accept != nil, s, mt, err, ws, wmt, werr)
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _, _ = r.Negotiate("application/json", nil) }); n != 0 {
+		t.Errorf("Negotiate(application/json): %v allocations, want 0", n)
+	}
+}
