@@ -84,9 +84,15 @@ func (s *Server) serveHTTP(r *http.Request, o *served) {
 	defer func() { done(panicked) }()
 	if authed != nil {
 		s.protect(out, authed, o.class, &o.rec, func(w http.ResponseWriter, r *http.Request) {
-			if !s.serveReview(w, r) {
-				s.route(w, r.WithContext(withWarnings(r.Context(), w)), docs, &o.path)
+			if s.serveReview(w, r) {
+				return
 			}
+			if o.class.mutating {
+				// Validation rules' warnings: only writes validate, and
+				// the context costs a copy of the request.
+				r = r.WithContext(withWarnings(r.Context(), w))
+			}
+			s.route(w, r, docs, &o.path)
 		})
 	}
 	panicked = false
