@@ -14,8 +14,11 @@ import (
 // consistent read falls back to the store on. A cache that has not loaded
 // yet (429) or has stopped does not fall back.
 func stale(err error) bool {
+	if err == nil { // first: se below is on the heap, errors.As takes its address
+		return false
+	}
 	var se *status.Error
-	if err == nil || !errors.As(err, &se) || se.Status.Details == nil {
+	if !errors.As(err, &se) || se.Status.Details == nil {
 		return false
 	}
 	for _, c := range se.Status.Details.Causes {
