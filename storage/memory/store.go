@@ -231,12 +231,15 @@ func (s *Store) Revision(ctx context.Context) (int64, error) {
 }
 
 // OptimisticPut implements [storage.Interface]. The store keeps a copy of
-// value; the returned KeyValue is shared and must not be modified.
-func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, expectedRevision int64, _ storage.PutOptions) (storage.PutResponse, error) {
+// value, or value itself when opts.ValueOwned hands it over; the returned
+// KeyValue is shared and must not be modified.
+func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, expectedRevision int64, opts storage.PutOptions) (storage.PutResponse, error) {
 	if err := s.check(ctx); err != nil {
 		return storage.PutResponse{}, err
 	}
-	value = append(make([]byte, 0, len(value)), value...)
+	if !opts.ValueOwned {
+		value = append(make([]byte, 0, len(value)), value...)
+	}
 	s.mu.Lock()
 	st := s.cur.Load()
 	prev, _ := tree.Get(st.root, key)
