@@ -24,7 +24,7 @@ func TestPutValueOwned(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newStore(t, memory.Options{})
 			ctx := context.Background()
-			value := []byte("value-1")
+			value := append(make([]byte, 0, 64), "value-1"...)
 			resp, err := s.OptimisticPut(ctx, "/k", value, 0, storage.PutOptions{ValueOwned: tc.owned})
 			if err != nil || !resp.Succeeded {
 				t.Fatalf("put: %v, %+v", err, resp)
@@ -35,6 +35,9 @@ func TestPutValueOwned(t *testing.T) {
 			}
 			if shared := &got.KV.Value[0] == &value[0]; shared != tc.shared {
 				t.Errorf("stored value shares the caller's array: %v, want %v", shared, tc.shared)
+			}
+			if c := cap(got.KV.Value); c != len(got.KV.Value) {
+				t.Errorf("stored value has capacity %d beyond its %d bytes: an append by a reader would write into shared memory", c, len(got.KV.Value))
 			}
 			if !tc.owned {
 				value[0] = 'X'

@@ -237,7 +237,11 @@ func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, exp
 	if err := s.check(ctx); err != nil {
 		return storage.PutResponse{}, err
 	}
-	if !opts.ValueOwned {
+	if opts.ValueOwned {
+		// Readers share the value: an append to it must not write into
+		// the spare capacity of the caller's array.
+		value = value[:len(value):len(value)]
+	} else {
 		value = append(make([]byte, 0, len(value)), value...)
 	}
 	s.mu.Lock()
