@@ -110,7 +110,9 @@ func (r *resource) create(ctx context.Context, obj meta.Object) (*storage.KeyVal
 	m := obj.GetObjectMeta()
 	key := r.key(m.Namespace, m.Name)
 	r.hintTerms(key, value, obj)
-	resp, err := r.store.OptimisticPut(ctx, key, value, 0, storage.PutOptions{})
+	// value is this write's own encoding, never changed after: the store
+	// keeps it rather than a copy.
+	resp, err := r.store.OptimisticPut(ctx, key, value, 0, storage.PutOptions{ValueOwned: true})
 	if err != nil {
 		return nil, storageError(err)
 	}

@@ -148,30 +148,39 @@ func digits(n int64) int {
 
 // writeRawObject writes one stored object as JSON straight from its bytes.
 func (h *handler) writeRawObject(req *request, e *watch.Entry) {
+	if at := h.r.spliceAt(e.KV); at >= 0 {
+		h.writeSpliced(req, http.StatusOK, e.KV, at)
+		return
+	}
 	_, end := h.startSpan(req.r.Context(), "encode")
 	defer end(nil)
-	// The object goes out in pieces, the stored bytes themselves around
-	// the resourceVersion, not copied into one buffer first.
-	var head, tail []byte
+	b, err := h.r.convertedJSON(e)
+	if err != nil {
+		h.fail(req, status.InternalError(err))
+		return
+	}
+	out, done := startBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, len(b)+1)
+	_, _ = out.Write(b)
+	_, _ = out.Write(newline)
+	done()
+}
+
+// writeSpliced writes a stored value whose resourceVersion placeholder is
+// at at as JSON, in pieces: the stored bytes themselves around the
+// resourceVersion, not copied into one buffer first. Besides the copy, a
+// buffer per answer, the size of the stored value, left the values a
+// write keeps scattered among as many freed ones of their size, in pages
+// the runtime could then not return.
+func (h *handler) writeSpliced(req *request, code int, kv *storage.KeyValue, at int) {
+	_, end := h.startSpan(req.r.Context(), "encode")
+	defer end(nil)
 	var rv [48]byte
-	mid := rv[:0]
-	if at := h.r.spliceAt(e.KV); at >= 0 {
-		head, tail = e.KV.Value[:at], e.KV.Value[at+len(rvMarker):]
-		mid = appendRVField(mid, e.KV.ModRevision)
-	} else {
-		b, err := h.r.convertedJSON(e)
-		if err != nil {
-			h.fail(req, status.InternalError(err))
-			return
-		}
-		head = b
-	}
-	out, done := startBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, len(head)+len(mid)+len(tail)+1)
+	head, tail := kv.Value[:at], kv.Value[at+len(rvMarker):]
+	mid := appendRVField(rv[:0], kv.ModRevision)
+	out, done := startBody(req.w, req.r, code, codec.MediaTypeJSON, len(head)+len(mid)+len(tail)+1)
 	_, _ = out.Write(head)
-	if len(mid) > 0 {
-		_, _ = out.Write(mid)
-		_, _ = out.Write(tail)
-	}
+	_, _ = out.Write(mid)
+	_, _ = out.Write(tail)
 	_, _ = out.Write(newline)
 	done()
 }
@@ -191,6 +200,10 @@ func (h *handler) writeStored(req *request, code int, obj meta.Object, kv *stora
 	}
 	if kv != nil {
 		if ser, _, err := h.negotiate(req, obj); err == nil && ser.MediaType() == codec.MediaTypeJSON {
+			if at := h.r.spliceAt(kv); at >= 0 {
+				h.writeSpliced(req, code, kv, at)
+				return
+			}
 			_, end := h.startSpan(req.r.Context(), "encode")
 			buf, err := h.r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 			if err == nil {

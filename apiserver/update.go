@@ -159,7 +159,8 @@ func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.
 		return nil, resp.Succeeded, nil
 	}
 	r.hintTerms(key, value, obj)
-	resp, err := r.store.OptimisticPut(ctx, key, value, cur.ModRevision, storage.PutOptions{})
+	// value is this write's own encoding: the store keeps it, not a copy.
+	resp, err := r.store.OptimisticPut(ctx, key, value, cur.ModRevision, storage.PutOptions{ValueOwned: true})
 	if err != nil {
 		return nil, false, storageError(err)
 	}

@@ -110,7 +110,13 @@ type ListResponse struct {
 }
 
 // PutOptions tunes OptimisticPut.
-type PutOptions struct{}
+type PutOptions struct {
+	// ValueOwned hands value over to the store: the caller will not
+	// modify it after the call (it may still read it), so a store that
+	// keeps values in memory may keep value itself instead of a copy.
+	// Without it the store never keeps the caller's bytes.
+	ValueOwned bool
+}
 
 // PutResponse is the result of OptimisticPut.
 type PutResponse struct {

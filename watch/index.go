@@ -14,11 +14,59 @@ import (
 // that mirror. A selective list reads the keys of the terms its selector
 // requires and looks up only those objects.
 
-// posting is the set of keys of the objects that have one term.
+// posting is the set of keys of the objects that have one term. Many
+// terms belong to one object each (a label whose value names the object,
+// such as app.kubernetes.io/instance=<name>): the only key of such a
+// term is kept in one, and keys stays nil until a second key comes, which
+// saves a tree node and its items per object for each such term.
 type posting struct {
 	term string
-	keys *btree.Node[string]
-	gen  uint64 // the change that created this posting value
+	one  string              // the only key, when keys is nil; "" for none
+	keys *btree.Node[string] // the keys, when there may be more than one
+	gen  uint64              // the change that created this posting value
+}
+
+// len returns the number of keys.
+func (p *posting) len() int {
+	switch {
+	case p.keys != nil:
+		return p.keys.Len()
+	case p.one != "":
+		return 1
+	}
+	return 0
+}
+
+// add adds key to the mutable posting p.
+func (p *posting) add(key string, gen uint64) {
+	switch {
+	case p.keys != nil:
+		p.keys, _, _ = keySet.Put(p.keys, key, gen)
+	case p.one == "" || p.one == key:
+		p.one = key
+	default:
+		p.keys, _, _ = keySet.Put(nil, p.one, gen)
+		p.keys, _, _ = keySet.Put(p.keys, key, gen)
+		p.one = ""
+	}
+}
+
+// remove removes key from the mutable posting p.
+func (p *posting) remove(key string, gen uint64) {
+	if p.keys != nil {
+		p.keys, _, _ = keySet.Delete(p.keys, key, gen)
+	} else if p.one == key {
+		p.one = ""
+	}
+}
+
+// ascend calls fn on the keys >= start in order until fn returns false.
+func (p *posting) ascend(start string, fn func(string) bool) {
+	if p.keys != nil {
+		keySet.Ascend(p.keys, start, false, fn)
+	} else if p.one != "" && p.one >= start {
+		fn(p.one)
+	}
 }
 
 type pnode = btree.Node[*posting]
@@ -66,7 +114,7 @@ func reindex(root *pnode, key string, before, after []string, gen uint64) *pnode
 func index(root *pnode, term, key string, gen uint64) *pnode {
 	p, _ := postings.Get(root, term)
 	np := mutablePosting(p, term, gen)
-	np.keys, _, _ = keySet.Put(np.keys, key, gen)
+	np.add(key, gen)
 	if np != p {
 		root, _, _ = postings.Put(root, np, gen)
 	}
@@ -81,9 +129,9 @@ func unindex(root *pnode, term, key string, gen uint64) *pnode {
 		return root
 	}
 	np := mutablePosting(p, term, gen)
-	np.keys, _, _ = keySet.Delete(np.keys, key, gen)
+	np.remove(key, gen)
 	switch {
-	case np.keys.Len() == 0:
+	case np.len() == 0:
 		root, _, _ = postings.Delete(root, term, gen)
 	case np != p:
 		root, _, _ = postings.Put(root, np, gen)
@@ -100,7 +148,7 @@ func mutablePosting(p *posting, term string, gen uint64) *posting {
 	case p.gen == gen:
 		return p
 	}
-	return &posting{term: term, keys: p.keys, gen: gen}
+	return &posting{term: term, one: p.one, keys: p.keys, gen: gen}
 }
 
 // candidates returns the keys in [start, hi) of the objects that have at
@@ -119,7 +167,7 @@ func candidates(root *pnode, sets [][]string, start, hi string) (keys []string, 
 		for _, term := range set {
 			if p, _ := postings.Get(root, term); p != nil {
 				ps = append(ps, p)
-				n += p.keys.Len()
+				n += p.len()
 			}
 		}
 		if bestLen < 0 || n < bestLen {
@@ -128,7 +176,7 @@ func candidates(root *pnode, sets [][]string, start, hi string) (keys []string, 
 	}
 	keys = make([]string, 0, bestLen)
 	for _, p := range best {
-		keySet.Ascend(p.keys, start, false, func(k string) bool {
+		p.ascend(start, func(k string) bool {
 			if hi != "" && k >= hi {
 				return false
 			}

@@ -194,3 +194,45 @@ func TestHistogram(t *testing.T) {
 		t.Errorf("p50 %v, p99 %v", p50, p99)
 	}
 }
+
+// TestStoredWidgetSize checks the size of the loaded Widgets as the server
+// stores and serves them (managedFields, status and the server's metadata
+// included) for each -bench.widget: the small one must be the size of the
+// issue's objects, about 1.9 KB, and the standard one twice that.
+func TestStoredWidgetSize(t *testing.T) {
+	for _, tc := range []struct {
+		size     string
+		min, max int
+	}{
+		{size: "standard", min: 3700, max: 4000},
+		{size: "small", min: 1800, max: 2000},
+	} {
+		t.Run(tc.size, func(t *testing.T) {
+			tmpl, err := loadTemplateOf(tc.size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := freshFixture(t).newClient(inProcess)
+			name := bench.Name("sized", 7)
+			body := tmpl.fill(nil, []byte(name), shardOf(7), colorOf(7))
+			if err := c.expect(http.StatusCreated, "POST", bench.CollectionPath, body); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.expect(http.StatusOK, "PUT", bench.ObjectPath(name)+"/status", body); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.expect(http.StatusOK, "GET", bench.ObjectPath(name), nil); err != nil {
+				t.Fatal(err)
+			}
+			if n := c.resp.Len(); n < tc.min || n > tc.max {
+				t.Errorf("stored Widget is %d bytes as served, want %d..%d", n, tc.min, tc.max)
+			}
+			if w := decodeWidget(t, c); len(w.ManagedFields) != 2 || len(w.Status.Conditions) == 0 {
+				t.Errorf("stored Widget has %d managedFields entries and %d conditions, want 2 and some", len(w.ManagedFields), len(w.Status.Conditions))
+			}
+		})
+	}
+	if _, err := loadTemplateOf("huge"); err == nil {
+		t.Error("-bench.widget huge: no error")
+	}
+}

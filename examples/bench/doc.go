@@ -69,6 +69,21 @@
 // less sensitive to the machine's load than the rates) next to ns/op
 // (wall time per request over all clients).
 //
+// # Object size
+//
+// The loaded Widgets are [NewWidget]'s by default: about 1.9 KB of JSON as
+// sent, about 3.9 KB as stored, since the server adds managedFields (1.6 KB
+// for a create and a status update of that many fields) and status. With
+// -bench.widget small they are [NewSmallWidget]'s, about 1.9 KB as stored
+// (as served: managedFields, status and the server's metadata included),
+// the size of the objects of the issue that compared kapi's memory and list
+// times with kube-apiserver's (its JSON list of 10,000 was 17.8 MiB). The
+// flag changes what every preloading benchmark loads (BenchmarkMemoryPerWidget,
+// BenchmarkList, BenchmarkRead, BenchmarkGet...), not the names of the
+// benchmarks, so compare the two sizes from separate runs:
+//
+//	go test -run x -bench 'MemoryPerWidget|List/objects=10000|Read/read=pages=500' ./bench -args -bench.widget small
+//
 // The Widgets are loaded through the handler (POST, then PUT .../status,
 // since create drops status), each with a label bench.example.com/shard
 // of "00" to "99" and a spec.color of one of 100 colors, so that a

@@ -3,6 +3,7 @@ package bench_test
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -89,19 +90,6 @@ func colorOf(i int) []byte {
 var (
 	// createTemplate is bench.WidgetJSON with the name as a hole.
 	createTemplate = newTemplate(bench.WidgetJSON(nameMarker), nameMarker)
-	// loadTemplate is the Widget the fixtures load: bench.WidgetJSON with
-	// a shard label and color (see shardOf, colorOf), with holes for the
-	// name, the shard and the color.
-	loadTemplate = func() template {
-		w := bench.NewWidget(nameMarker)
-		w.Labels[shardLabel] = shardMarker
-		w.Spec.Color = colorMarker
-		b, err := json.Marshal(w)
-		if err != nil {
-			panic(err)
-		}
-		return newTemplate(b, nameMarker, shardMarker, colorMarker)
-	}()
 	// updateTemplate is the same Widget with holes for the name, the
 	// resourceVersion and spec.replicas.
 	updateTemplate = func() template {
@@ -115,6 +103,42 @@ var (
 		return newTemplate(b, nameMarker, rvMarker, strconv.Itoa(replicasMarker))
 	}()
 )
+
+// widgetSize selects the Widget the fixtures load (see loadTemplate).
+var widgetSize = flag.String("bench.widget", "standard", "the Widget the fixtures load: standard (bench.NewWidget, about 3.9 KB as stored) or small (bench.NewSmallWidget, about 1.9 KB as stored)")
+
+// loadTemplate is the Widget the fixtures load, bench.NewWidget or, with
+// -bench.widget small, bench.NewSmallWidget, with a shard label and color
+// (see shardOf, colorOf), with holes for the name, the shard and the
+// color. It is made on first use, once the flags are parsed.
+var loadTemplate = sync.OnceValue(func() template {
+	t, err := loadTemplateOf(*widgetSize)
+	if err != nil {
+		panic(err)
+	}
+	return t
+})
+
+// loadTemplateOf is the load template of the Widget of size "standard" or
+// "small".
+func loadTemplateOf(size string) (template, error) {
+	newWidget := bench.NewWidget
+	switch size {
+	case "standard":
+	case "small":
+		newWidget = bench.NewSmallWidget
+	default:
+		return template{}, fmt.Errorf("-bench.widget %q: want standard or small", size)
+	}
+	w := newWidget(nameMarker)
+	w.Labels[shardLabel] = shardMarker
+	w.Spec.Color = colorMarker
+	b, err := json.Marshal(w)
+	if err != nil {
+		return template{}, err
+	}
+	return newTemplate(b, nameMarker, shardMarker, colorMarker), nil
+}
 
 // template is a document cut at its markers: parts[i] is followed by the
 // value of marker keys[i].
@@ -423,7 +447,7 @@ func (c *client) list() error {
 // load creates the i-th Widget, with the shard label and color of i, and writes
 // its status.
 func (c *client) load(i int) error {
-	c.body = loadTemplate.fill(c.body[:0], []byte(c.f.names[i]), shardOf(i), colorOf(i))
+	c.body = loadTemplate().fill(c.body[:0], []byte(c.f.names[i]), shardOf(i), colorOf(i))
 	if err := c.expect(http.StatusCreated, "POST", bench.CollectionPath, c.body); err != nil {
 		return err
 	}

@@ -231,12 +231,19 @@ func (s *Store) Revision(ctx context.Context) (int64, error) {
 }
 
 // OptimisticPut implements [storage.Interface]. The store keeps a copy of
-// value; the returned KeyValue is shared and must not be modified.
-func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, expectedRevision int64, _ storage.PutOptions) (storage.PutResponse, error) {
+// value, or value itself when opts.ValueOwned hands it over; the returned
+// KeyValue is shared and must not be modified.
+func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, expectedRevision int64, opts storage.PutOptions) (storage.PutResponse, error) {
 	if err := s.check(ctx); err != nil {
 		return storage.PutResponse{}, err
 	}
-	value = append(make([]byte, 0, len(value)), value...)
+	if opts.ValueOwned {
+		// Readers share the value: an append to it must not write into
+		// the spare capacity of the caller's array.
+		value = value[:len(value):len(value)]
+	} else {
+		value = append(make([]byte, 0, len(value)), value...)
+	}
 	s.mu.Lock()
 	st := s.cur.Load()
 	prev, _ := tree.Get(st.root, key)
