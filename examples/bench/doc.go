@@ -76,11 +76,12 @@
 // for a create and a status update of that many fields) and status. With
 // -bench.widget small they are [NewSmallWidget]'s, about 1.9 KB as stored
 // (as served: managedFields, status and the server's metadata included),
-// the size of the objects of the issue that compared kapi's memory and list
-// times with kube-apiserver's (its JSON list of 10,000 was 17.8 MiB). The
-// flag changes what every preloading benchmark loads (BenchmarkMemoryPerWidget,
-// BenchmarkList, BenchmarkRead, BenchmarkGet...), not the names of the
-// benchmarks, so compare the two sizes from separate runs:
+// the size of the objects of the side-by-side comparison with
+// kube-apiserver (its JSON list of 10,000 was 17.8 MiB). The flag changes
+// what every preloading benchmark loads (BenchmarkMemoryPerWidget,
+// BenchmarkList, BenchmarkRead, BenchmarkGet...) and the Widgets
+// BenchmarkWatchFanOut writes, not the names of the benchmarks, so compare
+// the two sizes from separate runs:
 //
 //	go test -run x -bench 'MemoryPerWidget|List/objects=10000|Read/read=pages=500' ./bench -args -bench.widget small
 //

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/examples/bench"
+	"github.com/kapi-dev/kapi/examples/widgets/api"
 	"github.com/kapi-dev/kapi/examples/widgets/server"
 )
 
@@ -119,16 +120,33 @@ var loadTemplate = sync.OnceValue(func() template {
 	return t
 })
 
+// widgetOf returns the constructor of the Widget of size "standard" or
+// "small".
+func widgetOf(size string) (func(name string) *api.Widget, error) {
+	switch size {
+	case "standard":
+		return bench.NewWidget, nil
+	case "small":
+		return bench.NewSmallWidget, nil
+	}
+	return nil, fmt.Errorf("-bench.widget %q: want standard or small", size)
+}
+
+// selectedWidget is the constructor of the Widget -bench.widget selects.
+func selectedWidget() func(name string) *api.Widget {
+	newWidget, err := widgetOf(*widgetSize)
+	if err != nil {
+		panic(err)
+	}
+	return newWidget
+}
+
 // loadTemplateOf is the load template of the Widget of size "standard" or
 // "small".
 func loadTemplateOf(size string) (template, error) {
-	newWidget := bench.NewWidget
-	switch size {
-	case "standard":
-	case "small":
-		newWidget = bench.NewSmallWidget
-	default:
-		return template{}, fmt.Errorf("-bench.widget %q: want standard or small", size)
+	newWidget, err := widgetOf(size)
+	if err != nil {
+		return template{}, err
 	}
 	w := newWidget(nameMarker)
 	w.Labels[shardLabel] = shardMarker

@@ -40,10 +40,11 @@ const sentAnnotation = "bench.kapi.dev/sent"
 
 const sentMarker = "__SENT__"
 
-// fanOutTemplate is the benchmark Widget with holes for its name, its
-// resourceVersion and the sent time.
-var fanOutTemplate = func() template {
-	w := bench.NewWidget(nameMarker)
+// fanOutTemplate is the benchmark Widget (the one -bench.widget selects)
+// with holes for its name, its resourceVersion and the sent time. It is
+// made on first use, once the flags are parsed.
+var fanOutTemplate = sync.OnceValue(func() template {
+	w := selectedWidget()(nameMarker)
 	w.ResourceVersion = rvMarker
 	w.Annotations[sentAnnotation] = sentMarker
 	b, err := json.Marshal(w)
@@ -51,7 +52,7 @@ var fanOutTemplate = func() template {
 		panic(err)
 	}
 	return newTemplate(b, nameMarker, rvMarker, sentMarker)
-}()
+})
 
 type fanOut struct {
 	watchers int
@@ -97,7 +98,11 @@ func newWatchFixture(tb testing.TB, watchers int) *watchFixture {
 		f.srv.Close()
 	})
 	for i := range fanOutObjects {
-		code, body, err := f.send("POST", bench.CollectionPath, bench.WidgetJSON(bench.Name("watched", i)))
+		w, err := json.Marshal(selectedWidget()(bench.Name("watched", i)))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		code, body, err := f.send("POST", bench.CollectionPath, w)
 		if err != nil || code != http.StatusCreated {
 			tb.Fatalf("create: %d %v %.200s", code, err, body)
 		}
@@ -352,7 +357,7 @@ func (f *watchFixture) update(start time.Time, cfg fanOut) ([]int64, error) {
 				obj := i % fanOutObjects
 				name := bench.Name("watched", obj)
 				sent = strconv.AppendInt(sent[:0], time.Now().UnixNano(), 10)
-				body = fanOutTemplate.fill(body[:0], []byte(name), []byte(f.rvs[obj]), sent)
+				body = fanOutTemplate().fill(body[:0], []byte(name), []byte(f.rvs[obj]), sent)
 				code, resp, err := f.send("PUT", bench.ObjectPath(name), body)
 				if err == nil && code != http.StatusOK {
 					err = fmt.Errorf("PUT %s: %d %.200s", name, code, resp)
