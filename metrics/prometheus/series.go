@@ -180,8 +180,12 @@ func newConsistentReads(shards *shardPicker) *consistentReads {
 }
 
 func (c *consistentReads) add(k consistentKey) {
-	s := c.series.get(k)
 	shard := c.shards.get()
+	s := shard.lastReads
+	if s == nil || shard.lastRead != k {
+		s = c.series.get(k)
+		shard.lastRead, shard.lastReads = k, s
+	}
 	s.add(shard.n)
 	c.shards.put(shard)
 }

@@ -43,6 +43,9 @@ type shard struct {
 	// same, and comparing it costs less than hashing it.
 	lastKey requestKey
 	last    *requestSeries
+	// lastRead and lastReads are the same for consistent reads.
+	lastRead  consistentKey
+	lastReads *shardedCounter
 }
 
 // get returns a shard; give it back with put. A shard the pool dropped
