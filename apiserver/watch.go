@@ -66,6 +66,9 @@ type watchStream struct {
 	stall    time.Duration // a write may block this long at most
 	deadline time.Time     // the write deadline set; zero: none
 	noLimit  bool          // the connection takes no write deadline
+	// conn is the connection the stream writes its chunks on, taken
+	// from net/http (see watchconn.go); nil: through the ResponseWriter.
+	conn *streamConn
 
 	observer Observer // nil: none
 }
@@ -111,6 +114,9 @@ func (h *handler) watch(req *request) {
 		return
 	}
 	defer w.Stop()
+	if ws.takeConn(cancel) {
+		defer func() { ws.conn.close(ws.deadline) }()
+	}
 	ws.stream(ctx, w)
 }
 
@@ -267,9 +273,7 @@ func (ws *watchStream) event(ev watch.Event) error {
 	if err != nil {
 		return err
 	}
-	if ws.pending == nil {
-		ws.pending = ws.bufs.get()
-	}
+	ws.startPending()
 	ws.pending = append(ws.pending, frame...)
 	if o := ws.observer; o != nil {
 		k := &ws.r.kind
@@ -308,6 +312,7 @@ func (ws *watchStream) encode(typ string, obj any) error {
 	if err := ws.render(typ, obj); err != nil {
 		return err
 	}
+	ws.startPending()
 	ws.pending = ws.enc.AppendEvent(ws.pending, typ, ws.buf.Bytes())
 	return nil
 }
@@ -361,18 +366,35 @@ func (ws *watchStream) fail(err error) {
 // each keeping one. The write fails when the peer took nothing for the
 // stall timeout.
 func (ws *watchStream) flush() error {
-	if len(ws.pending) == 0 {
+	if len(ws.pending) <= ws.room() {
 		return nil
 	}
 	ws.armDeadline()
-	_, err := ws.req.w.Write(ws.pending)
+	var err error
+	if ws.conn != nil {
+		err = ws.conn.writeChunk(ws.pending)
+	} else {
+		_, err = ws.req.w.Write(ws.pending)
+	}
 	ws.bufs.put(ws.pending)
 	ws.pending = nil
 	if err != nil {
 		return err
 	}
 	ws.flushed = time.Now()
+	if ws.conn != nil {
+		return nil
+	}
 	return ws.rc.Flush()
+}
+
+// startPending gives the stream a buffer for its next batch, if it has
+// none, with room in front for the chunk header when it writes on the
+// connection.
+func (ws *watchStream) startPending() {
+	if ws.pending == nil {
+		ws.pending = append(ws.bufs.get(), make([]byte, ws.room())...)
+	}
 }
 
 // armDeadline lets the coming write block for between three quarters of
@@ -388,6 +410,10 @@ func (ws *watchStream) armDeadline() {
 		return
 	}
 	ws.deadline = now.Add(ws.stall)
+	if ws.conn != nil {
+		_ = ws.conn.conn.SetWriteDeadline(ws.deadline)
+		return
+	}
 	if ws.rc.SetWriteDeadline(ws.deadline) != nil {
 		ws.noLimit = true // not a connection; nothing to protect
 	}
@@ -396,7 +422,7 @@ func (ws *watchStream) armDeadline() {
 // clearDeadline removes the write deadline, so that the next request on
 // a kept-alive connection is not cut by it.
 func (ws *watchStream) clearDeadline() {
-	if !ws.deadline.IsZero() && !ws.noLimit {
+	if !ws.deadline.IsZero() && !ws.noLimit && ws.conn == nil {
 		_ = ws.rc.SetWriteDeadline(time.Time{})
 	}
 }

@@ -128,14 +128,35 @@ func TestWatchEncodesOncePerRendering(t *testing.T) {
 
 // smallBuffers makes the server's sockets buffer little, so that a peer
 // that stops reading blocks the server's writes soon.
-type smallBuffers struct{ net.Listener }
+// It reports the remote address of each connection the server closes, on
+// closed: a watch stream's connection is taken from net/http, which then
+// no longer reports its closing.
+type smallBuffers struct {
+	net.Listener
+	closed chan string
+}
 
 func (l smallBuffers) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if tc, ok := c.(*net.TCPConn); ok {
 		_ = tc.SetWriteBuffer(8 << 10)
 	}
-	return c, err
+	if err != nil {
+		return c, err
+	}
+	return &reportedConn{Conn: c, closed: l.closed}, nil
+}
+
+// reportedConn reports its first Close.
+type reportedConn struct {
+	net.Conn
+	once   sync.Once
+	closed chan string
+}
+
+func (c *reportedConn) Close() error {
+	c.once.Do(func() { c.closed <- c.RemoteAddr().String() })
+	return c.Conn.Close()
 }
 
 // TestWatchPeerStopsReading: a client that stops reading its watch is cut
@@ -146,13 +167,8 @@ func TestWatchPeerStopsReading(t *testing.T) {
 	srv := apiserver.New(apiserver.Options{WatchCache: apiserver.WatchCacheOptions{WatcherBuffer: 2, StallTimeout: stall}})
 	srv.Register(widgetKind())
 	ts := httptest.NewUnstartedServer(srv)
-	ts.Listener = smallBuffers{ts.Listener}
 	closedConns := make(chan string, 100)
-	ts.Config.ConnState = func(c net.Conn, s http.ConnState) {
-		if s == http.StateClosed {
-			closedConns <- c.RemoteAddr().String()
-		}
-	}
+	ts.Listener = smallBuffers{Listener: ts.Listener, closed: closedConns}
 	ts.Start()
 	t.Cleanup(ts.Close)
 	a := createWidget(t, ts, "a", "")
