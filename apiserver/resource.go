@@ -299,6 +299,9 @@ func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
 func (r *resource) decodeValue(value []byte, obj meta.Object) error {
 	mt := codec.Sniff(value)
 	if mt == codec.MediaTypeJSON {
+		if j, ok := r.jsonCodec.(codec.JSON); ok {
+			return j.DecodeTrusted(value, obj)
+		}
 		_, err := r.jsonCodec.Decode(value, obj)
 		return err
 	}
