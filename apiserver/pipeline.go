@@ -313,7 +313,7 @@ func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
 		}
 	}
 	if w.track == nil {
-		return jsonForms{}
+		return w.h.r.ruleForms(cur, obj, old)
 	}
 	return w.track(cur, obj, old)
 }

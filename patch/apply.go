@@ -65,7 +65,7 @@ func (m *FieldManager) Apply(live, applied []byte, opts ApplyOptions) ([]byte, [
 	if gvk := objectGVK(cfg); gvk != m.gvk {
 		return nil, nil, badRequest(fmt.Errorf("invalid object type: %v", gvkString(gvk)))
 	}
-	liveObj, err := m.decodeLive(live)
+	liveObj, err := m.decodeLiveWithoutManagedFields(live)
 	if err != nil {
 		return nil, nil, internal(err)
 	}
@@ -73,7 +73,6 @@ func (m *FieldManager) Apply(live, applied []byte, opts ApplyOptions) ([]byte, [
 	if err != nil {
 		return nil, nil, internal(fmt.Errorf("failed to decode managed fields: %v", err))
 	}
-	removeManagedFields(liveObj)
 	obj, mg, err := m.applyLastApplied(liveObj, cfg, mg, opts)
 	if err != nil {
 		var conflicts merge.Conflicts
