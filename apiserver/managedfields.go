@@ -58,6 +58,10 @@ type trackFunc func(cur *storage.KeyValue, obj, old meta.Object) jsonForms
 // not decoded.
 type jsonForms struct {
 	obj, old map[string]any
+	// encoded is obj's stored value without managedFields, made with
+	// obj's form when the resource splices them in (see
+	// spliceManagedFields); nil otherwise.
+	encoded []byte
 }
 
 // updateTracker records ordinary writes (create, update, JSON, merge and
@@ -93,7 +97,7 @@ func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.
 	}
 	m := obj.GetObjectMeta()
 	sent := m.ManagedFields
-	tree, err := r.jsonWithoutManagedFields(obj)
+	tree, encoded, err := r.formWithoutManagedFields(obj)
 	if err != nil {
 		h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
 		m.ManagedFields = liveManaged
@@ -107,7 +111,7 @@ func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.
 		h.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
 	}
 	m.ManagedFields = entries
-	return jsonForms{obj: tree, old: r.oldForm(liveObj, liveManaged)}
+	return jsonForms{obj: tree, old: r.oldForm(liveObj, liveManaged), encoded: encoded}
 }
 
 // oldForm is the JSON form of the stored object for validation, given
@@ -140,7 +144,7 @@ func (r *resource) ruleForms(cur *storage.KeyValue, obj, old meta.Object) jsonFo
 		return jsonForms{}
 	}
 	var forms jsonForms
-	forms.obj, _ = r.jsonWithoutManagedFields(obj)
+	forms.obj, forms.encoded, _ = r.formWithoutManagedFields(obj)
 	if cur != nil {
 		if live, err := r.appendJSON(nil, cur); err == nil {
 			liveObj, _ := patch.DecodeObjectWithoutManagedFields(live)
@@ -207,8 +211,9 @@ func (r *resource) scaleJSON(obj meta.Object) ([]byte, error) {
 // of managedFields entries, as kube-apiserver's
 // IgnoreManagedFieldsTimestampsTransformer does, so that such a write is a
 // no-op that keeps the resourceVersion. It reports whether obj now encodes
-// as the stored value.
-func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.KeyValue) bool {
+// as the stored value. pre is obj's encoding without managedFields, or
+// nil (see storedValue).
+func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.KeyValue, pre []byte) bool {
 	nm, om := obj.GetObjectMeta().ManagedFields, old.GetObjectMeta().ManagedFields
 	if len(nm) == 0 || len(nm) != len(om) {
 		return false
@@ -229,7 +234,7 @@ func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.Key
 	for i := range nm {
 		times[i], nm[i].Time = nm[i].Time, om[i].Time
 	}
-	if b, err := r.encode(obj); err == nil && bytes.Equal(b, cur.Value) {
+	if b, err := r.storedValue(obj, pre); err == nil && bytes.Equal(b, cur.Value) {
 		return true
 	}
 	for i := range nm {

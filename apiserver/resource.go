@@ -62,6 +62,9 @@ type resource struct {
 	// hints carries index terms from writes to the cache (see termHints);
 	// nil for a version that is not the storage version.
 	hints *termHints
+	// spliceManagedFields is set when a write's stored value is made from
+	// the encoding the field manager reads (see encodeonce.go).
+	spliceManagedFields bool
 }
 
 type subresourceInfo struct {
@@ -150,6 +153,7 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 		stop()
 		return nil, fmt.Errorf("Subresources.Status needs a top-level field with json name \"status\" in %s", t)
 	}
+	r.spliceManagedFields = r.canSpliceManagedFields(k.New())
 	return r, nil
 }
 
