@@ -46,6 +46,48 @@ func MergePatch(doc, patch []byte) ([]byte, error) {
 	return out, nil
 }
 
+// MergePatchWithoutManagedFields is [MergePatch] for a caller that has
+// doc's metadata.managedFields in typed form and puts them back: when the
+// patch leaves them as they are (it is an object that neither names
+// metadata.managedFields nor replaces metadata), it returns the patched
+// object without them, having neither decoded nor encoded them, and ok
+// true. Otherwise ok is false and nothing is done: the caller runs
+// MergePatch.
+func MergePatchWithoutManagedFields(doc, patch []byte) (out []byte, ok bool, err error) {
+	p, err := decodeJSON(patch)
+	if err != nil {
+		return nil, false, nil
+	}
+	t, isObj := p.(map[string]any)
+	if !isObj || !keepsManagedFields(t) {
+		return nil, false, nil
+	}
+	target, err := DecodeObjectWithoutManagedFields(doc)
+	if err != nil || target == nil {
+		return nil, true, internal(errors.New("Invalid JSON Document")) //nolint:staticcheck // kube's wording
+	}
+	mergeObjects(target, t)
+	if out, err = encodeJSON(target); err != nil {
+		return nil, true, internal(err)
+	}
+	return out, true, nil
+}
+
+// keepsManagedFields reports whether merging patch into an object leaves
+// its metadata.managedFields as they are.
+func keepsManagedFields(patch map[string]any) bool {
+	md, ok := patch["metadata"]
+	if !ok {
+		return true
+	}
+	mdObj, ok := md.(map[string]any)
+	if !ok {
+		return false // null deletes the metadata, anything else replaces it
+	}
+	_, named := mdObj["managedFields"]
+	return !named
+}
+
 // mergeObjects merges patch into doc in place.
 func mergeObjects(doc, patch map[string]any) {
 	for k, v := range patch {

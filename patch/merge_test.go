@@ -64,3 +64,42 @@ func TestMergePatchErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestMergePatchWithoutManagedFields checks that a merge patch that keeps
+// metadata.managedFields gives MergePatch's result without them, and that
+// one that may change them is left to MergePatch.
+func TestMergePatchWithoutManagedFields(t *testing.T) {
+	const doc = `{"metadata":{"name":"a","labels":{"x":"1"},"managedFields":[{"manager":"m","fieldsV1":{"f:spec":{}}}]},"spec":{"n":1}}`
+	tests := []struct {
+		name, doc, patch string
+		want             string // "" when the patch is left to MergePatch
+	}{
+		{"spec", doc, `{"spec":{"n":2}}`, `{"metadata":{"name":"a","labels":{"x":"1"}},"spec":{"n":2}}`},
+		{"labels", doc, `{"metadata":{"labels":{"x":null,"y":"2"}}}`, `{"metadata":{"name":"a","labels":{"y":"2"}},"spec":{"n":1}}`},
+		{"document without metadata", `{"spec":{}}`, `{"metadata":{"name":"b"}}`, `{"metadata":{"name":"b"},"spec":{}}`},
+		{"empty patch", doc, `{}`, `{"metadata":{"name":"a","labels":{"x":"1"}},"spec":{"n":1}}`},
+		{"names managedFields", doc, `{"metadata":{"managedFields":null}}`, ""},
+		{"sets managedFields", doc, `{"metadata":{"managedFields":[]}}`, ""},
+		{"deletes metadata", doc, `{"metadata":null}`, ""},
+		{"replaces metadata", doc, `{"metadata":5}`, ""},
+		{"not an object", doc, `[1]`, ""},
+		{"not JSON", doc, `{"a":`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok, err := patch.MergePatchWithoutManagedFields([]byte(tc.doc), []byte(tc.patch))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok != (tc.want != "") {
+				t.Fatalf("ok = %v, want %v", ok, tc.want != "")
+			}
+			if ok {
+				jsonEqual(t, got, tc.want)
+			}
+		})
+	}
+	if _, ok, err := patch.MergePatchWithoutManagedFields([]byte(`[]`), []byte(`{}`)); !ok || err == nil {
+		t.Errorf("a document that is not an object: ok %v, error %v", ok, err)
+	}
+}
