@@ -72,21 +72,23 @@ type jsonForms struct {
 func (h *handler) updateTracker(w *write) trackFunc {
 	r, req, manager := h.r, w.req, w.manager
 	return func(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
-		return r.trackUpdate(h, cur, obj, old, manager, req.subresource)
+		live := w.liveForm
+		w.liveForm = nil
+		return r.trackUpdate(h, cur, obj, old, live, manager, req.subresource)
 	}
 }
 
 // trackUpdate records an update of obj, in the resource's version, over
 // the stored value cur and object old. It returns the JSON forms of obj
-// and, on update, of old, which it reads from cur's JSON.
-func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.Object, manager, subresource string) jsonForms {
+// and, on update, of old, which it reads from cur's JSON unless liveObj,
+// that form without managedFields, is not nil.
+func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.Object, liveObj map[string]any, manager, subresource string) jsonForms {
 	var live []byte
-	var liveObj map[string]any
 	var liveManaged []meta.ManagedFieldsEntry
 	var err error
 	if cur != nil {
 		// The field manager reads the entries from old, in typed form.
-		if live, err = r.appendJSON(nil, cur); err == nil {
+		if live, err = r.appendJSON(nil, cur); err == nil && liveObj == nil {
 			liveObj, err = patch.DecodeObjectWithoutManagedFields(live)
 		}
 		if err != nil {

@@ -38,26 +38,27 @@ func (h *handler) patch(req *request) {
 	}
 	r, opts, body, bodyStrict := h.r, pb.opts, pb.body, pb.strict
 	var strict []error
-	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry,
-		build: func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
-			doc, err := r.appendJSON(nil, cur)
-			if err != nil {
-				return nil, status.InternalError(err)
-			}
-			patched, kept, err := r.patchKeepingManagedFields(opts.patchType, doc, body)
-			if err != nil {
-				return nil, err
-			}
-			obj, resultStrict, err := h.decodePatched(req, patched)
-			if err != nil {
-				return nil, err
-			}
-			if kept {
-				obj.GetObjectMeta().ManagedFields = copyEntries(old.GetObjectMeta().ManagedFields)
-			}
-			strict = append(append([]error(nil), bodyStrict...), resultStrict...)
-			return obj, strictError(opts.validation, strict)
-		}}
+	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry}
+	w.build = func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
+		doc, err := r.appendJSON(nil, cur)
+		if err != nil {
+			return nil, status.InternalError(err)
+		}
+		patched, live, kept, err := r.patchKeepingManagedFields(opts.patchType, doc, body)
+		if err != nil {
+			return nil, err
+		}
+		w.liveForm = live
+		obj, resultStrict, err := h.decodePatched(req, patched)
+		if err != nil {
+			return nil, err
+		}
+		if kept {
+			obj.GetObjectMeta().ManagedFields = copyEntries(old.GetObjectMeta().ManagedFields)
+		}
+		strict = append(append([]error(nil), bodyStrict...), resultStrict...)
+		return obj, strictError(opts.validation, strict)
+	}
 	w.track = h.updateTracker(w)
 	out, err := w.run(req.r.Context())
 	warnStrict(req.w, opts.validation, strict)
@@ -72,15 +73,16 @@ func (h *handler) patch(req *request) {
 // the stored object's JSON. kept reports that the result was made
 // without metadata.managedFields, which the patch leaves as they are:
 // the caller puts back those of the stored object, decoded already (a
-// merge patch that does not name them).
-func (r *resource) patchKeepingManagedFields(patchType string, doc, body []byte) (patched []byte, kept bool, err error) {
+// merge patch that does not name them). live is then doc's JSON form
+// without managedFields, for the field manager; nil otherwise.
+func (r *resource) patchKeepingManagedFields(patchType string, doc, body []byte) (patched []byte, live map[string]any, kept bool, err error) {
 	if patchType == patch.MergePatchType {
-		if patched, kept, err = patch.MergePatchWithoutManagedFields(doc, body); kept || err != nil {
-			return patched, kept, err
+		if patched, live, kept, err = patch.MergePatchWithoutManagedFields(doc, body); kept || err != nil {
+			return patched, live, kept, err
 		}
 	}
 	patched, err = r.patcher.Patch(patchType, doc, body)
-	return patched, false, err
+	return patched, nil, false, err
 }
 
 // copyEntries is a deep copy of managedFields entries.

@@ -44,6 +44,10 @@ type write struct {
 	// encoded is the object's stored value without managedFields, made
 	// when they were recorded, or nil (see storedValue).
 	encoded []byte
+	// liveForm is the stored object's JSON form without managedFields
+	// when build decoded it already (a merge patch), for track; nil
+	// otherwise.
+	liveForm map[string]any
 }
 
 // create stores a new object, or for a dry run checks that the store

@@ -65,9 +65,14 @@ func FuzzMergePatch(f *testing.F) {
 // checkWithoutManagedFields checks MergePatchWithoutManagedFields against
 // MergePatch's result out (or error err) on doc.
 func checkWithoutManagedFields(t *testing.T, doc, p, out []byte, err error) {
-	got, ok, gerr := patch.MergePatchWithoutManagedFields(doc, p)
+	got, live, ok, gerr := patch.MergePatchWithoutManagedFields(doc, p)
 	if !ok {
 		return
+	}
+	if gerr == nil {
+		if want, _ := patch.DecodeObjectWithoutManagedFields(doc); !reflect.DeepEqual(live, want) {
+			t.Fatalf("document after the merge %v, want %v", live, want)
+		}
 	}
 	if (err == nil) != (gerr == nil) {
 		t.Fatalf("error %v, MergePatch's %v", gerr, err)
