@@ -20,6 +20,12 @@ import (
 // becomes the stored value once the entries are put in: the object is
 // encoded once, and only its entries again.
 
+// setSpliceManagedFields decides whether r splices managedFields in, on
+// a new object of the kind with its type meta set, as writes have it.
+func (r *resource) setSpliceManagedFields() {
+	r.spliceManagedFields = r.canSpliceManagedFields(r.newObject())
+}
+
 // canSpliceManagedFields reports whether the stored values of r are the
 // JSON its objects encode to (a typed kind of one stored version,
 // stored as JSON) and whether putting managedFields into an encoding

@@ -39,7 +39,7 @@ func (s *sortedMeta) MarshalJSON() ([]byte, error) {
 func spliceResource(newObj func() meta.Object) *resource {
 	r := &resource{kind: Kind{Group: "g.example.com", Version: "v1", Kind: "Spliced", New: newObj}, apiVersion: "g.example.com/v1"}
 	r.stor = r
-	r.spliceManagedFields = r.canSpliceManagedFields(newObj())
+	r.setSpliceManagedFields()
 	return r
 }
 
@@ -125,5 +125,29 @@ func TestSpliceManagedFieldsIntoEmptyMetadata(t *testing.T) {
 	}
 	if _, err := spliceManagedFields([]byte(`{"spec":{}}`), entries); err == nil {
 		t.Error("spliced managedFields into a value without metadata")
+	}
+}
+
+// TestSpliceManagedFieldsOfStorageVersion checks that the storage version
+// of a kind served in several versions splices managedFields, and that
+// the other version, whose objects are converted to be stored, does not.
+func TestSpliceManagedFieldsOfStorageVersion(t *testing.T) {
+	k := Kind{Group: "g.example.com", Kind: "Spliced", Resource: "spliceds",
+		New:      func() meta.Object { return &spliced{} },
+		Versions: []KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
+	kinds, _, vs, err := expandVersions(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	storage := &resource{kind: kinds[0], apiVersion: kinds[0].groupVersion().String(), versions: vs}
+	storage.stor = storage
+	other := &resource{kind: kinds[1], apiVersion: kinds[1].groupVersion().String(), versions: vs, stor: storage}
+	storage.setSpliceManagedFields()
+	other.setSpliceManagedFields()
+	if !storage.spliceManagedFields {
+		t.Error("the storage version does not splice managedFields")
+	}
+	if other.spliceManagedFields {
+		t.Error("a version converted to be stored splices managedFields")
 	}
 }

@@ -153,7 +153,7 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 		stop()
 		return nil, fmt.Errorf("Subresources.Status needs a top-level field with json name \"status\" in %s", t)
 	}
-	r.spliceManagedFields = r.canSpliceManagedFields(k.New())
+	r.setSpliceManagedFields()
 	return r, nil
 }
 
