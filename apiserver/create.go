@@ -101,9 +101,10 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded j
 }
 
 // create stores a new object. It returns the stored value, or nil when
-// an object of that name is already stored.
-func (r *resource) create(ctx context.Context, obj meta.Object) (*storage.KeyValue, error) {
-	value, err := r.encode(obj)
+// an object of that name is already stored. pre is obj's encoding
+// without managedFields, or nil (see storedValue).
+func (r *resource) create(ctx context.Context, obj meta.Object, pre []byte) (*storage.KeyValue, error) {
+	value, err := r.storedValue(obj, pre)
 	if err != nil {
 		return nil, status.InternalError(err)
 	}

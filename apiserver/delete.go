@@ -148,7 +148,7 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 			if (marked && !changed) || w.dryRun {
 				return obj, false, nil
 			}
-			if _, done, err := r.replace(ctx, cur.KV, obj); err != nil || done {
+			if _, done, err := r.replace(ctx, cur.KV, obj, nil); err != nil || done {
 				// replace removes an object left with no finalizers.
 				return obj, err == nil && len(m.Finalizers) == 0 && !r.pending(obj), err
 			}

@@ -191,6 +191,9 @@ type schemaPlan struct {
 	required  *schema.RequiredCheck // typed: when the body must show required fields
 	fields    []fieldPlan           // typed: top-level fields with rules
 	rules     schema.RuleValidator  // CEL rules, if the schema has any
+	// rulesReadManagedFields is set when the rules may read
+	// metadata.managedFields (see schema.MetadataNamesOnly).
+	rulesReadManagedFields bool
 }
 
 // fieldPlan covers one top-level field of a typed kind.

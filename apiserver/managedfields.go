@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"unicode"
 
 	"github.com/kapi-dev/kapi/fieldvalidation"
@@ -52,9 +53,15 @@ type trackFunc func(cur *storage.KeyValue, obj, old meta.Object) jsonForms
 // objects that recording it decoded, for validation to reuse: obj of the
 // object to store, old of the stored object, read from its stored JSON,
 // which is what the decoded stored object encodes to (see appendJSON).
-// Either is nil when it was not decoded.
+// obj is without metadata.managedFields, and so is old unless the kind's
+// rules may read them (see [resource.oldForm]). Either is nil when it was
+// not decoded.
 type jsonForms struct {
 	obj, old map[string]any
+	// encoded is obj's stored value without managedFields, made with
+	// obj's form when the resource splices them in (see
+	// spliceManagedFields); nil otherwise.
+	encoded []byte
 }
 
 // updateTracker records ordinary writes (create, update, JSON, merge and
@@ -65,21 +72,24 @@ type jsonForms struct {
 func (h *handler) updateTracker(w *write) trackFunc {
 	r, req, manager := h.r, w.req, w.manager
 	return func(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
-		return r.trackUpdate(h, cur, obj, old, manager, req.subresource)
+		live := w.liveForm
+		w.liveForm = nil
+		return r.trackUpdate(h, cur, obj, old, live, manager, req.subresource)
 	}
 }
 
 // trackUpdate records an update of obj, in the resource's version, over
 // the stored value cur and object old. It returns the JSON forms of obj
-// and, on update, of old, which it reads from cur's JSON.
-func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.Object, manager, subresource string) jsonForms {
+// and, on update, of old, which it reads from cur's JSON unless liveObj,
+// that form without managedFields, is not nil.
+func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.Object, liveObj map[string]any, manager, subresource string) jsonForms {
 	var live []byte
-	var liveObj map[string]any
 	var liveManaged []meta.ManagedFieldsEntry
 	var err error
 	if cur != nil {
-		if live, err = r.appendJSON(nil, cur); err == nil {
-			liveObj, err = patch.DecodeObject(live)
+		// The field manager reads the entries from old, in typed form.
+		if live, err = r.appendJSON(nil, cur); err == nil && liveObj == nil {
+			liveObj, err = patch.DecodeObjectWithoutManagedFields(live)
 		}
 		if err != nil {
 			h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
@@ -88,41 +98,77 @@ func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.
 		liveManaged = old.GetObjectMeta().ManagedFields
 	}
 	m := obj.GetObjectMeta()
-	var tree map[string]any
-	b, err := json.Marshal(obj)
-	if err == nil {
-		tree, err = patch.DecodeObject(b)
-	}
+	sent := m.ManagedFields
+	tree, encoded, err := r.formWithoutManagedFields(obj)
 	if err != nil {
 		h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
 		m.ManagedFields = liveManaged
 		return jsonForms{}
 	}
-	// The field manager drops the live object's managedFields; the stored
-	// object's form keeps them.
-	restore := keepManagedFields(liveObj)
 	entries, err := r.patcher.UpdateObject(live, tree, patch.UpdateOptions{
-		Manager: manager, Subresource: subresource, LiveManaged: liveManaged, NewManaged: m.ManagedFields,
+		Manager: manager, Subresource: subresource, LiveManaged: liveManaged, NewManaged: sent,
 		LiveObject: liveObj,
 	})
-	restore()
 	if err != nil {
 		h.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
 	}
 	m.ManagedFields = entries
-	return jsonForms{obj: tree, old: liveObj}
+	return jsonForms{obj: tree, old: r.oldForm(liveObj, liveManaged), encoded: encoded}
 }
 
-// keepManagedFields returns a function that puts back the
-// metadata.managedFields obj has now, after something removed them.
-func keepManagedFields(obj map[string]any) func() {
-	md, _ := obj["metadata"].(map[string]any)
-	mf, ok := md["managedFields"]
-	return func() {
-		if ok {
-			md["managedFields"] = mf
+// oldForm is the JSON form of the stored object for validation, given
+// liveObj, its JSON decoded without metadata.managedFields, and entries,
+// its managedFields: rules that may read them get them back. It is nil
+// when they do not encode; validation then makes the form itself.
+func (r *resource) oldForm(liveObj map[string]any, entries []meta.ManagedFieldsEntry) map[string]any {
+	if liveObj == nil || len(entries) == 0 || r.plan == nil || !r.plan.rulesReadManagedFields {
+		return liveObj
+	}
+	md, ok := liveObj["metadata"].(map[string]any)
+	if !ok {
+		return liveObj
+	}
+	x, err := jsonForm(reflect.ValueOf(entries))
+	if err != nil {
+		return nil
+	}
+	md["managedFields"] = x
+	return liveObj
+}
+
+// ruleForms are the JSON forms of a write that no tracker decoded (an
+// apply), for a typed kind whose rules read the whole object and old:
+// made once here, the stored one from its JSON, rather than each encoded
+// field by field for the schema and whole again for the rules. Either is
+// nil when it does not decode; validation then makes its own.
+func (r *resource) ruleForms(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
+	if r.plan == nil || r.plan.unstructured || r.plan.rules == nil {
+		return jsonForms{}
+	}
+	var forms jsonForms
+	forms.obj, forms.encoded, _ = r.formWithoutManagedFields(obj)
+	if cur != nil {
+		if live, err := r.appendJSON(nil, cur); err == nil {
+			liveObj, _ := patch.DecodeObjectWithoutManagedFields(live)
+			forms.old = r.oldForm(liveObj, old.GetObjectMeta().ManagedFields)
 		}
 	}
+	return forms
+}
+
+// jsonWithoutManagedFields is the JSON form of obj, as [jsonForm] gives
+// it, without metadata.managedFields: the field manager drops them, and
+// neither encoding nor decoding them is needed.
+func (r *resource) jsonWithoutManagedFields(obj meta.Object) (map[string]any, error) {
+	m := obj.GetObjectMeta()
+	sent := m.ManagedFields
+	m.ManagedFields = nil
+	b, err := json.Marshal(obj)
+	m.ManagedFields = sent
+	if err != nil {
+		return nil, err
+	}
+	return patch.DecodeObject(b)
 }
 
 // scaleTracker records writes through /scale under manager the way
@@ -167,8 +213,9 @@ func (r *resource) scaleJSON(obj meta.Object) ([]byte, error) {
 // of managedFields entries, as kube-apiserver's
 // IgnoreManagedFieldsTimestampsTransformer does, so that such a write is a
 // no-op that keeps the resourceVersion. It reports whether obj now encodes
-// as the stored value.
-func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.KeyValue) bool {
+// as the stored value. pre is obj's encoding without managedFields, or
+// nil (see storedValue).
+func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.KeyValue, pre []byte) bool {
 	nm, om := obj.GetObjectMeta().ManagedFields, old.GetObjectMeta().ManagedFields
 	if len(nm) == 0 || len(nm) != len(om) {
 		return false
@@ -189,7 +236,7 @@ func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.Key
 	for i := range nm {
 		times[i], nm[i].Time = nm[i].Time, om[i].Time
 	}
-	if b, err := r.encode(obj); err == nil && bytes.Equal(b, cur.Value) {
+	if b, err := r.storedValue(obj, pre); err == nil && bytes.Equal(b, cur.Value) {
 		return true
 	}
 	for i := range nm {

@@ -67,7 +67,7 @@ func randomFormedSpec(r *rand.Rand) formedSpec {
 // TestRulesOldFormIsTheStoredObjects checks that the old object rules see
 // on an update (read from the stored JSON the write already has) is the
 // JSON form of the stored object as decoded into its Go type, managedFields
-// included, for random objects written by PUT and by merge patch.
+// included, for random objects written by PUT, merge patch and apply.
 func TestRulesOldFormIsTheStoredObjects(t *testing.T) {
 	var olds []map[string]any
 	k := apiserver.Kind{Group: "stable.example.com", Version: "v1", Kind: "Formed", Resource: "formeds",
@@ -103,9 +103,13 @@ func TestRulesOldFormIsTheStoredObjects(t *testing.T) {
 			olds = olds[:0]
 			spec, _ := json.Marshal(randomFormedSpec(r))
 			var resp response
-			if j == 1 {
+			switch j {
+			case 1:
 				resp = do(t, ts, "PATCH", path+"/"+name+"?fieldManager=p", "application/merge-patch+json", `{"spec":`+string(spec)+`}`)
-			} else {
+			case 2:
+				resp = do(t, ts, "PATCH", path+"/"+name+"?fieldManager=a&force=true", "application/apply-patch+yaml",
+					`{"apiVersion":"stable.example.com/v1","kind":"Formed","metadata":{"name":"`+name+`"},"spec":`+string(spec)+`}`)
+			default:
 				next := cur
 				_ = json.Unmarshal(spec, &next.Spec)
 				b, _ := json.Marshal(&next)

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/kapi-dev/kapi/codec"
@@ -37,23 +38,27 @@ func (h *handler) patch(req *request) {
 	}
 	r, opts, body, bodyStrict := h.r, pb.opts, pb.body, pb.strict
 	var strict []error
-	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry,
-		build: func(cur *storage.KeyValue, _ meta.Object) (meta.Object, error) {
-			doc, err := r.appendJSON(nil, cur)
-			if err != nil {
-				return nil, status.InternalError(err)
-			}
-			patched, err := r.patcher.Patch(opts.patchType, doc, body)
-			if err != nil {
-				return nil, err
-			}
-			obj, resultStrict, err := h.decodePatched(req, patched)
-			if err != nil {
-				return nil, err
-			}
-			strict = append(append([]error(nil), bodyStrict...), resultStrict...)
-			return obj, strictError(opts.validation, strict)
-		}}
+	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry}
+	w.build = func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
+		doc, err := r.appendJSON(nil, cur)
+		if err != nil {
+			return nil, status.InternalError(err)
+		}
+		patched, live, kept, err := r.patchKeepingManagedFields(opts.patchType, doc, body)
+		if err != nil {
+			return nil, err
+		}
+		w.liveForm = live
+		obj, resultStrict, err := h.decodePatched(req, patched)
+		if err != nil {
+			return nil, err
+		}
+		if kept {
+			obj.GetObjectMeta().ManagedFields = copyEntries(old.GetObjectMeta().ManagedFields)
+		}
+		strict = append(append([]error(nil), bodyStrict...), resultStrict...)
+		return obj, strictError(opts.validation, strict)
+	}
 	w.track = h.updateTracker(w)
 	out, err := w.run(req.r.Context())
 	warnStrict(req.w, opts.validation, strict)
@@ -62,6 +67,41 @@ func (h *handler) patch(req *request) {
 		return
 	}
 	h.writeStored(req, http.StatusOK, out.obj, out.kv)
+}
+
+// patchKeepingManagedFields applies a patch of type patchType to doc,
+// the stored object's JSON. kept reports that the result was made
+// without metadata.managedFields, which the patch leaves as they are:
+// the caller puts back those of the stored object, decoded already (a
+// merge patch that does not name them). live is then doc's JSON form
+// without managedFields, for the field manager; nil otherwise.
+func (r *resource) patchKeepingManagedFields(patchType string, doc, body []byte) (patched []byte, live map[string]any, kept bool, err error) {
+	if patchType == patch.MergePatchType {
+		if patched, live, kept, err = patch.MergePatchWithoutManagedFields(doc, body); kept || err != nil {
+			return patched, live, kept, err
+		}
+	}
+	patched, err = r.patcher.Patch(patchType, doc, body)
+	return patched, nil, false, err
+}
+
+// copyEntries is a deep copy of managedFields entries.
+func copyEntries(entries []meta.ManagedFieldsEntry) []meta.ManagedFieldsEntry {
+	if entries == nil {
+		return nil
+	}
+	out := make([]meta.ManagedFieldsEntry, len(entries))
+	for i, e := range entries {
+		if e.Time != nil {
+			t := *e.Time
+			e.Time = &t
+		}
+		if e.FieldsV1 != nil {
+			e.FieldsV1 = &meta.FieldsV1{Raw: slices.Clone(e.FieldsV1.Raw)}
+		}
+		out[i] = e
+	}
+	return out
 }
 
 // patchBody is a PATCH read and checked: its options, its body, and the

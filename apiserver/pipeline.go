@@ -41,6 +41,13 @@ type write struct {
 	generated bool
 	// deleteOptions are a delete's options, for admission.
 	deleteOptions *meta.DeleteOptions
+	// encoded is the object's stored value without managedFields, made
+	// when they were recorded, or nil (see storedValue).
+	encoded []byte
+	// liveForm is the stored object's JSON form without managedFields
+	// when build decoded it already (a merge patch), for track; nil
+	// otherwise.
+	liveForm map[string]any
 }
 
 // create stores a new object, or for a dry run checks that the store
@@ -49,7 +56,7 @@ type write struct {
 func (w *write) create(ctx context.Context, obj meta.Object) (kv *storage.KeyValue, created bool, err error) {
 	r := w.sr()
 	if !w.dryRun {
-		kv, err := r.create(ctx, obj)
+		kv, err := r.create(ctx, obj, w.encoded)
 		return kv, kv != nil, err
 	}
 	m := obj.GetObjectMeta()
@@ -136,6 +143,7 @@ func (w *write) run(ctx context.Context) (written, error) {
 		a.Name = w.generateName(obj)
 		// 8. Generation and managedFields.
 		decoded := w.record(cur, obj, old)
+		w.encoded = decoded.encoded
 		// 9. Validation.
 		if err := r.validate(ctx, obj, old, decoded); err != nil {
 			return written{}, err
@@ -313,7 +321,7 @@ func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
 		}
 	}
 	if w.track == nil {
-		return jsonForms{}
+		return w.h.r.ruleForms(cur, obj, old)
 	}
 	return w.track(cur, obj, old)
 }
@@ -335,12 +343,13 @@ func (w *write) store(ctx context.Context, cur *storage.KeyValue, obj, old meta.
 				return written{}, true, status.AlreadyExists(r.gr, m.Name)
 			}
 			m.Name = generateName(m.GenerateName)
+			w.encoded = nil // of the old name
 		}
 	}
-	r.keepManagedFieldsTimes(obj, old, cur)
+	r.keepManagedFieldsTimes(obj, old, cur, w.encoded)
 	if w.dryRun {
 		return written{obj: obj}, true, nil
 	}
-	kv, done, err := r.replace(ctx, cur, obj)
+	kv, done, err := r.replace(ctx, cur, obj, w.encoded)
 	return written{obj: obj, kv: kv}, done, err
 }

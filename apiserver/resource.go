@@ -62,6 +62,9 @@ type resource struct {
 	// hints carries index terms from writes to the cache (see termHints);
 	// nil for a version that is not the storage version.
 	hints *termHints
+	// spliceManagedFields is set when a write's stored value is made from
+	// the encoding the field manager reads (see encodeonce.go).
+	spliceManagedFields bool
 }
 
 type subresourceInfo struct {
@@ -150,6 +153,7 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 		stop()
 		return nil, fmt.Errorf("Subresources.Status needs a top-level field with json name \"status\" in %s", t)
 	}
+	r.setSpliceManagedFields()
 	return r, nil
 }
 
@@ -299,6 +303,9 @@ func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
 func (r *resource) decodeValue(value []byte, obj meta.Object) error {
 	mt := codec.Sniff(value)
 	if mt == codec.MediaTypeJSON {
+		if j, ok := r.jsonCodec.(codec.JSON); ok {
+			return j.DecodeTrusted(value, obj)
+		}
 		_, err := r.jsonCodec.Decode(value, obj)
 		return err
 	}

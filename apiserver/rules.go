@@ -31,6 +31,8 @@ func (p *schemaPlan) compileRules(engine schema.RuleEngine) error {
 		return fmt.Errorf("x-kubernetes-validations: %w", err)
 	}
 	p.rules = rv
+	_, namesOnly := rv.(schema.MetadataNamesOnly)
+	p.rulesReadManagedFields = !namesOnly
 	return nil
 }
 

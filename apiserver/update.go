@@ -137,9 +137,10 @@ func (r *resource) decodeCopy(obj meta.Object) (meta.Object, error) {
 // returns the value stored: cur's for an update that changes nothing
 // (which keeps its resourceVersion), nil when the object was deleted
 // because it lost the last finalizer while being deleted. done is false
-// when a concurrent write won the race and the caller should retry.
-func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.Object) (kv *storage.KeyValue, done bool, err error) {
-	value, err := r.encode(obj)
+// when a concurrent write won the race and the caller should retry. pre
+// is obj's encoding without managedFields, or nil (see storedValue).
+func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.Object, pre []byte) (kv *storage.KeyValue, done bool, err error) {
+	value, err := r.storedValue(obj, pre)
 	if err != nil {
 		return nil, false, status.InternalError(err)
 	}

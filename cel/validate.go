@@ -22,7 +22,11 @@ type Validator struct {
 	opts Options
 }
 
-var _ schema.RuleValidator = (*Validator)(nil)
+var _ schema.MetadataNamesOnly = (*Validator)(nil)
+
+// MetadataNamesOnly implements schema.MetadataNamesOnly: rules see only
+// the name and generateName of an object's metadata.
+func (*Validator) MetadataNamesOnly() {}
 
 // validator holds the rules of one schema node and of its descendants.
 type validator struct {

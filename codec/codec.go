@@ -7,6 +7,7 @@ import (
 	"io"
 	"unicode/utf8"
 
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kapi-dev/kapi/fieldvalidation"
@@ -68,6 +69,13 @@ func (JSON) Encode(w io.Writer, v any) error {
 // as int64.
 func (JSON) Decode(data []byte, v any) ([]error, error) {
 	return fieldvalidation.DecodeJSON(data, v)
+}
+
+// DecodeTrusted reads JSON into v as Decode does, without looking for
+// unknown or duplicate fields: for values the server wrote itself, whose
+// strict errors nobody reads, it spares the bookkeeping of every key.
+func (JSON) DecodeTrusted(data []byte, v any) error {
+	return kjson.UnmarshalCaseSensitivePreserveInts(data, v)
 }
 
 // AppendEvent appends {"type":T,"object":O} and a newline.

@@ -223,6 +223,14 @@ func TestJSONDecodeStrict(t *testing.T) {
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("decoded %+v, want %+v", got, tc.want)
 			}
+			// Stored values are decoded to the same object, unchecked.
+			var trusted widget
+			if err := (JSON{}).DecodeTrusted([]byte(tc.in), &trusted); err != nil {
+				t.Fatalf("DecodeTrusted: %v", err)
+			}
+			if !reflect.DeepEqual(trusted, tc.want) {
+				t.Errorf("DecodeTrusted decoded %+v, want %+v", trusted, tc.want)
+			}
 		})
 	}
 }

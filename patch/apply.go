@@ -65,7 +65,7 @@ func (m *FieldManager) Apply(live, applied []byte, opts ApplyOptions) ([]byte, [
 	if gvk := objectGVK(cfg); gvk != m.gvk {
 		return nil, nil, badRequest(fmt.Errorf("invalid object type: %v", gvkString(gvk)))
 	}
-	liveObj, err := m.decodeLive(live)
+	liveObj, err := m.decodeLiveWithoutManagedFields(live)
 	if err != nil {
 		return nil, nil, internal(err)
 	}
@@ -73,7 +73,6 @@ func (m *FieldManager) Apply(live, applied []byte, opts ApplyOptions) ([]byte, [
 	if err != nil {
 		return nil, nil, internal(fmt.Errorf("failed to decode managed fields: %v", err))
 	}
-	removeManagedFields(liveObj)
 	obj, mg, err := m.applyLastApplied(liveObj, cfg, mg, opts)
 	if err != nil {
 		var conflicts merge.Conflicts
@@ -167,6 +166,11 @@ func (m *FieldManager) structuredApply(liveObj, cfg map[string]any, mg *managed,
 	if err != nil {
 		return nil, nil, internal(fmt.Errorf("failed to create typed live object (%v): %v", objectGVKNN(liveObj), err))
 	}
+	if m.reappliesAll(cfgTyped, mg, id, opts.Subresource) {
+		// Nothing to prune: without the last applied set the Updater
+		// does not look for it.
+		delete(mg.fields, id)
+	}
 	newTyped, fields, err := m.updater(opts.Subresource).Apply(liveTyped, cfgTyped, m.version, mg.fields, id, opts.Force)
 	if err != nil {
 		var conflicts merge.Conflicts
@@ -184,4 +188,28 @@ func (m *FieldManager) structuredApply(liveObj, cfg map[string]any, mg *managed,
 		return nil, nil, internal(fmt.Errorf("failed to convert new typed object (%v) to object: not an object", objectGVKNN(cfg)))
 	}
 	return obj, out, nil
+}
+
+// reappliesAll reports whether the configuration cfg applied by the
+// manager with identifier id sets every field that manager applied last
+// time, all entries being of the manager's version. The Updater's prune
+// then removes nothing: it takes out of the merged object the fields last
+// applied, adds back every field some entry owns (the new applied set,
+// which holds those fields and, as every applied set, the list items and
+// struct fields above them, among them) and removes only fields last
+// applied that were not added back. Knowing it spares the walks of the
+// whole object that prune makes to find nothing.
+func (m *FieldManager) reappliesAll(cfg *typed.TypedValue, mg *managed, id, subresource string) bool {
+	last, ok := mg.fields[id]
+	if !ok || m.generalOnly || last.APIVersion() != m.version || m.otherVersions(mg.fields) {
+		return false
+	}
+	set, err := cfg.ToFieldSet()
+	if err != nil {
+		return false
+	}
+	if filter := m.updater(subresource).IgnoreFilter[m.version]; filter != nil {
+		set = filter.Filter(set)
+	}
+	return last.Set().Difference(set).Empty()
 }

@@ -28,3 +28,25 @@ func OwnedUpdate(m *FieldManager, live, obj []byte, stored, sent []meta.ManagedF
 	_, ok := m.ownedUpdate(liveObj, newObj, mg, id, subresource)
 	return ok
 }
+
+// ReappliesAll reports whether an apply of cfg by manager through
+// subresource, over the stored entries, skips looking for fields to prune.
+func ReappliesAll(m *FieldManager, cfg []byte, stored []meta.ManagedFieldsEntry, manager, subresource string) bool {
+	obj, err := decodeObject(cfg)
+	if err != nil {
+		return false
+	}
+	cfgTyped, err := m.pt.FromUnstructured(obj)
+	if err != nil {
+		return false
+	}
+	mg, err := decodeManaged(stored, m.sets)
+	if err != nil {
+		return false
+	}
+	id, err := m.managerID(manager, meta.ManagedFieldsOperationApply, subresource)
+	if err != nil {
+		return false
+	}
+	return m.reappliesAll(cfgTyped, mg, id, subresource)
+}

@@ -3,6 +3,7 @@ package patch_test
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -49,6 +50,7 @@ func FuzzMergePatch(f *testing.F) {
 	f.Add([]byte(`{"a":"b","c":{"d":1}}`), []byte(`{"a":null,"c":{"e":[null,{"f":null}]}}`))
 	f.Add(widgetDoc(), []byte(`{"metadata":{"labels":{"app":null}},"spec":{"ports":[]}}`))
 	f.Add([]byte(`{"a":1}`), []byte(`[1]`))
+	f.Add([]byte(`{"metadata":{"name":"a","managedFields":[{"manager":"m"}]},"spec":{"x":1}}`), []byte(`{"metadata":{"labels":{"a":"b"}}}`))
 	f.Fuzz(func(t *testing.T, doc, p []byte) {
 		var m map[string]any
 		if json.Unmarshal(doc, &m) != nil || m == nil {
@@ -56,7 +58,33 @@ func FuzzMergePatch(f *testing.F) {
 		}
 		out, err := patch.MergePatch(doc, p)
 		checkResult(t, out, err)
+		checkWithoutManagedFields(t, doc, p, out, err)
 	})
+}
+
+// checkWithoutManagedFields checks MergePatchWithoutManagedFields against
+// MergePatch's result out (or error err) on doc.
+func checkWithoutManagedFields(t *testing.T, doc, p, out []byte, err error) {
+	got, live, ok, gerr := patch.MergePatchWithoutManagedFields(doc, p)
+	if !ok {
+		return
+	}
+	if gerr == nil {
+		if want, _ := patch.DecodeObjectWithoutManagedFields(doc); !reflect.DeepEqual(live, want) {
+			t.Fatalf("document after the merge %v, want %v", live, want)
+		}
+	}
+	if (err == nil) != (gerr == nil) {
+		t.Fatalf("error %v, MergePatch's %v", gerr, err)
+	}
+	if err != nil {
+		return
+	}
+	want, _ := patch.DecodeObjectWithoutManagedFields(out)
+	have, derr := patch.DecodeObject(got)
+	if derr != nil || !reflect.DeepEqual(have, want) {
+		t.Fatalf("result %s, MergePatch's without managedFields %s", got, out)
+	}
 }
 
 func FuzzStrategicMergePatch(f *testing.F) {

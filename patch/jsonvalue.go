@@ -15,6 +15,14 @@ func decodeJSON(data []byte) (any, error) { return jsonfast.Decode(data) }
 // numbers as float64; null gives a nil map.
 func DecodeObject(data []byte) (map[string]any, error) { return decodeObject(data) }
 
+// DecodeObjectWithoutManagedFields is [DecodeObject] followed by
+// removing metadata.managedFields, only without decoding them: for an
+// object whose entries the caller has in typed form, as the field manager
+// has those of the stored object.
+func DecodeObjectWithoutManagedFields(data []byte) (map[string]any, error) {
+	return asObject(jsonfast.DecodeOmitting(data, "metadata", "managedFields"))
+}
+
 // DecodeValue parses data as exactly one JSON value of any kind, decoded
 // as [DecodeObject] decodes objects: what encoding/json's decoding with
 // UseNumber gives, numbers then turned into int64 when they are integers
@@ -23,8 +31,11 @@ func DecodeValue(data []byte) (any, error) { return decodeJSON(data) }
 
 // decodeObject parses data as one JSON object; null gives a nil map. Other
 // values fail with encoding/json's message for decoding them into a map.
-func decodeObject(data []byte) (map[string]any, error) {
-	v, err := decodeJSON(data)
+func decodeObject(data []byte) (map[string]any, error) { return asObject(decodeJSON(data)) }
+
+// asObject is a decoded object, nil for null, or the error of a decode or
+// of a value that is not an object.
+func asObject(v any, err error) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}

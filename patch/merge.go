@@ -3,6 +3,7 @@ package patch
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 )
 
 // errBadJSONPatch is the message kube-apiserver's merge patch library
@@ -44,6 +45,81 @@ func MergePatch(doc, patch []byte) ([]byte, error) {
 		return nil, internal(err)
 	}
 	return out, nil
+}
+
+// MergePatchWithoutManagedFields is [MergePatch] for a caller that has
+// doc's metadata.managedFields in typed form and puts them back: when the
+// patch leaves them as they are (it is an object that neither names
+// metadata.managedFields nor replaces metadata), it returns the patched
+// object without them, having neither decoded nor encoded them, and ok
+// true. Otherwise ok is false and nothing is done: the caller runs
+// MergePatch. live is doc decoded without managedFields, as
+// [DecodeObjectWithoutManagedFields] decodes it, which the merge leaves
+// as it is, for the caller's field manager.
+func MergePatchWithoutManagedFields(doc, patch []byte) (out []byte, live map[string]any, ok bool, err error) {
+	p, err := decodeJSON(patch)
+	if err != nil {
+		return nil, nil, false, nil
+	}
+	t, isObj := p.(map[string]any)
+	if !isObj || !keepsManagedFields(t) {
+		return nil, nil, false, nil
+	}
+	live, err = DecodeObjectWithoutManagedFields(doc)
+	if err != nil || live == nil {
+		return nil, nil, true, internal(errors.New("Invalid JSON Document")) //nolint:staticcheck // kube's wording
+	}
+	if out, err = encodeJSON(mergedCopy(live, t)); err != nil {
+		return nil, nil, true, internal(err)
+	}
+	return out, live, true, nil
+}
+
+// mergedCopy is mergeObjects(doc, patch) done on copies of the objects
+// the patch changes: doc and what it holds are left as they are, and the
+// result shares with doc what the patch does not change.
+func mergedCopy(doc, patch map[string]any) map[string]any {
+	out := maps.Clone(doc)
+	if out == nil {
+		out = map[string]any{}
+	}
+	for k, v := range patch {
+		if v == nil {
+			delete(out, k)
+			continue
+		}
+		cur, ok := out[k]
+		if !ok || cur == nil {
+			out[k] = pruneNulls(v)
+			continue
+		}
+		curObj, curIsObj := cur.(map[string]any)
+		patchObj, patchIsObj := v.(map[string]any)
+		switch {
+		case !curIsObj:
+			out[k] = pruneNulls(v)
+		case !patchIsObj:
+			out[k] = v
+		default:
+			out[k] = mergedCopy(curObj, patchObj)
+		}
+	}
+	return out
+}
+
+// keepsManagedFields reports whether merging patch into an object leaves
+// its metadata.managedFields as they are.
+func keepsManagedFields(patch map[string]any) bool {
+	md, ok := patch["metadata"]
+	if !ok {
+		return true
+	}
+	mdObj, ok := md.(map[string]any)
+	if !ok {
+		return false // null deletes the metadata, anything else replaces it
+	}
+	_, named := mdObj["managedFields"]
+	return !named
 }
 
 // mergeObjects merges patch into doc in place.

@@ -2,6 +2,7 @@ package patch_test
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -63,4 +64,50 @@ func TestMergePatchErrors(t *testing.T) {
 			t.Errorf("%v does not wrap ErrNotObject", err)
 		}
 	})
+}
+
+// TestMergePatchWithoutManagedFields checks that a merge patch that keeps
+// metadata.managedFields gives MergePatch's result without them, and that
+// one that may change them is left to MergePatch.
+func TestMergePatchWithoutManagedFields(t *testing.T) {
+	const doc = `{"metadata":{"name":"a","labels":{"x":"1"},"managedFields":[{"manager":"m","fieldsV1":{"f:spec":{}}}]},"spec":{"n":1}}`
+	tests := []struct {
+		name, doc, patch string
+		want             string // "" when the patch is left to MergePatch
+	}{
+		{"spec", doc, `{"spec":{"n":2}}`, `{"metadata":{"name":"a","labels":{"x":"1"}},"spec":{"n":2}}`},
+		{"labels", doc, `{"metadata":{"labels":{"x":null,"y":"2"}}}`, `{"metadata":{"name":"a","labels":{"y":"2"}},"spec":{"n":1}}`},
+		{"document without metadata", `{"spec":{}}`, `{"metadata":{"name":"b"}}`, `{"metadata":{"name":"b"},"spec":{}}`},
+		{"empty patch", doc, `{}`, `{"metadata":{"name":"a","labels":{"x":"1"}},"spec":{"n":1}}`},
+		{"nested objects, lists and nulls", `{"a":{"b":{"c":1,"d":[1]},"e":5},"f":{"g":null}}`, `{"a":{"b":{"c":null,"h":{"i":null}},"e":{"j":null,"k":1}},"f":{"g":{"l":2}}}`,
+			`{"a":{"b":{"d":[1],"h":{}},"e":{"k":1}},"f":{"g":{"l":2}}}`},
+		{"names managedFields", doc, `{"metadata":{"managedFields":null}}`, ""},
+		{"sets managedFields", doc, `{"metadata":{"managedFields":[]}}`, ""},
+		{"deletes metadata", doc, `{"metadata":null}`, ""},
+		{"replaces metadata", doc, `{"metadata":5}`, ""},
+		{"not an object", doc, `[1]`, ""},
+		{"not JSON", doc, `{"a":`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, live, ok, err := patch.MergePatchWithoutManagedFields([]byte(tc.doc), []byte(tc.patch))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok != (tc.want != "") {
+				t.Fatalf("ok = %v, want %v", ok, tc.want != "")
+			}
+			if !ok {
+				return
+			}
+			jsonEqual(t, got, tc.want)
+			// The decoded document is left as it was.
+			if want, _ := patch.DecodeObjectWithoutManagedFields([]byte(tc.doc)); !reflect.DeepEqual(live, want) {
+				t.Errorf("document after the merge %v, want %v", live, want)
+			}
+		})
+	}
+	if _, _, ok, err := patch.MergePatchWithoutManagedFields([]byte(`[]`), []byte(`{}`)); !ok || err == nil {
+		t.Errorf("a document that is not an object: ok %v, error %v", ok, err)
+	}
 }

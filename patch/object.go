@@ -76,10 +76,20 @@ func (m *FieldManager) emptyObject() map[string]any {
 // decodeLive parses the stored object; empty means the object does not
 // exist yet and gives an empty object of the kind.
 func (m *FieldManager) decodeLive(live []byte) (map[string]any, error) {
+	return m.decodeLiveWith(live, decodeObject)
+}
+
+// decodeLiveWithoutManagedFields is decodeLive followed by
+// removeManagedFields, without decoding what it removes.
+func (m *FieldManager) decodeLiveWithoutManagedFields(live []byte) (map[string]any, error) {
+	return m.decodeLiveWith(live, DecodeObjectWithoutManagedFields)
+}
+
+func (m *FieldManager) decodeLiveWith(live []byte, decode func([]byte) (map[string]any, error)) (map[string]any, error) {
 	if len(live) == 0 {
 		return m.emptyObject(), nil
 	}
-	obj, err := decodeObject(live)
+	obj, err := decode(live)
 	if err != nil {
 		return nil, fmt.Errorf("failed to decode live object: %v", err)
 	}

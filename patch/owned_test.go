@@ -1,6 +1,7 @@
 package patch_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -295,4 +296,64 @@ func TestOwnedUpdates(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReappliesMatchGeneralPath runs the same random applies, mixed with
+// updates, against two field managers, one of which prunes every apply the
+// general way, and wants the same objects and entries after every write.
+// Appliers apply random parts of a random Widget, so that they often
+// apply again every field they applied before, and as often drop some.
+func TestReappliesMatchGeneralPath(t *testing.T) {
+	fast, general := newStore(t), newStore(t)
+	patch.GeneralUpdatesOnly(general.p.FieldManager)
+	r := rand.New(rand.NewPCG(3, 4))
+	appliers := []string{"x", "y"}
+	var hits, misses int
+	for round := range 30 {
+		state := &widgetState{slots: map[string]any{}}
+		state.randomize(r, 6)
+		obj := state.render(t, false)
+		fast.obj, fast.managed, general.obj, general.managed = nil, nil, nil, nil
+		fast.update("creator", "", string(obj))
+		general.update("creator", "", string(obj))
+		for step := range 40 {
+			state.randomize(r, 1+r.IntN(2))
+			if r.IntN(5) == 0 {
+				obj := state.render(t, true)
+				fast.write("updater", "", obj, fast.managed)
+				general.write("updater", "", obj, general.managed)
+			} else {
+				applier := appliers[r.IntN(len(appliers))]
+				cfg := partOf(t, r, state)
+				if patch.ReappliesAll(fast.p.FieldManager, js(t, cfg), fast.managed, applier, "") {
+					hits++
+				} else {
+					misses++
+				}
+				fast.mustApply(applier, "", true, cfg)
+				general.mustApply(applier, "", true, cfg)
+			}
+			if !reflect.DeepEqual(fast.managed, general.managed) || !bytes.Equal(fast.obj, general.obj) {
+				t.Fatalf("round %d step %d: object\n%s\nentries\n%s\nthe general path\n%s\n%s", round, step,
+					fast.obj, entriesWithTimes(fast.managed), general.obj, entriesWithTimes(general.managed))
+			}
+		}
+	}
+	t.Logf("prune skipped %d times, run %d times", hits, misses)
+	if hits < 100 || misses < 100 {
+		t.Errorf("prune skipped %d times, run %d times", hits, misses)
+	}
+}
+
+// partOf is an apply configuration of the Widget of state holding each
+// of its spec and metadata slots with probability 3/4.
+func partOf(t *testing.T, r *rand.Rand, state *widgetState) string {
+	t.Helper()
+	part := &widgetState{slots: map[string]any{}}
+	for k, v := range state.slots {
+		if !strings.HasPrefix(k, "[status") && r.IntN(4) > 0 {
+			part.slots[k] = v
+		}
+	}
+	return string(part.render(t, false))
 }

@@ -64,7 +64,7 @@ func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, opts Upd
 	liveManaged, manager, subresource := opts.LiveManaged, opts.Manager, opts.Subresource
 	liveObj, err := opts.LiveObject, error(nil)
 	if liveObj == nil {
-		if liveObj, err = m.decodeLive(live); err != nil {
+		if liveObj, err = m.decodeLiveWithoutManagedFields(live); err != nil {
 			return liveManaged, internal(err)
 		}
 	}

@@ -67,6 +67,16 @@ type RuleValidator interface {
 	Validate(ctx context.Context, obj, old map[string]any) (errs status.FieldErrors, warnings []string)
 }
 
+// MetadataNamesOnly is implemented by a [RuleValidator] whose rules read
+// nothing of an object's metadata but its name and generateName, as CEL
+// rules (kube-apiserver shows them no more): the server may then leave
+// other metadata, such as managedFields, out of the objects it gives it.
+type MetadataNamesOnly interface {
+	RuleValidator
+	// MetadataNamesOnly marks the validator; it does nothing.
+	MetadataNamesOnly()
+}
+
 // HasRules reports whether any node of s carries x-kubernetes-validations.
 func HasRules(s *Schema) bool {
 	if s == nil {

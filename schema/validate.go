@@ -275,33 +275,45 @@ func setKey(v any) string {
 // its default, if any.
 func uniqueKeys(s *Schema, p *vpath, x []any, errs *status.FieldErrors) {
 	seen := make(map[string]bool, len(x))
+	var id []byte
 	for i, item := range x {
 		obj, ok := item.(map[string]any)
 		if !ok {
 			continue // reported by the items' type
 		}
-		keys := make(map[string]any, len(s.XListMapKeys))
-		for _, k := range s.XListMapKeys {
-			kv, present := obj[k]
-			if !present && s.Items != nil && s.Items.Properties[k] != nil {
-				kv = s.Items.Properties[k].Default
-			}
-			keys[k] = kv
+		id = appendKeyID(id[:0], s, obj)
+		if seen[string(id)] {
+			*errs = append(*errs, status.Duplicate(p.itemPath(i), itemKeys(s, obj)))
+			continue
 		}
-		id := keyID(keys, s.XListMapKeys)
-		if seen[id] {
-			*errs = append(*errs, status.Duplicate(p.itemPath(i), keys))
-		}
-		seen[id] = true
+		seen[string(id)] = true
 	}
 }
 
-// keyID renders the key values of a list-type map item as one string
-// that differs between items exactly when their keys differ.
-func keyID(keys map[string]any, names []string) string {
-	var b []byte
-	for _, n := range names {
-		switch v := keys[n].(type) {
+// itemKey is the value of key k of a list-type map item, its default
+// when missing.
+func itemKey(s *Schema, obj map[string]any, k string) any {
+	kv, present := obj[k]
+	if !present && s.Items != nil && s.Items.Properties[k] != nil {
+		kv = s.Items.Properties[k].Default
+	}
+	return kv
+}
+
+// itemKeys are the keys of a list-type map item, by name.
+func itemKeys(s *Schema, obj map[string]any) map[string]any {
+	keys := make(map[string]any, len(s.XListMapKeys))
+	for _, k := range s.XListMapKeys {
+		keys[k] = itemKey(s, obj, k)
+	}
+	return keys
+}
+
+// appendKeyID appends the key values of a list-type map item as one
+// string that differs between items exactly when their keys differ.
+func appendKeyID(b []byte, s *Schema, obj map[string]any) []byte {
+	for _, n := range s.XListMapKeys {
+		switch v := itemKey(s, obj, n).(type) {
 		case string:
 			b = strconv.AppendQuote(append(b, 's'), v)
 		case int64:
@@ -314,7 +326,7 @@ func keyID(keys map[string]any, names []string) string {
 		}
 		b = append(b, 0)
 	}
-	return string(b)
+	return b
 }
 
 func (v *Validator) object(s *Schema, p *vpath, x map[string]any, errs *status.FieldErrors) {

@@ -19,6 +19,8 @@
 //	                                                field-1pct (a field selector on spec.color matching 1%)
 //	BenchmarkUpdate/transport=T                     PUT with the current resourceVersion and a changed spec, 1,000 Widgets
 //	BenchmarkWrite/op=O                             update, merge-patch or apply of spec.replicas, in process, 1,000 Widgets
+//	BenchmarkWriteParallel/op=O/transport=T         16 clients changing spec.replicas of 10,000 Widgets, each its own: get-put (GET,
+//	                                                then PUT back whole; one op per pair), merge-patch or apply (forced)
 //	BenchmarkMemoryPerWidget/controllers=C          live heap and resident set per stored Widget after loading 10,000 (create + status)
 //	                                                and listing them, once settled (heap-B/widget, rss-B/widget), with the garbage
 //	                                                collector and namespace controller on or off; -bench.heapprofile writes a heap

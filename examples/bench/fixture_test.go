@@ -398,6 +398,11 @@ func (f *fixture) newClient(tr transport) *client {
 // request, so that growing the recorder's buffer is not counted against
 // the server.
 func (c *client) do(method, path string, body []byte) (int, error) {
+	return c.send(method, path, "application/json", body)
+}
+
+// send is do with the Content-Type of the body.
+func (c *client) send(method, path, contentType string, body []byte) (int, error) {
 	var rd io.Reader = http.NoBody
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -412,7 +417,7 @@ func (c *client) do(method, path string, body []byte) (int, error) {
 	}
 	req.Header.Set("Accept", accept)
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Type", contentType)
 	}
 	c.resp.Reset()
 	if c.tr == inProcess {

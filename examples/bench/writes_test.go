@@ -1,10 +1,8 @@
 package bench_test
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"testing"
 )
@@ -47,18 +45,16 @@ func BenchmarkWrite(b *testing.B) {
 	}
 }
 
-// patch sends a PATCH of the given type to the i-th Widget in process and
-// records its new resourceVersion and replicas.
+// patch sends a PATCH of the given type to the i-th Widget and records
+// its new resourceVersion and replicas.
 func (c *client) patch(i, replicas int, query, contentType string, body []byte) error {
 	f := c.f
-	req := httptest.NewRequest("PATCH", f.paths[i]+query, bytes.NewReader(body))
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Content-Type", contentType)
-	c.resp.Reset()
-	rec := &httptest.ResponseRecorder{HeaderMap: make(http.Header), Body: &c.resp, Code: http.StatusOK}
-	f.h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusOK {
-		return fmt.Errorf("PATCH %s (%s): %d %s", f.paths[i], contentType, rec.Code, c.resp.Bytes())
+	code, err := c.send("PATCH", f.paths[i]+query, contentType, body)
+	if err != nil {
+		return fmt.Errorf("PATCH %s (%s): %v", f.paths[i], contentType, err)
+	}
+	if code != http.StatusOK {
+		return fmt.Errorf("PATCH %s (%s): %d %s", f.paths[i], contentType, code, c.resp.Bytes())
 	}
 	rv, ok := resourceVersionOf(c.resp.Bytes())
 	if !ok || rv == f.rvs[i] {

@@ -16,6 +16,9 @@ type parser struct {
 	data []byte
 	pos  int
 	bad  bool // malformed: the caller falls back to encoding/json
+	// omitOuter and omitInner name a member of a member of the top-level
+	// object that is read but not built (see DecodeOmitting); "" for none.
+	omitOuter, omitInner string
 }
 
 // parse decodes data; ok is false for anything encoding/json would
@@ -49,7 +52,7 @@ func (p *parser) value(depth int) any {
 	}
 	switch c := p.data[p.pos]; {
 	case c == '{':
-		return p.object(depth + 1)
+		return p.object(depth+1, "")
 	case c == '[':
 		return p.array(depth + 1)
 	case c == '"':
@@ -77,7 +80,9 @@ func (p *parser) literal(word string, v any) any {
 	return v
 }
 
-func (p *parser) object(depth int) any {
+// object reads an object; its member named omit, when not "", is read
+// but left out.
+func (p *parser) object(depth int, omit string) any {
 	p.pos++ // {
 	m := make(map[string]any)
 	p.space()
@@ -98,7 +103,14 @@ func (p *parser) object(depth int) any {
 			break
 		}
 		p.pos++
-		m[k] = p.value(depth)
+		switch {
+		case omit != "" && k == omit:
+			p.skip(depth)
+		case depth == 1 && p.omitOuter != "" && k == p.omitOuter:
+			m[k] = p.outerValue(depth)
+		default:
+			m[k] = p.value(depth)
+		}
 		p.space()
 		if p.pos < len(p.data) && p.data[p.pos] == ',' {
 			p.pos++

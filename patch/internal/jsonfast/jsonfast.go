@@ -43,6 +43,29 @@ func Decode(data []byte) (any, error) {
 	return ConvertNumbers(v)
 }
 
+// DecodeOmitting is Decode followed by deleting the member inner of the
+// member outer of the top-level object, where both are objects, without
+// building what it deletes: metadata.managedFields of an object whose
+// entries the caller has in typed form.
+func DecodeOmitting(data []byte, outer, inner string) (any, error) {
+	p := &parser{data: data, omitOuter: outer, omitInner: inner}
+	v := p.value(0)
+	p.space()
+	if !p.bad && p.pos == len(p.data) {
+		return v, nil
+	}
+	v, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if m, ok := v.(map[string]any); ok {
+		if o, ok := m[outer].(map[string]any); ok {
+			delete(o, inner)
+		}
+	}
+	return v, nil
+}
+
 // ConvertNumbers replaces the json.Number values of a value decoded with
 // UseNumber by int64 or float64, in place, and returns the result.
 func ConvertNumbers(v any) (any, error) {

@@ -1,0 +1,38 @@
+package apiserver
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestReadAll checks that a body reads whole whatever length it
+// announces, and that one announcing its length is read into one
+// allocation.
+func TestReadAll(t *testing.T) {
+	body := strings.Repeat("0123456789", 400)
+	for _, tc := range []struct {
+		name string
+		size int64
+	}{
+		{"announced", int64(len(body))},
+		{"unknown", -1},
+		{"announced shorter", 10},
+		{"announced longer", int64(len(body)) * 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := readAll(strings.NewReader(body), tc.size)
+			if err != nil || string(got) != body {
+				t.Errorf("read %d bytes, %v; want %d", len(got), err, len(body))
+			}
+		})
+	}
+	r := bytes.NewReader(nil)
+	allocs := testing.AllocsPerRun(20, func() {
+		r.Reset([]byte(body))
+		_, _ = readAll(r, int64(len(body)))
+	})
+	if allocs > 2 {
+		t.Errorf("reading a body of announced length allocated %v times", allocs)
+	}
+}

@@ -1,0 +1,132 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/kapi-dev/kapi/internal/jsonscan"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
+)
+
+// A write encodes its object twice over: once for the field manager,
+// which needs its JSON form before managedFields are known, and once to
+// store it, with them. When the stored value is the object's JSON and
+// metadata.managedFields are the last member of the metadata (ObjectMeta
+// encoded by encoding/json, as in every typed kind), the first encoding,
+// made without managedFields and with the resourceVersion placeholder,
+// becomes the stored value once the entries are put in: the object is
+// encoded once, and only its entries again.
+
+// setSpliceManagedFields decides whether r splices managedFields in, on
+// a new object of the kind with its type meta set, as writes have it.
+func (r *resource) setSpliceManagedFields() {
+	r.spliceManagedFields = r.canSpliceManagedFields(r.newObject())
+}
+
+// canSpliceManagedFields reports whether the stored values of r are the
+// JSON its objects encode to (a typed kind of one stored version,
+// stored as JSON) and whether putting managedFields into an encoding
+// made without them gives what encoding the object whole does, checked
+// on sample, a new object of the kind.
+func (r *resource) canSpliceManagedFields(sample meta.Object) bool {
+	if r.unstructured || r.storageCodec != nil || !r.isStorage() || r.kind.StoredAs != nil {
+		return false
+	}
+	m := sample.GetObjectMeta()
+	m.Name, m.Finalizers = "splice-check", []string{"a/b"}
+	now := meta.NewTime(time.Unix(1, 0).UTC())
+	m.ManagedFields = []meta.ManagedFieldsEntry{{Manager: "m", Operation: meta.ManagedFieldsOperationUpdate,
+		APIVersion: r.apiVersion, Time: &now, FieldsType: "FieldsV1", FieldsV1: &meta.FieldsV1{Raw: []byte(`{"f:metadata":{}}`)}}}
+	whole, err := r.encode(sample)
+	if err != nil {
+		return false
+	}
+	pre, err := r.encodeWithoutManagedFields(sample)
+	if err != nil {
+		return false
+	}
+	spliced, err := spliceManagedFields(pre, m.ManagedFields)
+	return err == nil && bytes.Equal(spliced, whole)
+}
+
+// encodeWithoutManagedFields is r.encode(obj) without obj's
+// managedFields, which spliceManagedFields puts in.
+func (r *resource) encodeWithoutManagedFields(obj meta.Object) ([]byte, error) {
+	obj, err := r.toStorage(obj)
+	if err != nil {
+		return nil, err
+	}
+	m := obj.GetObjectMeta()
+	entries, rv := m.ManagedFields, m.ResourceVersion
+	m.ManagedFields, m.ResourceVersion = nil, rvPlaceholder
+	b, err := json.Marshal(obj)
+	m.ManagedFields, m.ResourceVersion = entries, rv
+	return b, err
+}
+
+// formWithoutManagedFields is the JSON form of obj without managedFields
+// (what jsonWithoutManagedFields gives) and, when r splices them, obj's
+// stored value without them, from the same encoding.
+func (r *resource) formWithoutManagedFields(obj meta.Object) (map[string]any, []byte, error) {
+	if !r.spliceManagedFields {
+		tree, err := r.jsonWithoutManagedFields(obj)
+		return tree, nil, err
+	}
+	pre, err := r.encodeWithoutManagedFields(obj)
+	if err != nil {
+		return nil, nil, err
+	}
+	tree, err := patch.DecodeObject(pre)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The form has the object's resourceVersion, not the placeholder.
+	if md, ok := tree["metadata"].(map[string]any); ok {
+		if rv := obj.GetObjectMeta().ResourceVersion; rv != "" {
+			md["resourceVersion"] = rv
+		} else {
+			delete(md, "resourceVersion")
+		}
+	}
+	return tree, pre, nil
+}
+
+var errNoMetadataToSplice = errors.New("no metadata object to put managedFields in")
+
+// spliceManagedFields returns pre, an object's stored value encoded
+// without managedFields, with entries as the last member of its
+// metadata, where encoding/json writes them.
+func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry) ([]byte, error) {
+	if len(entries) == 0 {
+		return pre, nil // omitempty
+	}
+	start, end, ok := jsonscan.ObjectField(pre, "metadata")
+	if !ok || pre[start] != '{' || pre[end-1] != '}' {
+		return nil, errNoMetadataToSplice
+	}
+	mf, err := json.Marshal(entries)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(pre)+len(mf)+len(`,"managedFields":`))
+	out = append(out, pre[:end-1]...)
+	if end-start > 2 {
+		out = append(out, ',')
+	}
+	out = append(out, `"managedFields":`...)
+	out = append(out, mf...)
+	return append(out, pre[end-1:]...), nil
+}
+
+// storedValue is the value to store for obj: pre, its encoding without
+// managedFields kept by the write, with them put in, or else obj
+// encoded whole.
+func (r *resource) storedValue(obj meta.Object, pre []byte) ([]byte, error) {
+	if pre == nil {
+		return r.encode(obj)
+	}
+	return spliceManagedFields(pre, obj.GetObjectMeta().ManagedFields)
+}

@@ -1,0 +1,153 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// spliced is a typed kind whose strings may look like metadata.
+type spliced struct {
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata,omitempty"`
+	Spec            struct {
+		Note string            `json:"note,omitempty"`
+		Map  map[string]string `json:"map,omitempty"`
+	} `json:"spec"`
+}
+
+// sortedMeta encodes its metadata as a map, keys sorted: managedFields
+// are not its last member, so nothing may be spliced in.
+type sortedMeta struct{ spliced }
+
+func (s *sortedMeta) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(s.ObjectMeta)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	return json.Marshal(map[string]any{"apiVersion": s.APIVersion, "kind": s.Kind, "metadata": m, "spec": s.Spec})
+}
+
+func spliceResource(newObj func() meta.Object) *resource {
+	r := &resource{kind: Kind{Group: "g.example.com", Version: "v1", Kind: "Spliced", New: newObj}, apiVersion: "g.example.com/v1"}
+	r.stor = r
+	r.setSpliceManagedFields()
+	return r
+}
+
+// TestStoredValueSplicesManagedFields checks that the stored value made
+// from an encoding without managedFields, with them put in, is the
+// object's stored value encoded whole, and the form made from it the
+// object's JSON form, for objects with no entries, with
+// several, and with strings that read like the metadata around them.
+func TestStoredValueSplicesManagedFields(t *testing.T) {
+	r := spliceResource(func() meta.Object { return &spliced{} })
+	if !r.spliceManagedFields {
+		t.Fatal("a typed kind stored as JSON does not splice managedFields")
+	}
+	now := meta.NewTime(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
+	entry := func(manager, raw, sub string) meta.ManagedFieldsEntry {
+		return meta.ManagedFieldsEntry{Manager: manager, Operation: meta.ManagedFieldsOperationUpdate, APIVersion: "g.example.com/v1",
+			Time: &now, FieldsType: "FieldsV1", FieldsV1: &meta.FieldsV1{Raw: []byte(raw)}, Subresource: sub}
+	}
+	cases := []struct {
+		name string
+		obj  func(*spliced)
+	}{
+		{"no entries", func(o *spliced) { o.Name = "a" }},
+		{"empty entries", func(o *spliced) { o.Name, o.ManagedFields = "a", []meta.ManagedFieldsEntry{} }},
+		{"one entry", func(o *spliced) {
+			o.Name, o.UID, o.ResourceVersion = "a", "u", "12"
+			o.ManagedFields = []meta.ManagedFieldsEntry{entry("m", `{"f:spec":{"f:note":{}}}`, "")}
+		}},
+		{"entries and every other member", func(o *spliced) {
+			o.Name, o.Namespace, o.Generation = "a", "ns", 3
+			o.Labels, o.Annotations = map[string]string{"l": "<&>"}, map[string]string{"a": `"metadata":{"x":1}`}
+			o.Finalizers = []string{"f/g"}
+			o.ManagedFields = []meta.ManagedFieldsEntry{entry("m", `{"f:spec":{}}`, ""), entry("s<>", `{"f:status":{}}`, "status")}
+		}},
+		{"spec that reads like metadata", func(o *spliced) {
+			o.Name = `"metadata":{"managedFields":[]}`
+			o.Spec.Note = `},"metadata":{`
+			o.Spec.Map = map[string]string{"metadata": "{"}
+			o.ManagedFields = []meta.ManagedFieldsEntry{entry("m", `{"f:spec":{"f:note":{}}}`, "")}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			obj := &spliced{TypeMeta: meta.TypeMeta{APIVersion: "g.example.com/v1", Kind: "Spliced"}}
+			tc.obj(obj)
+			want, err := r.encode(obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			form, pre, err := r.formWithoutManagedFields(obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wantForm, err := r.jsonWithoutManagedFields(obj); err != nil || !reflect.DeepEqual(form, wantForm) {
+				t.Errorf("form %v, want %v (%v)", form, wantForm, err)
+			}
+			got, err := r.storedValue(obj, pre)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("stored value\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestSpliceManagedFieldsNeedsThemLast checks that a kind whose metadata
+// does not end with managedFields is encoded whole.
+func TestSpliceManagedFieldsNeedsThemLast(t *testing.T) {
+	if r := spliceResource(func() meta.Object { return &sortedMeta{} }); r.spliceManagedFields {
+		t.Error("a kind encoding metadata keys sorted splices managedFields")
+	}
+}
+
+// TestSpliceManagedFieldsIntoEmptyMetadata covers the metadata with no
+// member before managedFields, and values without metadata.
+func TestSpliceManagedFieldsIntoEmptyMetadata(t *testing.T) {
+	entries := []meta.ManagedFieldsEntry{{Manager: "m"}}
+	got, err := spliceManagedFields([]byte(`{"metadata":{},"spec":{}}`), entries)
+	if want := `{"metadata":{"managedFields":[{"manager":"m"}]},"spec":{}}`; err != nil || string(got) != want {
+		t.Errorf("got %s, %v; want %s", got, err, want)
+	}
+	if _, err := spliceManagedFields([]byte(`{"spec":{}}`), entries); err == nil {
+		t.Error("spliced managedFields into a value without metadata")
+	}
+}
+
+// TestSpliceManagedFieldsOfStorageVersion checks that the storage version
+// of a kind served in several versions splices managedFields, and that
+// the other version, whose objects are converted to be stored, does not.
+func TestSpliceManagedFieldsOfStorageVersion(t *testing.T) {
+	k := Kind{Group: "g.example.com", Kind: "Spliced", Resource: "spliceds",
+		New:      func() meta.Object { return &spliced{} },
+		Versions: []KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
+	kinds, _, vs, err := expandVersions(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	storage := &resource{kind: kinds[0], apiVersion: kinds[0].groupVersion().String(), versions: vs}
+	storage.stor = storage
+	other := &resource{kind: kinds[1], apiVersion: kinds[1].groupVersion().String(), versions: vs, stor: storage}
+	storage.setSpliceManagedFields()
+	other.setSpliceManagedFields()
+	if !storage.spliceManagedFields {
+		t.Error("the storage version does not splice managedFields")
+	}
+	if other.spliceManagedFields {
+		t.Error("a version converted to be stored splices managedFields")
+	}
+}
