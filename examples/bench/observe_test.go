@@ -69,50 +69,57 @@ func (inst instrumentSet) config() server.Config {
 }
 
 // BenchmarkInstrumentsOverhead measures what BenchmarkGetInstrumented
-// compares, firmly on a machine that runs other things too: the servers
-// without instruments, with metrics, and with metrics and tracing at the
-// default rate serve at once, and the 16 clients move from one to the
-// next together every phaseLength or so, so that whatever else the machine
-// does weighs on each alike. It reports, per server, the gets per second of its
+// compares, more firmly on a machine that runs other things too: the
+// servers without instruments, with metrics, and with metrics and tracing
+// at the default rate serve at once, and the clients (16, or one whose
+// GETs run one at a time) move from one server to the next together
+// every phaseLength or so, so that whatever else the machine does weighs
+// on each alike. It reports, per server, the gets per second of its
 // phases and the process CPU per GET in them, and each instrumented
-// server's difference to the one without, in percent (gets/s and CPU per
-// GET). Phases go to servers at random and last from half to one and a
-// half phaseLength; a request that straddles two counts in the first.
+// server's difference to the one without, in percent. Phases go to
+// servers at random and last from half to one and a half phaseLength; a
+// request that straddles two counts in the first.
 func BenchmarkInstrumentsOverhead(b *testing.B) {
 	const phaseLength = 10 * time.Millisecond
 	n := *instrumentedObjects
 	sets := instrumentSets[:3]
 	for _, tr := range transports {
-		b.Run("transport="+tr.String(), func(b *testing.B) {
-			// Loaded in random order: identical servers loaded one after
-			// the other differed by up to 15% in process, the first loaded
-			// the fastest (its objects lie together in memory), so compare
-			// the medians of several processes.
-			fixtures := make([]*fixture, len(sets))
-			for _, i := range rand.Perm(len(sets)) {
-				inst := sets[i]
-				fixtures[i] = cachedInstrumented(b, inst.name, inst.config(), n)
-				fixtures[i].newClient(tr) // start the server outside the timer
+		for _, serial := range []bool{false, true} {
+			clients := "clients=16"
+			if serial {
+				clients = "clients=1"
 			}
-			stats := alternate(b, fixtures, tr, phaseLength, func() func(*client) error {
-				rng := rand.New(rand.NewPCG(rand.Uint64(), uint64(n)))
-				return func(c *client) error { return c.get(rng.IntN(n)) }
-			})
-			off := stats[0]
-			for i, inst := range sets {
-				name := strings.TrimPrefix(inst.name, "instruments=")
-				b.ReportMetric(off.rate(), "off-gets/s")
-				if i == 0 {
-					b.ReportMetric(off.cpuPerOp(), "off-cpu-ns/op")
-					continue
+			b.Run("transport="+tr.String()+"/"+clients, func(b *testing.B) {
+				// Loaded in random order: identical servers loaded one after
+				// the other differed by up to 15% in process, the first loaded
+				// the fastest (its objects lie together in memory), so compare
+				// the medians of several processes.
+				fixtures := make([]*fixture, len(sets))
+				for _, i := range rand.Perm(len(sets)) {
+					inst := sets[i]
+					fixtures[i] = cachedInstrumented(b, inst.name, inst.config(), n)
+					fixtures[i].newClient(tr) // start the server outside the timer
 				}
-				st := stats[i]
-				b.ReportMetric(st.rate(), name+"-gets/s")
-				b.ReportMetric(st.cpuPerOp(), name+"-cpu-ns/op")
-				b.ReportMetric(100*(st.rate()/off.rate()-1), name+"-gets/s-%")
-				b.ReportMetric(100*(st.cpuPerOp()/off.cpuPerOp()-1), name+"-cpu/op-%")
-			}
-		})
+				stats := alternate(b, fixtures, tr, serial, phaseLength, func() func(*client) error {
+					rng := rand.New(rand.NewPCG(rand.Uint64(), uint64(n)))
+					return func(c *client) error { return c.get(rng.IntN(n)) }
+				})
+				off := stats[0]
+				for i, inst := range sets {
+					name := strings.TrimPrefix(inst.name, "instruments=")
+					b.ReportMetric(off.rate(), "off-gets/s")
+					if i == 0 {
+						b.ReportMetric(off.cpuPerOp(), "off-cpu-ns/op")
+						continue
+					}
+					st := stats[i]
+					b.ReportMetric(st.rate(), name+"-gets/s")
+					b.ReportMetric(st.cpuPerOp(), name+"-cpu-ns/op")
+					b.ReportMetric(100*(st.rate()/off.rate()-1), name+"-gets/s-%")
+					b.ReportMetric(100*(st.cpuPerOp()/off.cpuPerOp()-1), name+"-cpu/op-%")
+				}
+			})
+		}
 	}
 }
 
@@ -125,10 +132,11 @@ type phaseStats struct {
 func (s phaseStats) rate() float64     { return float64(s.ops) / s.wall.Seconds() }
 func (s phaseStats) cpuPerOp() float64 { return float64(s.cpu) / float64(s.ops) }
 
-// alternate runs b.N requests from the parallel clients, against one
+// alternate runs b.N requests from the parallel clients (one client when
+// serial), against one
 // fixture at a time for about phase, and returns each fixture's share:
 // requests, wall time and process CPU time.
-func alternate(b *testing.B, fixtures []*fixture, tr transport, phase time.Duration, newOp func() func(*client) error) []phaseStats {
+func alternate(b *testing.B, fixtures []*fixture, tr transport, serial bool, phase time.Duration, newOp func() func(*client) error) []phaseStats {
 	var current atomic.Int32
 	stats := make([]phaseStats, len(fixtures))
 	var mu sync.Mutex // guards stats' ops
@@ -164,7 +172,7 @@ func alternate(b *testing.B, fixtures []*fixture, tr transport, phase time.Durat
 			t0, c0 = t1, c1
 		}
 	}()
-	b.RunParallel(func(pb *testing.PB) {
+	drive := func(next func() bool) {
 		clients := make([]*client, len(fixtures))
 		for i, f := range fixtures {
 			clients[i] = f.newClient(tr)
@@ -178,7 +186,7 @@ func alternate(b *testing.B, fixtures []*fixture, tr transport, phase time.Durat
 				stats[i].ops += n
 			}
 		}()
-		for pb.Next() {
+		for next() {
 			p := current.Load()
 			if err := op(clients[p]); err != nil {
 				b.Error(err)
@@ -186,7 +194,13 @@ func alternate(b *testing.B, fixtures []*fixture, tr transport, phase time.Durat
 			}
 			ops[p]++
 		}
-	})
+	}
+	if serial {
+		i := 0
+		drive(func() bool { i++; return i <= b.N })
+	} else {
+		b.RunParallel(func(pb *testing.PB) { drive(pb.Next) })
+	}
 	b.StopTimer()
 	close(stop)
 	<-ended
