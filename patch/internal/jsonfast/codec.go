@@ -154,37 +154,49 @@ func (p *parser) array(depth int) any {
 // str reads a string; strings that need more than plain copying (escapes,
 // non-ASCII) are unquoted by encoding/json for identical results.
 func (p *parser) str() (string, bool) {
+	raw, simple := p.scanStr()
+	switch {
+	case raw == nil:
+		return "", false
+	case simple:
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		p.bad = true
+		return "", false
+	}
+	return s, true
+}
+
+// scanStr reads a string and returns it quoted, as it is in the input,
+// and whether it is simple: neither escapes nor non-ASCII. It returns nil
+// (and marks the input bad) for a string cut short or holding a control
+// character.
+func (p *parser) scanStr() (raw []byte, simple bool) {
 	start := p.pos
 	p.pos++ // "
-	simple := true
+	simple = true
 	for p.pos < len(p.data) {
 		c := p.data[p.pos]
 		switch {
 		case c == '"':
 			p.pos++
-			if simple {
-				return string(p.data[start+1 : p.pos-1]), true
-			}
-			var s string
-			if err := json.Unmarshal(p.data[start:p.pos], &s); err != nil {
-				p.bad = true
-				return "", false
-			}
-			return s, true
+			return p.data[start:p.pos], simple
 		case c == '\\':
 			simple = false
 			p.pos += 2
 			continue
 		case c < 0x20:
 			p.bad = true
-			return "", false
+			return nil, false
 		case c >= utf8.RuneSelf:
 			simple = false
 		}
 		p.pos++
 	}
 	p.bad = true
-	return "", false
+	return nil, false
 }
 
 // number reads a number: int64 when it is an integer that fits, float64

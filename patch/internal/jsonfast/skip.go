@@ -2,7 +2,6 @@ package jsonfast
 
 import (
 	"encoding/json"
-	"unicode/utf8"
 )
 
 // outerValue reads the value of the top-level member DecodeOmitting looks
@@ -101,32 +100,11 @@ func (p *parser) skipArray(depth int) {
 
 // skipStr reads a string as str does, without making it.
 func (p *parser) skipStr() {
-	start := p.pos
-	p.pos++ // "
-	simple := true
-	for p.pos < len(p.data) {
-		c := p.data[p.pos]
-		switch {
-		case c == '"':
-			p.pos++
-			if !simple {
-				var s string
-				if err := json.Unmarshal(p.data[start:p.pos], &s); err != nil {
-					p.bad = true
-				}
-			}
-			return
-		case c == '\\':
-			simple = false
-			p.pos += 2
-			continue
-		case c < 0x20:
+	raw, simple := p.scanStr()
+	if raw != nil && !simple {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
 			p.bad = true
-			return
-		case c >= utf8.RuneSelf:
-			simple = false
 		}
-		p.pos++
 	}
-	p.bad = true
 }
