@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -40,13 +41,19 @@ const maxPending = 128 << 10
 // takes nothing for the cache's stall timeout is cut: its writes carry a
 // deadline, as the cache closes a watcher whose consumer stalls.
 type watchStream struct {
-	req  *request
-	r    *resource
-	out  readOutput
-	enc  codec.WatchEncoder
-	rc   *http.ResponseController
-	buf  bytes.Buffer
-	bufs *watchBuffers // the server's, which pending comes from
+	ctx context.Context // the watch's
+	// ready is closed when the header is out and conn is set: the
+	// watcher's goroutine, which writes the events, waits for it.
+	ready  chan struct{}
+	opened bool // ready was seen closed
+	failed bool // an ERROR event ended the stream
+	req    *request
+	r      *resource
+	out    readOutput
+	enc    codec.WatchEncoder
+	rc     *http.ResponseController
+	buf    bytes.Buffer
+	bufs   *watchBuffers // the server's, which pending comes from
 	// pending holds the events gathered for the next write: a buffer
 	// from bufs while there are some, nil between writes.
 	pending []byte
@@ -62,7 +69,6 @@ type watchStream struct {
 	cur      watch.Event
 	encodeFn func() ([]byte, error)
 
-	flushed  time.Time     // when the stream last flushed
 	stall    time.Duration // a write may block this long at most
 	deadline time.Time     // the write deadline set; zero: none
 	noLimit  bool          // the connection takes no write deadline
@@ -92,13 +98,17 @@ func (h *handler) watch(req *request) {
 	}
 	ctx, cancel := context.WithTimeout(req.r.Context(), h.watchTimeout(opts))
 	defer cancel()
-	w, err := h.r.startWatch(ctx, req, sel, opts)
+	ws := h.newWatchStream(ctx, req, out)
+	var sink watch.Sink
+	if ws.takesConn() {
+		sink = ws
+	}
+	w, err := h.r.startWatch(ctx, req, sel, opts, sink)
 	if err != nil && status.CodeOf(err) != http.StatusGone {
 		h.fail(req, storageError(err))
 		return
 	}
 
-	ws := h.newWatchStream(req, out)
 	defer ws.clearDeadline()
 	req.w.Header().Set("Content-Type", ws.enc.StreamMediaType())
 	if out.as != "" {
@@ -113,15 +123,19 @@ func (h *handler) watch(req *request) {
 		ws.fail(err)
 		return
 	}
-	defer w.Stop()
-	if ws.takeConn(cancel) {
-		defer func() { ws.conn.close(ws.deadline) }()
+	taken := sink != nil && ws.takeConn(cancel)
+	if sink != nil {
+		ws.stream(w)
+	} else {
+		ws.forward(ctx, w)
 	}
-	ws.stream(ctx, w)
+	if taken {
+		ws.conn.close(ws.deadline)
+	}
 }
 
-func (h *handler) newWatchStream(req *request, out readOutput) *watchStream {
-	ws := &watchStream{req: req, r: h.r, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
+func (h *handler) newWatchStream(ctx context.Context, req *request, out readOutput) *watchStream {
+	ws := &watchStream{ctx: ctx, ready: make(chan struct{}), req: req, r: h.r, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
 		raw:   out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON,
 		key:   h.r.versionKey(out.contentType() + ";includeObject=" + out.include),
 		stall: h.opts.WatchCache.StallTimeout, observer: h.observer, bufs: &h.watchBufs}
@@ -135,13 +149,14 @@ func (h *handler) newWatchStream(req *request, out readOutput) *watchStream {
 // startWatch starts a cache watch as the request asks: with the initial
 // state first (rv unset or "0", or sendInitialEvents=true), or from a
 // revision.
-func (r *resource) startWatch(ctx context.Context, req *request, sel selectors, opts resourceversion.Watch) (*watch.Watcher, error) {
+func (r *resource) startWatch(ctx context.Context, req *request, sel selectors, opts resourceversion.Watch, sink watch.Sink) (*watch.Watcher, error) {
 	prefix := r.listPrefix(req.namespace)
 	if req.name != "" {
 		prefix = r.key(req.namespace, req.name)
 		sel.name = ""
 	}
-	wo := watch.WatchOptions{Bookmarks: opts.AllowBookmarks, InitialEventsEnd: opts.InitialEventsEndBookmark}
+	wo := watch.WatchOptions{Bookmarks: opts.AllowBookmarks, InitialEventsEnd: opts.InitialEventsEndBookmark,
+		Sink: sink, Spacing: flushSpacing}
 	if !sel.empty() {
 		wo.Filter = sel.filter(r)
 	}
@@ -169,19 +184,33 @@ func (s *core) watchTimeout(opts resourceversion.Watch) time.Duration {
 	return min + time.Duration(rand.Int64N(int64(min)))
 }
 
-// stream forwards the watcher's events until the watch ends. It takes
-// every event the watcher has ready and flushes them together, but at
-// most once per flushSpacing: an event after a quiet spell goes out at
-// once, while during a burst each write carries several events, which
-// saves the server and the client a system call and a wake-up per event.
-// A watcher of a resource with many watchers delivers its changes in
-// batches (see watch.Cache), so each of its batches is one write.
-func (ws *watchStream) stream(ctx context.Context, w *watch.Watcher) {
+// A watch stream that can bound its writes with a deadline (one on a
+// connection net/http hands over, see watchconn.go) is its watcher's Sink:
+// the watcher's goroutine writes the events, and a batch costs no
+// hand-off between two goroutines. Other streams (HTTP/2, writers that
+// are not net/http's) take the events from the watcher's channel, which
+// the cache ends when its consumer stalls. Either way the watcher
+// delivers when it has caught up, but at most once per flushSpacing (its
+// Spacing): an event after a quiet spell goes out at once, while during a
+// burst each write carries several events, which saves the server and the
+// client a system call and a wake-up per event. A watcher of a resource
+// with many watchers delivers its changes in batches (see watch.Cache),
+// so each of its batches is one write.
+
+// stream lets the watcher's goroutine write the events once the
+// response's header is out, waits for the watch to end, and ends the
+// stream.
+func (ws *watchStream) stream(w *watch.Watcher) {
+	close(ws.ready)
+	for range w.Events() { // a Sink's watcher sends nothing; it closes
+	}
+	ws.end(w.Err())
+}
+
+// forward writes the events of the watcher's channel until the watch
+// ends, each batch the watcher delivered in one write.
+func (ws *watchStream) forward(ctx context.Context, w *watch.Watcher) {
 	events := w.Events()
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	defer timer.Stop()
-	waiting := false // the timer runs for the pending bytes
 	for {
 		var ev watch.Event
 		var ok bool
@@ -189,12 +218,6 @@ func (ws *watchStream) stream(ctx context.Context, w *watch.Watcher) {
 		case <-ctx.Done():
 			ws.flush() // the events already taken go out before the stream ends
 			return
-		case <-timer.C:
-			waiting = false
-			if ws.flush() != nil {
-				return
-			}
-			continue
 		case ev, ok = <-events:
 		}
 		if !ok {
@@ -209,14 +232,6 @@ func (ws *watchStream) stream(ctx context.Context, w *watch.Watcher) {
 		if closed {
 			ws.end(w.Err())
 			return
-		}
-		if waiting && len(ws.pending) < maxPending {
-			continue
-		}
-		if wait := time.Until(ws.flushed.Add(flushSpacing)); wait > 0 && len(ws.pending) < maxPending {
-			timer.Reset(wait)
-			waiting = true
-			continue
 		}
 		if ws.flush() != nil {
 			return // the peer is gone or took nothing for too long
@@ -248,10 +263,64 @@ func (ws *watchStream) gather(ev watch.Event, events <-chan watch.Event) (closed
 	}
 }
 
+// Send takes one event for the next write, and writes when a batch's
+// worth is pending. It is called on the watcher's goroutine, which
+// stream waits for.
+func (ws *watchStream) Send(ev watch.Event) error {
+	if err := ws.open(); err != nil {
+		return err
+	}
+	if err := ws.event(ev); err != nil {
+		ws.fail(err) // an ERROR event; the watch ends
+		ws.failed = true
+		return err
+	}
+	if len(ws.pending) >= maxPending {
+		return stalled(ws.flush())
+	}
+	return nil
+}
+
+// Flush writes the pending events: the watcher has caught up.
+func (ws *watchStream) Flush() error {
+	if err := ws.open(); err != nil {
+		return err
+	}
+	return stalled(ws.flush())
+}
+
+// stalled reports a write that hit its deadline (the peer took nothing
+// for the stall timeout) as the watch's consumer being too slow, as the
+// cache reports a consumer that stalls on its channel.
+func stalled(err error) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return watch.ErrTooSlow
+	}
+	return err
+}
+
+// open waits, on the watcher's goroutine, until the response's header
+// is out and the stream knows where it writes.
+func (ws *watchStream) open() error {
+	if ws.opened {
+		return nil
+	}
+	select {
+	case <-ws.ready:
+		ws.opened = true
+		return nil
+	case <-ws.ctx.Done():
+		return ws.ctx.Err()
+	}
+}
+
 // end reports why the watcher stopped: a Status (410 Expired) as an ERROR
 // event; a watcher that fell behind, or a stopped cache, just ends the
 // stream, and the client watches again.
 func (ws *watchStream) end(err error) {
+	if ws.failed {
+		return
+	}
 	var se *status.Error
 	if errors.As(err, &se) {
 		ws.fail(err)
@@ -381,7 +450,6 @@ func (ws *watchStream) flush() error {
 	if err != nil {
 		return err
 	}
-	ws.flushed = time.Now()
 	if ws.conn != nil {
 		return nil
 	}

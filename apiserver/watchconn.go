@@ -28,6 +28,27 @@ type streamConn struct {
 	scratch [chunkRoom]byte
 }
 
+// takesConn reports whether takeConn can be expected to take the
+// stream's connection: an HTTP/1.1 GET on a writer that unwraps to one
+// that can hand its connection over.
+func (ws *watchStream) takesConn() bool {
+	r := ws.req.r
+	if r.ProtoMajor != 1 || !r.ProtoAtLeast(1, 1) || r.Method != http.MethodGet {
+		return false
+	}
+	w := ws.req.w
+	for {
+		if _, ok := w.(http.Hijacker); ok {
+			return true
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return false
+		}
+		w = u.Unwrap()
+	}
+}
+
 // takeConn takes the connection of an HTTP/1.1 watch from net/http once
 // the response's header has gone out (chunked, as net/http sends a
 // response without a length), and watches it for the client's closing,
@@ -36,8 +57,7 @@ type streamConn struct {
 // connection cannot be taken (HTTP/2, a writer that does not unwrap to
 // net/http's).
 func (ws *watchStream) takeConn(cancel context.CancelFunc) bool {
-	r := ws.req.r
-	if r.ProtoMajor != 1 || !r.ProtoAtLeast(1, 1) || r.Method != http.MethodGet {
+	if !ws.takesConn() {
 		return false
 	}
 	conn, brw, err := ws.rc.Hijack()

@@ -165,6 +165,7 @@ func (c *reportedConn) Close() error {
 func TestWatchPeerStopsReading(t *testing.T) {
 	const updates, stall = 60, 300 * time.Millisecond
 	srv := apiserver.New(apiserver.Options{WatchCache: apiserver.WatchCacheOptions{WatcherBuffer: 2, StallTimeout: stall}})
+	ctr := srv.WatchCounters()
 	srv.Register(widgetKind())
 	ts := httptest.NewUnstartedServer(srv)
 	closedConns := make(chan string, 100)
@@ -213,6 +214,9 @@ func TestWatchPeerStopsReading(t *testing.T) {
 		case <-timeout:
 			t.Fatal("the server still holds the stalled connection")
 		}
+	}
+	if ctr.SlowWatchers() != 1 {
+		t.Errorf("%d watchers counted as too slow, want the stalled one", ctr.SlowWatchers())
 	}
 	// The stalled client then reads what the buffers held, in order, and
 	// the end of the connection.

@@ -9,9 +9,9 @@ import "time"
 // watchers of a busy resource, that cost, not the events, takes the
 // machine: at 500 changes a second and 1,000 watchers it is half a
 // million wake-ups and writes a second. So when a cache has many
-// watchers, a watcher woken by a change that comes soon after its last
-// delivery holds it back until a linger has passed since that delivery,
-// and then delivers every change that arrived meanwhile in one go: its
+// watchers, a watcher that has just delivered waits until a linger has
+// passed before it looks for more, and then delivers every change that
+// arrived meanwhile in one go: its
 // consumer takes them together and writes them in one piece. A change
 // after a quiet spell (longer than the linger) goes out at once, so a
 // quiet resource, or one with few watchers, sees no delay at all.
@@ -37,22 +37,23 @@ func lingerFor(n int64) time.Duration {
 	return min(time.Duration(n)*lingerPerWatcher, maxLinger)
 }
 
-// linger is called when a change woke the watcher: it waits, if the
-// cache's watchers linger, until the linger has passed since the watcher's
-// last delivery, and records this delivery's time. It returns early for a
+// hold is called when the watcher has delivered changes and caught up:
+// if the cache's watchers linger, or the watcher asked for a spacing
+// ([WatchOptions.Spacing]), it waits until the longer has passed, so that
+// the changes that come meanwhile go out together, and a change after a
+// quiet spell finds the watcher waiting for it, which delivers it at
+// once. The wait costs one wake-up, where waking for the first change
+// and then waiting out the linger cost two. It returns early for a
 // requested bookmark, and fails when the watch ends meanwhile.
-func (w *Watcher) linger() error {
-	d := w.c.linger(w.c.active.Load())
-	now := time.Now()
-	wait := w.delivered.Add(d).Sub(now)
-	if d <= 0 || wait <= 0 {
-		w.delivered = now
+func (w *Watcher) hold() error {
+	d := max(w.c.linger(w.c.active.Load()), w.opts.Spacing)
+	if d <= 0 {
 		return nil
 	}
 	if w.timer == nil {
-		w.timer = time.NewTimer(wait)
+		w.timer = time.NewTimer(d)
 	} else {
-		w.timer.Reset(wait)
+		w.timer.Reset(d)
 	}
 	select {
 	case <-w.timer.C:
@@ -63,6 +64,5 @@ func (w *Watcher) linger() error {
 	case <-w.c.ctx.Done():
 		return ErrStopped
 	}
-	w.delivered = time.Now()
 	return nil
 }

@@ -78,6 +78,30 @@ type WatchOptions struct {
 	// InitialEventsEnd set right after the initial events, carrying the
 	// revision of the initial state.
 	InitialEventsEnd bool
+	// Sink, when set, takes the events on the watcher's own goroutine
+	// instead of its channel, which then carries nothing and only closes
+	// when the watch ends. A server that writes events to a connection
+	// saves a hand-off between goroutines per batch. The stall rule does
+	// not apply to a Sink: one that blocks holds its watcher only, and
+	// must bound how long itself.
+	Sink Sink
+	// Spacing is the least time between two deliveries: a watcher woken
+	// by a change sooner than Spacing after its last delivery holds it
+	// until then, and delivers every change that came meanwhile together
+	// (a change after a quiet spell goes out at once). The cache's own
+	// lingering, with many watchers, applies when it is longer.
+	Spacing time.Duration
+}
+
+// Sink takes a watcher's events in place of its channel (see
+// [WatchOptions.Sink]).
+type Sink interface {
+	// Send takes the next event. It may write it on at once or hold it;
+	// an error ends the watch, and [Watcher.Err] returns it.
+	Send(Event) error
+	// Flush is called when the watcher has sent every change it has and
+	// is about to wait for more: what Send held goes out now.
+	Flush() error
 }
 
 // Watcher delivers the changes of one watch in revision order on its
@@ -104,8 +128,7 @@ type Watcher struct {
 	bookmarks int64       // the bookmark round last seen
 	initial   *node       // the initial state to send first, if any
 	replaying bool        // serving from the store's history (see replay)
-	delivered time.Time   // when a change last woke the watcher (see linger)
-	timer     *time.Timer // for lingering; nil until it first lingers
+	timer     *time.Timer // for holding; nil until it first holds
 }
 
 // errDone ends a watcher its consumer stopped.
@@ -218,9 +241,13 @@ func (c *Cache) startWatcher(ctx context.Context, prefix string, opts WatchOptio
 	if c.stopped {
 		return nil, ErrStopped
 	}
+	buffer := c.opts.WatcherBuffer
+	if opts.Sink != nil {
+		buffer = 0 // the channel only closes
+	}
 	w := &Watcher{
 		c:         c,
-		ch:        make(chan Event, c.opts.WatcherBuffer),
+		ch:        make(chan Event, buffer),
 		opts:      opts,
 		rev:       rev,
 		wake:      make(chan struct{}, 1),
@@ -270,6 +297,7 @@ func (w *Watcher) loop() error {
 			return err
 		}
 	}
+	sent := false // changes were sent since the watcher last held
 	for {
 		st := w.c.cur.Load()
 		if err := w.check(st); err != nil {
@@ -282,6 +310,7 @@ func (w *Watcher) loop() error {
 				if err := w.send(ev); err != nil {
 					return err
 				}
+				sent = true
 			}
 			w.pos = rec.rev
 			continue
@@ -290,11 +319,20 @@ func (w *Watcher) loop() error {
 		if err := w.bookmark(st); err != nil {
 			return err
 		}
-		select {
-		case <-st.changed:
-			if err := w.linger(); err != nil {
+		if s := w.opts.Sink; s != nil {
+			if err := s.Flush(); err != nil {
 				return err
 			}
+		}
+		if sent {
+			sent = false
+			if err := w.hold(); err != nil {
+				return err
+			}
+			continue // look again: changes may have come while it held
+		}
+		select {
+		case <-st.changed:
 		case <-w.wake:
 		case <-w.ctx.Done():
 			return errDone
@@ -377,8 +415,17 @@ func (w *Watcher) match(e *Entry) bool { return w.opts.Filter == nil || w.opts.F
 
 // send delivers ev, blocking while the channel is full, unless the watch
 // ends first: because the consumer stalled (took nothing for
-// StallTimeout), or for a reason check finds while it waits.
+// StallTimeout), or for a reason check finds while it waits. A Sink takes
+// ev on this goroutine.
 func (w *Watcher) send(ev Event) error {
+	if s := w.opts.Sink; s != nil {
+		select {
+		case <-w.ctx.Done():
+			return errDone
+		default:
+			return s.Send(ev)
+		}
+	}
 	select { // the common case, much cheaper than the select below
 	case w.ch <- ev:
 		return nil
