@@ -115,7 +115,9 @@
 // pointer swap; it never waits for a watcher and takes no lock. Each
 // watcher has its own goroutine that reads the shared window from its own
 // cursor, applies its filter and sends to its channel of
-// [Options.WatcherBuffer] events. A watcher whose consumer is slow only
+// [Options.WatcherBuffer] events, or hands them to its
+// [WatchOptions.Sink] (a server writing to a connection), which then
+// bounds its own blocking. A watcher whose consumer is slow only
 // delays its own goroutine: its backlog is the part of the shared window it
 // has not read yet, so it costs no memory of its own. Memory is bounded by
 // the window and the channels, whatever the consumers do.
