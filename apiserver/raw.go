@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"net/http"
 	"strconv"
 
@@ -87,7 +88,9 @@ func (h *handler) writeRawList(req *request, p *page) {
 	}
 	// head ends in `"items":null}`; reopen the items array.
 	head = bytes.TrimSuffix(head, []byte(`null}`))
-	size, err := r.rawListSize(head, p.entries)
+	ats := h.spliceBuffer(len(p.entries))
+	defer h.listSplices.Put(ats)
+	size, err := r.rawListSize(head, p.entries, *ats)
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -98,7 +101,9 @@ func (h *handler) writeRawList(req *request, p *page) {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		if buf, err = r.appendEntryJSON(buf, e); err != nil {
+		if at := (*ats)[i]; at >= 0 {
+			buf = appendSpliced(buf, e.KV, int(at))
+		} else if buf, err = r.appendConvertedJSON(buf, e); err != nil {
 			body.abort(buf) // rawListSize has made every item once
 			return
 		}
@@ -110,17 +115,39 @@ func (h *handler) writeRawList(req *request, p *page) {
 	body.finish(append(buf, "]}\n"...))
 }
 
+// spliceBuffer returns a buffer for the splice positions of n items.
+func (h *handler) spliceBuffer(n int) *[]int32 {
+	p, _ := h.listSplices.Get().(*[]int32)
+	if p == nil {
+		p = new([]int32)
+	}
+	if cap(*p) < n {
+		*p = make([]int32, n)
+	}
+	*p = (*p)[:n]
+	return p
+}
+
 // rawListSize is the exact size of the JSON list head[items], so that
 // the Content-Length can be sent before the items: the stored values with
 // their resourceVersion spliced in, and the JSON of those that do not
 // splice (in another version of the kind, or stored in another
-// encoding), made and kept on their entries as it is measured.
-func (r *resource) rawListSize(head []byte, entries []*watch.Entry) (int, error) {
+// encoding), made and kept on their entries as it is measured. It
+// records in ats where each item's resourceVersion is spliced (-1: not
+// spliced), so that writing the items does not search them again: a
+// search reads much of a value that the machine's caches no longer hold
+// by the time the next item's is read.
+func (r *resource) rawListSize(head []byte, entries []*watch.Entry, ats []int32) (int, error) {
 	size := len(head) + len("[]}\n") + max(len(entries)-1, 0) // commas
 	rvLen := len(`"resourceVersion":""`)
-	for _, e := range entries {
+	for i, e := range entries {
 		kv := e.KV
-		if r.spliceAt(kv) < 0 {
+		at := r.spliceAt(kv)
+		if at > math.MaxInt32 {
+			at = -1 // not spliced: a value of 2 GiB is no list item
+		}
+		ats[i] = int32(at)
+		if at < 0 {
 			b, err := r.convertedJSON(e)
 			if err != nil {
 				return 0, err

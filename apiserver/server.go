@@ -224,6 +224,8 @@ type core struct {
 	// watchBufs holds the buffers watch streams gather events in between
 	// two writes (see watchStream.flush).
 	watchBufs watchBuffers
+	// listSplices holds the splice positions of raw lists' items.
+	listSplices sync.Pool
 }
 
 // resourceKey locates a resource: group, version and plural name.

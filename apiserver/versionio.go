@@ -150,13 +150,9 @@ func (r *resource) spliceAt(kv *storage.KeyValue) int {
 	return at
 }
 
-// appendEntryJSON appends an entry's object as JSON in the resource's
-// version: spliced from the stored value when it can be, else encoded
-// once per version and kept on the entry.
-func (r *resource) appendEntryJSON(dst []byte, e *watch.Entry) ([]byte, error) {
-	if at := r.spliceAt(e.KV); at >= 0 {
-		return appendSpliced(dst, e.KV, at), nil
-	}
+// appendConvertedJSON appends an entry's object as JSON in the resource's
+// version, encoded once per version and kept on the entry.
+func (r *resource) appendConvertedJSON(dst []byte, e *watch.Entry) ([]byte, error) {
 	b, err := r.convertedJSON(e)
 	if err != nil {
 		return nil, err
