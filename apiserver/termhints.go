@@ -40,7 +40,15 @@ type termHints struct {
 	first uint64             // the oldest hint that may still be held
 	held  int                // bytes of the values held
 	taken uint64             // hints used, for tests
+	// peak is the most keys byKey has held since it was made. A map
+	// keeps the room of its largest size: one that a burst of writes
+	// grew is made anew once the cache has taken every hint.
+	peak int
 }
+
+// smallHintMap is the most keys a byKey map may have held and still be
+// kept once empty.
+const smallHintMap = 64
 
 // hintRef points at a hint: the one put as number seq, if its slot
 // still holds it.
@@ -78,6 +86,15 @@ func (h *termHints) put(key string, value []byte, terms []string) {
 	}
 	h.ring[ref.slot] = termHint{seq: h.seq, key: key, value: value, terms: terms, older: h.byKey[key]}
 	h.byKey[key] = ref
+	h.peak = max(h.peak, len(h.byKey))
+}
+
+// shrink makes byKey anew when it is empty after having held many keys,
+// so that the room a burst took is let go.
+func (h *termHints) shrink() {
+	if len(h.byKey) == 0 && h.peak > smallHintMap {
+		h.byKey, h.peak = make(map[string]hintRef), 0
+	}
 }
 
 // drop forgets the hint in slot, if any; if seq is not 0, only when the
@@ -119,6 +136,7 @@ func (h *termHints) take(kv *storage.KeyValue) ([]string, bool) {
 			}
 		}
 		h.taken++
+		h.shrink()
 		return terms, true
 	}
 	return nil, false

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -162,4 +163,35 @@ func TestWritesHintTheirTerms(t *testing.T) {
 	if taken != 2*n || left != 0 {
 		t.Errorf("hints: %d taken, %d left; want %d taken, none left", taken, left, 2*n)
 	}
+}
+
+// TestTermHintsLetGoOfABurst: once the cache has taken the hints of a
+// burst of writes, the hints do not keep the room the burst's keys took.
+func TestTermHintsLetGoOfABurst(t *testing.T) {
+	h := new(termHints)
+	keys := make([]string, termHintSlots)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("/registry/things/ns/thing-%06d", i)
+	}
+	for _, k := range keys {
+		h.put(k, []byte("v"), nil)
+	}
+	for _, k := range keys {
+		if _, ok := h.take(&storage.KeyValue{Key: k, Value: []byte("v")}); !ok {
+			t.Fatalf("no hint for %s", k)
+		}
+	}
+	heap := func() int64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return int64(m.HeapAlloc)
+	}
+	with := heap()
+	h.byKey = nil
+	if held := with - heap(); held > 128<<10 {
+		t.Errorf("the hints' map of keys holds %d bytes after a burst of %d, want at most 128 KiB", held, len(keys))
+	}
+	runtime.KeepAlive(h)
+	runtime.KeepAlive(keys)
 }
