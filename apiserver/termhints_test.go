@@ -195,3 +195,43 @@ func TestTermHintsLetGoOfABurst(t *testing.T) {
 	runtime.KeepAlive(h)
 	runtime.KeepAlive(keys)
 }
+
+// TestTermHintsRingGrowsWithLag: the ring stays small while the cache
+// takes each hint soon, and grows, keeping every hint (chains of one
+// key's values included), when the cache falls behind.
+func TestTermHintsRingGrowsWithLag(t *testing.T) {
+	kv := func(key string, i int) *storage.KeyValue {
+		return &storage.KeyValue{Key: key, Value: []byte(fmt.Sprint(i))}
+	}
+	for _, tc := range []struct {
+		name     string
+		lag      int // hints put before the first is taken
+		keys     int // distinct keys the hints cycle through
+		maxSlots int
+	}{
+		{name: "the cache keeps up", lag: 1, keys: 100, maxSlots: firstHintSlots},
+		{name: "a lag of 1000", lag: 1000, keys: 1000, maxSlots: 1024},
+		{name: "a lag of 1000 over 10 keys", lag: 1000, keys: 10, maxSlots: 1024},
+		{name: "a lag past the ring's bound", lag: termHintSlots, keys: 50, maxSlots: termHintSlots},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := new(termHints)
+			const n = 10000
+			key := func(i int) string { return fmt.Sprintf("/k%d", i%tc.keys) }
+			for i := range n + tc.lag {
+				if i < n {
+					h.put(key(i), []byte(fmt.Sprint(i)), []string{fmt.Sprint("t=", i)})
+				}
+				if j := i - tc.lag + 1; j >= 0 && j < n {
+					terms, ok := h.take(kv(key(j), j))
+					if !ok || len(terms) != 1 || terms[0] != fmt.Sprint("t=", j) {
+						t.Fatalf("hint %d: %q, %v", j, terms, ok)
+					}
+				}
+			}
+			if len(h.ring) > tc.maxSlots {
+				t.Errorf("the ring has %d slots, want at most %d", len(h.ring), tc.maxSlots)
+			}
+		})
+	}
+}
