@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/storage"
 )
 
 // TestRVMarkerIndex checks that the placeholder is found where
@@ -71,6 +73,29 @@ func TestStoredInfoAllocatesNothing(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("storedInfo(%s) = %s, want %s", tc.value, got, tc.want)
+		}
+	}
+}
+
+// TestAppendJSONEvent checks that a JSON event framed straight from the
+// stored bytes is what codec.JSON frames around the spliced object, for
+// every event type and with or without a trailing newline.
+func TestAppendJSONEvent(t *testing.T) {
+	m := string(rvMarker)
+	for _, tc := range []struct{ name, value string }{
+		{"stored object", `{"kind":"W","metadata":{"name":"a",` + m + `,"uid":"u"},"spec":{"x":"\"q\""}}`},
+		{"trailing newline", `{"metadata":{` + m + `}}` + "\n"},
+		{"marker last", `{"metadata":{"name":"b",` + m + `}}`},
+	} {
+		for _, typ := range []string{"ADDED", "MODIFIED", "DELETED"} {
+			t.Run(tc.name+"/"+typ, func(t *testing.T) {
+				kv := &storage.KeyValue{Key: "k", Value: []byte(tc.value), ModRevision: 42}
+				at := rvMarkerIndex(kv.Value)
+				want := codec.JSON{}.AppendEvent([]byte("x"), typ, appendSpliced(nil, kv, at))
+				if got := appendJSONEvent([]byte("x"), typ, kv, at); !bytes.Equal(got, want) {
+					t.Errorf("got  %s\nwant %s", got, want)
+				}
+			})
 		}
 	}
 }

@@ -28,26 +28,37 @@ const (
 	termHintBytes = 16 << 20
 )
 
-// termHints holds hints in a ring of termHintSlots where the oldest
-// hint makes way for a new one. The hints of one key are chained, newest
-// first: a key written again before the cache indexed its last value has
-// a hint for each value.
+// termHints holds hints in a ring where the oldest hint makes way for a
+// new one. The ring starts small and doubles, up to termHintSlots, when a
+// new hint would push out one the cache has not taken yet: it is as large
+// as the cache's lag has needed, not 4096 slots (360 KB) for every kind
+// with selectable fields that was written once. The hints of one key are
+// chained, newest first: a key written again before the cache indexed its
+// last value has a hint for each value.
 type termHints struct {
 	mu    sync.Mutex
 	byKey map[string]hintRef // the key's newest hint
-	ring  []termHint         // termHintSlots, made at the first hint
+	ring  []termHint         // made at the first hint; hint seq is in slot seq%len(ring)
 	seq   uint64             // hints put so far
 	first uint64             // the oldest hint that may still be held
 	held  int                // bytes of the values held
 	taken uint64             // hints used, for tests
+	// peak is the most keys byKey has held since it was made. A map
+	// keeps the room of its largest size: one that a burst of writes
+	// grew is made anew once the cache has taken every hint.
+	peak int
 }
 
+// smallHintMap is the most keys a byKey map may have held and still be
+// kept once empty; firstHintSlots is the ring's first size.
+const (
+	smallHintMap   = 64
+	firstHintSlots = 64
+)
+
 // hintRef points at a hint: the one put as number seq, if its slot
-// still holds it.
-type hintRef struct {
-	slot int
-	seq  uint64
-}
+// still holds it; 0 for none.
+type hintRef uint64
 
 type termHint struct {
 	seq   uint64 // 0 for an empty slot
@@ -58,8 +69,23 @@ type termHint struct {
 }
 
 func (h *termHints) at(ref hintRef) (*termHint, bool) {
-	t := &h.ring[ref.slot]
-	return t, ref.seq != 0 && t.seq == ref.seq
+	t := &h.ring[h.slot(uint64(ref))]
+	return t, ref != 0 && t.seq == uint64(ref)
+}
+
+func (h *termHints) slot(seq uint64) int { return int(seq % uint64(len(h.ring))) }
+
+// grow doubles the ring, each hint moving to its slot in the new one.
+// The hints held are numbered within one ring's length, so no two share
+// a slot.
+func (h *termHints) grow() {
+	ring := make([]termHint, 2*len(h.ring))
+	for _, t := range h.ring {
+		if t.seq != 0 {
+			ring[t.seq%uint64(len(ring))] = t
+		}
+	}
+	h.ring = ring
 }
 
 // put leaves terms as the hint for value at key.
@@ -67,17 +93,29 @@ func (h *termHints) put(key string, value []byte, terms []string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.byKey == nil {
-		h.byKey, h.ring = make(map[string]hintRef), make([]termHint, termHintSlots)
+		h.byKey, h.ring = make(map[string]hintRef), make([]termHint, firstHintSlots)
 	}
 	h.seq++
-	ref := hintRef{slot: int(h.seq % termHintSlots), seq: h.seq}
-	h.drop(ref.slot, 0)
-	h.held += len(value)
-	for h.first = max(h.first, h.seq-min(h.seq, termHintSlots)); h.held > termHintBytes && h.first < h.seq; h.first++ {
-		h.drop(int(h.first%termHintSlots), h.first)
+	if len(h.ring) < termHintSlots && h.ring[h.slot(h.seq)].seq != 0 {
+		h.grow()
 	}
-	h.ring[ref.slot] = termHint{seq: h.seq, key: key, value: value, terms: terms, older: h.byKey[key]}
+	ref := hintRef(h.seq)
+	h.drop(h.slot(h.seq), 0)
+	h.held += len(value)
+	for h.first = max(h.first, h.seq-min(h.seq, uint64(len(h.ring)))); h.held > termHintBytes && h.first < h.seq; h.first++ {
+		h.drop(h.slot(h.first), h.first)
+	}
+	h.ring[h.slot(h.seq)] = termHint{seq: h.seq, key: key, value: value, terms: terms, older: h.byKey[key]}
 	h.byKey[key] = ref
+	h.peak = max(h.peak, len(h.byKey))
+}
+
+// shrink makes byKey anew when it is empty after having held many keys,
+// so that the room a burst took is let go.
+func (h *termHints) shrink() {
+	if len(h.byKey) == 0 && h.peak > smallHintMap {
+		h.byKey, h.peak = make(map[string]hintRef), 0
+	}
 }
 
 // drop forgets the hint in slot, if any; if seq is not 0, only when the
@@ -87,7 +125,7 @@ func (h *termHints) drop(slot int, seq uint64) {
 	if old.seq == 0 || seq != 0 && old.seq != seq {
 		return
 	}
-	if head := h.byKey[old.key]; head.seq == old.seq {
+	if head := h.byKey[old.key]; uint64(head) == old.seq {
 		delete(h.byKey, old.key)
 	}
 	h.held -= len(old.value)
@@ -103,7 +141,7 @@ func (h *termHints) take(kv *storage.KeyValue) ([]string, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	head, ok := h.byKey[kv.Key]
-	for ref := head; ok; ref = h.ring[ref.slot].older {
+	for ref := head; ok; ref = h.ring[h.slot(uint64(ref))].older {
 		var t *termHint
 		if t, ok = h.at(ref); !ok || !bytes.Equal(t.value, kv.Value) {
 			continue
@@ -119,6 +157,7 @@ func (h *termHints) take(kv *storage.KeyValue) ([]string, bool) {
 			}
 		}
 		h.taken++
+		h.shrink()
 		return terms, true
 	}
 	return nil, false

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -161,5 +162,82 @@ func TestWritesHintTheirTerms(t *testing.T) {
 	r.hints.mu.Unlock()
 	if taken != 2*n || left != 0 {
 		t.Errorf("hints: %d taken, %d left; want %d taken, none left", taken, left, 2*n)
+	}
+}
+
+// TestTermHintsLetGoOfABurst: once the cache has taken the hints of a
+// burst of writes, the map of keys the burst grew is made anew (a Go map
+// keeps the room of its largest size), and hints work on as before. A
+// map that never held many keys is kept.
+func TestTermHintsLetGoOfABurst(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		burst     int
+		wantReset bool
+	}{
+		{name: "a burst", burst: termHintSlots, wantReset: true},
+		{name: "a few", burst: smallHintMap},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := new(termHints)
+			keys := make([]string, tc.burst)
+			for i := range keys {
+				keys[i] = fmt.Sprintf("/registry/things/ns/thing-%06d", i)
+				h.put(keys[i], []byte("v"), nil)
+			}
+			grown := h.byKey
+			for _, k := range keys {
+				if _, ok := h.take(&storage.KeyValue{Key: k, Value: []byte("v")}); !ok {
+					t.Fatalf("no hint for %s", k)
+				}
+			}
+			if reset := reflect.ValueOf(h.byKey).UnsafePointer() != reflect.ValueOf(grown).UnsafePointer(); reset != tc.wantReset {
+				t.Errorf("map made anew: %v, want %v", reset, tc.wantReset)
+			}
+			h.put("/k", []byte("v"), []string{"a=1"})
+			if terms, ok := h.take(&storage.KeyValue{Key: "/k", Value: []byte("v")}); !ok || !slices.Equal(terms, []string{"a=1"}) {
+				t.Errorf("after the burst: %q, %v", terms, ok)
+			}
+		})
+	}
+}
+
+// TestTermHintsRingGrowsWithLag: the ring stays small while the cache
+// takes each hint soon, and grows, keeping every hint (chains of one
+// key's values included), when the cache falls behind.
+func TestTermHintsRingGrowsWithLag(t *testing.T) {
+	kv := func(key string, i int) *storage.KeyValue {
+		return &storage.KeyValue{Key: key, Value: []byte(fmt.Sprint(i))}
+	}
+	for _, tc := range []struct {
+		name     string
+		lag      int // hints put before the first is taken
+		keys     int // distinct keys the hints cycle through
+		maxSlots int
+	}{
+		{name: "the cache keeps up", lag: 1, keys: 100, maxSlots: firstHintSlots},
+		{name: "a lag of 1000", lag: 1000, keys: 1000, maxSlots: 1024},
+		{name: "a lag of 1000 over 10 keys", lag: 1000, keys: 10, maxSlots: 1024},
+		{name: "a lag past the ring's bound", lag: termHintSlots, keys: 50, maxSlots: termHintSlots},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := new(termHints)
+			const n = 10000
+			key := func(i int) string { return fmt.Sprintf("/k%d", i%tc.keys) }
+			for i := range n + tc.lag {
+				if i < n {
+					h.put(key(i), []byte(fmt.Sprint(i)), []string{fmt.Sprint("t=", i)})
+				}
+				if j := i - tc.lag + 1; j >= 0 && j < n {
+					terms, ok := h.take(kv(key(j), j))
+					if !ok || len(terms) != 1 || terms[0] != fmt.Sprint("t=", j) {
+						t.Fatalf("hint %d: %q, %v", j, terms, ok)
+					}
+				}
+			}
+			if len(h.ring) > tc.maxSlots {
+				t.Errorf("the ring has %d slots, want at most %d", len(h.ring), tc.maxSlots)
+			}
+		})
 	}
 }

@@ -160,6 +160,9 @@ type Cache struct {
 	up upstream // owned by the upstream goroutine
 	// frameBook counts the bytes of the window's encoded events.
 	frameBook frameBook
+	// windowFrames and storeFrames are what the records of the window's
+	// changes and of changes read from the store count their frames in.
+	windowFrames, storeFrames *frameSource
 
 	// gens numbers tree changes: every change of a shared tree, by the
 	// upstream goroutine or by a reader rebuilding a past state, takes a
@@ -211,6 +214,8 @@ func New(store storage.Interface, prefix string, opts Options) *Cache {
 		finished: make(chan struct{}),
 		linger:   lingerFor,
 	}
+	c.windowFrames = newFrameSource(c.opts.Counters, &c.frameBook)
+	c.storeFrames = newFrameSource(c.opts.Counters, nil)
 	st := &state{root: new(node), base: &record{}, changed: make(chan struct{})}
 	if c.opts.Index != nil {
 		st.index = new(pnode)

@@ -147,7 +147,10 @@
 // window and hands the same bytes to every watcher that asks for that
 // form, for 5 seconds and within 16 MiB of encodings per cache, so that
 // they cost memory while they are shared and not for the window's whole
-// span (a watcher further behind encodes for itself).
+// span (a watcher further behind encodes for itself). A change keeps
+// nothing for that until a watcher first asks: a server that frames some
+// streams straight from the stored bytes (as kapi's apiserver does for
+// JSON) pays for the encodings it shares only.
 // [Options.Counters] counts those encodings and the watchers ended as too
 // slow.
 //

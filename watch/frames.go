@@ -25,7 +25,51 @@ type frames struct {
 	book *frameBook
 	// released is set, under mu, once the cache has let the frames go:
 	// later encodings are not kept.
-	released bool
+	released atomic.Bool
+}
+
+// frameSource is what a cache's records share for their frames: the
+// counters, the book of the window's frames (nil for changes outside the
+// window, such as those a replaying watcher reads from the store), and
+// the released frames a record whose frames were never made points at
+// once they are let go.
+type frameSource struct {
+	ctr  *Counters
+	book *frameBook
+	done frames
+}
+
+func newFrameSource(ctr *Counters, book *frameBook) *frameSource {
+	src := &frameSource{ctr: ctr, book: book}
+	src.done.ctr = ctr
+	src.done.released.Store(true)
+	return src
+}
+
+// encoded returns the record's frame for typ and mediaType (see
+// frames.get), making the record's frames on first use.
+func (r *record) encoded(typ EventType, mediaType string, encode func() ([]byte, error)) ([]byte, error) {
+	f := r.frames.Load()
+	if f == nil {
+		if r.src == nil {
+			return encode()
+		}
+		f = &frames{ctr: r.src.ctr, book: r.src.book}
+		if !r.frames.CompareAndSwap(nil, f) {
+			f = r.frames.Load()
+		}
+	}
+	return f.get(typ, mediaType, encode)
+}
+
+// releaseFrames lets the record's frames go, and keeps none made later.
+func (r *record) releaseFrames() {
+	if r.src != nil && r.frames.CompareAndSwap(nil, &r.src.done) {
+		return
+	}
+	if f := r.frames.Load(); f != nil {
+		f.release()
+	}
 }
 
 // frameBook counts the bytes of the encoded events a cache keeps.
@@ -56,6 +100,10 @@ func (f *frames) get(typ EventType, mediaType string, encode func() ([]byte, err
 	if data, ok := f.lookup(typ, mediaType); ok {
 		return data, nil
 	}
+	if f.released.Load() {
+		f.ctr.addEncoding()
+		return encode() // kept by nobody: no need to wait for others
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if data, ok := f.lookup(typ, mediaType); ok {
@@ -63,7 +111,7 @@ func (f *frames) get(typ EventType, mediaType string, encode func() ([]byte, err
 	}
 	data, err := encode()
 	f.ctr.addEncoding()
-	if err != nil || f.released || f.book.full() {
+	if err != nil || f.released.Load() || f.book.full() {
 		return data, err
 	}
 	var next []frame
@@ -82,7 +130,7 @@ func (f *frames) get(typ EventType, mediaType string, encode func() ([]byte, err
 func (f *frames) release() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.released = true
+	f.released.Store(true)
 	cur := f.list.Swap(nil)
 	if cur == nil || f.book == nil {
 		return
@@ -115,14 +163,14 @@ func (f *frames) lookup(typ EventType, mediaType string) ([]byte, bool) {
 func (c *Cache) releaseFrames(st *state, seq int64, now int64) {
 	c.up.framed = max(c.up.framed, st.log.first)
 	for ; c.up.framed < seq; c.up.framed++ {
-		st.log.at(c.up.framed).frames.release()
+		st.log.at(c.up.framed).releaseFrames()
 	}
 	for ; c.up.framed < st.log.end; c.up.framed++ {
 		rec := st.log.at(c.up.framed)
 		if rec.at > now-frameTTL && c.frameBook.bytes.Load() <= frameBytes/2 {
 			return
 		}
-		rec.frames.release()
+		rec.releaseFrames()
 	}
 }
 
@@ -144,5 +192,5 @@ func (ev *Event) Encoded(mediaType string, encode func() ([]byte, error)) ([]byt
 	if ev.rec == nil {
 		return encode()
 	}
-	return ev.rec.frames.get(ev.Type, mediaType, encode)
+	return ev.rec.encoded(ev.Type, mediaType, encode)
 }

@@ -99,8 +99,7 @@ func (w *Watcher) replayed(resp storage.WatchResponse, ok bool, st *state) error
 // storeRecord makes the record of one store event for a replaying
 // watcher; nil for a delete of a key whose value the store did not give.
 func (c *Cache) storeRecord(ev *storage.Event) *record {
-	rec := &record{rev: ev.KV.ModRevision}
-	rec.frames.ctr = c.opts.Counters
+	rec := &record{rev: ev.KV.ModRevision, src: c.storeFrames}
 	if ev.PrevKV != nil {
 		rec.prev = c.entry(ev.PrevKV)
 	}

@@ -201,8 +201,7 @@ func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
 	if prev == nil && ev.PrevKV != nil {
 		prev = c.entry(ev.PrevKV)
 	}
-	rec := &record{rev: rev, at: now, prev: prev}
-	rec.frames.ctr, rec.frames.book = c.opts.Counters, &c.frameBook
+	rec := &record{rev: rev, at: now, prev: prev, src: c.windowFrames}
 	gen := c.nextGen()
 	switch ev.Type {
 	case storage.EventPut:

@@ -18,8 +18,13 @@ type record struct {
 	// when the change is a delete, made on first use when a put makes an
 	// object leave a watcher's filter.
 	tomb atomic.Pointer[Entry]
-	// frames are the change's encoded events, shared by its watchers.
-	frames frames
+	// frames are the change's encoded events, shared by its watchers:
+	// made when a watcher first asks for one (many changes' watchers
+	// never do, such as JSON streams that frame the stored bytes), so
+	// that the window's records, one per change, stay small.
+	frames atomic.Pointer[frames]
+	// src is where the record's frames are counted.
+	src *frameSource
 	// size is the stored bytes the record holds: entry's and prev's
 	// values, what Options.EventWindowBytes bounds.
 	size int64

@@ -8,12 +8,17 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// node is what the collector knows of one object.
+// node is what the collector knows of one object. The collector keeps one
+// for every object of every kind it mirrors, for as long as the object
+// lives, so it is kept small: the resourceVersion as the number the
+// server's always is (which saves a string of its own per object), the
+// namespace and name as the Reflector hands them over (sharing the bytes
+// of its key of the object).
 type node struct {
 	uid             string
 	res             *apiclient.Resource
 	namespace, name string
-	rv              string
+	rv              int64
 	owners          []meta.OwnerReference
 	deleting        bool // deletionTimestamp set
 	orphan          bool // the orphan finalizer is set
@@ -23,7 +28,7 @@ type node struct {
 func newNode(res *apiclient.Resource, obj *apiclient.Object) *node {
 	m := &obj.Metadata
 	return &node{
-		uid: m.UID, res: res, namespace: m.Namespace, name: m.Name, rv: m.ResourceVersion,
+		uid: m.UID, res: res, namespace: m.Namespace, name: m.Name, rv: apiclient.ResourceVersionOf(m.ResourceVersion),
 		owners: m.OwnerReferences, deleting: m.DeletionTimestamp != nil,
 		orphan:     slices.Contains(m.Finalizers, meta.FinalizerOrphanDependents),
 		foreground: slices.Contains(m.Finalizers, meta.FinalizerDeleteDependents),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 
 	"github.com/kapi-dev/kapi/controllers/internal/apiclient"
 	"github.com/kapi-dev/kapi/meta"
@@ -155,7 +156,7 @@ func (c *Collector) latest(ctx context.Context, n *node) (*node, error) {
 // delete deletes n with the given policy, if it is still the object, at
 // the resourceVersion, the decision was made on.
 func (c *Collector) delete(ctx context.Context, n *node, policy meta.DeletionPropagation) error {
-	uid, rv := n.uid, n.rv
+	uid, rv := n.uid, strconv.FormatInt(n.rv, 10)
 	c.log.Debug("deleting", "path", n.path(), "policy", policy, "owners", n.owners)
 	err := c.c.Delete(ctx, n.path(), meta.DeleteOptions{PropagationPolicy: &policy, Preconditions: &meta.Preconditions{UID: &uid, ResourceVersion: &rv}})
 	switch {
@@ -262,7 +263,7 @@ func (c *Collector) removeFinalizer(ctx context.Context, n *node, f string) erro
 		value = nil
 	}
 	n2 := *n
-	n2.rv = obj.Metadata.ResourceVersion
+	n2.rv = apiclient.ResourceVersionOf(obj.Metadata.ResourceVersion)
 	return c.patchMeta(ctx, &n2, map[string]any{"finalizers": value})
 }
 
@@ -270,7 +271,7 @@ func (c *Collector) removeFinalizer(ctx context.Context, n *node, f string) erro
 // precondition; a conflict is retried once the graph has the newer
 // object.
 func (c *Collector) patchMeta(ctx context.Context, n *node, fields map[string]any) error {
-	fields["resourceVersion"] = n.rv
+	fields["resourceVersion"] = strconv.FormatInt(n.rv, 10)
 	err := c.c.MergePatch(ctx, n.path(), map[string]any{"metadata": fields})
 	switch {
 	case status.IsNotFound(err):

@@ -288,8 +288,21 @@ func (f *fixture) load() error {
 	}
 	wg.Wait()
 	f.loadTime = time.Since(start)
+	f.packResourceVersions()
 	runtime.GC() // leave the loading's garbage out of the first measurement
 	return firstErr
+}
+
+// packResourceVersions makes the loaded Widgets' resourceVersions share
+// one string. Taken one by one from the responses, each was a tiny object
+// of the client's among the server's: the memory benchmarks, which
+// measure the whole process, counted them and the pages they kept from
+// being returned.
+func (f *fixture) packResourceVersions() {
+	all := strings.Join(f.rvs, "")
+	for i, rv := range f.rvs {
+		f.rvs[i], all = all[:len(rv)], all[len(rv):]
+	}
 }
 
 // createNamespace creates namespace ns, which the server requires of

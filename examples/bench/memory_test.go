@@ -30,7 +30,9 @@ var heapProfile = flag.String("bench.heapprofile", "", "write a heap profile of 
 // and reading them all once, so that whatever reads cache is counted too;
 // with the garbage collector and namespace controller running (their
 // mirrors of every object count) and without. It reports the growth of
-// the live heap (heap-B/widget) and of the resident set (rss-B/widget),
+// the live heap (heap-B/widget), of the heap's pages in use (inuse-B/widget:
+// the live heap and the free slots of pages still holding live objects,
+// which the runtime cannot return) and of the resident set (rss-B/widget),
 // both measured once the server has settled: the controllers have caught
 // up, and the Go runtime has collected and returned what it does not use.
 // The Widgets are about 3.9 KB as stored; -bench.widget small loads
@@ -72,9 +74,11 @@ func controllersName(on bool) string {
 	return "controllers=off"
 }
 
-// memoryFigures is the live heap and the resident set of the process.
+// memoryFigures is the live heap, the heap's pages in use (the live heap
+// and the free slots of pages that still hold live objects) and the
+// resident set of the process.
 type memoryFigures struct {
-	heap, rss uint64
+	heap, inUse, rss uint64
 }
 
 // settledMemory waits for the process's live heap to settle (background
@@ -100,7 +104,10 @@ func settledMemory() memoryFigures {
 		}
 	}
 	debug.FreeOSMemory()
-	return memoryFigures{heap: liveHeap(), rss: residentSet()}
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	return memoryFigures{heap: m.HeapAlloc, inUse: m.HeapInuse, rss: residentSet()}
 }
 
 // reportPerWidget reports the growth of the heap and of the resident set
@@ -109,6 +116,7 @@ func settledMemory() memoryFigures {
 func reportPerWidget(b *testing.B, before memoryFigures, n int) {
 	after := settledMemory()
 	b.ReportMetric((float64(after.heap)-float64(before.heap))/float64(n), "heap-B/widget")
+	b.ReportMetric((float64(after.inUse)-float64(before.inUse))/float64(n), "inuse-B/widget")
 	if after.rss > 0 {
 		b.ReportMetric((float64(after.rss)-float64(before.rss))/float64(n), "rss-B/widget")
 	}

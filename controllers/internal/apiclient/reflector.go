@@ -90,6 +90,15 @@ func pause(ctx context.Context, d time.Duration) {
 
 func key(o *Object) string { return o.Metadata.Namespace + "/" + o.Metadata.Name }
 
+// shareKey points o's namespace and name at their bytes in k, its key:
+// the Reflector keeps k for as long as the object lives, and so do
+// handlers that mirror objects, so the decoded copies are let go rather
+// than kept twice.
+func shareKey(o *Object, k string) {
+	ns := len(o.Metadata.Namespace)
+	o.Metadata.Namespace, o.Metadata.Name = k[:ns], k[ns+1:]
+}
+
 // Refresh brings the mirror up to date with a consistent list, while the
 // watch goes on: the handler sees what the watch has not delivered yet.
 func (r *Reflector) Refresh(ctx context.Context) error {
@@ -148,6 +157,7 @@ func (r *Reflector) deliver(ev Event) {
 	}
 	obj := &ev.Object
 	k := key(obj)
+	shareKey(obj, k)
 	rv := ResourceVersionOf(obj.Metadata.ResourceVersion)
 	r.mu.Lock()
 	old, ok := r.known[k]

@@ -104,6 +104,15 @@ func TestFrameReader(t *testing.T) {
 	}
 }
 
+// TestFrameReaderHeld: an idle watch holds its read buffer for as long as
+// it lasts, one per watched resource; it is small, and frames longer than
+// it read whole (TestFrameReader).
+func TestFrameReaderHeld(t *testing.T) {
+	if held := newFrameReader(strings.NewReader("")).br.Size(); held > 16<<10 {
+		t.Errorf("a frame reader holds a buffer of %d bytes, want at most 16 KiB", held)
+	}
+}
+
 // FuzzDecodeEvent: an event as a server writes it (canonical JSON:
 // every key once, as spelled) reads as it does with encoding/json,
 // managedFields aside; and decodeEvent never panics.

@@ -14,6 +14,7 @@ type flags struct {
 	kubeconfig string
 	tlsCert    string
 	tlsKey     string
+	gcPercent  int
 }
 
 // parseFlags parses the command line; -h prints the usage to stderr.
@@ -46,6 +47,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.cfg.CRDs, "crds", "", "create the CustomResourceDefinitions of every manifest (YAML or JSON) in this directory at start")
 	verbose := fs.Bool("v", false, "log every request (debug level)")
 	addOperationsFlags(fs, &f.cfg.Ops)
+	addRuntimeFlags(fs, &f.gcPercent)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}

@@ -28,6 +28,14 @@
 // when it is back. The embedded etcd listens on free loopback ports (the
 // start-up line prints its client URL); restarting on the same DIR
 // serves every object with its resourceVersion.
+//
+// # Memory
+//
+// The command runs Go's garbage collector with GOGC 50 rather than 100
+// (--gc-percent, see [DefaultGCPercent]): most of the heap is stored
+// objects, which live long, and the lower setting keeps the resident set
+// about a quarter smaller for a few percent more CPU on writes. GOGC and
+// GOMEMLIMIT in the environment are honoured as by any Go program.
 package server
 
 import (
@@ -282,6 +290,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	applyGCPercent(fl.gcPercent, os.Getenv)
 	srv, err := Open(fl.cfg)
 	if err != nil {
 		return err
