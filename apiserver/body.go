@@ -78,7 +78,7 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 	if len(strings.TrimSpace(string(body))) == 0 {
 		return nil, status.BadRequest("the body of the request was empty")
 	}
-	strict, err := ser.Decode(body, obj)
+	strict, err := h.r.decodeJSON(ser, body, obj, false)
 	if err != nil {
 		return nil, status.BadRequest(decodeErrorMessage(err))
 	}

@@ -217,7 +217,7 @@ func (h *handler) decodePatched(req *request, patched []byte) (_ meta.Object, _ 
 	defer func() { end(err) }()
 	r := h.r
 	obj := r.kind.New()
-	strict, err := r.jsonCodec.Decode(patched, obj)
+	strict, err := r.decodeJSON(r.jsonCodec, patched, obj, false)
 	if err != nil {
 		return nil, nil, patch.InvalidResult(patched, err)
 	}

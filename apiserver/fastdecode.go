@@ -1,0 +1,46 @@
+package apiserver
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/internal/typedjson"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// compileJSON compiles the typed JSON decoder of a kind's Go types: the
+// kind's and, for a kind served in several versions, every version's
+// whose New returns a zero value, as a decode must start from one.
+func compileJSON(k Kind, vs *versionSet) *typedjson.Decoder {
+	news := []func() meta.Object{k.New}
+	if vs != nil {
+		for _, v := range vs.byAPI {
+			news = append(news, v.new)
+		}
+	}
+	var types []reflect.Type
+	for _, n := range news {
+		v := reflect.ValueOf(n())
+		if v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().IsZero() && !slices.Contains(types, v.Type()) {
+			types = append(types, v.Type())
+		}
+	}
+	return typedjson.New(types...)
+}
+
+// decodeJSON decodes data with ser into obj, a new object, as ser.Decode
+// does, or as ser.DecodeTrusted does when trusted. When ser is the JSON
+// serializer the kind's compiled decoder tries first; what it does not
+// decode (unknown or repeated fields, errors) goes to ser, which words
+// the problems and errors.
+func (r *resource) decodeJSON(ser codec.Serializer, data []byte, obj meta.Object, trusted bool) ([]error, error) {
+	j, isJSON := ser.(codec.JSON)
+	if isJSON && r.typedJSON != nil && r.typedJSON.Decode(data, obj) {
+		return nil, nil
+	}
+	if isJSON && trusted {
+		return nil, j.DecodeTrusted(data, obj)
+	}
+	return ser.Decode(data, obj)
+}
