@@ -250,6 +250,12 @@ func (p *parser) scanString() (end int, plain bool) {
 	plain = true
 	ascii := true
 	for i := p.pos + 1; i < len(b); i++ {
+		for i < len(b) && plainASCII[b[i]] {
+			i++
+		}
+		if i == len(b) {
+			break
+		}
 		switch c := b[i]; {
 		case c == '"':
 			if !ascii && !utf8.Valid(b[p.pos+1:i]) {
@@ -274,12 +280,21 @@ func (p *parser) scanString() (end int, plain bool) {
 			}
 		case c < 0x20:
 			return -1, false
-		case c >= 0x80:
+		default: // c >= 0x80
 			ascii = false
 		}
 	}
 	return -1, false
 }
+
+// plainASCII marks the bytes a string holds as they are: printable
+// ASCII but the quote and the backslash.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func hex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'

@@ -155,8 +155,8 @@ func TestNewLeavesOutTypes(t *testing.T) {
 		A int `json:"a,string"`
 	}
 	type twice struct {
-		A string `json:"a"`
-		B string `json:"a"`
+		A string
+		B string `json:"A"`
 	}
 	type bytes struct {
 		A []byte `json:"a"`

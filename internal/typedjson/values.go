@@ -139,32 +139,41 @@ func (p *parser) float(bits int, ptr unsafe.Pointer) bool {
 	return true
 }
 
-// slice decodes an array into a slice: its elements are counted first,
-// so that the slice is made once at its length.
+// slice decodes an array into a slice, grown as encoding/json grows it
+// (an empty array is an empty slice, not nil).
 func (p *parser) slice(n *node, ptr unsafe.Pointer) bool {
-	start, depth := p.pos, p.depth
-	count, ok := p.count()
-	if !ok {
+	if !p.open('[') {
 		return false
 	}
-	p.pos, p.depth = start, depth
-	s := reflect.MakeSlice(n.typ, count, count)
-	base := s.UnsafePointer()
+	var s reflect.Value
+	var base unsafe.Pointer
 	size := n.elem.typ.Size()
-	p.open('[')
-	for i := 0; ; i++ {
-		more, done := p.more(']', i == 0)
+	count, capacity := 0, 0
+	for {
+		more, done := p.more(']', count == 0)
 		if !more {
 			if !done {
 				return false
 			}
 			break
 		}
-		if !p.value(n.elem, unsafe.Add(base, uintptr(i)*size)) {
+		if count == capacity {
+			capacity = max(4, 2*capacity)
+			grown := reflect.MakeSlice(n.typ, capacity, capacity)
+			if count > 0 {
+				reflect.Copy(grown, s)
+			}
+			s, base = grown, grown.UnsafePointer()
+		}
+		if !p.value(n.elem, unsafe.Add(base, uintptr(count)*size)) {
 			return false
 		}
+		count++
 	}
-	*(*sliceHeader)(ptr) = sliceHeader{data: base, len: count, cap: count}
+	if base == nil {
+		base = reflect.MakeSlice(n.typ, 0, 0).UnsafePointer()
+	}
+	*(*sliceHeader)(ptr) = sliceHeader{data: base, len: count, cap: capacity}
 	return true
 }
 
