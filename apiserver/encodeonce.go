@@ -107,7 +107,7 @@ func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry) ([]byte,
 	if !ok || pre[start] != '{' || pre[end-1] != '}' {
 		return nil, errNoMetadataToSplice
 	}
-	mf, err := json.Marshal(entries)
+	mf, err := marshalManagedFields(entries)
 	if err != nil {
 		return nil, err
 	}

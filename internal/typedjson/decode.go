@@ -37,9 +37,14 @@ type parser struct {
 	data  []byte
 	pos   int
 	depth int
+	// noSpace makes space between tokens an error (see Compact).
+	noSpace bool
 }
 
 func (p *parser) space() {
+	if p.noSpace {
+		return
+	}
 	for p.pos < len(p.data) {
 		switch p.data[p.pos] {
 		case ' ', '\t', '\n', '\r':

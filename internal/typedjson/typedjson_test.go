@@ -1,6 +1,8 @@
 package typedjson
 
 import (
+	"bytes"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -196,3 +198,50 @@ func FuzzDecode(f *testing.F) {
 		decodeBoth(t, d, doc)
 	})
 }
+
+func TestCompact(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{`{"f:spec":{".":{},"f:ports":{"k:{\"name\":\"a b\"}":{}}}}`, true},
+		{`[1,-2.5e3,true,false,null,"x"]`, true},
+		{`{}`, true},
+		{`null`, true},
+		{`{ "a":1}`, false},
+		{`{"a":1} `, false},
+		{"{\"a\":\n1}", false},
+		{`{"a":"<"}`, false},
+		{`{"a":"&"}`, false},
+		{"{\"a\":\"\u2028\"}", false},
+		{`{"a":1`, false},
+		{`{"a":1}{}`, false},
+		{``, false},
+		{`{"a":"\q"}`, false},
+	} {
+		if got := Compact([]byte(tc.in)); got != tc.want {
+			t.Errorf("Compact(%s) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// FuzzCompact checks that what Compact accepts, encoding/json's Compact
+// with HTML escaping leaves as it is.
+func FuzzCompact(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":null}]}`, `{ "a":1}`, `"<"`, `1e5`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !Compact(b) {
+			return
+		}
+		out, err := json.Marshal(rawMessage(b))
+		if err != nil || !bytes.Equal(out, b) {
+			t.Fatalf("Compact(%q) but encoding/json wrote %q, %v", b, out, err)
+		}
+	})
+}
+
+type rawMessage []byte
+
+func (m rawMessage) MarshalJSON() ([]byte, error) { return m, nil }
