@@ -79,6 +79,9 @@ func (r *resource) formWithoutManagedFields(obj meta.Object) (map[string]any, []
 	if err != nil {
 		return nil, nil, err
 	}
+	if tree, ok := r.typedFormWithoutManagedFields(obj); ok {
+		return tree, pre, nil
+	}
 	tree, err := patch.DecodeObject(pre)
 	if err != nil {
 		return nil, nil, err

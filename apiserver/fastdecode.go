@@ -7,6 +7,7 @@ import (
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/internal/typedjson"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
 )
 
 // compileJSON compiles the typed JSON decoder of a kind's Go types: the
@@ -43,4 +44,22 @@ func (r *resource) decodeJSON(ser codec.Serializer, data []byte, obj meta.Object
 		return nil, j.DecodeTrusted(data, obj)
 	}
 	return ser.Decode(data, obj)
+}
+
+// typedFormWithoutManagedFields is the JSON form of obj without
+// metadata.managedFields, as decoding its JSON encoding gives it,
+// built from obj by the kind's compiled plan (see typedjson.Form)
+// instead of encoding and decoding it. ok is false when the plan does
+// not build it, and for a version that is not the storage version,
+// whose form is the converted object's.
+func (r *resource) typedFormWithoutManagedFields(obj meta.Object) (map[string]any, bool) {
+	if r.typedJSON == nil || r.stor != r {
+		return nil, false
+	}
+	m := obj.GetObjectMeta()
+	entries := m.ManagedFields
+	m.ManagedFields = nil
+	tree, ok := r.typedJSON.Form(obj, patch.DecodeValue)
+	m.ManagedFields = entries
+	return tree, ok
 }

@@ -160,6 +160,9 @@ func (r *resource) ruleForms(cur *storage.KeyValue, obj, old meta.Object) jsonFo
 // it, without metadata.managedFields: the field manager drops them, and
 // neither encoding nor decoding them is needed.
 func (r *resource) jsonWithoutManagedFields(obj meta.Object) (map[string]any, error) {
+	if tree, ok := r.typedFormWithoutManagedFields(obj); ok {
+		return tree, nil
+	}
 	m := obj.GetObjectMeta()
 	sent := m.ManagedFields
 	m.ManagedFields = nil

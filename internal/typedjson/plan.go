@@ -75,6 +75,7 @@ type compiled struct {
 	typ  unsafe.Pointer // the type word of an interface holding *T
 	rt   reflect.Type   // T
 	root *node
+	form *formNode // nil when T's form is left to the round trip
 }
 
 // New compiles a decoder for the given types, each a pointer to a struct
@@ -93,7 +94,12 @@ func New(types ...reflect.Type) *Decoder {
 		if err != nil || root.kind != kStruct {
 			continue
 		}
-		d.types = append(d.types, compiled{typ: typeWord(reflect.New(t.Elem()).Interface()), rt: t.Elem(), root: root})
+		c := compiled{typ: typeWord(reflect.New(t.Elem()).Interface()), rt: t.Elem(), root: root}
+		fb := formBuilder{seen: map[reflect.Type]*formNode{}}
+		if form, err := fb.build(t.Elem()); err == nil && form.kind == fStruct {
+			c.form = form
+		}
+		d.types = append(d.types, c)
 	}
 	return d
 }
