@@ -42,8 +42,8 @@ type parser struct {
 }
 
 func (p *parser) space() {
-	if p.noSpace {
-		return
+	if p.noSpace || p.pos < len(p.data) && p.data[p.pos] > ' ' {
+		return // compact JSON: no space to skip
 	}
 	for p.pos < len(p.data) {
 		switch p.data[p.pos] {

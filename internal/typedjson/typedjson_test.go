@@ -245,3 +245,28 @@ func FuzzCompact(f *testing.F) {
 type rawMessage []byte
 
 func (m rawMessage) MarshalJSON() ([]byte, error) { return m, nil }
+
+// BenchmarkDecode decodes an object with metadata and managedFields by
+// the compiled plan and by sigs.k8s.io/json.
+func BenchmarkDecode(b *testing.B) {
+	doc := []byte(corpus[2].doc)
+	d := New(thingType)
+	b.Run("decoder=typed", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			var v thing
+			if !d.Decode(doc, &v) {
+				b.Fatal("not decoded")
+			}
+		}
+	})
+	b.Run("decoder=sigs", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			var v thing
+			if _, err := kjson.UnmarshalStrict(doc, &v, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
