@@ -50,10 +50,10 @@ func (r *resource) decodeJSON(ser codec.Serializer, data []byte, obj meta.Object
 // metadata.managedFields, as decoding its JSON encoding gives it,
 // built from obj by the kind's compiled plan (see typedjson.Form)
 // instead of encoding and decoding it. ok is false when the plan does
-// not build it, and for a version that is not the storage version,
-// whose form is the converted object's.
+// not build it, and for an object not in the storage version, whose
+// form is the converted object's.
 func (r *resource) typedFormWithoutManagedFields(obj meta.Object) (map[string]any, bool) {
-	if r.typedJSON == nil || r.stor != r {
+	if r.typedJSON == nil || r.stor != r || r.versions != nil && obj.GetTypeMeta().APIVersion != r.apiVersion {
 		return nil, false
 	}
 	m := obj.GetObjectMeta()
