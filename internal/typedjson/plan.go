@@ -7,6 +7,10 @@
 // name. A caller then decodes with the general decoder, which also words
 // the error or the strict-decoding problems, so that results and errors
 // are the general decoder's.
+//
+// The same compiled types give a value's form ([Decoder.Form]: its JSON
+// as decoded into maps, built without encoding it), and [Compact] tells
+// JSON that encoding/json would write back unchanged.
 package typedjson
 
 import (
