@@ -1,6 +1,8 @@
 // Package typedjson decodes JSON into a kind's Go type by a plan compiled
-// once per type, reflection used only while compiling it: the server's
-// fast path for request bodies and stored values. It decodes what
+// once per type (field tables and offsets; at run time reflect only
+// allocates pointers and slices, fills maps other than of strings, and
+// calls the types' own JSON methods): the server's fast path for request
+// bodies and stored values. It decodes what
 // sigs.k8s.io/json decodes (case-sensitive names, integers, the types'
 // own UnmarshalJSON methods) and gives up on anything else: unknown or
 // repeated fields, a value of the wrong type, a syntax error, an escaped
