@@ -53,7 +53,7 @@ func (r *resource) decodeJSON(ser codec.Serializer, data []byte, obj meta.Object
 // not build it, and for an object not in the storage version, whose
 // form is the converted object's.
 func (r *resource) typedFormWithoutManagedFields(obj meta.Object) (map[string]any, bool) {
-	if r.typedJSON == nil || r.stor != r || r.versions != nil && obj.GetTypeMeta().APIVersion != r.apiVersion {
+	if obj == nil || r.typedJSON == nil || r.stor != r || r.versions != nil && obj.GetTypeMeta().APIVersion != r.apiVersion {
 		return nil, false
 	}
 	m := obj.GetObjectMeta()
