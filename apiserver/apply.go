@@ -64,15 +64,19 @@ func (h *handler) applyConfig(req *request, opts patchOptions, body []byte, cur 
 	r := h.r
 	var live []byte
 	var liveManaged []meta.ManagedFieldsEntry
+	var liveObj map[string]any
 	if cur != nil {
 		var err error
 		if live, err = r.appendJSON(nil, cur); err != nil {
 			return nil, nil, status.InternalError(err)
 		}
 		liveManaged = old.GetObjectMeta().ManagedFields
+		// As kube-apiserver applies to the typed stored object.
+		liveObj, _ = r.typedFormWithoutManagedFields(old)
 	}
 	out, entries, err := r.patcher.Apply(live, body, patch.ApplyOptions{
 		Manager: opts.manager, Subresource: req.subresource, Force: opts.force, LiveManaged: liveManaged,
+		LiveObject: liveObj,
 	})
 	if err != nil {
 		return nil, nil, err

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"reflect"
-	"strings"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
@@ -75,10 +74,10 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 	if !codec.Supports(ser, reflect.TypeOf(obj)) {
 		return nil, status.UnsupportedMediaType(req.r.Header.Get("Content-Type"), h.mediaTypesFor(reflect.TypeOf(obj)))
 	}
-	if len(strings.TrimSpace(string(body))) == 0 {
+	if blank(body) {
 		return nil, status.BadRequest("the body of the request was empty")
 	}
-	strict, err := ser.Decode(body, obj)
+	strict, err := h.r.decodeJSON(ser, body, obj, false)
 	if err != nil {
 		return nil, status.BadRequest(decodeErrorMessage(err))
 	}
@@ -109,6 +108,10 @@ func (s *core) mediaTypesFor(types ...reflect.Type) []string {
 	}
 	return out
 }
+
+// blank reports whether body is empty or only white space, without
+// copying it.
+func blank(body []byte) bool { return len(bytes.TrimSpace(body)) == 0 }
 
 func decodeErrorMessage(err error) string {
 	return "error decoding request body: " + err.Error()

@@ -36,3 +36,26 @@ func TestReadAll(t *testing.T) {
 		t.Errorf("reading a body of announced length allocated %v times", allocs)
 	}
 }
+
+// TestBlank checks which bodies count as empty, and that telling does
+// not copy the body.
+func TestBlank(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want bool
+	}{
+		{"", true},
+		{" \t\r\n", true},
+		{"\u00a0\u2003", true},
+		{"{}", false},
+		{"  x ", false},
+	} {
+		if got := blank([]byte(tc.body)); got != tc.want {
+			t.Errorf("blank(%q) = %v, want %v", tc.body, got, tc.want)
+		}
+	}
+	body := []byte(" " + strings.Repeat("x", 2000) + " ")
+	if n := testing.AllocsPerRun(20, func() { blank(body) }); n != 0 {
+		t.Errorf("blank allocated %v times", n)
+	}
+}

@@ -79,6 +79,9 @@ func (r *resource) formWithoutManagedFields(obj meta.Object) (map[string]any, []
 	if err != nil {
 		return nil, nil, err
 	}
+	if tree, ok := r.typedFormWithoutManagedFields(obj); ok {
+		return tree, pre, nil
+	}
 	tree, err := patch.DecodeObject(pre)
 	if err != nil {
 		return nil, nil, err
@@ -107,7 +110,7 @@ func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry) ([]byte,
 	if !ok || pre[start] != '{' || pre[end-1] != '}' {
 		return nil, errNoMetadataToSplice
 	}
-	mf, err := json.Marshal(entries)
+	mf, err := marshalManagedFields(entries)
 	if err != nil {
 		return nil, err
 	}

@@ -89,7 +89,7 @@ func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.
 	if cur != nil {
 		// The field manager reads the entries from old, in typed form.
 		if live, err = r.appendJSON(nil, cur); err == nil && liveObj == nil {
-			liveObj, err = patch.DecodeObjectWithoutManagedFields(live)
+			liveObj, err = r.liveForm(old, live)
 		}
 		if err != nil {
 			h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
@@ -114,6 +114,17 @@ func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.
 	}
 	m.ManagedFields = entries
 	return jsonForms{obj: tree, old: r.oldForm(liveObj, liveManaged), encoded: encoded}
+}
+
+// liveForm is the JSON form of the stored object without
+// metadata.managedFields: built from old, the object decoded from it,
+// by the kind's compiled plan, as kube-apiserver's field manager reads
+// the typed stored object; or else read from live, its JSON.
+func (r *resource) liveForm(old meta.Object, live []byte) (map[string]any, error) {
+	if tree, ok := r.typedFormWithoutManagedFields(old); ok {
+		return tree, nil
+	}
+	return patch.DecodeObjectWithoutManagedFields(live)
 }
 
 // oldForm is the JSON form of the stored object for validation, given
@@ -149,7 +160,7 @@ func (r *resource) ruleForms(cur *storage.KeyValue, obj, old meta.Object) jsonFo
 	forms.obj, forms.encoded, _ = r.formWithoutManagedFields(obj)
 	if cur != nil {
 		if live, err := r.appendJSON(nil, cur); err == nil {
-			liveObj, _ := patch.DecodeObjectWithoutManagedFields(live)
+			liveObj, _ := r.liveForm(old, live)
 			forms.old = r.oldForm(liveObj, old.GetObjectMeta().ManagedFields)
 		}
 	}
@@ -160,6 +171,9 @@ func (r *resource) ruleForms(cur *storage.KeyValue, obj, old meta.Object) jsonFo
 // it, without metadata.managedFields: the field manager drops them, and
 // neither encoding nor decoding them is needed.
 func (r *resource) jsonWithoutManagedFields(obj meta.Object) (map[string]any, error) {
+	if tree, ok := r.typedFormWithoutManagedFields(obj); ok {
+		return tree, nil
+	}
 	m := obj.GetObjectMeta()
 	sent := m.ManagedFields
 	m.ManagedFields = nil

@@ -44,7 +44,7 @@ func (h *handler) patch(req *request) {
 		if err != nil {
 			return nil, status.InternalError(err)
 		}
-		patched, live, kept, err := r.patchKeepingManagedFields(opts.patchType, doc, body)
+		patched, live, kept, err := r.patchKeepingManagedFields(opts.patchType, doc, old, body)
 		if err != nil {
 			return nil, err
 		}
@@ -73,11 +73,16 @@ func (h *handler) patch(req *request) {
 // the stored object's JSON. kept reports that the result was made
 // without metadata.managedFields, which the patch leaves as they are:
 // the caller puts back those of the stored object, decoded already (a
-// merge patch that does not name them). live is then doc's JSON form
-// without managedFields, for the field manager; nil otherwise.
-func (r *resource) patchKeepingManagedFields(patchType string, doc, body []byte) (patched []byte, live map[string]any, kept bool, err error) {
+// merge patch that does not name them). live is then the stored
+// object's JSON form without managedFields (built from old, the stored
+// object decoded, when the kind's plan builds it), for the field
+// manager; nil otherwise.
+func (r *resource) patchKeepingManagedFields(patchType string, doc []byte, old meta.Object, body []byte) (patched []byte, live map[string]any, kept bool, err error) {
 	if patchType == patch.MergePatchType {
-		if patched, live, kept, err = patch.MergePatchWithoutManagedFields(doc, body); kept || err != nil {
+		// The typed stored object's form, as kube-apiserver patches the
+		// encoding of the typed stored object.
+		form, _ := r.typedFormWithoutManagedFields(old)
+		if patched, live, kept, err = patch.MergePatchObjectWithoutManagedFields(doc, form, body); kept || err != nil {
 			return patched, live, kept, err
 		}
 	}
@@ -217,7 +222,7 @@ func (h *handler) decodePatched(req *request, patched []byte) (_ meta.Object, _ 
 	defer func() { end(err) }()
 	r := h.r
 	obj := r.kind.New()
-	strict, err := r.jsonCodec.Decode(patched, obj)
+	strict, err := r.decodeJSON(r.jsonCodec, patched, obj, false)
 	if err != nil {
 		return nil, nil, patch.InvalidResult(patched, err)
 	}

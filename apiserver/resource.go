@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/internal/typedjson"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
@@ -65,6 +66,9 @@ type resource struct {
 	// spliceManagedFields is set when a write's stored value is made from
 	// the encoding the field manager reads (see encodeonce.go).
 	spliceManagedFields bool
+	// typedJSON decodes JSON into the kind's Go types without reflection
+	// where it can (see decodeJSON).
+	typedJSON *typedjson.Decoder
 }
 
 type subresourceInfo struct {
@@ -111,6 +115,7 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 	if reflect.TypeOf(sample).Kind() != reflect.Pointer {
 		return nil, errors.New("New must return a pointer")
 	}
+	r.typedJSON = compileJSON(k, vs)
 	if stor != nil {
 		r.store, r.cache, r.storageCodec = stor.store, stor.cache, stor.storageCodec
 	} else {
@@ -303,10 +308,7 @@ func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
 func (r *resource) decodeValue(value []byte, obj meta.Object) error {
 	mt := codec.Sniff(value)
 	if mt == codec.MediaTypeJSON {
-		if j, ok := r.jsonCodec.(codec.JSON); ok {
-			return j.DecodeTrusted(value, obj)
-		}
-		_, err := r.jsonCodec.Decode(value, obj)
+		_, err := r.decodeJSON(r.jsonCodec, value, obj, true)
 		return err
 	}
 	ser, ok := r.codecs.Lookup(mt)

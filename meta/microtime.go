@@ -1,7 +1,6 @@
 package meta
 
 import (
-	"encoding/json"
 	"time"
 )
 
@@ -39,8 +38,8 @@ func (t *MicroTime) UnmarshalJSON(b []byte) error {
 		t.Time = time.Time{}
 		return nil
 	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
+	s, err := unquoteTime(b)
+	if err != nil {
 		return err
 	}
 	pt, err := time.Parse(RFC3339Micro, s)

@@ -36,8 +36,8 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 		t.Time = time.Time{}
 		return nil
 	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
+	s, err := unquoteTime(b)
+	if err != nil {
 		return err
 	}
 	pt, err := time.Parse(time.RFC3339, s)
@@ -46,4 +46,26 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	}
 	t.Time = pt.UTC()
 	return nil
+}
+
+// unquoteTime returns the string the JSON b holds. A time is printable
+// ASCII, whose quoted form is itself and which is read without
+// encoding/json; anything else is unquoted by encoding/json, which also
+// rejects what is not a string.
+func unquoteTime(b []byte) (string, error) {
+	if n := len(b); n >= 2 && b[0] == '"' && b[n-1] == '"' {
+		plain := true
+		for _, c := range b[1 : n-1] {
+			if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return string(b[1 : n-1]), nil
+		}
+	}
+	var s string
+	err := json.Unmarshal(b, &s)
+	return s, err
 }

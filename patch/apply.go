@@ -24,6 +24,10 @@ type ApplyOptions struct {
 	Force bool
 	// LiveManaged are the stored object's entries.
 	LiveManaged []meta.ManagedFieldsEntry
+	// LiveObject is live already decoded without metadata.managedFields
+	// (as [DecodeObjectWithoutManagedFields] decodes it), for a caller
+	// that has it; live is then not decoded. Apply may change it.
+	LiveObject map[string]any
 }
 
 // Apply runs a server-side apply (application/apply-patch+yaml): it
@@ -65,9 +69,11 @@ func (m *FieldManager) Apply(live, applied []byte, opts ApplyOptions) ([]byte, [
 	if gvk := objectGVK(cfg); gvk != m.gvk {
 		return nil, nil, badRequest(fmt.Errorf("invalid object type: %v", gvkString(gvk)))
 	}
-	liveObj, err := m.decodeLiveWithoutManagedFields(live)
-	if err != nil {
-		return nil, nil, internal(err)
+	liveObj := opts.LiveObject
+	if liveObj == nil || len(live) == 0 {
+		if liveObj, err = m.decodeLiveWithoutManagedFields(live); err != nil {
+			return nil, nil, internal(err)
+		}
 	}
 	mg, err := decodeManaged(opts.LiveManaged, m.sets)
 	if err != nil {

@@ -419,3 +419,30 @@ kubectl-client-side-apply Update stable.example.com/v1 {"f:metadata":{"f:annotat
 		})
 	}
 }
+
+// TestApplyLiveObject checks that an apply given the stored object
+// already decoded applies to that form, and that given the form its JSON
+// decodes to, it gives what decoding the JSON gives.
+func TestApplyLiveObject(t *testing.T) {
+	s := newStore(t)
+	s.update("creator", "", `{`+w+`,"spec":{"color":"blue"},"status":{"readyReplicas":1}}`)
+	cfg := js(t, `{`+w+`,"spec":{"size":"big"}}`)
+	opts := patch.ApplyOptions{Manager: "alice", LiveManaged: s.managed}
+	want, wantEntries, err := s.p.Apply(s.obj, cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.LiveObject, err = patch.DecodeObjectWithoutManagedFields(s.obj); err != nil {
+		t.Fatal(err)
+	}
+	got, entries, err := s.p.Apply(s.obj, cfg, opts)
+	if err != nil || string(got) != string(want) || fieldsOf(entries) != fieldsOf(wantEntries) {
+		t.Errorf("with the decoded form: %s, %v\nwant %s", got, err, want)
+	}
+	opts.LiveObject, _ = patch.DecodeObjectWithoutManagedFields(s.obj)
+	opts.LiveObject["status"] = map[string]any{"readyReplicas": int64(7)}
+	got, _, err = s.p.Apply(s.obj, cfg, opts)
+	if err != nil || !strings.Contains(string(got), `"readyReplicas":7`) {
+		t.Errorf("the form given was not applied to: %s, %v", got, err)
+	}
+}

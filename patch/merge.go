@@ -57,6 +57,14 @@ func MergePatch(doc, patch []byte) ([]byte, error) {
 // [DecodeObjectWithoutManagedFields] decodes it, which the merge leaves
 // as it is, for the caller's field manager.
 func MergePatchWithoutManagedFields(doc, patch []byte) (out []byte, live map[string]any, ok bool, err error) {
+	return MergePatchObjectWithoutManagedFields(doc, nil, patch)
+}
+
+// MergePatchObjectWithoutManagedFields is [MergePatchWithoutManagedFields]
+// for a caller that has doc decoded without managedFields already: form,
+// as [DecodeObjectWithoutManagedFields] would decode doc, is patched
+// instead of decoding doc, and returned as live. A nil form decodes doc.
+func MergePatchObjectWithoutManagedFields(doc []byte, form map[string]any, patch []byte) (out []byte, live map[string]any, ok bool, err error) {
 	p, err := decodeJSON(patch)
 	if err != nil {
 		return nil, nil, false, nil
@@ -65,7 +73,9 @@ func MergePatchWithoutManagedFields(doc, patch []byte) (out []byte, live map[str
 	if !isObj || !keepsManagedFields(t) {
 		return nil, nil, false, nil
 	}
-	live, err = DecodeObjectWithoutManagedFields(doc)
+	if live = form; live == nil {
+		live, err = DecodeObjectWithoutManagedFields(doc)
+	}
 	if err != nil || live == nil {
 		return nil, nil, true, internal(errors.New("Invalid JSON Document")) //nolint:staticcheck // kube's wording
 	}

@@ -111,3 +111,22 @@ func TestMergePatchWithoutManagedFields(t *testing.T) {
 		t.Errorf("a document that is not an object: ok %v, error %v", ok, err)
 	}
 }
+
+// TestMergePatchObjectWithoutManagedFields checks that a merge patch
+// given the document's form patches that form, not the document, and
+// leaves it as it was.
+func TestMergePatchObjectWithoutManagedFields(t *testing.T) {
+	doc := []byte(`{"metadata":{"name":"a","managedFields":[{"manager":"m"}]},"spec":{"n":1}}`)
+	form := map[string]any{"metadata": map[string]any{"name": "a"}, "spec": map[string]any{"n": int64(1), "typed": "yes"}}
+	got, live, ok, err := patch.MergePatchObjectWithoutManagedFields(doc, form, []byte(`{"spec":{"n":2}}`))
+	if err != nil || !ok {
+		t.Fatalf("ok %v, error %v", ok, err)
+	}
+	jsonEqual(t, got, `{"metadata":{"name":"a"},"spec":{"n":2,"typed":"yes"}}`)
+	want := map[string]any{"metadata": map[string]any{"name": "a"}, "spec": map[string]any{"n": int64(1), "typed": "yes"}}
+	if !reflect.DeepEqual(live, want) || !reflect.DeepEqual(form, want) {
+		t.Errorf("live %v, form after the merge %v, want %v", live, form, want)
+	}
+	got, _, _, _ = patch.MergePatchObjectWithoutManagedFields(doc, nil, []byte(`{"spec":{"n":2}}`))
+	jsonEqual(t, got, `{"metadata":{"name":"a"},"spec":{"n":2}}`)
+}

@@ -1,0 +1,65 @@
+package apiserver
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/internal/typedjson"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
+)
+
+// compileJSON compiles the typed JSON decoder of a kind's Go types: the
+// kind's and, for a kind served in several versions, every version's
+// whose New returns a zero value, as a decode must start from one.
+func compileJSON(k Kind, vs *versionSet) *typedjson.Decoder {
+	news := []func() meta.Object{k.New}
+	if vs != nil {
+		for _, v := range vs.byAPI {
+			news = append(news, v.new)
+		}
+	}
+	var types []reflect.Type
+	for _, n := range news {
+		v := reflect.ValueOf(n())
+		if v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().IsZero() && !slices.Contains(types, v.Type()) {
+			types = append(types, v.Type())
+		}
+	}
+	return typedjson.New(types...)
+}
+
+// decodeJSON decodes data with ser into obj, a new object, as ser.Decode
+// does, or as ser.DecodeTrusted does when trusted. When ser is the JSON
+// serializer the kind's compiled decoder tries first; what it does not
+// decode (unknown or repeated fields, errors) goes to ser, which words
+// the problems and errors.
+func (r *resource) decodeJSON(ser codec.Serializer, data []byte, obj meta.Object, trusted bool) ([]error, error) {
+	j, isJSON := ser.(codec.JSON)
+	if isJSON && r.typedJSON != nil && r.typedJSON.Decode(data, obj) {
+		return nil, nil
+	}
+	if isJSON && trusted {
+		return nil, j.DecodeTrusted(data, obj)
+	}
+	return ser.Decode(data, obj)
+}
+
+// typedFormWithoutManagedFields is the JSON form of obj without
+// metadata.managedFields, as decoding its JSON encoding gives it,
+// built from obj by the kind's compiled plan (see typedjson.Form)
+// instead of encoding and decoding it. ok is false when the plan does
+// not build it, and for an object not in the storage version, whose
+// form is the converted object's.
+func (r *resource) typedFormWithoutManagedFields(obj meta.Object) (map[string]any, bool) {
+	if obj == nil || r.typedJSON == nil || r.stor != r || r.versions != nil && obj.GetTypeMeta().APIVersion != r.apiVersion {
+		return nil, false
+	}
+	m := obj.GetObjectMeta()
+	entries := m.ManagedFields
+	m.ManagedFields = nil
+	tree, ok := r.typedJSON.Form(obj, patch.DecodeValue)
+	m.ManagedFields = entries
+	return tree, ok
+}

@@ -1,0 +1,331 @@
+package typedjson
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// A form is what decoding a value's JSON encoding into any gives (maps,
+// slices, strings, bools, int64), built from the value directly: what
+// encoding/json's Marshal followed by such a decode would give, without
+// writing and reading the JSON. Types it does not build (floats, []byte,
+// interfaces, maps other than of strings to strings, text marshalers,
+// omitzero without an IsZero method) leave the form to that round trip.
+
+type formKind uint8
+
+const (
+	fString formKind = iota
+	fBool
+	fInt
+	fUint
+	fStruct
+	fPtr
+	fSlice
+	fStringMap
+	fMarshaler
+)
+
+type formNode struct {
+	kind   formKind
+	typ    reflect.Type
+	elem   *formNode
+	fields []formField
+}
+
+type formField struct {
+	name      string
+	offset    uintptr
+	omitEmpty bool
+	omitZero  bool // by the type's IsZero method
+	node      *formNode
+}
+
+var (
+	marshalerType     = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+	isZeroerType      = reflect.TypeFor[interface{ IsZero() bool }]()
+)
+
+type formBuilder struct{ seen map[reflect.Type]*formNode }
+
+func (b *formBuilder) build(t reflect.Type) (*formNode, error) {
+	if n, ok := b.seen[t]; ok {
+		return n, nil
+	}
+	n := &formNode{typ: t}
+	b.seen[t] = n
+	if t.Kind() != reflect.Pointer {
+		if reflect.PointerTo(t).Implements(marshalerType) {
+			if t.Kind() != reflect.Struct {
+				return nil, fmt.Errorf("%v: marshals itself", t)
+			}
+			n.kind = fMarshaler // a struct, never empty to omitempty
+			return n, nil
+		}
+		if reflect.PointerTo(t).Implements(textMarshalerType) {
+			return nil, fmt.Errorf("%v: marshals itself as text", t)
+		}
+	}
+	switch t.Kind() {
+	case reflect.String:
+		n.kind = fString
+	case reflect.Bool:
+		n.kind = fBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n.kind = fInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n.kind = fUint
+	case reflect.Struct:
+		n.kind = fStruct
+		if err := b.structFields(n, t, 0, map[string]bool{}); err != nil {
+			return nil, err
+		}
+	case reflect.Pointer, reflect.Slice:
+		if t.Name() != "" || t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			return nil, fmt.Errorf("%v: not supported", t)
+		}
+		e, err := b.build(t.Elem())
+		if err != nil {
+			return nil, err
+		}
+		n.kind, n.elem = fSlice, e
+		if t.Kind() == reflect.Pointer {
+			n.kind = fPtr
+		}
+	case reflect.Map:
+		if t != reflect.TypeFor[map[string]string]() {
+			return nil, fmt.Errorf("%v: not supported", t)
+		}
+		n.kind = fStringMap
+	default:
+		return nil, fmt.Errorf("%v: not supported", t)
+	}
+	return n, nil
+}
+
+// structFields adds t's fields at offset base, named as encoding/json
+// names them.
+func (b *formBuilder) structFields(n *formNode, t reflect.Type, base uintptr, names map[string]bool) error {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if !validTag(name) {
+			name = ""
+		}
+		if hasOption(opts, "string") {
+			return fmt.Errorf("%v.%s: the string option is not supported", t, f.Name)
+		}
+		ft := f.Type
+		if f.Anonymous {
+			if ft.Kind() == reflect.Pointer && name == "" {
+				return fmt.Errorf("%v.%s: embedded pointer not supported", t, f.Name)
+			}
+			if !f.IsExported() && ft.Kind() != reflect.Struct {
+				continue
+			}
+			if name == "" && ft.Kind() == reflect.Struct {
+				if err := b.structFields(n, ft, base+f.Offset, names); err != nil {
+					return err
+				}
+				continue
+			}
+		} else if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if names[name] {
+			return fmt.Errorf("%v: field %q named twice", t, name)
+		}
+		names[name] = true
+		ff := formField{name: name, offset: base + f.Offset, omitEmpty: hasOption(opts, "omitempty")}
+		if hasOption(opts, "omitzero") {
+			if ft.Kind() == reflect.Pointer || !reflect.PointerTo(ft).Implements(isZeroerType) {
+				return fmt.Errorf("%v.%s: omitzero without an IsZero method", t, f.Name)
+			}
+			ff.omitZero = true
+		}
+		fn, err := b.build(ft)
+		if err != nil {
+			return err
+		}
+		ff.node = fn
+		n.fields = append(n.fields, ff)
+	}
+	return nil
+}
+
+// Form returns the form of v, a pointer of one of d's types, as
+// decode(json.Marshal(v)) would give it; decode reads what the types'
+// MarshalJSON methods write. ok is false when v's type, or a value in
+// it (a string that is not UTF-8, an integer beyond int64), needs the
+// round trip.
+func (d *Decoder) Form(v any, decode func([]byte) (any, error)) (form map[string]any, ok bool) {
+	e := (*eface)(unsafe.Pointer(&v))
+	for i := range d.types {
+		c := &d.types[i]
+		if c.typ == e.typ && c.form != nil {
+			f := former{decode: decode}
+			m, ok := f.object(c.form, e.data)
+			return m, ok
+		}
+	}
+	return nil, false
+}
+
+type former struct {
+	decode func([]byte) (any, error)
+}
+
+func (f *former) object(n *formNode, ptr unsafe.Pointer) (map[string]any, bool) {
+	m := make(map[string]any, len(n.fields))
+	for i := range n.fields {
+		fd := &n.fields[i]
+		p := unsafe.Add(ptr, fd.offset)
+		if fd.omitEmpty && empty(fd.node, p) {
+			continue
+		}
+		if fd.omitZero && reflect.NewAt(fd.node.typ, p).Interface().(interface{ IsZero() bool }).IsZero() {
+			continue
+		}
+		v, ok := f.value(fd.node, p)
+		if !ok {
+			return nil, false
+		}
+		m[fd.name] = v
+	}
+	return m, true
+}
+
+// empty reports what encoding/json's omitempty omits.
+func empty(n *formNode, p unsafe.Pointer) bool {
+	switch n.kind {
+	case fString:
+		return len(*(*string)(p)) == 0
+	case fBool:
+		return !*(*bool)(p)
+	case fInt, fUint:
+		return isZeroInt(n.typ.Size(), p)
+	case fPtr:
+		return *(*unsafe.Pointer)(p) == nil
+	case fStringMap:
+		return len(*(*map[string]string)(p)) == 0
+	case fSlice:
+		return (*sliceHeader)(p).len == 0
+	}
+	return false
+}
+
+func isZeroInt(size uintptr, p unsafe.Pointer) bool {
+	switch size {
+	case 1:
+		return *(*uint8)(p) == 0
+	case 2:
+		return *(*uint16)(p) == 0
+	case 4:
+		return *(*uint32)(p) == 0
+	}
+	return *(*uint64)(p) == 0
+}
+
+func (f *former) value(n *formNode, p unsafe.Pointer) (any, bool) {
+	switch n.kind {
+	case fString:
+		s := *(*string)(p)
+		return s, utf8.ValidString(s)
+	case fBool:
+		return *(*bool)(p), true
+	case fInt:
+		return intAt(n.typ.Size(), p), true
+	case fUint:
+		u := uintAt(n.typ.Size(), p)
+		return int64(u), u <= math.MaxInt64
+	case fStruct:
+		return f.object(n, p)
+	case fPtr:
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
+			return nil, true
+		}
+		return f.value(n.elem, q)
+	case fSlice:
+		return f.slice(n, p)
+	case fStringMap:
+		return stringMap(*(*map[string]string)(p))
+	case fMarshaler:
+		b, err := reflect.NewAt(n.typ, p).Interface().(json.Marshaler).MarshalJSON()
+		if err != nil {
+			return nil, false
+		}
+		v, err := f.decode(b)
+		return v, err == nil
+	}
+	return nil, false
+}
+
+func (f *former) slice(n *formNode, p unsafe.Pointer) (any, bool) {
+	h := (*sliceHeader)(p)
+	if h.data == nil {
+		return nil, true
+	}
+	out := make([]any, h.len)
+	size := n.elem.typ.Size()
+	for i := range out {
+		v, ok := f.value(n.elem, unsafe.Add(h.data, uintptr(i)*size))
+		if !ok {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
+}
+
+func stringMap(m map[string]string) (any, bool) {
+	if m == nil {
+		return nil, true
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if !utf8.ValidString(k) || !utf8.ValidString(v) {
+			return nil, false
+		}
+		out[k] = v
+	}
+	return out, true
+}
+
+func intAt(size uintptr, p unsafe.Pointer) int64 {
+	switch size {
+	case 1:
+		return int64(*(*int8)(p))
+	case 2:
+		return int64(*(*int16)(p))
+	case 4:
+		return int64(*(*int32)(p))
+	}
+	return *(*int64)(p)
+}
+
+func uintAt(size uintptr, p unsafe.Pointer) uint64 {
+	switch size {
+	case 1:
+		return uint64(*(*uint8)(p))
+	case 2:
+		return uint64(*(*uint16)(p))
+	case 4:
+		return uint64(*(*uint32)(p))
+	}
+	return *(*uint64)(p)
+}

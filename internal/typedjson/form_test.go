@@ -1,0 +1,106 @@
+package typedjson
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch"
+)
+
+// formThing is thing without floats, whose forms are left to the round
+// trip.
+type formThing struct {
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata,omitempty"`
+	inner
+	Spec   formSpec          `json:"spec,omitempty"`
+	Items  []formSpec        `json:"items"`
+	Times  []meta.Time       `json:"times,omitempty"`
+	PTime  *meta.Time        `json:"ptime,omitempty"`
+	Nested [][]int16         `json:"nested"`
+	PSpec  *formSpec         `json:"pspec"`
+	Fields *meta.FieldsV1    `json:"fieldsV1,omitempty"`
+	Dash   string            `json:"-,"`
+	Self   *formThing        `json:"self,omitempty"`
+	Zero   meta.Time         `json:"zero,omitzero"`
+	Named  label             `json:"named,omitempty"`
+	Map    map[string]string `json:"map"`
+}
+
+type formSpec struct {
+	I8   int8     `json:"i8,omitempty"`
+	I16  int16    `json:"i16"`
+	I32  *int32   `json:"i32,omitempty"`
+	I    int      `json:"i"`
+	U8   uint8    `json:"u8,omitempty"`
+	U64  uint64   `json:"u64"`
+	B    *bool    `json:"b"`
+	Tags []string `json:"tags,omitempty"`
+}
+
+var formCorpus = []string{
+	`{}`,
+	`{"kind":"K","apiVersion":"g/v1","metadata":{"name":"a","labels":{"k":"v"},"annotations":{},"creationTimestamp":"2024-01-02T03:04:05Z",
+	  "ownerReferences":[{"apiVersion":"v1","kind":"K","name":"n","uid":"u","controller":true}],"finalizers":[],"generation":2,
+	  "managedFields":[{"manager":"m","operation":"Update","time":"2024-01-02T03:04:05Z","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{".":{}}}}]}}`,
+	`{"spec":{"i8":-1,"i16":0,"i32":0,"i":-9007199254740993,"u8":0,"u64":18446744073709551615,"b":false,"tags":[]}}`,
+	`{"spec":{"u64":9223372036854775807,"tags":["a","<&>"]},"items":[],"nested":[[1],[],null],"pspec":{}}`,
+	`{"note":"n","times":["2024-01-02T03:04:05Z",null],"ptime":null,"fieldsV1":{"f:a":{}},"self":{"self":{}},"zero":"2024-01-02T03:04:05Z","-":"d","named":"x","map":{}}`,
+	`{"metadata":{"name":"caf\u00e9 \u2028"},"map":{"k":"v"}}`,
+	"{\"metadata\":{\"name\":\"\xff\"}}",
+	"{\"map\":{\"\xff\":\"v\"}}",
+}
+
+// checkForm compares v's form with what decoding its encoding gives.
+func checkForm(t *testing.T, d *Decoder, v *formThing) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := patch.DecodeObject(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := d.Form(v, patch.DecodeValue)
+	if ok && !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s:\nform %#v\nwant %#v", b, got, want)
+	}
+}
+
+func TestFormMatchesRoundTrip(t *testing.T) {
+	d := New(reflect.TypeFor[*formThing]())
+	built := 0
+	for _, doc := range formCorpus {
+		var v formThing
+		if err := json.Unmarshal([]byte(doc), &v); err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		checkForm(t, d, &v)
+		if _, ok := d.Form(&v, patch.DecodeValue); ok {
+			built++
+		}
+	}
+	if built < len(formCorpus)-3 {
+		t.Errorf("built %d forms of %d", built, len(formCorpus))
+	}
+	if _, ok := New(thingType).Form(&thing{}, patch.DecodeValue); ok {
+		t.Error("built the form of a type with floats")
+	}
+}
+
+func FuzzForm(f *testing.F) {
+	for _, doc := range formCorpus {
+		f.Add([]byte(doc))
+	}
+	d := New(reflect.TypeFor[*formThing]())
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		var v formThing
+		if json.Unmarshal(doc, &v) != nil {
+			return
+		}
+		checkForm(t, d, &v)
+	})
+}
