@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strings"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -113,58 +112,26 @@ func (b *formBuilder) build(t reflect.Type) (*formNode, error) {
 // structFields adds t's fields at offset base, named as encoding/json
 // names them.
 func (b *formBuilder) structFields(n *formNode, t reflect.Type, base uintptr, names map[string]bool) error {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
+	return jsonFields(t, base, func(f jsonField) error {
+		if names[f.name] {
+			return fmt.Errorf("%v: field %q named twice", t, f.name)
 		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if !validTag(name) {
-			name = ""
-		}
-		if hasOption(opts, "string") {
-			return fmt.Errorf("%v.%s: the string option is not supported", t, f.Name)
-		}
-		ft := f.Type
-		if f.Anonymous {
-			if ft.Kind() == reflect.Pointer && name == "" {
-				return fmt.Errorf("%v.%s: embedded pointer not supported", t, f.Name)
-			}
-			if !f.IsExported() && ft.Kind() != reflect.Struct {
-				continue
-			}
-			if name == "" && ft.Kind() == reflect.Struct {
-				if err := b.structFields(n, ft, base+f.Offset, names); err != nil {
-					return err
-				}
-				continue
-			}
-		} else if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if names[name] {
-			return fmt.Errorf("%v: field %q named twice", t, name)
-		}
-		names[name] = true
-		ff := formField{name: name, offset: base + f.Offset, omitEmpty: hasOption(opts, "omitempty")}
-		if hasOption(opts, "omitzero") {
-			if ft.Kind() == reflect.Pointer || !reflect.PointerTo(ft).Implements(isZeroerType) {
+		names[f.name] = true
+		ff := formField{name: f.name, offset: f.offset, omitEmpty: hasOption(f.opts, "omitempty")}
+		if hasOption(f.opts, "omitzero") {
+			if f.Type.Kind() == reflect.Pointer || !reflect.PointerTo(f.Type).Implements(isZeroerType) {
 				return fmt.Errorf("%v.%s: omitzero without an IsZero method", t, f.Name)
 			}
 			ff.omitZero = true
 		}
-		fn, err := b.build(ft)
+		fn, err := b.build(f.Type)
 		if err != nil {
 			return err
 		}
 		ff.node = fn
 		n.fields = append(n.fields, ff)
-	}
-	return nil
+		return nil
+	})
 }
 
 // Form returns the form of v, a pointer of one of d's types, as

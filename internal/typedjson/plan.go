@@ -201,49 +201,17 @@ func (b *builder) mapNode(n *node, t reflect.Type) error {
 // structFields adds t's fields, at offset base in the outer struct, as
 // encoding/json names them.
 func (b *builder) structFields(n *node, t reflect.Type, base uintptr) error {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
+	return jsonFields(t, base, func(f jsonField) error {
+		if _, dup := n.fields[f.name]; dup || len(n.fields) == maxFields {
+			return fmt.Errorf("%v: field %q named twice, or too many fields", t, f.name)
 		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if !validTag(name) {
-			name = ""
-		}
-		if hasOption(opts, "string") {
-			return fmt.Errorf("%v.%s: the string option is not supported", t, f.Name)
-		}
-		ft := f.Type
-		if f.Anonymous {
-			if ft.Kind() == reflect.Pointer && name == "" {
-				return fmt.Errorf("%v.%s: embedded pointer not supported", t, f.Name)
-			}
-			if !f.IsExported() && ft.Kind() != reflect.Struct {
-				continue
-			}
-			if name == "" && ft.Kind() == reflect.Struct {
-				if err := b.structFields(n, ft, base+f.Offset); err != nil {
-					return err
-				}
-				continue
-			}
-		} else if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if _, dup := n.fields[name]; dup || len(n.fields) == maxFields {
-			return fmt.Errorf("%v: field %q named twice, or too many fields", t, name)
-		}
-		fn, err := b.build(ft)
+		fn, err := b.build(f.Type)
 		if err != nil {
 			return err
 		}
-		n.fields[name] = field{offset: base + f.Offset, index: len(n.fields), node: fn}
-	}
-	return nil
+		n.fields[f.name] = field{offset: f.offset, index: len(n.fields), node: fn}
+		return nil
+	})
 }
 
 func hasOption(opts, want string) bool {
