@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 
 	"github.com/kapi-dev/kapi/internal/jsonscan"
+	"github.com/kapi-dev/kapi/internal/typedjson"
+	"github.com/kapi-dev/kapi/meta"
 )
 
 // The controllers watch every kind to learn owners and finalizers, so
@@ -99,7 +102,23 @@ func decodeObject(obj []byte, into *Object) error {
 	if !ok {
 		return errors.New("watched object without metadata")
 	}
-	return json.Unmarshal(withoutMember(obj[ms:me], "managedFields"), &into.Metadata)
+	return decodeMetadata(withoutMember(obj[ms:me], "managedFields"), &into.Metadata)
+}
+
+// metadataPlan decodes ObjectMeta by a plan compiled once: every watch
+// event of every kind is read on the path of the write that caused it,
+// and the reflective decoder was most of reading one. The plan is
+// never changed after it is made.
+var metadataPlan = typedjson.New(reflect.TypeFor[*meta.ObjectMeta]())
+
+// decodeMetadata decodes b into m, which must be zero, by the plan when it can, else by
+// encoding/json, whose result and error stand (the plan gives up on
+// anything it is not sure of, such as an unknown field).
+func decodeMetadata(b []byte, m *meta.ObjectMeta) error {
+	if metadataPlan.Decode(b, m) { // m is left zero when it gives up
+		return nil
+	}
+	return json.Unmarshal(b, m)
 }
 
 // withoutMember returns the JSON object b without its member key (b
