@@ -32,7 +32,7 @@ func MergePatch(doc, patch []byte) ([]byte, error) {
 	}
 	switch t := p.(type) {
 	case map[string]any:
-		mergeObjects(target, t)
+		target = mergedCopy(target, t)
 	case []any:
 		arr := pruneArrayNulls(t)
 		out, _ := json.Marshal(arr)
@@ -85,9 +85,11 @@ func MergePatchObjectWithoutManagedFields(doc []byte, form map[string]any, patch
 	return out, live, true, nil
 }
 
-// mergedCopy is mergeObjects(doc, patch) done on copies of the objects
-// the patch changes: doc and what it holds are left as they are, and the
-// result shares with doc what the patch does not change.
+// mergedCopy merges patch into doc, as JSON merge patch does, on copies
+// of the objects the patch changes: doc and what it holds are left as
+// they are, and the result shares with doc what the patch does not
+// change (a caller may keep doc as the live object; one that does not
+// pays a shallow copy per object the patch reaches).
 func mergedCopy(doc, patch map[string]any) map[string]any {
 	out := maps.Clone(doc)
 	if out == nil {
@@ -130,36 +132,6 @@ func keepsManagedFields(patch map[string]any) bool {
 	}
 	_, named := mdObj["managedFields"]
 	return !named
-}
-
-// mergeObjects merges patch into doc in place.
-func mergeObjects(doc, patch map[string]any) {
-	for k, v := range patch {
-		if v == nil {
-			delete(doc, k)
-			continue
-		}
-		cur, ok := doc[k]
-		if !ok || cur == nil {
-			doc[k] = pruneNulls(v)
-			continue
-		}
-		doc[k] = mergeValue(cur, v)
-	}
-}
-
-// mergeValue merges patch over cur, both non-null.
-func mergeValue(cur, patch any) any {
-	curObj, ok := cur.(map[string]any)
-	if !ok {
-		return pruneNulls(patch)
-	}
-	patchObj, ok := patch.(map[string]any)
-	if !ok {
-		return patch
-	}
-	mergeObjects(curObj, patchObj)
-	return curObj
 }
 
 // pruneNulls drops null fields from objects, recursively, also inside the
