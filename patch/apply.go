@@ -168,6 +168,9 @@ func (m *FieldManager) structuredApply(liveObj, cfg map[string]any, mg *managed,
 		// a 400 with structured-merge-diff's message, never a 500.
 		return nil, nil, badRequest(fmt.Errorf("failed to create typed patch object (%v): %v", objectGVKNN(cfg), err))
 	}
+	if obj, ok := m.sameFieldsApply(liveObj, cfg, cfgTyped, mg, id, opts.Subresource); ok {
+		return obj, mg, nil
+	}
 	liveTyped, err := m.pt.FromUnstructured(liveObj, typed.AllowDuplicates)
 	if err != nil {
 		return nil, nil, internal(fmt.Errorf("failed to create typed live object (%v): %v", objectGVKNN(liveObj), err))

@@ -50,3 +50,31 @@ func ReappliesAll(m *FieldManager, cfg []byte, stored []meta.ManagedFieldsEntry,
 	}
 	return m.reappliesAll(cfgTyped, mg, id, subresource)
 }
+
+// SameFieldsApply reports whether an apply of cfg by manager through
+// subresource to live, over the stored entries, takes the shortcut for
+// an apply of the fields the manager applied last time.
+func SameFieldsApply(m *FieldManager, live, cfg []byte, stored []meta.ManagedFieldsEntry, manager, subresource string) bool {
+	liveObj, err := m.decodeLiveWithoutManagedFields(live)
+	if err != nil {
+		return false
+	}
+	obj, err := decodeObject(cfg)
+	if err != nil {
+		return false
+	}
+	cfgTyped, err := m.pt.FromUnstructured(obj)
+	if err != nil {
+		return false
+	}
+	mg, err := decodeManaged(stored, m.sets)
+	if err != nil {
+		return false
+	}
+	id, err := m.managerID(manager, meta.ManagedFieldsOperationApply, subresource)
+	if err != nil {
+		return false
+	}
+	_, ok := m.sameFieldsApply(liveObj, obj, cfgTyped, mg, id, subresource)
+	return ok
+}
