@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -55,6 +56,10 @@ var fanOutTemplate = sync.OnceValue(func() template {
 	return newTemplate(b, nameMarker, rvMarker, sentMarker)
 })
 
+var fanOutHTTP2 = flag.Bool("bench.http2", false, "serve the watch fan-out over TLS, its clients speaking HTTP/2 as client-go does")
+
+var fanOutStreams = flag.Int("bench.http2-streams", 0, "with -bench.http2, the streams the server allows per connection (0: net/http's default, 250; kube-apiserver allows 100)")
+
 type fanOut struct {
 	watchers int
 	events   int
@@ -91,9 +96,23 @@ func newWatchFixture(tb testing.TB, watchers int) *watchFixture {
 	if err := s.Err(); err != nil {
 		tb.Fatal(err)
 	}
-	f.srv = httptest.NewServer(s)
 	conns := watchers + fanOutWriters
-	f.hc = &http.Client{Transport: &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, DisableCompression: true}}
+	if *fanOutHTTP2 {
+		// As client-go talks to a TLS server: one transport, HTTP/2,
+		// every watch a stream of the connections it keeps.
+		f.srv = httptest.NewUnstartedServer(s)
+		f.srv.EnableHTTP2 = true
+		if n := *fanOutStreams; n > 0 {
+			f.srv.Config.HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: n}
+		}
+		f.srv.StartTLS()
+		f.hc = f.srv.Client()
+		tr := f.hc.Transport.(*http.Transport)
+		tr.DisableCompression, tr.MaxIdleConnsPerHost = true, conns
+	} else {
+		f.srv = httptest.NewServer(s)
+		f.hc = &http.Client{Transport: &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, DisableCompression: true}}
+	}
 	tb.Cleanup(func() {
 		f.hc.CloseIdleConnections()
 		f.srv.Close()
