@@ -77,7 +77,17 @@ type Operations struct {
 	// TracingSamplingRatePerMillion is the sampling rate of
 	// TracingEndpoint and TracerProvider, as samplingRatePerMillion.
 	TracingSamplingRatePerMillion int32
+	// HTTP2MaxStreamsPerConnection is the most streams a client may open
+	// on one HTTP/2 connection (--http2-max-streams-per-connection); 0
+	// is kube-apiserver's 100, which is also Go's HTTP/2 client's
+	// default. Clients that hold more watches open more connections,
+	// each with its own writer.
+	HTTP2MaxStreamsPerConnection int
 }
+
+// defaultHTTP2MaxStreams is kube-apiserver's limit of streams per HTTP/2
+// connection when --http2-max-streams-per-connection is 0.
+const defaultHTTP2MaxStreams = 100
 
 // DefaultOperations are kube-apiserver's defaults.
 func DefaultOperations() Operations {
@@ -102,6 +112,8 @@ func addOperationsFlags(fs *flag.FlagSet, o *Operations) {
 		"file with an apiserver.config.k8s.io TracingConfiguration (endpoint, samplingRatePerMillion): trace requests with OpenTelemetry")
 	fs.StringVar(&o.TracingEndpoint, "tracing-endpoint", "",
 		"without --tracing-config-file, send OpenTelemetry traces of the requests whose traceparent is sampled to this OTLP gRPC collector (host:port)")
+	fs.IntVar(&o.HTTP2MaxStreamsPerConnection, "http2-max-streams-per-connection", 0,
+		"most streams a client may open on one HTTP/2 connection (served over TLS); 0: 100, as kube-apiserver")
 }
 
 // instruments is the metrics registry and the tracer a server reports to.
@@ -176,8 +188,13 @@ func (o Operations) mount(mux *http.ServeMux, api *apiserver.Server, in *instrum
 }
 
 // newHTTPServer is the example's http.Server, with the timeouts above.
-func newHTTPServer(h http.Handler) *http.Server {
-	return &http.Server{Handler: h, ReadHeaderTimeout: ReadHeaderTimeout, IdleTimeout: IdleTimeout, MaxHeaderBytes: MaxHeaderBytes}
+func newHTTPServer(h http.Handler, o Operations) *http.Server {
+	streams := o.HTTP2MaxStreamsPerConnection
+	if streams <= 0 {
+		streams = defaultHTTP2MaxStreams
+	}
+	return &http.Server{Handler: h, ReadHeaderTimeout: ReadHeaderTimeout, IdleTimeout: IdleTimeout, MaxHeaderBytes: MaxHeaderBytes,
+		HTTP2: &http.HTTP2Config{MaxConcurrentStreams: streams}}
 }
 
 // shutdown stops the server gracefully: the API server's sequence

@@ -1,7 +1,12 @@
 package server
 
 import (
+	"context"
+	"crypto/tls"
+	"encoding/binary"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -159,4 +164,86 @@ func TestGracefulStop(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Run did not return")
 	}
+}
+
+// TestHTTP2MaxStreams reads the limit of streams per connection the TLS
+// server announces in its first HTTP/2 SETTINGS frame: kube-apiserver's
+// 100 by default, --http2-max-streams-per-connection's when given.
+func TestHTTP2MaxStreams(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want uint32
+	}{
+		{nil, 100},
+		{[]string{"--http2-max-streams-per-connection", "1000"}, 1000},
+	} {
+		t.Run(fmt.Sprint(tc.want), func(t *testing.T) {
+			addr := freeAddr(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			args := append([]string{"--authorization-mode=RBAC", "--addr", addr, "--kubeconfig", filepath.Join(t.TempDir(), "kc")}, tc.args...)
+			go func() { done <- Run(ctx, args, io.Discard, io.Discard) }()
+			defer func() {
+				cancel()
+				if err := <-done; err != nil {
+					t.Error(err)
+				}
+			}()
+			var conn *tls.Conn
+			var err error
+			for i := 0; i < 500; i++ {
+				if conn, err = tls.Dial("tcp", addr, &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2"}}); err == nil {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if p := conn.ConnectionState().NegotiatedProtocol; p != "h2" {
+				t.Fatalf("negotiated %q, want h2", p)
+			}
+			got, ok, err := announcedMaxStreams(conn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok || got != tc.want {
+				t.Errorf("SETTINGS_MAX_CONCURRENT_STREAMS %d (announced: %v), want %d", got, ok, tc.want)
+			}
+		})
+	}
+}
+
+// announcedMaxStreams sends an HTTP/2 client preface with empty settings
+// and reads the server's first frame, which must be its SETTINGS:
+// ok reports whether it holds SETTINGS_MAX_CONCURRENT_STREAMS.
+func announcedMaxStreams(conn net.Conn) (streams uint32, ok bool, err error) {
+	const (
+		frameSettings        = 0x4
+		settingMaxConcurrent = 0x3
+	)
+	preface := "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+	if _, err := conn.Write(append([]byte(preface), 0, 0, 0, frameSettings, 0, 0, 0, 0, 0)); err != nil {
+		return 0, false, err
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var head [9]byte
+	if _, err := io.ReadFull(conn, head[:]); err != nil {
+		return 0, false, err
+	}
+	n := int(head[0])<<16 | int(head[1])<<8 | int(head[2])
+	if head[3] != frameSettings || n%6 != 0 {
+		return 0, false, fmt.Errorf("first frame of type %d and length %d, want SETTINGS", head[3], n)
+	}
+	payload := make([]byte, n)
+	if _, err := io.ReadFull(conn, payload); err != nil {
+		return 0, false, err
+	}
+	for i := 0; i < n; i += 6 {
+		if binary.BigEndian.Uint16(payload[i:]) == settingMaxConcurrent {
+			streams, ok = binary.BigEndian.Uint32(payload[i+2:]), true
+		}
+	}
+	return streams, ok, nil
 }

@@ -316,7 +316,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "kapi widgets server listening on %s (storage: %s)\n", url, storageLine(fl.cfg, srv))
 	fmt.Fprintf(stdout, "use it with kubectl:\n  export KUBECONFIG=%s\n  kubectl api-resources\n  kubectl get widgets\n", fl.kubeconfig)
-	hs := newHTTPServer(srv.Handler)
+	hs := newHTTPServer(srv.Handler, fl.cfg.Ops)
 	hs.TLSConfig = tlsCfg
 	return srv.serve(ctx, hs, ln)
 }
