@@ -1,6 +1,10 @@
 package patch
 
-import "github.com/kapi-dev/kapi/meta"
+import (
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
+	"github.com/kapi-dev/kapi/meta"
+)
 
 // GeneralUpdatesOnly makes m record every update and create through the
 // general path, for tests comparing its shortcuts with it.
@@ -32,23 +36,8 @@ func OwnedUpdate(m *FieldManager, live, obj []byte, stored, sent []meta.ManagedF
 // ReappliesAll reports whether an apply of cfg by manager through
 // subresource, over the stored entries, skips looking for fields to prune.
 func ReappliesAll(m *FieldManager, cfg []byte, stored []meta.ManagedFieldsEntry, manager, subresource string) bool {
-	obj, err := decodeObject(cfg)
-	if err != nil {
-		return false
-	}
-	cfgTyped, err := m.pt.FromUnstructured(obj)
-	if err != nil {
-		return false
-	}
-	mg, err := decodeManaged(stored, m.sets)
-	if err != nil {
-		return false
-	}
-	id, err := m.managerID(manager, meta.ManagedFieldsOperationApply, subresource)
-	if err != nil {
-		return false
-	}
-	return m.reappliesAll(cfgTyped, mg, id, subresource)
+	in, ok := decodeApply(m, cfg, stored, manager, subresource)
+	return ok && m.reappliesAll(in.cfgTyped, in.mg, in.id, subresource)
 }
 
 // SameFieldsApply reports whether an apply of cfg by manager through
@@ -59,22 +48,34 @@ func SameFieldsApply(m *FieldManager, live, cfg []byte, stored []meta.ManagedFie
 	if err != nil {
 		return false
 	}
-	obj, err := decodeObject(cfg)
-	if err != nil {
+	in, ok := decodeApply(m, cfg, stored, manager, subresource)
+	if !ok {
 		return false
 	}
-	cfgTyped, err := m.pt.FromUnstructured(obj)
-	if err != nil {
-		return false
-	}
-	mg, err := decodeManaged(stored, m.sets)
-	if err != nil {
-		return false
-	}
-	id, err := m.managerID(manager, meta.ManagedFieldsOperationApply, subresource)
-	if err != nil {
-		return false
-	}
-	_, ok := m.sameFieldsApply(liveObj, obj, cfgTyped, mg, id, subresource)
+	_, ok = m.sameFieldsApply(liveObj, in.cfg, in.cfgTyped, in.mg, in.id, subresource)
 	return ok
+}
+
+// applyInput is an apply's configuration and entries, decoded as Apply
+// decodes them.
+type applyInput struct {
+	cfg      map[string]any
+	cfgTyped *typed.TypedValue
+	mg       *managed
+	id       string
+}
+
+func decodeApply(m *FieldManager, cfg []byte, stored []meta.ManagedFieldsEntry, manager, subresource string) (in applyInput, ok bool) {
+	var err error
+	if in.cfg, err = decodeObject(cfg); err != nil {
+		return in, false
+	}
+	if in.cfgTyped, err = m.pt.FromUnstructured(in.cfg); err != nil {
+		return in, false
+	}
+	if in.mg, err = decodeManaged(stored, m.sets); err != nil {
+		return in, false
+	}
+	in.id, err = m.managerID(manager, meta.ManagedFieldsOperationApply, subresource)
+	return in, err == nil
 }

@@ -126,19 +126,23 @@ func (w *assignWalk) field(lv, cv any, set *fieldpath.Set) bool {
 		}
 		return w.fields(l, c, children)
 	case string:
-		l, ok := lv.(string)
-		return ok && (l == c || w.change(cv))
+		return assignScalar(w, lv, c)
 	case bool:
-		l, ok := lv.(bool)
-		return ok && (l == c || w.change(cv))
+		return assignScalar(w, lv, c)
 	case int64:
-		l, ok := lv.(int64)
-		return ok && (l == c || w.change(cv))
+		return assignScalar(w, lv, c)
 	case float64:
-		l, ok := lv.(float64)
-		return ok && (l == c || w.change(cv))
+		return assignScalar(w, lv, c)
 	}
 	return false
+}
+
+// assignScalar walks a scalar of the configuration over the live value
+// lv, which must be of the same type (structured-merge-diff compares an
+// integer and a float by value; the general path sorts that out).
+func assignScalar[T string | bool | int64 | float64](w *assignWalk, lv any, c T) bool {
+	l, ok := lv.(T)
+	return ok && (l == c || w.change(c))
 }
 
 // change records the current leaf as changed to v, unless a manager other
