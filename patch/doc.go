@@ -49,6 +49,14 @@
 //
 //	Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using stable.example.com/v1: .spec.replicas
 //
+// The field manager records most writes without structured-merge-diff's
+// full comparison of the two objects: a create's set is read off the new
+// object, an update that changes only fields its manager owns leaves the
+// entries as they are, and an apply of the fields its manager applied
+// last time, to fields the object has and nobody else owns, replaces
+// their values. Each shortcut gives up on anything else, and tests
+// compare it with the general path over random writes.
+//
 // Build one [Patcher] (or [FieldManager]) per kind and version when the
 // kind is registered; both are safe for concurrent use.
 package patch
