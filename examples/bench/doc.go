@@ -87,13 +87,14 @@
 //
 //	go test -run x -bench 'MemoryPerWidget|List/objects=10000|Read/read=pages=500' ./bench -args -bench.widget small
 //
-// # Watch over HTTP/2
+// # HTTP/2
 //
-// BenchmarkWatchFanOut's clients speak HTTP/1.1 on a connection each. With
+// Over loopback the clients speak HTTP/1.1, on a connection each. With
 // -bench.http2 the server serves TLS and the clients share one HTTP/2
-// transport, as client-go's do: every watch is then a stream of a few
-// connections (-bench.http2-streams sets how many a connection allows),
-// and each event crosses net/http's per-connection writer and TLS.
+// transport, as client-go's do: requests and watches are streams of a few
+// connections (-bench.http2-streams sets how many a connection allows,
+// 100 by default as the example server), and each response crosses
+// net/http's writer goroutine of its connection and TLS.
 //
 // The Widgets are loaded through the handler (POST, then PUT .../status,
 // since create drops status), each with a label bench.example.com/shard

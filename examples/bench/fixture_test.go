@@ -367,6 +367,10 @@ func updateFixture(tb testing.TB) *fixture {
 // parallel client. Compression is off: the figures are for plain JSON.
 func (f *fixture) startLoopback() {
 	f.loopOnce.Do(func() {
+		if *useHTTP2 {
+			f.srv, f.hc = startHTTP2(f.h, 256)
+			return
+		}
 		f.srv = httptest.NewServer(f.h)
 		f.hc = &http.Client{Transport: &http.Transport{
 			MaxIdleConns:        256,
@@ -626,4 +630,22 @@ func reportRate(b *testing.B) {
 	if s := b.Elapsed().Seconds(); s > 0 {
 		b.ReportMetric(float64(b.N)/s, "req/s")
 	}
+}
+
+var (
+	useHTTP2     = flag.Bool("bench.http2", false, "serve the loopback transport over TLS, its clients sharing one HTTP/2 transport as client-go's do")
+	http2Streams = flag.Int("bench.http2-streams", 100, "with -bench.http2, the streams the server allows per HTTP/2 connection (the example server's and kube-apiserver's default: 100; net/http's: 250)")
+)
+
+// startHTTP2 serves h over TLS on 127.0.0.1 with HTTP/2 and returns the
+// server and a client of it that keeps up to conns idle connections.
+func startHTTP2(h http.Handler, conns int) (*httptest.Server, *http.Client) {
+	srv := httptest.NewUnstartedServer(h)
+	srv.EnableHTTP2 = true
+	srv.Config.HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: *http2Streams}
+	srv.StartTLS()
+	hc := srv.Client()
+	tr := hc.Transport.(*http.Transport)
+	tr.DisableCompression, tr.MaxIdleConns, tr.MaxIdleConnsPerHost = true, conns, conns
+	return srv, hc
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -56,10 +55,6 @@ var fanOutTemplate = sync.OnceValue(func() template {
 	return newTemplate(b, nameMarker, rvMarker, sentMarker)
 })
 
-var fanOutHTTP2 = flag.Bool("bench.http2", false, "serve the watch fan-out over TLS, its clients speaking HTTP/2 as client-go does")
-
-var fanOutStreams = flag.Int("bench.http2-streams", 0, "with -bench.http2, the streams the server allows per connection (0: net/http's default, 250; kube-apiserver allows 100)")
-
 type fanOut struct {
 	watchers int
 	events   int
@@ -97,18 +92,10 @@ func newWatchFixture(tb testing.TB, watchers int) *watchFixture {
 		tb.Fatal(err)
 	}
 	conns := watchers + fanOutWriters
-	if *fanOutHTTP2 {
+	if *useHTTP2 {
 		// As client-go talks to a TLS server: one transport, HTTP/2,
 		// every watch a stream of the connections it keeps.
-		f.srv = httptest.NewUnstartedServer(s)
-		f.srv.EnableHTTP2 = true
-		if n := *fanOutStreams; n > 0 {
-			f.srv.Config.HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: n}
-		}
-		f.srv.StartTLS()
-		f.hc = f.srv.Client()
-		tr := f.hc.Transport.(*http.Transport)
-		tr.DisableCompression, tr.MaxIdleConnsPerHost = true, conns
+		f.srv, f.hc = startHTTP2(s, conns)
 	} else {
 		f.srv = httptest.NewServer(s)
 		f.hc = &http.Client{Transport: &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, DisableCompression: true}}
