@@ -172,7 +172,7 @@ func (c *Collector) mirror(ctx context.Context, wg *sync.WaitGroup, resources []
 			continue
 		}
 		mctx, stop := context.WithCancel(ctx)
-		rf := c.c.NewReflector(r.Path(""), c.observe(r))
+		rf := c.c.NewReflector(r.Path(""), c.observe(r), c.graph.knownOf(r))
 		c.mirrors[gr] = &mirror{res: r, rf: rf, stop: stop}
 		synced = append(synced, rf.Synced())
 		wg.Add(1)

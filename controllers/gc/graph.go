@@ -12,8 +12,9 @@ import (
 // for every object of every kind it mirrors, for as long as the object
 // lives, so it is kept small: the resourceVersion as the number the
 // server's always is (which saves a string of its own per object), the
-// namespace and name as the Reflector hands them over (sharing the bytes
-// of its key of the object).
+// namespace as the one string the graph keeps for it. The graph's nodes
+// are also what the mirrors' Reflectors know of the objects (see
+// graph.knownOf), which then keep no copy of their own.
 type node struct {
 	uid             string
 	res             *apiclient.Resource
@@ -70,16 +71,25 @@ type graph struct {
 	nodes      map[string]*node
 	dependents map[string]map[string]struct{} // owner uid → dependent uids
 	absent     map[string]struct{}            // uids seen deleted
+	// namespaces holds one copy of each namespace's name, which the
+	// nodes of its objects share.
+	namespaces map[string]string
 }
+
+// maxNamespaces bounds the namespace names kept for sharing.
+const maxNamespaces = 10_000
 
 func newGraph() *graph {
-	return &graph{nodes: map[string]*node{}, dependents: map[string]map[string]struct{}{}, absent: map[string]struct{}{}}
+	return &graph{nodes: map[string]*node{}, dependents: map[string]map[string]struct{}{}, absent: map[string]struct{}{},
+		namespaces: map[string]string{}}
 }
 
-// put stores n and returns the node it replaces, if any.
+// put stores n, a node not yet shared, and returns the node it replaces,
+// if any.
 func (g *graph) put(n *node) *node {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	n.namespace = g.namespace(n.namespace)
 	old := g.nodes[n.uid]
 	g.nodes[n.uid] = n
 	delete(g.absent, n.uid)
@@ -95,6 +105,22 @@ func (g *graph) put(n *node) *node {
 		deps[n.uid] = struct{}{}
 	}
 	return old
+}
+
+// namespace returns the graph's copy of the namespace name ns. g.mu must
+// be held.
+func (g *graph) namespace(ns string) string {
+	if ns == "" {
+		return ""
+	}
+	if s, ok := g.namespaces[ns]; ok {
+		return s
+	}
+	if len(g.namespaces) >= maxNamespaces {
+		clear(g.namespaces)
+	}
+	g.namespaces[ns] = ns
+	return ns
 }
 
 func (g *graph) unlink(n *node) {
@@ -167,4 +193,40 @@ func (g *graph) all() []*node {
 		out = append(out, n)
 	}
 	return out
+}
+
+// knownOf returns what the Reflector of resource res knows: the graph's
+// nodes of that resource, which the collector's handler keeps as the
+// Reflector requires. A node another mirror of the same resource made
+// (one of an earlier version, before discovery changed) is not known, so
+// that the new mirror delivers every object again and the nodes take its
+// resource.
+func (g *graph) knownOf(res *apiclient.Resource) apiclient.Known {
+	return known{g: g, res: res}
+}
+
+type known struct {
+	g   *graph
+	res *apiclient.Resource
+}
+
+func (k known) Version(uid string) (int64, bool) {
+	if n := k.g.get(uid); n != nil && n.res == k.res {
+		return n.rv, true
+	}
+	return 0, false
+}
+
+func (k known) Each(fn func(uid string, rv int64, namespace, name string)) {
+	k.g.mu.Lock()
+	var nodes []*node
+	for _, n := range k.g.nodes {
+		if n.res == k.res {
+			nodes = append(nodes, n)
+		}
+	}
+	k.g.mu.Unlock()
+	for _, n := range nodes {
+		fn(n.uid, n.rv, n.namespace, n.name)
+	}
 }

@@ -1,6 +1,8 @@
 package gc
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -18,5 +20,51 @@ func TestNodeIsSmall(t *testing.T) {
 	obj := &apiclient.Object{Metadata: meta.ObjectMeta{Name: "a", Namespace: "ns", UID: "u", ResourceVersion: "1234"}}
 	if n := newNode(&apiclient.Resource{}, obj); n.rv != 1234 {
 		t.Errorf("rv = %d, want 1234", n.rv)
+	}
+}
+
+// TestGraphIsTheMirrorsKnown: what a mirror's Reflector knows is the
+// graph's nodes of its own resource (a node of another resource, or of
+// an earlier mirror of the same one, is unknown to it), and the nodes of
+// one namespace share the namespace's name.
+func TestGraphIsTheMirrorsKnown(t *testing.T) {
+	widgets, gadgets := &apiclient.Resource{Resource: "widgets"}, &apiclient.Resource{Resource: "gadgets"}
+	g := newGraph()
+	put := func(res *apiclient.Resource, uid, ns, name, rv string) *node {
+		n := newNode(res, &apiclient.Object{Metadata: meta.ObjectMeta{UID: uid, Namespace: string([]byte(ns)), Name: name, ResourceVersion: rv}})
+		g.put(n)
+		return n
+	}
+	a := put(widgets, "a", "ns", "wa", "3")
+	b := put(widgets, "b", "ns", "wb", "4")
+	put(gadgets, "c", "", "gc", "5")
+	for _, tc := range []struct {
+		name string
+		res  *apiclient.Resource
+		uid  string
+		rv   int64
+		ok   bool
+	}{
+		{"own node", widgets, "a", 3, true},
+		{"another resource's node", gadgets, "a", 0, false},
+		{"an earlier mirror's node", &apiclient.Resource{Resource: "widgets"}, "a", 0, false},
+		{"no node", widgets, "z", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if rv, ok := g.knownOf(tc.res).Version(tc.uid); rv != tc.rv || ok != tc.ok {
+				t.Errorf("Version(%s) = %d, %v; want %d, %v", tc.uid, rv, ok, tc.rv, tc.ok)
+			}
+		})
+	}
+	var each []string
+	g.knownOf(widgets).Each(func(uid string, rv int64, namespace, name string) {
+		each = append(each, fmt.Sprintf("%s %d %s/%s", uid, rv, namespace, name))
+	})
+	slices.Sort(each)
+	if want := []string{"a 3 ns/wa", "b 4 ns/wb"}; !slices.Equal(each, want) {
+		t.Errorf("Each gave %q, want %q", each, want)
+	}
+	if unsafe.StringData(a.namespace) != unsafe.StringData(b.namespace) {
+		t.Error("two nodes of one namespace keep two copies of its name")
 	}
 }
