@@ -1,0 +1,84 @@
+package apiserver
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// copyResource is a resource of the spliced kind, stored as JSON.
+func copyResource() *resource {
+	r := &resource{kind: Kind{Group: "g.example.com", Version: "v1", Kind: "Spliced", New: func() meta.Object { return &spliced{} }},
+		apiVersion: "g.example.com/v1", jsonCodec: codec.JSON{}}
+	r.stor = r
+	return r
+}
+
+// bigSpliced is a stored object of about 6 KB in many small strings, with
+// note marking it apart.
+func bigSpliced(note string) *spliced {
+	obj := &spliced{ObjectMeta: meta.ObjectMeta{Name: "a", Namespace: "ns", UID: "u", ResourceVersion: "7"}}
+	obj.Spec.Note = note
+	obj.Spec.Map = map[string]string{}
+	for i := range 50 {
+		obj.Spec.Map[fmt.Sprint("key", i)] = note + strings.Repeat("v", 100)
+	}
+	return obj
+}
+
+// TestDecodeCopyReusesItsBuffer: decodeCopy's copies are deep (a later
+// copy, made in the same buffer, leaves an earlier one as it was), and
+// copying makes no garbage the size of the stored value, whose holes
+// would scatter the stored values kept alongside.
+func TestDecodeCopyReusesItsBuffer(t *testing.T) {
+	r := copyResource()
+	for _, tc := range []struct{ first, second string }{{"a", "b"}, {"long note", "x"}} {
+		t.Run(tc.first+"/"+tc.second, func(t *testing.T) {
+			first, err := r.decodeCopy(bigSpliced(tc.first))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := r.decodeCopy(bigSpliced(tc.second)); err != nil {
+				t.Fatal(err)
+			}
+			want := bigSpliced(tc.first)
+			want.TypeMeta = meta.TypeMeta{Kind: "Spliced", APIVersion: "g.example.com/v1"}
+			if !reflect.DeepEqual(first, want) {
+				t.Errorf("the first copy changed:\n got %+v\nwant %+v", first, want)
+			}
+		})
+	}
+	value, err := r.encode(bigSpliced("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const copies = 20
+	before := largeAllocs(len(value))
+	for range copies {
+		if _, err := r.decodeCopy(bigSpliced("a")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := largeAllocs(len(value)) - before; n >= copies/2 {
+		t.Errorf("%d copies made %d allocations of %d bytes or more, the stored value's size", copies, n, len(value))
+	}
+}
+
+// largeAllocs counts the process's allocations in size classes of size
+// bytes or more, up to 32 KB (the stored values here are smaller).
+func largeAllocs(size int) uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	var n uint64
+	for _, c := range m.BySize {
+		if int(c.Size) >= size {
+			n += c.Mallocs
+		}
+	}
+	return n
+}
