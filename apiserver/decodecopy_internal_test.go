@@ -31,11 +31,9 @@ func bigSpliced(note string) *spliced {
 	return obj
 }
 
-// TestDecodeCopyReusesItsBuffer: decodeCopy's copies are deep (a later
-// copy, made in the same buffer, leaves an earlier one as it was), and
-// copying makes no garbage the size of the stored value, whose holes
-// would scatter the stored values kept alongside.
-func TestDecodeCopyReusesItsBuffer(t *testing.T) {
+// TestDecodeCopyIsDeep: a copy made in the buffer an earlier copy was
+// made in leaves the earlier one as it was.
+func TestDecodeCopyIsDeep(t *testing.T) {
 	r := copyResource()
 	for _, tc := range []struct{ first, second string }{{"a", "b"}, {"long note", "x"}} {
 		t.Run(tc.first+"/"+tc.second, func(t *testing.T) {
@@ -53,20 +51,37 @@ func TestDecodeCopyReusesItsBuffer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDecodeCopyReusesItsBuffer: copying makes no garbage the size of the
+// stored value, whose holes would scatter the stored values kept
+// alongside.
+func TestDecodeCopyReusesItsBuffer(t *testing.T) {
+	r := copyResource()
+	if raceEnabled {
+		t.Skip("with the race detector, pools drop buffers on purpose")
+	}
 	value, err := r.encode(bigSpliced("a"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	const copies = 20
-	before := largeAllocs(len(value))
-	for range copies {
-		if _, err := r.decodeCopy(bigSpliced("a")); err != nil {
-			t.Fatal(err)
+	// Other goroutines of the process may allocate meanwhile: that only
+	// adds to the copies' count, so one quiet attempt of several tells.
+	// Copies that each made a buffer never pass.
+	const copies, attempts = 40, 5
+	var n uint64
+	for range attempts {
+		before := largeAllocs(len(value))
+		for range copies {
+			if _, err := r.decodeCopy(bigSpliced("a")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n = largeAllocs(len(value)) - before; n < copies/2 {
+			return
 		}
 	}
-	if n := largeAllocs(len(value)) - before; n >= copies/2 {
-		t.Errorf("%d copies made %d allocations of %d bytes or more, the stored value's size", copies, n, len(value))
-	}
+	t.Errorf("%d copies made %d allocations of %d bytes or more, the stored value's size", copies, n, len(value))
 }
 
 // largeAllocs counts the process's allocations in size classes of size
