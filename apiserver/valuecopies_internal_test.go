@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/storage"
 )
 
 // copyResource is a resource of the spliced kind, stored as JSON.
@@ -96,4 +98,37 @@ func largeAllocs(size int) uint64 {
 		}
 	}
 	return n
+}
+
+// TestLiveJSONHandsOverTheStoredValue: when the field manager has the
+// stored object's form, a value stored as JSON goes to it as stored, not
+// copied; otherwise it gets the object's JSON with its resourceVersion.
+func TestLiveJSONHandsOverTheStoredValue(t *testing.T) {
+	r := copyResource()
+	value, err := r.encode(bigSpliced("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur := &storage.KeyValue{Key: "/k", Value: value, ModRevision: 9}
+	for _, tc := range []struct {
+		name      string
+		formKnown bool
+		same      bool // the stored bytes themselves
+	}{
+		{"form known", true, true},
+		{"form not known", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			live, err := r.liveJSON(cur, tc.formKnown)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if same := len(live) > 0 && &live[0] == &value[0]; same != tc.same {
+				t.Errorf("the stored bytes themselves: %v, want %v", same, tc.same)
+			}
+			if !tc.same && !bytes.Contains(live, []byte(`"resourceVersion":"9"`)) {
+				t.Errorf("the copy has no resourceVersion 9: %s", live)
+			}
+		})
+	}
 }
