@@ -32,7 +32,7 @@ func TestGraphIsTheMirrorsKnown(t *testing.T) {
 	g := newGraph()
 	put := func(res *apiclient.Resource, uid, ns, name, rv string) *node {
 		n := newNode(res, &apiclient.Object{Metadata: meta.ObjectMeta{UID: uid, Namespace: string([]byte(ns)), Name: name, ResourceVersion: rv}})
-		g.put(n)
+		g.put(n, uid)
 		return n
 	}
 	a := put(widgets, "a", "ns", "wa", "3")
@@ -66,5 +66,50 @@ func TestGraphIsTheMirrorsKnown(t *testing.T) {
 	}
 	if unsafe.StringData(a.namespace) != unsafe.StringData(b.namespace) {
 		t.Error("two nodes of one namespace keep two copies of its name")
+	}
+}
+
+// TestUIDs: a uid in a UUID's canonical text is kept as its 16 bytes and
+// reads back as that text; any other text (other variants, capitals, not
+// a UUID) is a uid of its own, apart from every UUID's, whose text the
+// graph gives back while it holds the node.
+func TestUIDs(t *testing.T) {
+	const v4 = "0f8fad5b-d9cb-469f-a165-70867728950e"
+	for _, tc := range []struct {
+		name, text string
+		parsed     bool
+	}{
+		{"version 4", v4, true},
+		{"other version", "6ba7b810-9dad-11d1-80b4-00c04fd430c8", true},
+		{"capitals", "0F8FAD5B-D9CB-469F-A165-70867728950E", false},
+		{"variant 110", "0f8fad5b-d9cb-469f-c165-70867728950e", false},
+		{"no dashes", "0f8fad5bd9cb469fa16570867728950e", false},
+		{"short", "0f8fad5b-d9cb-469f-a165-70867728950", false},
+		{"dash misplaced", "0f8fad5b-d9cb-469f-a16-570867728950e", false},
+		{"anything", "u", false},
+		{"empty", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := uidOf(tc.text)
+			if u.parsed() != tc.parsed {
+				t.Fatalf("parsed = %v, want %v", u.parsed(), tc.parsed)
+			}
+			if tc.parsed && u.uuidText() != tc.text {
+				t.Errorf("reads back as %q", u.uuidText())
+			}
+			if !tc.parsed && u == uidOf(v4) {
+				t.Error("the same uid as a UUID's")
+			}
+			g := newGraph()
+			n := newNode(&apiclient.Resource{}, &apiclient.Object{Metadata: meta.ObjectMeta{UID: tc.text, Name: "a"}})
+			g.put(n, tc.text)
+			if got := g.text(n.uid); got != tc.text {
+				t.Errorf("the graph gives the text %q", got)
+			}
+			g.remove(n.uid)
+			if got := g.text(n.uid); !tc.parsed && got != "" {
+				t.Errorf("the text %q outlives the node", got)
+			}
+		})
 	}
 }
