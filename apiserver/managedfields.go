@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"unicode"
 
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -88,8 +89,11 @@ func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.
 	var err error
 	if cur != nil {
 		// The field manager reads the entries from old, in typed form.
-		if live, err = r.appendJSON(nil, cur); err == nil && liveObj == nil {
-			liveObj, err = r.liveForm(old, live)
+		if liveObj == nil {
+			liveObj, _ = r.typedFormWithoutManagedFields(old)
+		}
+		if live, err = r.liveJSON(cur, liveObj != nil); err == nil && liveObj == nil {
+			liveObj, err = patch.DecodeObjectWithoutManagedFields(live)
 		}
 		if err != nil {
 			h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
@@ -125,6 +129,19 @@ func (r *resource) liveForm(old meta.Object, live []byte) (map[string]any, error
 		return tree, nil
 	}
 	return patch.DecodeObjectWithoutManagedFields(live)
+}
+
+// liveJSON is the stored object cur's JSON for the field manager. Given
+// the object's form (formKnown), the field manager only asks whether
+// there is a stored object: a value stored as JSON is then handed over as
+// it is stored, resourceVersion placeholder and all, rather than copied
+// with the resourceVersion spliced in, a copy the size of the value made
+// and dropped on every update.
+func (r *resource) liveJSON(cur *storage.KeyValue, formKnown bool) ([]byte, error) {
+	if formKnown && codec.Sniff(cur.Value) == codec.MediaTypeJSON {
+		return cur.Value, nil
+	}
+	return r.appendJSON(nil, cur)
 }
 
 // oldForm is the JSON form of the stored object for validation, given

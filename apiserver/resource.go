@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"sync"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/internal/typedjson"
@@ -69,6 +70,8 @@ type resource struct {
 	// typedJSON decodes JSON into the kind's Go types without reflection
 	// where it can (see decodeJSON).
 	typedJSON *typedjson.Decoder
+	// copyBuffers holds the buffers decodeCopy encodes into (see there).
+	copyBuffers sync.Pool
 }
 
 type subresourceInfo struct {
@@ -324,21 +327,37 @@ func (r *resource) decodeValue(value []byte, obj meta.Object) error {
 // placeholder marks where it goes (see appendJSON). An object of a kind
 // served in several versions is stored in the storage version.
 func (r *resource) encode(obj meta.Object) ([]byte, error) {
+	var b []byte
+	err := r.inStoredForm(obj, func(obj meta.Object) (err error) {
+		if r.storageCodec != nil {
+			var buf bytes.Buffer
+			err = r.storageCodec.Encode(&buf, obj)
+			b = buf.Bytes()
+			return err
+		}
+		b, err = json.Marshal(obj)
+		return err
+	})
+	return b, err
+}
+
+// inStoredForm calls fn with obj as it is encoded for storage: in the
+// storage version, its resourceVersion the placeholder in JSON and empty
+// otherwise. obj's resourceVersion is restored once fn returns.
+func (r *resource) inStoredForm(obj meta.Object, fn func(meta.Object) error) error {
 	obj, err := r.toStorage(obj)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	m := obj.GetObjectMeta()
 	rv := m.ResourceVersion
 	defer func() { m.ResourceVersion = rv }()
 	if r.storageCodec != nil {
 		m.ResourceVersion = ""
-		var buf bytes.Buffer
-		err := r.storageCodec.Encode(&buf, obj)
-		return buf.Bytes(), err
+	} else {
+		m.ResourceVersion = rvPlaceholder
 	}
-	m.ResourceVersion = rvPlaceholder
-	return json.Marshal(obj)
+	return fn(obj)
 }
 
 // field returns a top-level field of a typed object, addressable.

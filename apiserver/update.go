@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -122,15 +123,35 @@ func (r *resource) prepareHook(obj, old meta.Object) (meta.Object, error) {
 	return r.runHook(obj, func(obj meta.Object) { r.kind.PrepareForUpdate(obj, old) })
 }
 
-// decodeCopy returns a deep copy of a stored object.
+// decodeCopy returns a deep copy of a stored object. A JSON copy is
+// encoded into a buffer kept for the next copy: decoding JSON copies what
+// it keeps, and the encoding, the size of a stored value, would otherwise
+// be garbage of that size on every status write, whose holes scatter the
+// stored values kept alongside it over more of the heap's pages.
 func (r *resource) decodeCopy(obj meta.Object) (meta.Object, error) {
-	b, err := r.encode(obj)
+	rv := obj.GetObjectMeta().ResourceVersion
+	n, _ := strconv.ParseInt(rv, 10, 64)
+	if r.storageCodec != nil {
+		// Other decoders may keep slices of their input.
+		b, err := r.encode(obj)
+		if err != nil {
+			return nil, status.InternalError(err)
+		}
+		return r.decode(&storage.KeyValue{Value: b, ModRevision: n})
+	}
+	buf, _ := r.copyBuffers.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer func() {
+		buf.Reset()
+		r.copyBuffers.Put(buf)
+	}()
+	err := r.inStoredForm(obj, func(obj meta.Object) error { return json.NewEncoder(buf).Encode(obj) })
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
-	rv := obj.GetObjectMeta().ResourceVersion
-	n, _ := strconv.ParseInt(rv, 10, 64)
-	return r.decode(&storage.KeyValue{Value: b, ModRevision: n})
+	return r.decode(&storage.KeyValue{Value: bytes.TrimSuffix(buf.Bytes(), []byte("\n")), ModRevision: n})
 }
 
 // replace stores obj over the stored value cur with compare-and-swap and

@@ -47,14 +47,14 @@ func newFrameSource(ctr *Counters, book *frameBook) *frameSource {
 }
 
 // encoded returns the record's frame for typ and mediaType (see
-// frames.get), making the record's frames on first use.
-func (r *record) encoded(typ EventType, mediaType string, encode func() ([]byte, error)) ([]byte, error) {
+// frames.get), making the record's frames, counted in src, on first use.
+func (r *record) encoded(src *frameSource, typ EventType, mediaType string, encode func() ([]byte, error)) ([]byte, error) {
 	f := r.frames.Load()
 	if f == nil {
-		if r.src == nil {
+		if src == nil {
 			return encode()
 		}
-		f = &frames{ctr: r.src.ctr, book: r.src.book}
+		f = &frames{ctr: src.ctr, book: src.book}
 		if !r.frames.CompareAndSwap(nil, f) {
 			f = r.frames.Load()
 		}
@@ -62,9 +62,10 @@ func (r *record) encoded(typ EventType, mediaType string, encode func() ([]byte,
 	return f.get(typ, mediaType, encode)
 }
 
-// releaseFrames lets the record's frames go, and keeps none made later.
-func (r *record) releaseFrames() {
-	if r.src != nil && r.frames.CompareAndSwap(nil, &r.src.done) {
+// releaseFrames lets the record's frames go, and keeps none made later;
+// src is where they are counted.
+func (r *record) releaseFrames(src *frameSource) {
+	if src != nil && r.frames.CompareAndSwap(nil, &src.done) {
 		return
 	}
 	if f := r.frames.Load(); f != nil {
@@ -163,14 +164,14 @@ func (f *frames) lookup(typ EventType, mediaType string) ([]byte, bool) {
 func (c *Cache) releaseFrames(st *state, seq int64, now int64) {
 	c.up.framed = max(c.up.framed, st.log.first)
 	for ; c.up.framed < seq; c.up.framed++ {
-		st.log.at(c.up.framed).releaseFrames()
+		st.log.at(c.up.framed).releaseFrames(c.windowFrames)
 	}
 	for ; c.up.framed < st.log.end; c.up.framed++ {
 		rec := st.log.at(c.up.framed)
 		if rec.at > now-frameTTL && c.frameBook.bytes.Load() <= frameBytes/2 {
 			return
 		}
-		rec.releaseFrames()
+		rec.releaseFrames(c.windowFrames)
 	}
 }
 
@@ -192,5 +193,5 @@ func (ev *Event) Encoded(mediaType string, encode func() ([]byte, error)) ([]byt
 	if ev.rec == nil {
 		return encode()
 	}
-	return ev.rec.encoded(ev.Type, mediaType, encode)
+	return ev.rec.encoded(ev.src, ev.Type, mediaType, encode)
 }

@@ -88,33 +88,33 @@ func TestSnapshots(t *testing.T) {
 }
 
 // TestRecordIsSmall: the window keeps a record per change, so a record
-// fits the allocator's 64-byte class, and a change's frames are made
+// fits the allocator's 48-byte class, and a change's frames are made
 // only when a watcher asks for one, then shared until released.
 func TestRecordIsSmall(t *testing.T) {
-	if size := unsafe.Sizeof(record{}); size > 64 {
-		t.Errorf("a record takes %d bytes, want at most 64", size)
+	if size := unsafe.Sizeof(record{}); size > 48 {
+		t.Errorf("a record takes %d bytes, want at most 48", size)
 	}
 	ctr := new(Counters)
 	src := newFrameSource(ctr, new(frameBook))
-	rec := &record{rev: 2, src: src}
+	rec := &record{rev: 2}
 	if rec.frames.Load() != nil {
 		t.Fatal("a new record has frames")
 	}
 	encode := func() ([]byte, error) { return []byte("x"), nil }
-	a, _ := rec.encoded(Added, "m", encode)
-	b, _ := rec.encoded(Added, "m", encode)
+	a, _ := rec.encoded(src, Added, "m", encode)
+	b, _ := rec.encoded(src, Added, "m", encode)
 	if &a[0] != &b[0] || ctr.Encodings() != 1 {
 		t.Errorf("frames not shared: %d encodings", ctr.Encodings())
 	}
-	rec.releaseFrames()
-	c, _ := rec.encoded(Added, "m", encode)
-	d, _ := rec.encoded(Added, "m", encode)
+	rec.releaseFrames(src)
+	c, _ := rec.encoded(src, Added, "m", encode)
+	d, _ := rec.encoded(src, Added, "m", encode)
 	if &c[0] == &d[0] || ctr.Encodings() != 3 {
 		t.Errorf("frames kept after release: %d encodings", ctr.Encodings())
 	}
-	never := &record{rev: 3, src: src}
-	never.releaseFrames()
-	if e, _ := never.encoded(Added, "m", encode); string(e) != "x" || never.frames.Load() != &src.done {
+	never := &record{rev: 3}
+	never.releaseFrames(src)
+	if e, _ := never.encoded(src, Added, "m", encode); string(e) != "x" || never.frames.Load() != &src.done {
 		t.Errorf("a record released before any frame: %q, frames %p", e, never.frames.Load())
 	}
 }

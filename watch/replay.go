@@ -85,7 +85,7 @@ func (w *Watcher) replayed(resp storage.WatchResponse, ok bool, st *state) error
 		if rec == nil || rec.rev <= w.pos {
 			continue
 		}
-		if ev, ok := w.convert(rec); ok {
+		if ev, ok := w.convert(rec, w.c.storeFrames); ok {
 			if err := w.send(ev); err != nil {
 				return err
 			}
@@ -99,7 +99,7 @@ func (w *Watcher) replayed(resp storage.WatchResponse, ok bool, st *state) error
 // storeRecord makes the record of one store event for a replaying
 // watcher; nil for a delete of a key whose value the store did not give.
 func (c *Cache) storeRecord(ev *storage.Event) *record {
-	rec := &record{rev: ev.KV.ModRevision, src: c.storeFrames}
+	rec := &record{rev: ev.KV.ModRevision}
 	if ev.PrevKV != nil {
 		rec.prev = c.entry(ev.PrevKV)
 	}

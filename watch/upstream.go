@@ -201,7 +201,7 @@ func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
 	if prev == nil && ev.PrevKV != nil {
 		prev = c.entry(ev.PrevKV)
 	}
-	rec := &record{rev: rev, at: now, prev: prev, src: c.windowFrames}
+	rec := &record{rev: rev, at: now, prev: prev}
 	gen := c.nextGen()
 	switch ev.Type {
 	case storage.EventPut:
@@ -225,9 +225,8 @@ func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
 		}
 		next.index = reindex(next.index, key, before, after, gen)
 	}
-	rec.size = entrySize(rec.entry) + entrySize(prev)
 	next.log = next.log.appended(rec)
-	next.logBytes += rec.size
+	next.logBytes += rec.size()
 	next.rev = rev
 }
 
@@ -235,7 +234,7 @@ func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
 // dropped becomes the base.
 func (c *Cache) evict(next *state, first int64) {
 	for i := next.log.first; i < first; i++ {
-		next.logBytes -= next.log.at(i).size
+		next.logBytes -= next.log.at(i).size()
 	}
 	c.releaseFrames(next, first, 0)
 	next.base = next.log.at(first - 1)
@@ -251,7 +250,7 @@ func (c *Cache) evictBytes(next *state) {
 	}
 	first, held := next.log.first, next.logBytes
 	for held > limit && first < next.log.end-1 {
-		held -= next.log.at(first).size
+		held -= next.log.at(first).size()
 		first++
 	}
 	if first > next.log.first {

@@ -58,7 +58,8 @@ type Event struct {
 	// every change has been delivered.
 	Revision int64
 
-	rec *record // the change, whose encodings [Event.Encoded] shares
+	rec *record      // the change, whose encodings [Event.Encoded] shares
+	src *frameSource // where the change's encodings are counted
 }
 
 // WatchOptions tunes [Cache.Watch] and [Cache.WatchWithInitialState].
@@ -306,7 +307,7 @@ func (w *Watcher) loop() error {
 		if w.seq < st.log.end {
 			rec := st.log.at(w.seq)
 			w.seq++
-			if ev, ok := w.convert(rec); ok {
+			if ev, ok := w.convert(rec, w.c.windowFrames); ok {
 				if err := w.send(ev); err != nil {
 					return err
 				}
@@ -393,8 +394,9 @@ func (w *Watcher) bookmark(st *state) error {
 	return w.send(Event{Type: Bookmark, Revision: st.rev})
 }
 
-// convert returns the event a record is for this watcher, if any.
-func (w *Watcher) convert(r *record) (Event, bool) {
+// convert returns the event a record is for this watcher, if any; src
+// is where the record's encodings are counted.
+func (w *Watcher) convert(r *record, src *frameSource) (Event, bool) {
 	if key := r.key(); key < w.lo || w.hi != "" && key >= w.hi {
 		return Event{}, false
 	}
@@ -402,11 +404,11 @@ func (w *Watcher) convert(r *record) (Event, bool) {
 	prev := r.prev != nil && w.match(r.prev)
 	switch {
 	case cur && prev:
-		return Event{Type: Modified, Entry: r.entry, Prev: r.prev, Revision: r.rev, rec: r}, true
+		return Event{Type: Modified, Entry: r.entry, Prev: r.prev, Revision: r.rev, rec: r, src: src}, true
 	case cur:
-		return Event{Type: Added, Entry: r.entry, Prev: r.prev, Revision: r.rev, rec: r}, true
+		return Event{Type: Added, Entry: r.entry, Prev: r.prev, Revision: r.rev, rec: r, src: src}, true
 	case prev:
-		return Event{Type: Deleted, Entry: r.tombstone(), Prev: r.prev, Revision: r.rev, rec: r}, true
+		return Event{Type: Deleted, Entry: r.tombstone(), Prev: r.prev, Revision: r.rev, rec: r, src: src}, true
 	}
 	return Event{}, false
 }

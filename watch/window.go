@@ -21,14 +21,14 @@ type record struct {
 	// frames are the change's encoded events, shared by its watchers:
 	// made when a watcher first asks for one (many changes' watchers
 	// never do, such as JSON streams that frame the stored bytes), so
-	// that the window's records, one per change, stay small.
+	// that the window's records, one per change, stay small. Where they
+	// are counted comes with each event (Event.src), not with the record.
 	frames atomic.Pointer[frames]
-	// src is where the record's frames are counted.
-	src *frameSource
-	// size is the stored bytes the record holds: entry's and prev's
-	// values, what Options.EventWindowBytes bounds.
-	size int64
 }
+
+// size is the stored bytes the record holds: entry's and prev's values,
+// what Options.EventWindowBytes bounds.
+func (r *record) size() int64 { return entrySize(r.entry) + entrySize(r.prev) }
 
 // entrySize is the length of e's stored value, 0 for nil.
 func entrySize(e *Entry) int64 {

@@ -91,7 +91,7 @@ const definitions = "/apis/" + apiextensionsv1.Group + "/" + apiextensionsv1.Ver
 func (c *Controller) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	rf := c.c.NewReflector(definitions, func(_ string, obj *apiclient.Object) { c.queue.Add(obj.Metadata.Name) })
+	rf := c.c.NewReflector(definitions, func(_ string, obj *apiclient.Object) { c.queue.Add(obj.Metadata.Name) }, nil)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	wg.Add(1)

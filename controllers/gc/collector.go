@@ -172,7 +172,7 @@ func (c *Collector) mirror(ctx context.Context, wg *sync.WaitGroup, resources []
 			continue
 		}
 		mctx, stop := context.WithCancel(ctx)
-		rf := c.c.NewReflector(r.Path(""), c.observe(r))
+		rf := c.c.NewReflector(r.Path(""), c.observe(r), c.graph.knownOf(r))
 		c.mirrors[gr] = &mirror{res: r, rf: rf, stop: stop}
 		synced = append(synced, rf.Synced())
 		wg.Add(1)
@@ -257,18 +257,18 @@ func (c *Collector) resource(apiVersion, kind string) *apiclient.Resource {
 func (c *Collector) observe(res *apiclient.Resource) apiclient.Handler {
 	return func(typ string, obj *apiclient.Object) {
 		if typ == "DELETED" {
-			n := c.graph.remove(obj.Metadata.UID)
+			n := c.graph.remove(uidOf(obj.Metadata.UID))
 			if n == nil || !c.isSynced() {
 				return
 			}
 			for _, d := range c.graph.dependentsOf(n.uid) {
-				c.queue.Add(d.uid)
+				c.enqueue(d)
 			}
 			c.queueWaitingOwners(n)
 			return
 		}
 		n := newNode(res, obj)
-		old := c.graph.put(n)
+		old := c.graph.put(n, obj.Metadata.UID)
 		if !c.isSynced() {
 			return
 		}
@@ -285,16 +285,16 @@ func (c *Collector) observe(res *apiclient.Resource) apiclient.Handler {
 // exist or is deleting its dependents.
 func (c *Collector) check(n *node) {
 	if n.deleting && (n.orphan || n.foreground) {
-		c.queue.Add(n.uid)
+		c.enqueue(n)
 		return
 	}
 	if n.deleting {
 		return
 	}
 	for _, r := range n.owners {
-		o := c.graph.get(r.UID)
+		o := c.graph.get(uidOf(r.UID))
 		if o == nil || !c.names(o, r, n) || o.waitingForDependents() {
-			c.queue.Add(n.uid)
+			c.enqueue(n)
 			return
 		}
 	}
@@ -317,9 +317,17 @@ func (c *Collector) names(o *node, ref meta.OwnerReference, n *node) bool {
 // dependents: a change to n may unblock them.
 func (c *Collector) queueWaitingOwners(n *node) {
 	for _, r := range n.owners {
-		if o := c.graph.get(r.UID); o != nil && o.waitingForDependents() {
-			c.queue.Add(o.uid)
+		if o := c.graph.get(uidOf(r.UID)); o != nil && o.waitingForDependents() {
+			c.enqueue(o)
 		}
+	}
+}
+
+// enqueue queues n for processing, by its uid's text (see graph.text): a
+// node whose text is gone is gone from the graph, and has nothing to do.
+func (c *Collector) enqueue(n *node) {
+	if text := c.graph.text(n.uid); text != "" {
+		c.queue.Add(text)
 	}
 }
 

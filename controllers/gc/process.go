@@ -16,7 +16,7 @@ var errRetry = errors.New("retry once the graph catches up")
 
 // process does what the object of uid needs now.
 func (c *Collector) process(ctx context.Context, uid string) error {
-	n := c.graph.get(uid)
+	n := c.graph.get(uidOf(uid))
 	switch {
 	case n == nil:
 		return nil
@@ -55,13 +55,13 @@ func (c *Collector) owner(ctx context.Context, n *node, ref meta.OwnerReference)
 		}
 		ns = n.namespace
 	}
-	if o := c.graph.get(ref.UID); o != nil && c.names(o, ref, n) {
+	if o := c.graph.get(uidOf(ref.UID)); o != nil && c.names(o, ref, n) {
 		if o.waitingForDependents() {
 			return waiting, nil
 		}
 		return solid, nil
 	}
-	if c.graph.isAbsent(ref.UID) {
+	if c.graph.isAbsent(uidOf(ref.UID)) {
 		return dangling, nil
 	}
 	var obj apiclient.Object
@@ -147,7 +147,7 @@ func (c *Collector) latest(ctx context.Context, n *node) (*node, error) {
 		return nil, nil
 	case err != nil:
 		return nil, err
-	case obj.Metadata.UID != n.uid || obj.Metadata.DeletionTimestamp != nil:
+	case uidOf(obj.Metadata.UID) != n.uid || obj.Metadata.DeletionTimestamp != nil:
 		return nil, nil
 	}
 	return newNode(n.res, &obj), nil
@@ -156,7 +156,10 @@ func (c *Collector) latest(ctx context.Context, n *node) (*node, error) {
 // delete deletes n with the given policy, if it is still the object, at
 // the resourceVersion, the decision was made on.
 func (c *Collector) delete(ctx context.Context, n *node, policy meta.DeletionPropagation) error {
-	uid, rv := n.uid, strconv.FormatInt(n.rv, 10)
+	uid, rv := c.graph.text(n.uid), strconv.FormatInt(n.rv, 10)
+	if uid == "" {
+		return nil // gone from the graph: deleted meanwhile
+	}
 	c.log.Debug("deleting", "path", n.path(), "policy", policy, "owners", n.owners)
 	err := c.c.Delete(ctx, n.path(), meta.DeleteOptions{PropagationPolicy: &policy, Preconditions: &meta.Preconditions{UID: &uid, ResourceVersion: &rv}})
 	switch {
@@ -178,7 +181,7 @@ func (c *Collector) deleteDependents(ctx context.Context, n *node) error {
 			blocked = true
 		}
 		if !d.deleting && d.uid != n.uid {
-			c.queue.Add(d.uid)
+			c.enqueue(d)
 		}
 	}
 	if blocked {
@@ -189,7 +192,7 @@ func (c *Collector) deleteDependents(ctx context.Context, n *node) error {
 	}
 	for _, d := range c.graph.dependentsOf(n.uid) {
 		if blocks(d, n) {
-			c.queue.Add(n.uid) // found by the refresh: look again
+			c.enqueue(n) // found by the refresh: look again
 			return nil
 		}
 	}
@@ -216,7 +219,7 @@ func (c *Collector) orphanDependents(ctx context.Context, n *node) error {
 	for _, d := range c.graph.dependentsOf(n.uid) {
 		keep := make([]meta.OwnerReference, 0, len(d.owners))
 		for _, r := range d.owners {
-			if r.UID != n.uid {
+			if uidOf(r.UID) != n.uid {
 				keep = append(keep, r)
 			}
 		}
@@ -246,7 +249,7 @@ func (c *Collector) removeFinalizer(ctx context.Context, n *node, f string) erro
 		}
 		return err
 	}
-	if obj.Metadata.UID != n.uid {
+	if uidOf(obj.Metadata.UID) != n.uid {
 		return nil
 	}
 	var keep []string

@@ -64,7 +64,7 @@ func (c *Controller) Run(ctx context.Context) {
 		if typ != "DELETED" && obj.Metadata.DeletionTimestamp != nil {
 			c.queue.Add(obj.Metadata.Name)
 		}
-	})
+	}, nil)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -62,7 +62,7 @@ func (l *Lifecycle) Run(ctx context.Context, h http.Handler) {
 			return
 		}
 		l.phases[obj.Metadata.Name] = phaseOf(obj)
-	})
+	}, nil)
 	go func() {
 		select {
 		case <-rf.Synced():

@@ -8,7 +8,15 @@ import (
 const (
 	degree   = 16
 	maxItems = 2*degree - 1 // items in a full node
-	minItems = degree - 1   // items in a non-root node, at least
+	minItems = degree - 1   // items in a non-root node, at least, but see lastSplit
+	// lastSplit is where a full node on the tree's right edge splits when
+	// the new key goes after every key of the tree: all but two items stay
+	// in the node, the last goes to the new one. Keys often come in
+	// ascending order (numbered names), and a split in the middle would
+	// leave every node but the last half empty for good. The nodes on the
+	// right edge may then hold fewer than minItems items (at least one);
+	// every other node holds at least minItems.
+	lastSplit = maxItems - 2
 )
 
 // Node is a node of a copy-on-write B-tree of items of type T, and a
@@ -117,8 +125,9 @@ func (o Ops[T]) Put(root *Node[T], item T, gen uint64) (_ *Node[T], old T, repla
 		return &Node[T]{items: []T{item}, size: 1, gen: gen}, old, false
 	}
 	root = root.mutable(gen)
+	k := o.key(item)
 	if len(root.items) == maxItems {
-		mid, right := root.split(gen)
+		mid, right := root.split(gen, root.splitAt(o.key, k, true))
 		root = &Node[T]{
 			items:    []T{mid},
 			children: []*Node[T]{root, right},
@@ -126,14 +135,23 @@ func (o Ops[T]) Put(root *Node[T], item T, gen uint64) (_ *Node[T], old T, repla
 			gen:      gen,
 		}
 	}
-	old, replaced = root.insert(o.key, item, o.key(item), gen)
+	old, replaced = root.insert(o.key, item, k, gen, true)
 	return root, old, replaced
 }
 
-// split moves the upper half of the full, mutable node n into a new node
-// and returns the middle item and that node.
-func (n *Node[T]) split(gen uint64) (T, *Node[T]) {
-	const i = maxItems / 2
+// splitAt is the index of the item the full node n splits at (see split)
+// for a new key k: lastSplit when n is on the tree's right edge (last)
+// and k goes after every key of n, the middle otherwise.
+func (n *Node[T]) splitAt(key func(T) string, k string, last bool) int {
+	if last && strings.Compare(k, key(n.items[len(n.items)-1])) > 0 {
+		return lastSplit
+	}
+	return maxItems / 2
+}
+
+// split moves the items of the full, mutable node n after index i into a
+// new node and returns the item at i and that node.
+func (n *Node[T]) split(gen uint64, i int) (T, *Node[T]) {
 	mid := n.items[i]
 	r := &Node[T]{gen: gen, items: slices.Clone(n.items[i+1:])}
 	clear(n.items[i:])
@@ -153,8 +171,9 @@ func (n *Node[T]) split(gen uint64) (T, *Node[T]) {
 
 // insert stores item, whose key is k, below the mutable, non-full node n,
 // splitting full children on the way down, and returns the item it
-// replaced, if any.
-func (n *Node[T]) insert(key func(T) string, item T, k string, gen uint64) (old T, replaced bool) {
+// replaced, if any. last is set when n is on the tree's right edge and k
+// goes after every key left of n.
+func (n *Node[T]) insert(key func(T) string, item T, k string, gen uint64, last bool) (old T, replaced bool) {
 	i, found := n.find(key, k)
 	if found {
 		old = n.items[i]
@@ -167,7 +186,8 @@ func (n *Node[T]) insert(key func(T) string, item T, k string, gen uint64) (old 
 		return old, false
 	}
 	if len(n.children[i].items) == maxItems {
-		mid, right := n.mutableChild(i, gen).split(gen)
+		child := n.mutableChild(i, gen)
+		mid, right := child.split(gen, child.splitAt(key, k, last && i == len(n.items)))
 		n.items = slices.Insert(n.items, i, mid)
 		n.children = slices.Insert(n.children, i+1, right)
 		switch c := strings.Compare(k, key(mid)); {
@@ -178,7 +198,7 @@ func (n *Node[T]) insert(key func(T) string, item T, k string, gen uint64) (old 
 			i++
 		}
 	}
-	old, replaced = n.mutableChild(i, gen).insert(key, item, k, gen)
+	old, replaced = n.mutableChild(i, gen).insert(key, item, k, gen, last && i == len(n.items))
 	if !replaced {
 		n.size++
 	}

@@ -21,7 +21,9 @@ var ops = NewOps(func(it *item) string { return it.key })
 // nonzero no node may carry a greater generation.
 func (n *Node[T]) check(t *testing.T, key func(T) string, lo, hi string, root bool, maxGen uint64) int {
 	t.Helper()
-	if !root && len(n.items) < minItems || len(n.items) > maxItems {
+	// A node on the right edge (no upper bound) may hold fewer than
+	// minItems items after an ascending insert split it at lastSplit.
+	if !root && len(n.items) < minItems && (hi != "" || len(n.items) == 0) || len(n.items) > maxItems {
 		t.Fatalf("node with %d items", len(n.items))
 	}
 	if maxGen != 0 && n.gen > maxGen {
@@ -171,12 +173,15 @@ func TestRandom(t *testing.T) {
 		batch     int // changes per generation: 1 to batch
 		checks    int // check and publish a tree every checks changes
 		minHeight int
+		ascending bool // put keys in ascending order (wrapping around), not at random
 	}{
-		{"tiny", 10, 500, 1, 7, 1},
-		{"small", 100, 3000, 1, 13, 2},
-		{"small/batched", 100, 3000, 4, 13, 2},
-		{"deep", 6000, 40000, 1, 997, 3},
-		{"deep/batched", 6000, 40000, 8, 997, 3},
+		{"tiny", 10, 500, 1, 7, 1, false},
+		{"small", 100, 3000, 1, 13, 2, false},
+		{"small/batched", 100, 3000, 4, 13, 2, false},
+		{"deep", 6000, 40000, 1, 997, 3, false},
+		{"deep/batched", 6000, 40000, 8, 997, 3, false},
+		{"deep/ascending", 6000, 40000, 1, 997, 3, true},
+		{"deep/ascending/batched", 6000, 40000, 8, 997, 3, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rnd := rand.New(rand.NewSource(int64(len(tc.name))))
@@ -189,7 +194,7 @@ func TestRandom(t *testing.T) {
 			}
 			var published []version
 			gen, left := uint64(0), 0 // left: changes still to make with gen
-			height := 0
+			height, next := 0, 0
 			for op := 1; op <= tc.ops; op++ {
 				if left == 0 {
 					gen++
@@ -204,6 +209,10 @@ func TestRandom(t *testing.T) {
 					del = rnd.Intn(4) > 0
 				case op < tc.ops/4:
 					del = false
+				}
+				if tc.ascending && !del {
+					key = fmt.Sprintf("k%05d", next)
+					next = (next + 1) % tc.keys
 				}
 				if del {
 					var old *item
@@ -417,6 +426,31 @@ func TestCounts(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("AppendFrom(%q, %v): %v, want %v", tc.from, tc.exclusive, got, tc.want)
 		}
+	}
+}
+
+// TestAscendingFill: keys put in ascending order, one change each (as a
+// store is loaded with numbered names), leave every node off the right
+// edge nearly full, not half full.
+func TestAscendingFill(t *testing.T) {
+	for _, n := range []int{100, 10000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			var root *Node[*item]
+			for i := range n {
+				root, _, _ = ops.Put(root, &item{key: fmt.Sprintf("k%05d", i)}, uint64(i+1))
+			}
+			root.check(t, ops.key, "", "", true, 0)
+			var walk func(n *Node[*item], edge bool)
+			walk = func(n *Node[*item], edge bool) {
+				if !edge && len(n.items) < lastSplit {
+					t.Errorf("a node off the right edge holds %d items, want at least %d", len(n.items), lastSplit)
+				}
+				for i, c := range n.children {
+					walk(c, edge && i == len(n.items))
+				}
+			}
+			walk(root, true)
+		})
 	}
 }
 

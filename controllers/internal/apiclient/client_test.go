@@ -2,6 +2,7 @@ package apiclient_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ func TestClientAndReflector(t *testing.T) {
 		mu.Lock()
 		seen = append(seen, typ+" "+obj.Metadata.Name)
 		mu.Unlock()
-	})
+	}, nil)
 	go rf.Run(ctx)
 	<-rf.Synced()
 	if err := c.Create(ctx, path, &corev1.ConfigMap{ObjectMeta: meta.ObjectMeta{Name: "b"}}); err != nil {
@@ -51,7 +52,9 @@ func TestClientAndReflector(t *testing.T) {
 		got := append([]string(nil), seen...)
 		mu.Unlock()
 		if len(got) == 3 {
-			if got[0] != "ADDED a" || got[1] != "ADDED b" || got[2] != "DELETED a" {
+			// The re-list and the watch race: b's addition and a's
+			// deletion may come in either order, after a's addition.
+			if got[0] != "ADDED a" || !slices.Contains(got, "ADDED b") || !slices.Contains(got, "DELETED a") {
 				t.Errorf("events %v", got)
 			}
 			return
@@ -83,5 +86,54 @@ func TestResources(t *testing.T) {
 	}
 	if cm.ObjectPath("x", "y") != "/api/v1/namespaces/x/configmaps/y" || ns.ObjectPath("", "x") != "/api/v1/namespaces/x" {
 		t.Errorf("paths %s %s", cm.ObjectPath("x", "y"), ns.ObjectPath("", "x"))
+	}
+}
+
+// TestRelistTellsObjectsApartByUID: an object deleted and created again
+// under its name while the Reflector did not watch is two objects to a
+// re-list: the old one's deletion, then the new one's addition, so that
+// a handler keeping objects by name ends with the new one.
+func TestRelistTellsObjectsApartByUID(t *testing.T) {
+	srv := apiserver.New(apiserver.Options{}).Register(corev1.ConfigMapKind())
+	defer srv.Close()
+	c := apiclient.New(srv)
+	ctx := context.Background()
+	path := "/api/v1/namespaces/default/configmaps"
+	if err := c.Create(ctx, path, &corev1.ConfigMap{ObjectMeta: meta.ObjectMeta{Name: "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	byName := map[string]string{} // name → uid
+	rf := c.NewReflector(path, func(typ string, obj *apiclient.Object) {
+		seen = append(seen, typ+" "+obj.Metadata.UID)
+		if typ == "DELETED" {
+			delete(byName, obj.Metadata.Name)
+		} else {
+			byName[obj.Metadata.Name] = obj.Metadata.UID
+		}
+	}, nil)
+	if err := rf.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	first := byName["a"]
+	if err := c.Delete(ctx, path+"/a", meta.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Create(ctx, path, &corev1.ConfigMap{ObjectMeta: meta.ObjectMeta{Name: "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	var cm corev1.ConfigMap
+	if err := c.Get(ctx, path+"/a", &cm); err != nil {
+		t.Fatal(err)
+	}
+	if err := rf.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"ADDED " + first, "DELETED " + first, "ADDED " + cm.UID}
+	if !slices.Equal(seen, want) {
+		t.Errorf("handler calls %q, want %q", seen, want)
+	}
+	if byName["a"] != cm.UID {
+		t.Errorf("the handler's a has uid %q, want the new object's %q", byName["a"], cm.UID)
 	}
 }
