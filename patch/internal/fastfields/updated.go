@@ -45,6 +45,9 @@ type diffWalker struct {
 	visit  Visitor
 	path   fieldpath.Path
 	names  []string // where the path's field names are kept
+	// sideBySide walks equal values side by side too, as the reference
+	// the tests check sameValue against.
+	sideBySide bool
 }
 
 // name returns a pointer to a copy of k for a path element, from a slab
@@ -204,6 +207,9 @@ func (w *diffWalker) field(t *smd.Map, k string, l, r side) bool {
 	if !ok {
 		return false
 	}
+	if ok, handled := w.sameValue(ft, l, r); handled {
+		return ok
+	}
 	w.path = append(w.path, fieldpath.PathElement{FieldName: w.name(k)})
 	ok = w.node(ft, l, r)
 	w.path = w.path[:len(w.path)-1]
@@ -309,6 +315,9 @@ func sortedEntries(t *smd.List, list []any) ([]entry, bool) {
 }
 
 func (w *diffWalker) item(t *smd.List, pe fieldpath.PathElement, l, r side) bool {
+	if ok, handled := w.sameValue(t.ElementType, l, r); handled {
+		return ok
+	}
 	w.path = append(w.path, pe)
 	ok := w.node(t.ElementType, l, r)
 	w.path = w.path[:len(w.path)-1]
