@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 
@@ -62,4 +63,16 @@ func (r *resource) typedFormWithoutManagedFields(obj meta.Object) (map[string]an
 	tree, ok := r.typedJSON.Form(obj, patch.DecodeValue)
 	m.ManagedFields = entries
 	return tree, ok
+}
+
+// marshalJSON is json.Marshal(obj), written by the kind's compiled plan
+// (see typedjson.AppendJSON) when it has one for obj's type.
+func (r *resource) marshalJSON(obj meta.Object) ([]byte, error) {
+	if r.typedJSON != nil {
+		if b, ok := r.typedJSON.AppendJSON(make([]byte, 0, r.encodedSize.Load()+64), obj); ok {
+			r.encodedSize.Store(int64(len(b)))
+			return b, nil
+		}
+	}
+	return json.Marshal(obj)
 }

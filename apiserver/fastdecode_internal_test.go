@@ -142,3 +142,39 @@ func TestLiveFormTyped(t *testing.T) {
 		t.Errorf("typed live form: %v allocations, decoded: %v", typed, general)
 	}
 }
+
+// TestMarshalJSONMatchesMarshal checks that a kind's compiled plan
+// writes what json.Marshal writes, for objects it encodes and those it
+// leaves to Marshal (a fieldsV1 with space in it), and that it does
+// encode the kind's objects.
+func TestMarshalJSONMatchesMarshal(t *testing.T) {
+	r := spliceResource(func() meta.Object { return &spliced{} })
+	r.typedJSON = compileJSON(r.kind, nil)
+	for _, tc := range []struct {
+		name, body string
+		planned    bool
+	}{
+		{"whole", splicedBody, true},
+		{"escapes", `{"metadata":{"name":"a<b>&\u2028\u00e9\"","labels":{"z":"1","a":"\n"}},"spec":{"note":"\u0000"}}`, true},
+		{"empty", `{}`, true},
+		{"fieldsV1 with space", `{"metadata":{"managedFields":[{"fieldsV1":{ "f:a" : {} }}]}}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			obj := &spliced{}
+			if err := json.Unmarshal([]byte(tc.body), obj); err != nil {
+				t.Fatal(err)
+			}
+			want, err := json.Marshal(obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.marshalJSON(obj)
+			if err != nil || string(got) != string(want) {
+				t.Errorf("marshalJSON wrote %s, %v; want %s", got, err, want)
+			}
+			if _, planned := r.typedJSON.AppendJSON(nil, obj); planned != tc.planned {
+				t.Errorf("written by the plan: %v, want %v", planned, tc.planned)
+			}
+		})
+	}
+}

@@ -2,11 +2,11 @@ package apiserver
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/internal/typedjson"
@@ -67,8 +67,11 @@ type resource struct {
 	// the encoding the field manager reads (see encodeonce.go).
 	spliceManagedFields bool
 	// typedJSON decodes JSON into the kind's Go types without reflection
-	// where it can (see decodeJSON).
+	// where it can (see decodeJSON), and encodes them (see marshalJSON).
 	typedJSON *typedjson.Decoder
+	// encodedSize is about the size of the last object marshalJSON
+	// wrote, the capacity the next starts with.
+	encodedSize atomic.Int64
 }
 
 type subresourceInfo struct {
@@ -338,7 +341,7 @@ func (r *resource) encode(obj meta.Object) ([]byte, error) {
 		return buf.Bytes(), err
 	}
 	m.ResourceVersion = rvPlaceholder
-	return json.Marshal(obj)
+	return r.marshalJSON(obj)
 }
 
 // field returns a top-level field of a typed object, addressable.
