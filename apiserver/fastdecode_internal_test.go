@@ -9,6 +9,7 @@ import (
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
+	"github.com/kapi-dev/kapi/storage"
 )
 
 const splicedBody = `{"apiVersion":"g.example.com/v1","kind":"Spliced","metadata":{"name":"a","namespace":"ns",
@@ -174,6 +175,40 @@ func TestMarshalJSONMatchesMarshal(t *testing.T) {
 			}
 			if _, planned := r.typedJSON.AppendJSON(nil, obj); planned != tc.planned {
 				t.Errorf("written by the plan: %v, want %v", planned, tc.planned)
+			}
+		})
+	}
+}
+
+// TestDecodeTransientMatchesDecode checks that a write's read of the
+// stored object, by the compiled plan with shared strings, decodes what
+// the general decode does, for values the plan decodes and values it
+// leaves to the general decoder, and that the strings do not alias the
+// stored value.
+func TestDecodeTransientMatchesDecode(t *testing.T) {
+	r := spliceResource(func() meta.Object { return &spliced{} })
+	r.typedJSON = compileJSON(r.kind, nil)
+	r.jsonCodec = codec.JSON{}
+	for _, tc := range []struct{ name, value string }{
+		{"whole", splicedBody},
+		{"escapes", `{"metadata":{"name":"a\u00e9\n","labels":{"k\"":"v"}},"spec":{"note":"x"}}`},
+		{"unknown field", `{"metadata":{"name":"a"},"spec":{"note":"x","nope":1}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kv := &storage.KeyValue{Key: "/k", Value: []byte(tc.value), ModRevision: 7}
+			want, err := r.decode(kv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.decodeTransient(kv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range kv.Value {
+				kv.Value[i] = 'x'
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("decodeTransient gave %+v, decode %+v", got, want)
 			}
 		})
 	}

@@ -299,10 +299,30 @@ func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
 	if err := r.decodeValue(kv.Value, obj); err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 	}
+	return r.stamp(obj, kv), nil
+}
+
+// stamp sets the type and resourceVersion of obj, decoded from kv.
+func (r *resource) stamp(obj meta.Object, kv *storage.KeyValue) meta.Object {
 	tm := obj.GetTypeMeta()
 	tm.Kind, tm.APIVersion = r.kind.Kind, r.apiVersion
 	obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(kv.ModRevision, 10)
-	return obj, nil
+	return obj
+}
+
+// decodeTransient is decode for an object that lives as long as the
+// request, such as the one a write replaces: decoded by the compiled
+// plan, its strings share one copy of the stored value (see
+// typedjson.DecodeShared) rather than taking an allocation each.
+func (r *resource) decodeTransient(kv *storage.KeyValue) (meta.Object, error) {
+	if r.versions != nil || r.typedJSON == nil || codec.Sniff(kv.Value) != codec.MediaTypeJSON {
+		return r.decode(kv)
+	}
+	obj := r.kind.New()
+	if !r.typedJSON.DecodeShared(kv.Value, obj) {
+		return r.decode(kv)
+	}
+	return r.stamp(obj, kv), nil
 }
 
 // decodeValue decodes a stored value with the codecs' serializer of its
