@@ -182,7 +182,8 @@ func (w *diffWalker) mapNode(t *smd.Map, tr smd.TypeRef, l, r side) bool {
 // fieldsOf compares the fields of two maps of type t.
 func (w *diffWalker) fieldsOf(t *smd.Map, lm, rm map[string]any) bool {
 	// In key order, so that every insert into the result sets appends.
-	keys := make([]string, 0, max(len(lm), len(rm)))
+	var small [16]string // most maps: no allocation
+	keys := small[:0]
 	for k := range lm {
 		keys = append(keys, k)
 	}
