@@ -182,34 +182,52 @@ func TestMarshalJSONMatchesMarshal(t *testing.T) {
 
 // TestDecodeTransientMatchesDecode checks that a write's read of the
 // stored object, by the compiled plan with shared strings, decodes what
-// the general decode does, for values the plan decodes and values it
-// leaves to the general decoder, and that the strings do not alias the
-// stored value.
+// the general decode does, for a kind of one version and for each
+// version of a kind served in two, for values the plan decodes and
+// values it leaves to the general decoder, and that the strings do not
+// alias the stored value.
 func TestDecodeTransientMatchesDecode(t *testing.T) {
-	r := spliceResource(func() meta.Object { return &spliced{} })
-	r.typedJSON = compileJSON(r.kind, nil)
-	r.jsonCodec = codec.JSON{}
-	for _, tc := range []struct{ name, value string }{
-		{"whole", splicedBody},
-		{"escapes", `{"metadata":{"name":"a\u00e9\n","labels":{"k\"":"v"}},"spec":{"note":"x"}}`},
-		{"unknown field", `{"metadata":{"name":"a"},"spec":{"note":"x","nope":1}}`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			kv := &storage.KeyValue{Key: "/k", Value: []byte(tc.value), ModRevision: 7}
-			want, err := r.decode(kv)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := r.decodeTransient(kv)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range kv.Value {
-				kv.Value[i] = 'x'
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("decodeTransient gave %+v, decode %+v", got, want)
-			}
-		})
+	one := spliceResource(func() meta.Object { return &spliced{} })
+	one.typedJSON = compileJSON(one.kind, nil)
+	one.jsonCodec = codec.JSON{}
+	k := Kind{Group: "g.example.com", Kind: "Spliced", Resource: "spliceds",
+		New:      func() meta.Object { return &spliced{} },
+		Versions: []KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
+	kinds, _, vs, err := expandVersions(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stor := &resource{kind: kinds[0], apiVersion: kinds[0].groupVersion().String(), versions: vs, jsonCodec: codec.JSON{}}
+	stor.stor, stor.typedJSON = stor, compileJSON(kinds[0], vs)
+	other := &resource{kind: kinds[1], apiVersion: kinds[1].groupVersion().String(), versions: vs, stor: stor, jsonCodec: codec.JSON{}}
+	other.typedJSON = compileJSON(kinds[1], vs)
+	for _, rc := range []struct {
+		name string
+		r    *resource
+	}{{"one version", one}, {"storage version", stor}, {"other version", other}} {
+		r := rc.r
+		for _, tc := range []struct{ name, value string }{
+			{"whole", splicedBody},
+			{"escapes", `{"apiVersion":"g.example.com/v1","metadata":{"name":"a\u00e9\n","labels":{"k\"":"v"}},"spec":{"note":"x"}}`},
+			{"unknown field", `{"apiVersion":"g.example.com/v1","metadata":{"name":"a"},"spec":{"note":"x","nope":1}}`},
+		} {
+			t.Run(rc.name+"/"+tc.name, func(t *testing.T) {
+				kv := &storage.KeyValue{Key: "/k", Value: []byte(tc.value), ModRevision: 7}
+				want, err := r.decode(kv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := r.decodeTransient(kv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range kv.Value {
+					kv.Value[i] = 'x'
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("decodeTransient gave %+v, decode %+v", got, want)
+				}
+			})
+		}
 	}
 }

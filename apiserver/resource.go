@@ -288,49 +288,52 @@ func (r *resource) setStorageCodec(mediaType string) error {
 // The object of a kind served in several versions is decoded in the
 // version it was stored in and converted to the resource's.
 func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
+	return r.decodeKV(kv, false)
+}
+
+// decodeTransient is decode for an object that lives as long as the
+// request, such as the one a write replaces: what the compiled plan
+// decodes has its strings cut from one copy of the stored value (see
+// typedjson.DecodeShared) rather than taking an allocation each.
+func (r *resource) decodeTransient(kv *storage.KeyValue) (meta.Object, error) {
+	return r.decodeKV(kv, true)
+}
+
+// decodeKV is decode, with strings shared as decodeTransient has them
+// when shared is set.
+func (r *resource) decodeKV(kv *storage.KeyValue, shared bool) (meta.Object, error) {
 	if r.versions != nil {
-		obj, err := r.decodeStored(kv)
+		obj, err := r.decodeStoredValue(kv, shared)
 		if err != nil {
 			return nil, err
 		}
 		return r.inVersion(obj)
 	}
 	obj := r.kind.New()
-	if err := r.decodeValue(kv.Value, obj); err != nil {
+	if err := r.decodeValueShared(kv.Value, obj, shared); err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 	}
-	return r.stamp(obj, kv), nil
-}
-
-// stamp sets the type and resourceVersion of obj, decoded from kv.
-func (r *resource) stamp(obj meta.Object, kv *storage.KeyValue) meta.Object {
 	tm := obj.GetTypeMeta()
 	tm.Kind, tm.APIVersion = r.kind.Kind, r.apiVersion
 	obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(kv.ModRevision, 10)
-	return obj
-}
-
-// decodeTransient is decode for an object that lives as long as the
-// request, such as the one a write replaces: decoded by the compiled
-// plan, its strings share one copy of the stored value (see
-// typedjson.DecodeShared) rather than taking an allocation each.
-func (r *resource) decodeTransient(kv *storage.KeyValue) (meta.Object, error) {
-	if r.versions != nil || r.typedJSON == nil || codec.Sniff(kv.Value) != codec.MediaTypeJSON {
-		return r.decode(kv)
-	}
-	obj := r.kind.New()
-	if !r.typedJSON.DecodeShared(kv.Value, obj) {
-		return r.decode(kv)
-	}
-	return r.stamp(obj, kv), nil
+	return obj, nil
 }
 
 // decodeValue decodes a stored value with the codecs' serializer of its
 // encoding. The server wrote it, so field validation's strict errors are
 // not looked at.
 func (r *resource) decodeValue(value []byte, obj meta.Object) error {
+	return r.decodeValueShared(value, obj, false)
+}
+
+// decodeValueShared is decodeValue, with the strings of what the
+// compiled plan decodes sharing one copy of value when shared is set.
+func (r *resource) decodeValueShared(value []byte, obj meta.Object, shared bool) error {
 	mt := codec.Sniff(value)
 	if mt == codec.MediaTypeJSON {
+		if shared && r.typedJSON != nil && r.typedJSON.DecodeShared(value, obj) {
+			return nil
+		}
 		_, err := r.decodeJSON(r.jsonCodec, value, obj, true)
 		return err
 	}
