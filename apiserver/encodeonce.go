@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -62,7 +61,7 @@ func (r *resource) encodeWithoutManagedFields(obj meta.Object) ([]byte, error) {
 	m := obj.GetObjectMeta()
 	entries, rv := m.ManagedFields, m.ResourceVersion
 	m.ManagedFields, m.ResourceVersion = nil, rvPlaceholder
-	b, err := json.Marshal(obj)
+	b, err := r.marshalJSON(obj)
 	m.ManagedFields, m.ResourceVersion = entries, rv
 	return b, err
 }

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 
@@ -37,13 +38,25 @@ func compileJSON(k Kind, vs *versionSet) *typedjson.Decoder {
 // the problems and errors.
 func (r *resource) decodeJSON(ser codec.Serializer, data []byte, obj meta.Object, trusted bool) ([]error, error) {
 	j, isJSON := ser.(codec.JSON)
-	if isJSON && r.typedJSON != nil && r.typedJSON.Decode(data, obj) {
+	if isJSON && r.typedJSON != nil && r.decodeTyped(data, obj, trusted) {
 		return nil, nil
 	}
 	if isJSON && trusted {
 		return nil, j.DecodeTrusted(data, obj)
 	}
 	return ser.Decode(data, obj)
+}
+
+// decodeTyped decodes by the compiled plan. What is not trusted is a
+// request's body (or a patch applied to the stored object), whose object
+// lives as long as the request: its strings share one copy of the body.
+// A stored value's object may be kept (the Cached readers' indexes), so
+// its strings are each its own, not holding the whole value.
+func (r *resource) decodeTyped(data []byte, obj meta.Object, trusted bool) bool {
+	if trusted {
+		return r.typedJSON.Decode(data, obj)
+	}
+	return r.typedJSON.DecodeShared(data, obj)
 }
 
 // typedFormWithoutManagedFields is the JSON form of obj without
@@ -62,4 +75,16 @@ func (r *resource) typedFormWithoutManagedFields(obj meta.Object) (map[string]an
 	tree, ok := r.typedJSON.Form(obj, patch.DecodeValue)
 	m.ManagedFields = entries
 	return tree, ok
+}
+
+// marshalJSON is json.Marshal(obj), written by the kind's compiled plan
+// (see typedjson.AppendJSON) when it has one for obj's type.
+func (r *resource) marshalJSON(obj meta.Object) ([]byte, error) {
+	if r.typedJSON != nil {
+		if b, ok := r.typedJSON.AppendJSON(make([]byte, 0, r.encodedSize.Load()+64), obj); ok {
+			r.encodedSize.Store(int64(len(b)))
+			return b, nil
+		}
+	}
+	return json.Marshal(obj)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
+	"github.com/kapi-dev/kapi/storage"
 )
 
 const splicedBody = `{"apiVersion":"g.example.com/v1","kind":"Spliced","metadata":{"name":"a","namespace":"ns",
@@ -140,5 +141,93 @@ func TestLiveFormTyped(t *testing.T) {
 	}
 	if typed := testing.AllocsPerRun(20, func() { _, _ = r.liveForm(old, live) }); typed >= general {
 		t.Errorf("typed live form: %v allocations, decoded: %v", typed, general)
+	}
+}
+
+// TestMarshalJSONMatchesMarshal checks that a kind's compiled plan
+// writes what json.Marshal writes, for objects it encodes and those it
+// leaves to Marshal (a fieldsV1 with space in it), and that it does
+// encode the kind's objects.
+func TestMarshalJSONMatchesMarshal(t *testing.T) {
+	r := spliceResource(func() meta.Object { return &spliced{} })
+	r.typedJSON = compileJSON(r.kind, nil)
+	for _, tc := range []struct {
+		name, body string
+		planned    bool
+	}{
+		{"whole", splicedBody, true},
+		{"escapes", `{"metadata":{"name":"a<b>&\u2028\u00e9\"","labels":{"z":"1","a":"\n"}},"spec":{"note":"\u0000"}}`, true},
+		{"empty", `{}`, true},
+		{"fieldsV1 with space", `{"metadata":{"managedFields":[{"fieldsV1":{ "f:a" : {} }}]}}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			obj := &spliced{}
+			if err := json.Unmarshal([]byte(tc.body), obj); err != nil {
+				t.Fatal(err)
+			}
+			want, err := json.Marshal(obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.marshalJSON(obj)
+			if err != nil || string(got) != string(want) {
+				t.Errorf("marshalJSON wrote %s, %v; want %s", got, err, want)
+			}
+			if _, planned := r.typedJSON.AppendJSON(nil, obj); planned != tc.planned {
+				t.Errorf("written by the plan: %v, want %v", planned, tc.planned)
+			}
+		})
+	}
+}
+
+// TestDecodeTransientMatchesDecode checks that a write's read of the
+// stored object, by the compiled plan with shared strings, decodes what
+// the general decode does, for a kind of one version and for each
+// version of a kind served in two, for values the plan decodes and
+// values it leaves to the general decoder, and that the strings do not
+// alias the stored value.
+func TestDecodeTransientMatchesDecode(t *testing.T) {
+	one := spliceResource(func() meta.Object { return &spliced{} })
+	one.typedJSON = compileJSON(one.kind, nil)
+	one.jsonCodec = codec.JSON{}
+	k := Kind{Group: "g.example.com", Kind: "Spliced", Resource: "spliceds",
+		New:      func() meta.Object { return &spliced{} },
+		Versions: []KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
+	kinds, _, vs, err := expandVersions(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stor := &resource{kind: kinds[0], apiVersion: kinds[0].groupVersion().String(), versions: vs, jsonCodec: codec.JSON{}}
+	stor.stor, stor.typedJSON = stor, compileJSON(kinds[0], vs)
+	other := &resource{kind: kinds[1], apiVersion: kinds[1].groupVersion().String(), versions: vs, stor: stor, jsonCodec: codec.JSON{}}
+	other.typedJSON = compileJSON(kinds[1], vs)
+	for _, rc := range []struct {
+		name string
+		r    *resource
+	}{{"one version", one}, {"storage version", stor}, {"other version", other}} {
+		r := rc.r
+		for _, tc := range []struct{ name, value string }{
+			{"whole", splicedBody},
+			{"escapes", `{"apiVersion":"g.example.com/v1","metadata":{"name":"a\u00e9\n","labels":{"k\"":"v"}},"spec":{"note":"x"}}`},
+			{"unknown field", `{"apiVersion":"g.example.com/v1","metadata":{"name":"a"},"spec":{"note":"x","nope":1}}`},
+		} {
+			t.Run(rc.name+"/"+tc.name, func(t *testing.T) {
+				kv := &storage.KeyValue{Key: "/k", Value: []byte(tc.value), ModRevision: 7}
+				want, err := r.decode(kv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := r.decodeTransient(kv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range kv.Value {
+					kv.Value[i] = 'x'
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("decodeTransient gave %+v, decode %+v", got, want)
+				}
+			})
+		}
 	}
 }

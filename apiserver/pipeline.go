@@ -189,7 +189,7 @@ func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error
 	if r.normalized {
 		resp.KV = r.normalize(resp.KV) // read as the cache reads it
 	}
-	old, err := r.decode(resp.KV)
+	old, err := r.decodeTransient(resp.KV)
 	if err != nil {
 		return nil, nil, status.InternalError(err)
 	}

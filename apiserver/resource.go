@@ -2,12 +2,12 @@ package apiserver
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/internal/typedjson"
@@ -68,10 +68,13 @@ type resource struct {
 	// the encoding the field manager reads (see encodeonce.go).
 	spliceManagedFields bool
 	// typedJSON decodes JSON into the kind's Go types without reflection
-	// where it can (see decodeJSON).
+	// where it can (see decodeJSON), and encodes them (see marshalJSON).
 	typedJSON *typedjson.Decoder
 	// copyBuffers holds the buffers decodeCopy encodes into (see there).
 	copyBuffers sync.Pool
+	// encodedSize is about the size of the last object marshalJSON
+	// wrote, the capacity the next starts with.
+	encodedSize atomic.Int64
 }
 
 type subresourceInfo struct {
@@ -288,15 +291,29 @@ func (r *resource) setStorageCodec(mediaType string) error {
 // The object of a kind served in several versions is decoded in the
 // version it was stored in and converted to the resource's.
 func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
+	return r.decodeKV(kv, false)
+}
+
+// decodeTransient is decode for an object that lives as long as the
+// request, such as the one a write replaces: what the compiled plan
+// decodes has its strings cut from one copy of the stored value (see
+// typedjson.DecodeShared) rather than taking an allocation each.
+func (r *resource) decodeTransient(kv *storage.KeyValue) (meta.Object, error) {
+	return r.decodeKV(kv, true)
+}
+
+// decodeKV is decode, with strings shared as decodeTransient has them
+// when shared is set.
+func (r *resource) decodeKV(kv *storage.KeyValue, shared bool) (meta.Object, error) {
 	if r.versions != nil {
-		obj, err := r.decodeStored(kv)
+		obj, err := r.decodeStoredValue(kv, shared)
 		if err != nil {
 			return nil, err
 		}
 		return r.inVersion(obj)
 	}
 	obj := r.kind.New()
-	if err := r.decodeValue(kv.Value, obj); err != nil {
+	if err := r.decodeValueShared(kv.Value, obj, shared); err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 	}
 	tm := obj.GetTypeMeta()
@@ -309,8 +326,17 @@ func (r *resource) decode(kv *storage.KeyValue) (meta.Object, error) {
 // encoding. The server wrote it, so field validation's strict errors are
 // not looked at.
 func (r *resource) decodeValue(value []byte, obj meta.Object) error {
+	return r.decodeValueShared(value, obj, false)
+}
+
+// decodeValueShared is decodeValue, with the strings of what the
+// compiled plan decodes sharing one copy of value when shared is set.
+func (r *resource) decodeValueShared(value []byte, obj meta.Object, shared bool) error {
 	mt := codec.Sniff(value)
 	if mt == codec.MediaTypeJSON {
+		if shared && r.typedJSON != nil && r.typedJSON.DecodeShared(value, obj) {
+			return nil
+		}
 		_, err := r.decodeJSON(r.jsonCodec, value, obj, true)
 		return err
 	}
@@ -335,7 +361,7 @@ func (r *resource) encode(obj meta.Object) ([]byte, error) {
 			b = buf.Bytes()
 			return err
 		}
-		b, err = json.Marshal(obj)
+		b, err = r.marshalJSON(obj)
 		return err
 	})
 	return b, err

@@ -66,12 +66,18 @@ func (r *resource) storedInfo(value []byte) (*versionInfo, error) {
 
 // decodeStored decodes a stored value in the version it was stored in.
 func (r *resource) decodeStored(kv *storage.KeyValue) (meta.Object, error) {
+	return r.decodeStoredValue(kv, false)
+}
+
+// decodeStoredValue is decodeStored, with strings shared as
+// decodeTransient has them when shared is set.
+func (r *resource) decodeStoredValue(kv *storage.KeyValue, shared bool) (meta.Object, error) {
 	info, err := r.storedInfo(kv.Value)
 	if err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 	}
 	obj := info.new()
-	if err := r.decodeValue(kv.Value, obj); err != nil {
+	if err := r.decodeValueShared(kv.Value, obj, shared); err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 	}
 	if av := obj.GetTypeMeta().APIVersion; av != "" && av != info.apiVersion {

@@ -15,6 +15,19 @@ const maxDepth = 1000
 // value, and reports whether it could. When it could not, it leaves *v
 // zero again for the general decoder to start from.
 func (d *Decoder) Decode(data []byte, v any) bool {
+	return d.decode(data, v, false)
+}
+
+// DecodeShared is Decode with the decoded strings that are the document's
+// bytes as they are (no escapes) sharing one copy of data, rather than
+// each its own: one allocation instead of one per string, for a value
+// that does not outlive the document much (a request's object), since
+// any of its strings keeps the whole copy.
+func (d *Decoder) DecodeShared(data []byte, v any) bool {
+	return d.decode(data, v, true)
+}
+
+func (d *Decoder) decode(data []byte, v any, shared bool) bool {
 	e := (*eface)(unsafe.Pointer(&v))
 	for i := range d.types {
 		c := &d.types[i]
@@ -22,6 +35,9 @@ func (d *Decoder) Decode(data []byte, v any) bool {
 			continue
 		}
 		p := &parser{data: data}
+		if shared {
+			p.shared = string(data)
+		}
 		if p.object(c.root, e.data) && p.end() {
 			return true
 		}
@@ -39,6 +55,19 @@ type parser struct {
 	depth int
 	// noSpace makes space between tokens an error (see Compact).
 	noSpace bool
+	// shared, when not empty, is a copy of data that plain strings are
+	// cut from (see DecodeShared).
+	shared string
+}
+
+// text returns b, a part of p.data, as a string: cut from p.shared when
+// there is one, else copied.
+func (p *parser) text(b []byte) string {
+	if p.shared == "" {
+		return string(b)
+	}
+	off := int(uintptr(unsafe.Pointer(unsafe.SliceData(b))) - uintptr(unsafe.Pointer(unsafe.SliceData(p.data))))
+	return p.shared[off : off+len(b)]
 }
 
 func (p *parser) space() {
@@ -237,7 +266,7 @@ func (p *parser) str() (string, bool) {
 	raw := p.data[p.pos:end]
 	p.pos = end
 	if plain {
-		return string(raw[1 : len(raw)-1]), true
+		return p.text(raw[1 : len(raw)-1]), true
 	}
 	// Escapes or invalid UTF-8: encoding/json's own unquoting.
 	var s string

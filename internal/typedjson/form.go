@@ -40,6 +40,7 @@ type formNode struct {
 
 type formField struct {
 	name      string
+	key       string // the name as Marshal writes it, and a colon
 	offset    uintptr
 	omitEmpty bool
 	omitZero  bool // by the type's IsZero method
@@ -117,7 +118,7 @@ func (b *formBuilder) structFields(n *formNode, t reflect.Type, base uintptr, na
 			return fmt.Errorf("%v: field %q named twice", t, f.name)
 		}
 		names[f.name] = true
-		ff := formField{name: f.name, offset: f.offset, omitEmpty: hasOption(f.opts, "omitempty")}
+		ff := formField{name: f.name, key: quotedKey(f.name), offset: f.offset, omitEmpty: hasOption(f.opts, "omitempty")}
 		if hasOption(f.opts, "omitzero") {
 			if f.Type.Kind() == reflect.Pointer || !reflect.PointerTo(f.Type).Implements(isZeroerType) {
 				return fmt.Errorf("%v.%s: omitzero without an IsZero method", t, f.Name)

@@ -11,8 +11,11 @@
 // are the general decoder's.
 //
 // The same compiled types give a value's form ([Decoder.Form]: its JSON
-// as decoded into maps, built without encoding it), and [Compact] tells
-// JSON that encoding/json would write back unchanged.
+// as decoded into maps, built without encoding it) and its encoding
+// ([Decoder.AppendJSON]: what encoding/json's Marshal writes), and
+// [Compact] tells JSON that encoding/json would write back unchanged.
+// [Decoder.DecodeShared] decodes with strings that share one copy of the
+// document, for values that do not outlive it by much.
 package typedjson
 
 import (

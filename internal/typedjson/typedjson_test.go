@@ -79,7 +79,26 @@ func decodeBoth(t *testing.T, d *Decoder, doc []byte) bool {
 	if !reflect.DeepEqual(fast, strict) || !reflect.DeepEqual(fast, trusted) {
 		t.Fatalf("%s: fast path decoded\n%+v\nsigs.k8s.io/json\n%+v", doc, fast, strict)
 	}
+	checkShared(t, d, doc, &fast)
 	return true
+}
+
+// checkShared decodes doc with DecodeShared, wanting what Decode gave
+// (want), and that value again after doc's bytes are overwritten: the
+// strings share a copy of the document, not the document.
+func checkShared(t *testing.T, d *Decoder, doc []byte, want *thing) {
+	t.Helper()
+	own := bytes.Clone(doc)
+	var shared thing
+	if !d.DecodeShared(own, &shared) {
+		t.Fatalf("%s: DecodeShared gave up where Decode did not", doc)
+	}
+	for i := range own {
+		own[i] = 'x'
+	}
+	if !reflect.DeepEqual(&shared, want) {
+		t.Fatalf("%s: DecodeShared decoded\n%+v\nDecode\n%+v", doc, shared, *want)
+	}
 }
 
 var corpus = []struct {

@@ -228,7 +228,7 @@ func (p *parser) stringMap(ptr unsafe.Pointer) bool {
 		if !ok {
 			return false
 		}
-		(*m)[string(key)] = v
+		(*m)[p.text(key)] = v
 	}
 }
 

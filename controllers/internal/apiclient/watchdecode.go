@@ -65,20 +65,27 @@ func (f *frameReader) next() ([]byte, error) {
 	return f.buf, nil
 }
 
+// The members an event and its object are read for, each found in one
+// pass over its object.
+var (
+	eventKeys  = []string{"type", "object"}
+	objectKeys = []string{"kind", "apiVersion", "metadata"}
+)
+
 // decodeEvent reads one frame: its type, and its object's type and
 // metadata without managedFields, or the Status of an ERROR event.
 func decodeEvent(frame []byte) (Event, error) {
 	var ev Event
 	frame = bytes.TrimSpace(frame)
-	ts, te, ok := jsonscan.ObjectField(frame, "type")
-	os, oe, ok2 := jsonscan.ObjectField(frame, "object")
-	if !ok || !ok2 {
+	var m [2]jsonscan.Member
+	jsonscan.ObjectFields(frame, eventKeys, m[:])
+	if !m[0].Found() || !m[1].Found() {
 		return ev, fmt.Errorf("malformed watch event %.100q", frame)
 	}
-	if err := json.Unmarshal(frame[ts:te], &ev.Type); err != nil {
+	if err := unmarshalString(frame[m[0].Start:m[0].End], &ev.Type); err != nil {
 		return ev, fmt.Errorf("watch event type: %w", err)
 	}
-	obj := frame[os:oe]
+	obj := frame[m[1].Start:m[1].End]
 	if ev.Type == "ERROR" {
 		return ev, json.Unmarshal(obj, &ev.Status)
 	}
@@ -88,21 +95,29 @@ func decodeEvent(frame []byte) (Event, error) {
 // decodeObject reads an object's kind, apiVersion and metadata, leaving
 // out metadata.managedFields.
 func decodeObject(obj []byte, into *Object) error {
-	for _, f := range []struct {
-		key string
-		to  *string
-	}{{"kind", &into.Kind}, {"apiVersion", &into.APIVersion}} {
-		if s, e, ok := jsonscan.ObjectField(obj, f.key); ok {
-			if err := json.Unmarshal(obj[s:e], f.to); err != nil {
-				return fmt.Errorf("object %s: %w", f.key, err)
+	var m [3]jsonscan.Member
+	jsonscan.ObjectFields(obj, objectKeys, m[:])
+	for i, to := range []*string{&into.Kind, &into.APIVersion} {
+		if m[i].Found() {
+			if err := unmarshalString(obj[m[i].Start:m[i].End], to); err != nil {
+				return fmt.Errorf("object %s: %w", objectKeys[i], err)
 			}
 		}
 	}
-	ms, me, ok := jsonscan.ObjectField(obj, "metadata")
-	if !ok {
+	if !m[2].Found() {
 		return errors.New("watched object without metadata")
 	}
-	return decodeMetadata(withoutMember(obj[ms:me], "managedFields"), &into.Metadata)
+	return decodeMetadata(withoutMember(obj[m[2].Start:m[2].End], "managedFields"), &into.Metadata)
+}
+
+// unmarshalString decodes the JSON string b into s: in place when it
+// holds no escape, as the kinds and event types a server writes do.
+func unmarshalString(b []byte, s *string) error {
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 {
+		*s = string(b[1 : len(b)-1])
+		return nil
+	}
+	return json.Unmarshal(b, s)
 }
 
 // metadataPlan decodes ObjectMeta by a plan compiled once: every watch
@@ -124,22 +139,14 @@ func decodeMetadata(b []byte, m *meta.ObjectMeta) error {
 // withoutMember returns the JSON object b without its member key (b
 // itself when it has none), in a new slice.
 func withoutMember(b []byte, key string) []byte {
-	vs, ve, ok := jsonscan.ObjectField(b, key)
-	if !ok {
-		return b
-	}
-	// The member starts at its key's opening quote: back from the value
-	// over the colon, spaces and the quoted key (which, for the keys
-	// asked for here, holds no escaped quote).
-	ks := bytes.LastIndexByte(b[:vs], ':')
-	ks = bytes.LastIndexByte(b[:ks], '"')
-	ks = bytes.LastIndexByte(b[:ks], '"')
-	if ks < 0 {
+	var m [1]jsonscan.Member
+	jsonscan.ObjectFields(b, []string{key}, m[:])
+	if !m[0].Found() {
 		return b
 	}
 	// Drop the member and one comma next to it: the one after it, or
 	// for the last member the one before it.
-	me := jsonscan.SkipSpace(b, ve)
+	ks, me := m[0].Key, jsonscan.SkipSpace(b, m[0].End)
 	if me < len(b) && b[me] == ',' {
 		me++
 	} else if p := len(bytes.TrimRight(b[:ks], " \t\r\n")) - 1; p >= 0 && b[p] == ',' {

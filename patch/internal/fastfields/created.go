@@ -91,7 +91,8 @@ func (w *fieldWalker) node(parent *fieldpath.Set, pe fieldpath.PathElement, v an
 // fields records the fields of a granular map or struct, in key order so
 // that every insert appends.
 func (w *fieldWalker) fields(set *fieldpath.Set, t *smd.Map, obj map[string]any) bool {
-	keys := make([]string, 0, len(obj))
+	var small [16]string // most maps: no allocation
+	keys := small[:0]
 	for k := range obj {
 		keys = append(keys, k)
 	}

@@ -82,7 +82,8 @@ type jsonWalker struct {
 // fieldsOf writes the fields of a granular map, in name order (the set's
 // order for field names); wrote reports whether it wrote any.
 func (w *jsonWalker) fieldsOf(t *smd.Map, obj map[string]any, reset, strip *Names) (wrote, ok bool) {
-	keys := make([]string, 0, len(obj))
+	var small [16]string // most maps: no allocation
+	keys := small[:0]
 	for k := range obj {
 		keys = append(keys, k)
 	}

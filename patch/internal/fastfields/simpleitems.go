@@ -22,7 +22,13 @@ func (w *jsonWalker) simpleItems(t *smd.List, list []any) (wrote, handled, ok bo
 		names = slices.Sorted(slices.Values(names))
 	}
 	width := max(len(names), 1)
-	vals := make([]any, len(list)*width)
+	var smallVals [16]any // most lists: no allocation
+	vals := smallVals[:0]
+	if n := len(list) * width; n <= len(smallVals) {
+		vals = smallVals[:n]
+	} else {
+		vals = make([]any, n)
+	}
 	for i, item := range list {
 		if !simpleName(t, names, item, vals[i*width:(i+1)*width]) {
 			return false, false, true
@@ -36,7 +42,13 @@ func (w *jsonWalker) simpleItems(t *smd.List, list []any) (wrote, handled, ok bo
 			}
 		}
 	}
-	order := make([]int, len(list))
+	var smallOrder [16]int
+	order := smallOrder[:0]
+	if len(list) <= len(smallOrder) {
+		order = smallOrder[:len(list)]
+	} else {
+		order = make([]int, len(list))
+	}
 	for i := range order {
 		order[i] = i
 	}

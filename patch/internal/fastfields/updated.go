@@ -45,6 +45,9 @@ type diffWalker struct {
 	visit  Visitor
 	path   fieldpath.Path
 	names  []string // where the path's field names are kept
+	// sideBySide walks equal values side by side too, as the reference
+	// the tests check sameValue against.
+	sideBySide bool
 }
 
 // name returns a pointer to a copy of k for a path element, from a slab
@@ -179,7 +182,8 @@ func (w *diffWalker) mapNode(t *smd.Map, tr smd.TypeRef, l, r side) bool {
 // fieldsOf compares the fields of two maps of type t.
 func (w *diffWalker) fieldsOf(t *smd.Map, lm, rm map[string]any) bool {
 	// In key order, so that every insert into the result sets appends.
-	keys := make([]string, 0, max(len(lm), len(rm)))
+	var small [16]string // most maps: no allocation
+	keys := small[:0]
 	for k := range lm {
 		keys = append(keys, k)
 	}
@@ -203,6 +207,9 @@ func (w *diffWalker) field(t *smd.Map, k string, l, r side) bool {
 	ft, ok := fieldType(t, k)
 	if !ok {
 		return false
+	}
+	if ok, handled := w.sameValue(ft, l, r); handled {
+		return ok
 	}
 	w.path = append(w.path, fieldpath.PathElement{FieldName: w.name(k)})
 	ok = w.node(ft, l, r)
@@ -309,6 +316,9 @@ func sortedEntries(t *smd.List, list []any) ([]entry, bool) {
 }
 
 func (w *diffWalker) item(t *smd.List, pe fieldpath.PathElement, l, r side) bool {
+	if ok, handled := w.sameValue(t.ElementType, l, r); handled {
+		return ok
+	}
 	w.path = append(w.path, pe)
 	ok := w.node(t.ElementType, l, r)
 	w.path = w.path[:len(w.path)-1]

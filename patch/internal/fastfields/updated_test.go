@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kapi-dev/kapi/patch/internal/fastfields"
 	"github.com/kapi-dev/kapi/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -288,5 +289,42 @@ func TestUpdatedWidgetWalked(t *testing.T) {
 	doc := bytes.Replace(widgetDoc(), []byte(`"replicas":3`), []byte(`"replicas":4`), 1)
 	if _, ok := k.fast.Changed(decode(t, widgetDoc()), decode(t, doc)); !ok {
 		t.Fatal("the update of the Widget takes the general path")
+	}
+}
+
+// TestSameMatchesWalk checks the walk's shortcut for equal values against
+// walking them side by side, on random objects (nulls, values of other
+// types, unknown fields, duplicate and unnamed list entries) and random
+// values at the root: both decline or both answer, with no change told.
+func TestSameMatchesWalk(t *testing.T) {
+	answered, declined := 0, 0
+	for _, s := range []struct {
+		name   string
+		schema *schema.Schema
+	}{{"widget", widgetSchema(t)}, {"thing", thingSchema()}, {"none", nil}} {
+		k := newKind(t, s.schema)
+		g := &randomObjects{rng: rand.New(rand.NewPCG(19, uint64(len(s.name))))}
+		root := s.schema
+		if root == nil {
+			root = &schema.Schema{Type: "object", Properties: map[string]*schema.Schema{"spec": {}}}
+		}
+		for i := range 3000 {
+			var v any = g.object(root, 0)
+			if i%5 == 0 {
+				v = g.any(0)
+			}
+			same, walked, told := fastfields.SameAsWalked(k.fast, v)
+			if same != walked || told {
+				t.Fatalf("%s: %s: same %v, walked %v (told of a change: %v)", s.name, mustJSON(t, v), same, walked, told)
+			}
+			if same {
+				answered++
+			} else {
+				declined++
+			}
+		}
+	}
+	if answered == 0 || declined == 0 {
+		t.Errorf("%d values answered, %d declined: the test needs both outcomes", answered, declined)
 	}
 }

@@ -1,0 +1,213 @@
+package typedjson
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// The plan that builds a value's form writes its JSON too, as
+// encoding/json's Marshal (HTML escaping on) writes it: fields in the
+// order Marshal takes them, the same omissions, strings escaped the same
+// way, map keys sorted, MarshalJSON output kept when it is compact. A
+// write encodes its object on every request, and Marshal spends most of
+// that time finding its way through the value by reflection.
+
+// AppendJSON appends the JSON encoding of v, a pointer of one of d's
+// types, to dst: what json.Marshal(v) gives. ok is false, and dst is
+// returned as it was, when v's type has no plan or a value in it needs
+// Marshal (MarshalJSON output that is not compact, or that fails).
+func (d *Decoder) AppendJSON(dst []byte, v any) (out []byte, ok bool) {
+	e := (*eface)(unsafe.Pointer(&v))
+	for i := range d.types {
+		c := &d.types[i]
+		if c.typ == e.typ && c.form != nil && e.data != nil {
+			w := writer{buf: dst}
+			if !w.value(c.form, e.data, 0) {
+				return dst, false
+			}
+			return w.buf, true
+		}
+	}
+	return dst, false
+}
+
+// writer writes one value.
+type writer struct{ buf []byte }
+
+func (w *writer) value(n *formNode, p unsafe.Pointer, depth int) bool {
+	if depth > maxDepth {
+		return false // Marshal's cycle check; no plan goes this deep
+	}
+	switch n.kind {
+	case fString:
+		w.buf = appendString(w.buf, *(*string)(p))
+	case fBool:
+		w.buf = strconv.AppendBool(w.buf, *(*bool)(p))
+	case fInt:
+		w.buf = strconv.AppendInt(w.buf, intAt(n.typ.Size(), p), 10)
+	case fUint:
+		w.buf = strconv.AppendUint(w.buf, uintAt(n.typ.Size(), p), 10)
+	case fStruct:
+		return w.object(n, p, depth)
+	case fPtr:
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
+			w.buf = append(w.buf, "null"...)
+			return true
+		}
+		return w.value(n.elem, q, depth+1)
+	case fSlice:
+		return w.slice(n, p, depth)
+	case fStringMap:
+		w.stringMap(*(*map[string]string)(p))
+	case fMarshaler:
+		b, err := reflect.NewAt(n.typ, p).Interface().(json.Marshaler).MarshalJSON()
+		if err != nil || !Compact(b) {
+			return false
+		}
+		w.buf = append(w.buf, b...)
+	default:
+		return false
+	}
+	return true
+}
+
+func (w *writer) object(n *formNode, p unsafe.Pointer, depth int) bool {
+	w.buf = append(w.buf, '{')
+	first := true
+	for i := range n.fields {
+		fd := &n.fields[i]
+		fp := unsafe.Add(p, fd.offset)
+		if fd.omitEmpty && empty(fd.node, fp) {
+			continue
+		}
+		if fd.omitZero && reflect.NewAt(fd.node.typ, fp).Interface().(interface{ IsZero() bool }).IsZero() {
+			continue
+		}
+		if !first {
+			w.buf = append(w.buf, ',')
+		}
+		first = false
+		w.buf = append(w.buf, fd.key...)
+		if !w.value(fd.node, fp, depth+1) {
+			return false
+		}
+	}
+	w.buf = append(w.buf, '}')
+	return true
+}
+
+func (w *writer) slice(n *formNode, p unsafe.Pointer, depth int) bool {
+	h := (*sliceHeader)(p)
+	if h.data == nil {
+		w.buf = append(w.buf, "null"...)
+		return true
+	}
+	w.buf = append(w.buf, '[')
+	size := n.elem.typ.Size()
+	for i := range h.len {
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		if !w.value(n.elem, unsafe.Add(h.data, uintptr(i)*size), depth+1) {
+			return false
+		}
+	}
+	w.buf = append(w.buf, ']')
+	return true
+}
+
+func (w *writer) stringMap(m map[string]string) {
+	if m == nil {
+		w.buf = append(w.buf, "null"...)
+		return
+	}
+	var arr [16]string
+	keys := arr[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	w.buf = append(w.buf, '{')
+	for i, k := range keys {
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		w.buf = append(appendString(w.buf, k), ':')
+		w.buf = appendString(w.buf, m[k])
+	}
+	w.buf = append(w.buf, '}')
+}
+
+// quotedKey is a field's name as Marshal writes it, with the colon.
+func quotedKey(name string) string {
+	return string(appendString(nil, name)) + ":"
+}
+
+// htmlSafe marks the ASCII bytes Marshal writes in a string as they are.
+var htmlSafe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s quoted as Marshal quotes it with HTML escaping:
+// the quote, the backslash and control bytes escaped (by their short
+// forms where JSON has them), <, > and & as \u00XX, invalid UTF-8 as
+// \ufffd, and U+2028 and U+2029 escaped.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if htmlSafe[b] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case c == '\u2028' || c == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

@@ -1,0 +1,21 @@
+package fastfields
+
+import "sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+// SameAsWalked compares v with itself both ways: by same, and walked
+// side by side; told is set when the walk told of a change.
+func SameAsWalked(f Fields, v any) (same, walked, told bool) {
+	w := diffWalker{fields: fieldWalker{schema: f.Type.Schema}, path: make(fieldpath.Path, 0, 8), sideBySide: true}
+	var t tell
+	w.visit = &t
+	s := side{v, true}
+	return w.same(f.Type.TypeRef, v), w.node(f.Type.TypeRef, s, s), bool(t)
+}
+
+// tell records that it was told of a change.
+type tell bool
+
+func (t *tell) Visit(Change, fieldpath.Path) bool {
+	*t = true
+	return true
+}
