@@ -193,6 +193,13 @@ func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error
 	if err != nil {
 		return nil, nil, status.InternalError(err)
 	}
+	if !w.dryRun {
+		// The cache unindexes the value this write replaces: it needs
+		// its terms again, which the hint it took when indexing it no
+		// longer gives. Leave them, read off the object decoded here,
+		// before anything may change it.
+		r.hintTerms(resp.KV.Key, resp.KV.Value, old)
+	}
 	return resp.KV, old, nil
 }
 

@@ -138,8 +138,9 @@ func TestObjectTermsMatchStoredTerms(t *testing.T) {
 }
 
 // TestWritesHintTheirTerms: every create and update leaves its terms for
-// the cache, which uses them instead of decoding the value, and the index
-// they make answers selective lists right.
+// the cache, and every update the terms of the value it replaces (which
+// the cache unindexes), so that the cache uses them instead of decoding
+// either value; the index they make answers selective lists right.
 func TestWritesHintTheirTerms(t *testing.T) {
 	f := newIndexFixture(t)
 	r := f.s.lookup("rows.example.com", "v1", "things").r
@@ -160,8 +161,8 @@ func TestWritesHintTheirTerms(t *testing.T) {
 	r.hints.mu.Lock()
 	taken, left := r.hints.taken, len(r.hints.byKey)
 	r.hints.mu.Unlock()
-	if taken != 2*n || left != 0 {
-		t.Errorf("hints: %d taken, %d left; want %d taken, none left", taken, left, 2*n)
+	if taken != 3*n || left != 0 {
+		t.Errorf("hints: %d taken, %d left; want %d taken, none left", taken, left, 3*n)
 	}
 }
 
