@@ -5,8 +5,9 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 	"unsafe"
+
+	"github.com/kapi-dev/kapi/internal/jsonstr"
 )
 
 // The plan that builds a value's form writes its JSON too, as
@@ -44,7 +45,7 @@ func (w *writer) value(n *formNode, p unsafe.Pointer, depth int) bool {
 	}
 	switch n.kind {
 	case fString:
-		w.buf = appendString(w.buf, *(*string)(p))
+		w.buf = jsonstr.Append(w.buf, *(*string)(p))
 	case fBool:
 		w.buf = strconv.AppendBool(w.buf, *(*bool)(p))
 	case fInt:
@@ -137,77 +138,13 @@ func (w *writer) stringMap(m map[string]string) {
 		if i > 0 {
 			w.buf = append(w.buf, ',')
 		}
-		w.buf = append(appendString(w.buf, k), ':')
-		w.buf = appendString(w.buf, m[k])
+		w.buf = append(jsonstr.Append(w.buf, k), ':')
+		w.buf = jsonstr.Append(w.buf, m[k])
 	}
 	w.buf = append(w.buf, '}')
 }
 
 // quotedKey is a field's name as Marshal writes it, with the colon.
 func quotedKey(name string) string {
-	return string(appendString(nil, name)) + ":"
-}
-
-// htmlSafe marks the ASCII bytes Marshal writes in a string as they are.
-var htmlSafe = func() (t [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s quoted as Marshal quotes it with HTML escaping:
-// the quote, the backslash and control bytes escaped (by their short
-// forms where JSON has them), <, > and & as \u00XX, invalid UTF-8 as
-// \ufffd, and U+2028 and U+2029 escaped.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if htmlSafe[b] {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case c == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case c == '\u2028' || c == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return string(jsonstr.Append(nil, name)) + ":"
 }
