@@ -334,6 +334,5 @@ func appendFloat(b []byte, f float64) ([]byte, bool) {
 	return b, true
 }
 
-
 // appendString quotes s as encoding/json does, HTML-safe.
 func appendString(b []byte, s string) []byte { return jsonstr.Append(b, s) }
