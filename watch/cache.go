@@ -172,10 +172,10 @@ type Cache struct {
 }
 
 // The mirror is a copy-on-write B-tree of *Entry ordered by key, never
-// nil: the empty mirror is an empty node. Each event changes it with a
-// fresh generation (Cache.nextGen), so a published tree is never changed
-// by later events; a (re)list builds its whole tree with one generation,
-// in place.
+// nil: the empty mirror is an empty node. The events applied together
+// change it with a fresh generation (Cache.nextGen), so a published tree
+// is never changed by later events; a (re)list builds its whole tree with
+// one generation, in place.
 type node = btree.Node[*Entry]
 
 var tree = btree.NewOps(func(e *Entry) string { return e.KV.Key })

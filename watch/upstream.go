@@ -35,6 +35,7 @@ type upstream struct {
 	// framed is the sequence number of the oldest window record whose
 	// encoded events may still be kept (see releaseFrames).
 	framed int64
+	batch  []storage.WatchResponse // reused by watch
 }
 
 // run lists the prefix and follows its watch until Stop, listing again
@@ -154,8 +155,13 @@ func (c *Cache) watch() error {
 				return resp.Err
 			}
 			c.up.backoff = 0
-			c.up.received++
-			c.receive(resp)
+			batch, end := c.drain(ch, append(c.up.batch[:0], resp))
+			c.receive(batch)
+			clear(batch) // let the applied events' values go
+			c.up.batch = batch[:0]
+			if end != nil {
+				return end
+			}
 		case <-c.up.bookmarkTick:
 			c.bookmarkRound()
 		case <-c.up.houseTick:
@@ -166,19 +172,61 @@ func (c *Cache) watch() error {
 	}
 }
 
-// receive applies one upstream response and publishes the result.
-func (c *Cache) receive(resp storage.WatchResponse) {
+// maxDrain bounds the responses applied as one change of the cache.
+const maxDrain = 64
+
+// drain appends to batch the responses already waiting on ch, at most
+// maxDrain in all, without blocking. Applied together, they are one
+// change of the cache's trees: each node on their paths is copied once
+// for the batch, not once per event, which is what lets the cache keep up
+// when writers outrun it. end is the error the watch ends with when an
+// error response or the channel's close came after them.
+func (c *Cache) drain(ch <-chan storage.WatchResponse, batch []storage.WatchResponse) (_ []storage.WatchResponse, end error) {
+	c.up.received++
+	for len(batch) < maxDrain {
+		select {
+		case resp, ok := <-ch:
+			switch {
+			case !ok:
+				return batch, errWatchEnded
+			case resp.Err != nil:
+				return batch, resp.Err
+			}
+			c.up.received++
+			batch = append(batch, resp)
+		default:
+			return batch, nil
+		}
+	}
+	return batch, nil
+}
+
+// receive applies upstream responses, in order, and publishes the
+// result. Responses without events only advance the revision; a batch of
+// them alone is a progress notification.
+func (c *Cache) receive(batch []storage.WatchResponse) {
 	st := c.cur.Load()
-	if len(resp.Events) == 0 {
-		c.progress(st, resp.Revision)
+	rev, events := int64(0), 0
+	for i := range batch {
+		rev = max(rev, batch[i].Revision)
+		events += len(batch[i].Events)
+	}
+	if events == 0 {
+		c.progress(st, rev)
 		return
 	}
 	next := *st
 	now := c.now()
-	for i := range resp.Events {
-		c.apply(&next, &resp.Events[i], now)
+	// One generation for the batch: the nodes it creates are reachable
+	// only from next until it is published, so later events of the
+	// batch may change them in place.
+	gen := c.nextGen()
+	for i := range batch {
+		for j := range batch[i].Events {
+			c.apply(&next, &batch[i].Events[j], now, gen)
+		}
 	}
-	next.rev = max(next.rev, resp.Revision)
+	next.rev = max(next.rev, rev)
 	if over := next.log.len() - c.opts.EventWindow; over > 0 {
 		c.evict(&next, next.log.first+int64(over))
 	}
@@ -188,9 +236,10 @@ func (c *Cache) receive(resp storage.WatchResponse) {
 }
 
 // apply records one event in next: the mirror, the window and the
-// revision. An event at or below the cache's revision was applied already
-// (a resumed watch may repeat it) and is skipped.
-func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
+// revision, changing the trees with generation gen. An event at or below
+// the cache's revision was applied already (a resumed watch may repeat
+// it) and is skipped.
+func (c *Cache) apply(next *state, ev *storage.Event, now int64, gen uint64) {
 	rev := ev.KV.ModRevision
 	if rev <= next.rev {
 		return
@@ -202,7 +251,6 @@ func (c *Cache) apply(next *state, ev *storage.Event, now int64) {
 		prev = c.entry(ev.PrevKV)
 	}
 	rec := &record{rev: rev, at: now, prev: prev}
-	gen := c.nextGen()
 	switch ev.Type {
 	case storage.EventPut:
 		rec.entry = c.entry(ev.KV)
