@@ -22,10 +22,10 @@ const (
 	// lingerFloor is the fewest watchers for which a cache lingers.
 	lingerFloor = 32
 	// lingerPerWatcher is the linger each watcher of the cache adds.
-	lingerPerWatcher = 25 * time.Microsecond
+	lingerPerWatcher = 50 * time.Microsecond
 	// maxLinger is the longest linger: BenchmarkWatchFanOut's 1,000
 	// watchers reach it.
-	maxLinger = 25 * time.Millisecond
+	maxLinger = 50 * time.Millisecond
 )
 
 // lingerFor returns how long the watchers of a cache with n watchers

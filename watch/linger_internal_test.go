@@ -21,8 +21,8 @@ func TestLingerFor(t *testing.T) {
 		{1, 0},
 		{lingerFloor - 1, 0},
 		{lingerFloor, lingerFloor * lingerPerWatcher},
-		{100, 2500 * time.Microsecond},
-		{400, 10 * time.Millisecond},
+		{100, 5 * time.Millisecond},
+		{400, 20 * time.Millisecond},
 		{1000, maxLinger},
 		{100000, maxLinger},
 	} {
