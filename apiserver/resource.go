@@ -64,6 +64,8 @@ type resource struct {
 	// hints carries index terms from writes to the cache (see termHints);
 	// nil for a version that is not the storage version.
 	hints *termHints
+	// splices remembers where recent watch events splice.
+	splices spliceMemo
 	// spliceManagedFields is set when a write's stored value is made from
 	// the encoding the field manager reads (see encodeonce.go).
 	spliceManagedFields bool

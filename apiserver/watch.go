@@ -370,7 +370,7 @@ func (ws *watchStream) appendSpliced(ev watch.Event) (size int, ok bool) {
 	if !ws.raw {
 		return 0, false
 	}
-	at := ws.r.spliceAt(ev.Entry.KV)
+	at := ws.r.splices.at(ws.r, ev.Entry.KV)
 	if at < 0 {
 		return 0, false // encoded once per version, and shared
 	}
