@@ -60,9 +60,7 @@ func (w *Watcher) hold() error {
 	case <-w.wake: // a requested bookmark: the loop sends it now
 		w.timer.Stop()
 	case <-w.ctx.Done():
-		return errDone
-	case <-w.c.ctx.Done():
-		return ErrStopped
+		return w.ended()
 	}
 	return nil
 }

@@ -64,9 +64,7 @@ func (w *Watcher) replay() error {
 			}
 		case <-st.changed:
 		case <-w.ctx.Done():
-			return errDone
-		case <-w.c.ctx.Done():
-			return ErrStopped
+			return w.ended()
 		}
 	}
 }
@@ -76,7 +74,7 @@ func (w *Watcher) replay() error {
 func (w *Watcher) replayed(resp storage.WatchResponse, ok bool, st *state) error {
 	if !ok || resp.Err != nil {
 		if w.ctx.Err() != nil {
-			return errDone
+			return w.ended()
 		}
 		return expired(w.pos, st.base.rev)
 	}

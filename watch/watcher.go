@@ -114,10 +114,12 @@ type Watcher struct {
 	lo, hi string
 	opts   WatchOptions
 	rev    int64
-	ctx    context.Context
+	ctx    context.Context // ends with the consumer's or the cache's
 	cancel context.CancelFunc
-	wake   chan struct{}
-	bmReq  atomic.Int64 // revision a requested bookmark must reach; 0: none
+	// stopFollowing unhooks ctx from the cache's context.
+	stopFollowing func() bool
+	wake          chan struct{}
+	bmReq         atomic.Int64 // revision a requested bookmark must reach; 0: none
 
 	mu  sync.Mutex
 	err error
@@ -260,7 +262,12 @@ func (c *Cache) startWatcher(ctx context.Context, prefix string, opts WatchOptio
 		replaying: seq < 0,
 	}
 	w.lo, w.hi = keyRange(prefix)
+	// The watcher's context ends with the cache's too, so that its waits
+	// watch one channel for both: the cache's is shared by every watcher,
+	// and a select that takes a shared channel's lock on every wait was
+	// contended at a thousand watchers.
 	w.ctx, w.cancel = context.WithCancel(ctx)
+	w.stopFollowing = context.AfterFunc(c.ctx, w.cancel)
 	c.watchers.Add(1)
 	c.active.Add(1)
 	go w.run()
@@ -271,6 +278,7 @@ func (w *Watcher) run() {
 	defer w.c.watchers.Done()
 	err := w.loop()
 	w.c.active.Add(-1)
+	w.stopFollowing()
 	w.cancel()
 	switch {
 	case errors.Is(err, errDone):
@@ -336,11 +344,18 @@ func (w *Watcher) loop() error {
 		case <-st.changed:
 		case <-w.wake:
 		case <-w.ctx.Done():
-			return errDone
-		case <-w.c.ctx.Done():
-			return ErrStopped
+			return w.ended()
 		}
 	}
+}
+
+// ended is the error of a watcher whose context is done: ErrStopped when
+// the cache stopped, errDone when its consumer did.
+func (w *Watcher) ended() error {
+	if w.c.ctx.Err() != nil {
+		return ErrStopped
+	}
+	return errDone
 }
 
 // check returns the error that ends the watcher in state st, if any.
@@ -423,7 +438,7 @@ func (w *Watcher) send(ev Event) error {
 	if s := w.opts.Sink; s != nil {
 		select {
 		case <-w.ctx.Done():
-			return errDone
+			return w.ended()
 		default:
 			return s.Send(ev)
 		}
@@ -447,9 +462,7 @@ func (w *Watcher) send(ev Event) error {
 				return err
 			}
 		case <-w.ctx.Done():
-			return errDone
-		case <-w.c.ctx.Done():
-			return ErrStopped
+			return w.ended()
 		}
 	}
 }
