@@ -133,7 +133,11 @@ func (h *termHints) drop(slot int, seq uint64) {
 }
 
 // take returns the terms of the hint left for kv's key and value, and
-// forgets it; false when there is none.
+// forgets it; false when there is none. A hint taken from the middle of
+// its key's chain is unlinked from it, so that the older hints stay
+// reachable: a key written twice before the cache caught up has the
+// replaced value hinted twice (by its own write and by the next write's
+// read), and the cache takes the newer one first.
 func (h *termHints) take(kv *storage.KeyValue) ([]string, bool) {
 	if h == nil {
 		return nil, false
@@ -141,26 +145,38 @@ func (h *termHints) take(kv *storage.KeyValue) ([]string, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	head, ok := h.byKey[kv.Key]
+	var newer *termHint // the hint whose older link led here
 	for ref := head; ok; ref = h.ring[h.slot(uint64(ref))].older {
 		var t *termHint
-		if t, ok = h.at(ref); !ok || !bytes.Equal(t.value, kv.Value) {
+		if t, ok = h.at(ref); !ok {
+			break
+		}
+		if !bytes.Equal(t.value, kv.Value) {
+			newer = t
 			continue
 		}
 		terms, older := t.terms, t.older
 		h.held -= len(t.value)
 		*t = termHint{}
-		if ref == head {
-			if _, ok := h.at(older); ok {
-				h.byKey[kv.Key] = older
-			} else {
-				delete(h.byKey, kv.Key)
-			}
+		switch {
+		case newer != nil:
+			newer.older = older
+		case h.isHeld(older):
+			h.byKey[kv.Key] = older
+		default:
+			delete(h.byKey, kv.Key)
 		}
 		h.taken++
 		h.shrink()
 		return terms, true
 	}
 	return nil, false
+}
+
+// isHeld reports whether the hint ref points at is still held.
+func (h *termHints) isHeld(ref hintRef) bool {
+	_, ok := h.at(ref)
+	return ok
 }
 
 // hintTerms leaves the index terms of obj, about to be stored as value at

@@ -57,6 +57,19 @@ func TestTermHints(t *testing.T) {
 			}
 			return h.take(kv("/k", "v1"))
 		}},
+		{name: "a value hinted twice under a newer one, both taken", want: []string{"a=2"}, run: func(h *termHints) ([]string, bool) {
+			// Its own write's hint, the next write's read's, then that
+			// write's: the cache takes the middle one first.
+			h.put("/k", []byte("v1"), []string{"a=1"})
+			h.put("/k", []byte("v1"), []string{"a=1"})
+			h.put("/k", []byte("v2"), []string{"a=2"})
+			for range 2 {
+				if got, ok := h.take(kv("/k", "v1")); !ok || got[0] != "a=1" {
+					return nil, false
+				}
+			}
+			return h.take(kv("/k", "v2"))
+		}},
 		{name: "a key's older hint made way", run: func(h *termHints) ([]string, bool) {
 			h.put("/k", []byte("v1"), []string{"a=1"})
 			for i := range termHintSlots - 1 {
