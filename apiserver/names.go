@@ -123,5 +123,22 @@ func newUID() string {
 	_, _ = rand.Read(b[:])
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+	return formatUID(b)
+}
+
+// formatUID writes a UUID's bytes as its canonical text, as the %x
+// verb writes each group, with one allocation.
+func formatUID(b [16]byte) string {
+	const digits = "0123456789abcdef"
+	var out [36]byte
+	at := 0
+	for i, c := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			out[at] = '-'
+			at++
+		}
+		out[at], out[at+1] = digits[c>>4], digits[c&0x0f]
+		at += 2
+	}
+	return string(out[:])
 }
