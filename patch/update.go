@@ -61,6 +61,9 @@ func (m *FieldManager) Update(live, obj []byte, opts UpdateOptions) ([]meta.Mana
 // more than tracking. It removes metadata.managedFields from newObj and
 // does not change it otherwise.
 func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, opts UpdateOptions) ([]meta.ManagedFieldsEntry, error) {
+	if entries, ok := m.createdUntracked(live, newObj, opts); ok {
+		return entries, nil
+	}
 	liveManaged, manager, subresource := opts.LiveManaged, opts.Manager, opts.Subresource
 	liveObj, err := opts.LiveObject, error(nil)
 	if liveObj == nil {
