@@ -17,13 +17,17 @@ import (
 // walk and by the Updater (an update of the empty object, as the field
 // manager's general path records a create) and fails unless the walk
 // declines or gives the Updater's set; it declines whenever the Updater
-// rejects the object. It reports whether the walk answered.
+// rejects the object, and CreatedJSON declines whenever it does. It
+// reports whether the walk answered.
 func sameCreate(t testing.TB, k *kind, doc []byte, sub string) bool {
 	t.Helper()
 	obj := decode(t, doc)
 	got, ok := k.fast.Created(obj, k.filters[sub])
 	want, err := k.general(map[string]any{}, obj, fieldpath.ManagedFields{}, sub)
 	if !ok {
+		if js, answered := k.fast.CreatedJSON(nil, obj, k.resets[sub], stripNames(t)); answered {
+			t.Fatalf("create of %s (subresource %q): Created declines, CreatedJSON writes %s", doc, sub, js)
+		}
 		return false
 	}
 	if err != nil {
