@@ -21,10 +21,10 @@ func TestCreateAllocatesOnlyItsEntry(t *testing.T) {
 		"metadata": map[string]any{"name": "w", "labels": map[string]any{"a": "1"}},
 		"spec":     map[string]any{"color": "blue", "replicas": int64(1)},
 	}
-	if _, ok := m.createdEntries(obj, "creator", ""); !ok {
+	if _, ok := m.createdEntries(obj, nil, "creator", ""); !ok {
 		t.Fatal("the create's entry is not written straight from the object")
 	}
-	entry := testing.AllocsPerRun(20, func() { m.createdEntries(obj, "creator", "") })
+	entry := testing.AllocsPerRun(20, func() { m.createdEntries(obj, nil, "creator", "") })
 	for _, tc := range []struct {
 		name string
 		opts UpdateOptions

@@ -77,6 +77,11 @@ func (f Fields) CreatedJSON(dst []byte, obj map[string]any, reset, strip *Names)
 type jsonWalker struct {
 	fields fieldWalker
 	buf    []byte
+	// md, when not nil, is written as the metadata of root, the
+	// object's own map, in place of what the object holds there (see
+	// [Fields.CreatedJSONMeta]).
+	md   *Metadata
+	root *smd.Map
 }
 
 // fieldsOf writes the fields of a granular map, in name order (the set's
@@ -96,7 +101,7 @@ func (w *jsonWalker) fieldsOf(t *smd.Map, obj map[string]any, reset, strip *Name
 		if !ok {
 			return false, false
 		}
-		if wrote, ok = w.field(k, obj[k], tr, wrote, reset, strip); !ok {
+		if wrote, ok = w.member(t, k, obj[k], tr, wrote, reset, strip); !ok {
 			return false, false
 		}
 	}
@@ -131,7 +136,7 @@ func (w *jsonWalker) declaredFields(t *smd.Map, obj map[string]any, reset, strip
 			continue
 		}
 		found++
-		if wrote, ok = w.field(f.Name, v, f.Type, wrote, reset, strip); !ok {
+		if wrote, ok = w.member(t, f.Name, v, f.Type, wrote, reset, strip); !ok {
 			return false, false
 		}
 		if found == len(obj) {
