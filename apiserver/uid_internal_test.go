@@ -43,3 +43,24 @@ func TestNewUIDIsVersion4(t *testing.T) {
 		t.Errorf("two new UIDs are both %q", a)
 	}
 }
+
+// TestIsDNSSubdomainMatchesRegexp: the hand-written check agrees with
+// dnsSubdomain on fixed and random strings of the characters that
+// matter.
+func TestIsDNSSubdomainMatchesRegexp(t *testing.T) {
+	cases := []string{"", "a", "-", ".", "a.", ".a", "a..b", "a-b", "-a", "a-", "a.b-c.d", "A", "a_b", "9", "a.-b", "a-.b", "é", "x\n"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	const chars = "ab9-.A_"
+	for range 5000 {
+		b := make([]byte, rng.IntN(8))
+		for i := range b {
+			b[i] = chars[rng.IntN(len(chars))]
+		}
+		cases = append(cases, string(b))
+	}
+	for _, s := range cases {
+		if got, want := isDNSSubdomain(s), dnsSubdomain.MatchString(s); got != want {
+			t.Errorf("isDNSSubdomain(%q) = %v, the regular expression says %v", s, got, want)
+		}
+	}
+}
