@@ -123,3 +123,40 @@ func (r *resource) create(ctx context.Context, obj meta.Object, pre []byte) (*st
 	m.ResourceVersion = strconv.FormatInt(resp.KV.ModRevision, 10)
 	return &storage.KeyValue{Key: resp.KV.Key, Value: value, ModRevision: resp.KV.ModRevision}, nil
 }
+
+// trackCreate records a create that carries no managedFields, of an
+// object of a typed kind whose metadata records labels, annotations and
+// generateName only, as trackUpdate does, without the JSON form of the
+// metadata: the field manager writes their entry from the typed
+// metadata, and the form validation gets holds only its names, all
+// that the kind's rules may read of it. ok is false for any other create,
+// which trackUpdate records.
+func (r *resource) trackCreate(obj meta.Object, manager, subresource string) (jsonForms, bool) {
+	if r.plan != nil && r.plan.rules != nil && r.plan.rulesReadManagedFields {
+		return jsonForms{}, false
+	}
+	m := obj.GetObjectMeta()
+	if len(m.ManagedFields) != 0 || len(m.OwnerReferences) != 0 || len(m.Finalizers) != 0 {
+		return jsonForms{}, false // recorded by the general path
+	}
+	whole := *m
+	*m = meta.ObjectMeta{Name: whole.Name, GenerateName: whole.GenerateName}
+	tree, ok := r.typedFormWithoutManagedFields(obj)
+	*m = whole
+	if !ok {
+		return jsonForms{}, false
+	}
+	entries, ok := r.patcher.CreatedEntries(tree, m, manager, subresource)
+	if !ok {
+		return jsonForms{}, false
+	}
+	var pre []byte
+	if r.spliceManagedFields {
+		var err error
+		if pre, err = r.encodeWithoutManagedFields(obj); err != nil {
+			return jsonForms{}, false
+		}
+	}
+	m.ManagedFields = entries
+	return jsonForms{obj: tree, encoded: pre}, true
+}

@@ -109,17 +109,17 @@ func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry) ([]byte,
 	if !ok || pre[start] != '{' || pre[end-1] != '}' {
 		return nil, errNoMetadataToSplice
 	}
-	mf, err := marshalManagedFields(entries)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(pre)+len(mf)+len(`,"managedFields":`))
+	// The entries are written in place, not encoded apart and copied.
+	out := make([]byte, 0, len(pre)+managedFieldsSize(entries)+len(`,"managedFields":`))
 	out = append(out, pre[:end-1]...)
 	if end-start > 2 {
 		out = append(out, ',')
 	}
 	out = append(out, `"managedFields":`...)
-	out = append(out, mf...)
+	out, err := appendManagedFieldsJSON(out, entries)
+	if err != nil {
+		return nil, err
+	}
 	return append(out, pre[end-1:]...), nil
 }
 

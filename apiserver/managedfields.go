@@ -55,8 +55,10 @@ type trackFunc func(cur *storage.KeyValue, obj, old meta.Object) jsonForms
 // object to store, old of the stored object, read from its stored JSON,
 // which is what the decoded stored object encodes to (see appendJSON).
 // obj is without metadata.managedFields, and so is old unless the kind's
-// rules may read them (see [resource.oldForm]). Either is nil when it was
-// not decoded.
+// rules may read them (see [resource.oldForm]); on a create, obj's
+// metadata may hold only the names, all that rules read of it when they
+// do not read managedFields (see [resource.trackCreate]). Either is nil
+// when it was not decoded.
 type jsonForms struct {
 	obj, old map[string]any
 	// encoded is obj's stored value without managedFields, made with
@@ -84,6 +86,11 @@ func (h *handler) updateTracker(w *write) trackFunc {
 // and, on update, of old, which it reads from cur's JSON unless liveObj,
 // that form without managedFields, is not nil.
 func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.Object, liveObj map[string]any, manager, subresource string) jsonForms {
+	if cur == nil {
+		if forms, ok := r.trackCreate(obj, manager, subresource); ok {
+			return forms
+		}
+	}
 	var live []byte
 	var liveManaged []meta.ManagedFieldsEntry
 	var err error

@@ -12,10 +12,20 @@ import (
 // (what the field manager writes) are written directly: Marshal spends
 // most of its time re-reading each fieldsV1 to compact it.
 func marshalManagedFields(entries []meta.ManagedFieldsEntry) ([]byte, error) {
-	if out, ok := appendManagedFields(make([]byte, 0, managedFieldsSize(entries)), entries); ok {
+	return appendManagedFieldsJSON(make([]byte, 0, managedFieldsSize(entries)), entries)
+}
+
+// appendManagedFieldsJSON appends what marshalManagedFields gives to dst.
+func appendManagedFieldsJSON(dst []byte, entries []meta.ManagedFieldsEntry) ([]byte, error) {
+	mark := len(dst)
+	if out, ok := appendManagedFields(dst, entries); ok {
 		return out, nil
 	}
-	return json.Marshal(entries)
+	mf, err := json.Marshal(entries)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst[:mark], mf...), nil
 }
 
 // managedFieldsSize is about the size of entries encoded.

@@ -194,12 +194,33 @@ func (r *resource) hintTerms(key string, value []byte, obj meta.Object) {
 func (r *resource) objectTerms(obj meta.Object) []string {
 	labels := obj.GetObjectMeta().Labels
 	terms := make([]string, 0, len(labels)+len(r.kind.SelectableFields))
-	for k, v := range labels {
-		terms = append(terms, labelTerm(k, v))
-	}
 	for field, get := range r.kind.SelectableFields {
 		terms = append(terms, fieldTerm(field, get(obj)))
 	}
+	terms = appendLabelTerms(terms, labels)
 	slices.Sort(terms)
+	return terms
+}
+
+// appendLabelTerms appends the terms of labels to terms (labelTerm's),
+// cut from one string rather than each made on its own: a create hints
+// the terms of every label it carries.
+func appendLabelTerms(terms []string, labels map[string]string) []string {
+	n := 0
+	for k, v := range labels {
+		n += len(k) + 1 + len(v)
+	}
+	b := make([]byte, 0, n)
+	var small [16]int // most objects: no allocation
+	ends := small[:0]
+	for k, v := range labels {
+		b = append(append(append(b, k...), '='), v...)
+		ends = append(ends, len(b))
+	}
+	all, at := string(b), 0
+	for _, end := range ends {
+		terms = append(terms, all[at:end])
+		at = end
+	}
 	return terms
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -101,6 +102,9 @@ type FieldManager struct {
 	// off, for tests that compare them with the general path.
 	generalOnly bool
 	sets        *setCache
+	// createdSize is the length of the last FieldsV1 createdEntries
+	// wrote, the room it gives the next.
+	createdSize atomic.Int64
 }
 
 // NewFieldManager converts the kind's schema with [SMDSchema] once and

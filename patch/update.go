@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/patch/internal/fastfields"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
@@ -61,6 +62,9 @@ func (m *FieldManager) Update(live, obj []byte, opts UpdateOptions) ([]meta.Mana
 // more than tracking. It removes metadata.managedFields from newObj and
 // does not change it otherwise.
 func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, opts UpdateOptions) ([]meta.ManagedFieldsEntry, error) {
+	if entries, ok := m.createdUntracked(live, newObj, opts); ok {
+		return entries, nil
+	}
 	liveManaged, manager, subresource := opts.LiveManaged, opts.Manager, opts.Subresource
 	liveObj, err := opts.LiveObject, error(nil)
 	if liveObj == nil {
@@ -75,7 +79,7 @@ func (m *FieldManager) UpdateObject(live []byte, newObj map[string]any, opts Upd
 	removeManagedFields(liveObj)
 	removeManagedFields(newObj)
 	if len(live) == 0 && len(mg.fields) == 0 {
-		if entries, ok := m.createdEntries(newObj, manager, subresource); ok {
+		if entries, ok := m.createdEntries(newObj, nil, manager, subresource); ok {
 			return entries, nil
 		}
 		if created, ok := m.trackCreate(newObj, manager, subresource); ok {
@@ -220,18 +224,28 @@ func (m *FieldManager) trackCreate(newObj map[string]any, manager, subresource s
 
 // createdEntries writes the entry of a create that carries no
 // managedFields straight from the object (package fastfields), as
-// trackCreate and encoding would give it. ok is false when the object
+// trackCreate and encoding would give it; md, when not nil, stands for
+// the recorded fields of newObj's metadata (see
+// fastfields.Fields.CreatedJSONMeta). ok is false when the object
 // needs trackCreate.
-func (m *FieldManager) createdEntries(newObj map[string]any, manager, subresource string) ([]meta.ManagedFieldsEntry, bool) {
+func (m *FieldManager) createdEntries(newObj map[string]any, md *fastfields.Metadata, manager, subresource string) ([]meta.ManagedFieldsEntry, bool) {
 	_, hasReset := m.resets[subresource]
 	names := m.resetNames[subresource]
 	if m.generalOnly || m.stripNames == nil || (hasReset && names == nil) {
 		return nil, false
 	}
-	raw, ok := m.fast.CreatedJSON(make([]byte, 0, 512), newObj, names, m.stripNames)
+	var raw []byte
+	var ok bool
+	buf := make([]byte, 0, max(m.createdSize.Load(), 256))
+	if md != nil {
+		raw, ok = m.fast.CreatedJSONMeta(buf, newObj, md, names, m.stripNames)
+	} else {
+		raw, ok = m.fast.CreatedJSON(buf, newObj, names, m.stripNames)
+	}
 	if !ok {
 		return nil, false
 	}
+	m.createdSize.Store(int64(len(raw)))
 	if string(raw) == "{}" {
 		return nil, true
 	}

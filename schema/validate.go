@@ -1,10 +1,12 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -242,6 +244,13 @@ func (v *Validator) array(s *Schema, p *vpath, x []any, errs *status.FieldErrors
 // uniqueSet reports every item of a set equal to an earlier one, in one
 // pass over the items: each is looked up by its setKey.
 func uniqueSet(p *vpath, x []any, errs *status.FieldErrors) {
+	if !uniqueSmallStringSet(p, x, errs) {
+		uniqueSetByKey(p, x, errs)
+	}
+}
+
+// uniqueSetByKey is uniqueSet for any set.
+func uniqueSetByKey(p *vpath, x []any, errs *status.FieldErrors) {
 	seen := make(map[string]struct{}, len(x))
 	for i, item := range x {
 		k := setKey(item)
@@ -270,10 +279,48 @@ func setKey(v any) string {
 	return "j" + string(j)
 }
 
+// smallList is the length up to which a list's items are compared with
+// each other for uniqueness rather than looked up in a map made for it.
+const smallList = 16
+
+// uniqueSmallStringSet is uniqueSet for a short list of strings only,
+// which most sets are: each item is compared with the earlier ones,
+// without a key made for each and a map to hold them. It reports
+// whether it checked x.
+func uniqueSmallStringSet(p *vpath, x []any, errs *status.FieldErrors) bool {
+	if len(x) > smallList {
+		return false
+	}
+	var small [smallList]string
+	strs := small[:len(x)]
+	for i, item := range x {
+		s, ok := item.(string)
+		if !ok {
+			return false
+		}
+		strs[i] = s
+	}
+	for i := 1; i < len(strs); i++ {
+		if slices.Contains(strs[:i], strs[i]) {
+			*errs = append(*errs, status.Duplicate(p.itemPath(i), x[i]))
+		}
+	}
+	return true
+}
+
 // uniqueKeys reports every item of a list-type map whose keys equal an
 // earlier item's; the value shown is the item's keys. A missing key takes
 // its default, if any.
 func uniqueKeys(s *Schema, p *vpath, x []any, errs *status.FieldErrors) {
+	if len(x) <= smallList {
+		uniqueSmallKeys(s, p, x, errs)
+	} else {
+		uniqueKeysByID(s, p, x, errs)
+	}
+}
+
+// uniqueKeysByID is uniqueKeys for a list of any length.
+func uniqueKeysByID(s *Schema, p *vpath, x []any, errs *status.FieldErrors) {
 	seen := make(map[string]bool, len(x))
 	var id []byte
 	for i, item := range x {
@@ -287,6 +334,31 @@ func uniqueKeys(s *Schema, p *vpath, x []any, errs *status.FieldErrors) {
 			continue
 		}
 		seen[string(id)] = true
+	}
+}
+
+// uniqueSmallKeys is uniqueKeys for a short list: the items' key IDs
+// are written one after another in one buffer, and each is compared with
+// the earlier ones, rather than each made a string and put in a map.
+func uniqueSmallKeys(s *Schema, p *vpath, x []any, errs *status.FieldErrors) {
+	var buf [512]byte
+	var starts, ends [smallList]int // item i's ID is ids[starts[i]:ends[i]]
+	var named [smallList]bool       // item i is an object and has an ID
+	ids := buf[:0]
+	for i, item := range x {
+		obj, ok := item.(map[string]any)
+		if !ok {
+			continue // reported by the items' type
+		}
+		starts[i] = len(ids)
+		ids = appendKeyID(ids, s, obj)
+		ends[i], named[i] = len(ids), true
+		for j := range i {
+			if named[j] && bytes.Equal(ids[starts[j]:ends[j]], ids[starts[i]:ends[i]]) {
+				*errs = append(*errs, status.Duplicate(p.itemPath(i), itemKeys(s, obj)))
+				break
+			}
+		}
 	}
 }
 
@@ -338,7 +410,16 @@ func (v *Validator) object(s *Schema, p *vpath, x map[string]any, errs *status.F
 		*errs = append(*errs, status.InvalidValue(p.path(), n,
 			fmt.Sprintf("%s in body should have at least %d properties", name(p.path()), *s.MinProperties)))
 	}
-	for _, k := range sortedKeys(x) {
+	var small [smallList]string // most objects: no allocation
+	keys := small[:0]
+	if len(x) > len(small) {
+		keys = make([]string, 0, len(x))
+	}
+	for k := range x {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
 		ps := s.Properties[k]
 		if ps == nil {
 			ps = s.AdditionalProperties

@@ -41,7 +41,9 @@ func TestValidatingAllocatesPerObjectNotPerField(t *testing.T) {
 			t.Errorf("%d fields: errors %v, want one at spec.f03[1]", n, errs)
 		}
 	}
-	if allocs[50] > allocs[5] {
+	// An object of more fields than validation sorts on the stack
+	// allocates one slice for their names, once.
+	if allocs[50] > allocs[5]+1 {
 		t.Errorf("validating 50 fields of 3 items allocates %v times, 5 fields %v times", allocs[50], allocs[5])
 	}
 }

@@ -155,6 +155,64 @@ func (d *Decoder) Form(v any, decode func([]byte) (any, error)) (form map[string
 
 type former struct {
 	decode func([]byte) (any, error)
+	// strs and ints hold the strings and integers the form's values
+	// box, several to an allocation rather than one each (see box).
+	strs  []string
+	ints  []int64
+	lists [][]any
+}
+
+// slab is how many strings or integers one allocation holds for a form.
+const slab = 16
+
+// stringType, int64Type and listType are the type words of strings,
+// int64s and []any in an interface.
+var (
+	stringType = typeWord("")
+	int64Type  = typeWord(int64(0))
+	listType   = typeWord([]any(nil))
+)
+
+// boxString returns s as an interface value, as any(s) does, with its
+// header kept in f.strs: a form's values are never written through, so
+// they can share the slabs their headers sit in.
+func (f *former) boxString(s string) any {
+	if len(f.strs) == cap(f.strs) {
+		f.strs = make([]string, 0, slab)
+	}
+	f.strs = append(f.strs, s)
+	return box(stringType, unsafe.Pointer(&f.strs[len(f.strs)-1]))
+}
+
+// boxInt returns n as an interface value, as any(n) does; Go boxes
+// integers below 256 without allocating, others are kept in f.ints.
+func (f *former) boxInt(n int64) any {
+	if n >= 0 && n < 256 {
+		return n
+	}
+	if len(f.ints) == cap(f.ints) {
+		f.ints = make([]int64, 0, slab)
+	}
+	f.ints = append(f.ints, n)
+	return box(int64Type, unsafe.Pointer(&f.ints[len(f.ints)-1]))
+}
+
+// boxList returns l as an interface value, as any(l) does, with its
+// header kept in f.lists.
+func (f *former) boxList(l []any) any {
+	if len(f.lists) == cap(f.lists) {
+		f.lists = make([][]any, 0, slab)
+	}
+	f.lists = append(f.lists, l)
+	return box(listType, unsafe.Pointer(&f.lists[len(f.lists)-1]))
+}
+
+// box makes the interface value of type typ whose value is at data.
+func box(typ, data unsafe.Pointer) any {
+	var v any
+	e := (*eface)(unsafe.Pointer(&v))
+	e.typ, e.data = typ, data
+	return v
 }
 
 func (f *former) object(n *formNode, ptr unsafe.Pointer) (map[string]any, bool) {
@@ -212,14 +270,14 @@ func (f *former) value(n *formNode, p unsafe.Pointer) (any, bool) {
 	switch n.kind {
 	case fString:
 		s := *(*string)(p)
-		return s, utf8.ValidString(s)
+		return f.boxString(s), utf8.ValidString(s)
 	case fBool:
 		return *(*bool)(p), true
 	case fInt:
-		return intAt(n.typ.Size(), p), true
+		return f.boxInt(intAt(n.typ.Size(), p)), true
 	case fUint:
 		u := uintAt(n.typ.Size(), p)
-		return int64(u), u <= math.MaxInt64
+		return f.boxInt(int64(u)), u <= math.MaxInt64
 	case fStruct:
 		return f.object(n, p)
 	case fPtr:
@@ -231,7 +289,7 @@ func (f *former) value(n *formNode, p unsafe.Pointer) (any, bool) {
 	case fSlice:
 		return f.slice(n, p)
 	case fStringMap:
-		return stringMap(*(*map[string]string)(p))
+		return f.stringMap(*(*map[string]string)(p))
 	case fMarshaler:
 		b, err := reflect.NewAt(n.typ, p).Interface().(json.Marshaler).MarshalJSON()
 		if err != nil {
@@ -257,10 +315,10 @@ func (f *former) slice(n *formNode, p unsafe.Pointer) (any, bool) {
 		}
 		out[i] = v
 	}
-	return out, true
+	return f.boxList(out), true
 }
 
-func stringMap(m map[string]string) (any, bool) {
+func (f *former) stringMap(m map[string]string) (any, bool) {
 	if m == nil {
 		return nil, true
 	}
@@ -269,7 +327,7 @@ func stringMap(m map[string]string) (any, bool) {
 		if !utf8.ValidString(k) || !utf8.ValidString(v) {
 			return nil, false
 		}
-		out[k] = v
+		out[k] = f.boxString(v)
 	}
 	return out, true
 }

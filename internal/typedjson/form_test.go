@@ -104,3 +104,50 @@ func FuzzForm(f *testing.F) {
 		checkForm(t, d, &v)
 	})
 }
+
+// TestFormBoxesValuesInSlabs: the strings and large integers of a form
+// do not take an allocation each, and the values read back as what they
+// box, each its own.
+func TestFormBoxesValuesInSlabs(t *testing.T) {
+	d := New(reflect.TypeFor[*formThing]())
+	v := &formThing{Map: map[string]string{}}
+	const n = 64
+	for i := range n {
+		v.Spec.Tags = append(v.Spec.Tags, string(rune('a'+i%26))+"x")
+		v.Items = append(v.Items, formSpec{I: 1000 + i, U64: uint64(2000 + i)})
+		v.Map[string(rune('a'+i%26))+string(rune('a'+i/26))] = "v"
+	}
+	checkForm(t, d, v)
+	form, ok := d.Form(v, patch.DecodeValue)
+	if !ok {
+		t.Fatal("no form")
+	}
+	spec := form["spec"].(map[string]any)
+	items := form["items"].([]any)
+	for i := range n {
+		if got := spec["tags"].([]any)[i]; got != v.Spec.Tags[i] {
+			t.Errorf("tag %d is %v, want %q", i, got, v.Spec.Tags[i])
+		}
+		item := items[i].(map[string]any)
+		if item["i"] != int64(1000+i) || item["u64"] != int64(2000+i) {
+			t.Errorf("item %d is %v", i, item)
+		}
+	}
+	// Strings and large integers more cost a slab per 16 of them, not an
+	// allocation each.
+	formAllocs := func(values int) float64 {
+		w := &formThing{Nested: [][]int16{{}}}
+		for i := range values {
+			w.Spec.Tags = append(w.Spec.Tags, string(rune('a'+i%26)))
+			w.Nested[0] = append(w.Nested[0], int16(1000+i))
+			w.Nested = append(w.Nested, []int16{})
+		}
+		return testing.AllocsPerRun(10, func() { d.Form(w, patch.DecodeValue) })
+	}
+	few, many := formAllocs(n), formAllocs(4*n)
+	// Each list's elements take an allocation of their own, not its
+	// header too.
+	if extra := many - few; extra > float64(3*n)*(1+3.0/16)+4 {
+		t.Errorf("%d strings, integers and lists more take %v allocations more", 3*3*n, extra)
+	}
+}

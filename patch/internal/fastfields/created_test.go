@@ -17,13 +17,17 @@ import (
 // walk and by the Updater (an update of the empty object, as the field
 // manager's general path records a create) and fails unless the walk
 // declines or gives the Updater's set; it declines whenever the Updater
-// rejects the object. It reports whether the walk answered.
+// rejects the object, and CreatedJSON declines whenever it does. It
+// reports whether the walk answered.
 func sameCreate(t testing.TB, k *kind, doc []byte, sub string) bool {
 	t.Helper()
 	obj := decode(t, doc)
 	got, ok := k.fast.Created(obj, k.filters[sub])
 	want, err := k.general(map[string]any{}, obj, fieldpath.ManagedFields{}, sub)
 	if !ok {
+		if js, answered := k.fast.CreatedJSON(nil, obj, k.resets[sub], stripNames(t)); answered {
+			t.Fatalf("create of %s (subresource %q): Created declines, CreatedJSON writes %s", doc, sub, js)
+		}
 		return false
 	}
 	if err != nil {
@@ -59,7 +63,67 @@ func sameCreatedJSON(t testing.TB, k *kind, obj map[string]any, sub string, set 
 	if string(got) != "x"+string(want) {
 		t.Fatalf("create of %v (subresource %q):\nwritten %s\nencoded x%s", obj, sub, got, want)
 	}
+	sameCreatedJSONMeta(t, k, obj, sub, got)
 	return true
+}
+
+// sameCreatedJSONMeta fails unless CreatedJSONMeta, given obj's metadata
+// typed and obj with a metadata of its name only, writes want, what
+// CreatedJSON writes for obj (after "x"), when obj's metadata holds
+// only what it takes.
+func sameCreatedJSONMeta(t testing.TB, k *kind, obj map[string]any, sub string, want []byte) {
+	t.Helper()
+	md, ok := typedMetadata(obj)
+	if !ok {
+		return
+	}
+	slim := maps.Clone(obj)
+	slim["metadata"] = map[string]any{"name": "n"}
+	got, ok := k.fast.CreatedJSONMeta([]byte("x"), slim, md, k.resets[sub], stripNames(t))
+	if !ok || string(got) != string(want) {
+		t.Fatalf("create of %v (subresource %q) from typed metadata:\nwritten %s (%v)\nwant    %s", obj, sub, got, ok, want)
+	}
+}
+
+// typedMetadata is obj's metadata as CreatedJSONMeta takes it, when it
+// holds nothing but the fields it takes and those the field manager
+// strips.
+func typedMetadata(obj map[string]any) (*fastfields.Metadata, bool) {
+	m, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	strs := func(v any) (map[string]string, bool) {
+		x, ok := v.(map[string]any)
+		out := map[string]string{}
+		for k, e := range x {
+			if out[k], ok = e.(string); !ok {
+				return nil, false
+			}
+		}
+		return out, ok && len(x) > 0 // a typed object's JSON leaves an empty map out
+	}
+	md := &fastfields.Metadata{}
+	for k, v := range m {
+		switch k {
+		case "name", "namespace", "uid", "resourceVersion", "generation", "creationTimestamp", "selfLink", "managedFields":
+		case "generateName":
+			if md.GenerateName, ok = v.(string); !ok || md.GenerateName == "" {
+				return nil, false
+			}
+		case "labels":
+			if md.Labels, ok = strs(v); !ok {
+				return nil, false
+			}
+		case "annotations":
+			if md.Annotations, ok = strs(v); !ok {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	return md, true
 }
 
 func TestCreatedMatchesUpdater(t *testing.T) {

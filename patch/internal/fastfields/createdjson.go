@@ -77,11 +77,19 @@ func (f Fields) CreatedJSON(dst []byte, obj map[string]any, reset, strip *Names)
 type jsonWalker struct {
 	fields fieldWalker
 	buf    []byte
+	// md, when not nil, is written as the metadata of root, the
+	// object's own map, in place of what the object holds there (see
+	// [Fields.CreatedJSONMeta]).
+	md   *Metadata
+	root *smd.Map
 }
 
 // fieldsOf writes the fields of a granular map, in name order (the set's
 // order for field names); wrote reports whether it wrote any.
 func (w *jsonWalker) fieldsOf(t *smd.Map, obj map[string]any, reset, strip *Names) (wrote, ok bool) {
+	if declaredInOrder(t) {
+		return w.declaredFields(t, obj, reset, strip)
+	}
 	var small [16]string // most maps: no allocation
 	keys := small[:0]
 	for k := range obj {
@@ -90,37 +98,84 @@ func (w *jsonWalker) fieldsOf(t *smd.Map, obj map[string]any, reset, strip *Name
 	slices.Sort(keys)
 	for _, k := range keys {
 		tr, ok := fieldType(t, k)
-		if !ok || !plainString(k) {
-			return false, false
-		}
-		r, s := reset.child(k), strip.child(k)
-		if r != nil && r.Member {
-			// Left out, but checked as Created checks it.
-			name := k
-			if !w.fields.node(&fieldpath.Set{}, fieldpath.PathElement{FieldName: &name}, obj[k], tr) {
-				return false, false
-			}
-			continue
-		}
-		mark := len(w.buf)
-		if wrote {
-			w.buf = append(w.buf, ',')
-		}
-		w.buf = append(w.buf, `"f:`...)
-		w.buf = append(w.buf, k...)
-		w.buf = append(w.buf, `":{`...)
-		kept, ok := w.node(obj[k], tr, s == nil || !s.Member, r, s)
 		if !ok {
 			return false, false
 		}
-		if !kept {
-			w.buf = w.buf[:mark]
-			continue
+		if wrote, ok = w.member(t, k, obj[k], tr, wrote, reset, strip); !ok {
+			return false, false
 		}
-		w.buf = append(w.buf, '}')
-		wrote = true
 	}
 	return wrote, true
+}
+
+// declaredInOrder reports whether t is a struct whose fields are all
+// declared, in name order, as SMDSchema declares them: its fields can
+// then be looked up in that order, rather than the object's keys sorted
+// and each looked up in the schema.
+func declaredInOrder(t *smd.Map) bool {
+	if len(t.Fields) == 0 || t.ElementType != (smd.TypeRef{}) {
+		return false
+	}
+	for i := 1; i < len(t.Fields); i++ {
+		if t.Fields[i-1].Name >= t.Fields[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// declaredFields is fieldsOf for a struct of declared fields in name
+// order (see declaredInOrder). A key it does not declare fails the walk,
+// as it fails fieldsOf.
+func (w *jsonWalker) declaredFields(t *smd.Map, obj map[string]any, reset, strip *Names) (wrote, ok bool) {
+	found := 0
+	for i := range t.Fields {
+		f := &t.Fields[i]
+		v, present := obj[f.Name]
+		if !present {
+			continue
+		}
+		found++
+		if wrote, ok = w.member(t, f.Name, v, f.Type, wrote, reset, strip); !ok {
+			return false, false
+		}
+		if found == len(obj) {
+			break
+		}
+	}
+	return wrote, found == len(obj)
+}
+
+// field writes the field k of a map, holding v of type tr, after the
+// fields before it (wrote is set when it wrote any); it reports whether
+// any is now written.
+func (w *jsonWalker) field(k string, v any, tr smd.TypeRef, wrote bool, reset, strip *Names) (bool, bool) {
+	if !plainString(k) {
+		return false, false
+	}
+	r, s := reset.child(k), strip.child(k)
+	if r != nil && r.Member {
+		// Left out, but checked as Created checks it.
+		name := k
+		return wrote, w.fields.node(&fieldpath.Set{}, fieldpath.PathElement{FieldName: &name}, v, tr)
+	}
+	mark := len(w.buf)
+	if wrote {
+		w.buf = append(w.buf, ',')
+	}
+	w.buf = append(w.buf, `"f:`...)
+	w.buf = append(w.buf, k...)
+	w.buf = append(w.buf, `":{`...)
+	kept, ok := w.node(v, tr, s == nil || !s.Member, r, s)
+	if !ok {
+		return false, false
+	}
+	if !kept {
+		w.buf = w.buf[:mark]
+		return wrote, true
+	}
+	w.buf = append(w.buf, '}')
+	return true, true
 }
 
 // node writes what is below a key whose opening brace is written: "."

@@ -15,7 +15,8 @@
 // TestUpdatedMatchesUpdater, TestUpdatedRandom and FuzzUpdated compare the
 // two on hand-picked, random and fuzzed objects; wherever they check a
 // create, they also check that [Fields.CreatedJSON] writes what encoding
-// the set gives. [Fields.Changes] is the walk of [Fields.Changed] telling
+// the set gives, and that [Fields.CreatedJSONMeta] writes the same from
+// the object's metadata typed. [Fields.Changes] is the walk of [Fields.Changed] telling
 // a visitor of each change instead of building the sets. The walk takes
 // a value equal on both sides as unchanged after checking that it would
 // walk it; TestSameMatchesWalk compares that check with walking the
