@@ -267,7 +267,9 @@ func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.Key
 			changed = true
 		}
 	}
-	if !changed {
+	if !changed || pre != nil && !maySplice(pre, cur.Value) {
+		// The object changed elsewhere: its value, whatever the times,
+		// is not the stored one.
 		return false
 	}
 	times := make([]*meta.Time, len(nm))

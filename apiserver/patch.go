@@ -44,17 +44,22 @@ func (h *handler) patch(req *request) {
 		if err != nil {
 			return nil, status.InternalError(err)
 		}
-		patched, live, kept, err := r.patchKeepingManagedFields(opts.patchType, doc, old, body)
+		w.keptEntries = nil // of an attempt that lost a race
+		general := func() ([]byte, error) {
+			patched, live, kept, err := r.patchKeepingManagedFields(opts.patchType, doc, old, body)
+			w.liveForm = live
+			if kept {
+				w.keptEntries = old.GetObjectMeta().ManagedFields
+			}
+			return patched, err
+		}
+		obj, resultStrict, err := h.patched(req, opts.patchType, doc, old, body, general)
 		if err != nil {
 			return nil, err
 		}
-		w.liveForm = live
-		obj, resultStrict, err := h.decodePatched(req, patched)
-		if err != nil {
-			return nil, err
-		}
-		if kept {
-			obj.GetObjectMeta().ManagedFields = copyEntries(old.GetObjectMeta().ManagedFields)
+		if w.keptEntries != nil {
+			obj.GetObjectMeta().ManagedFields = copyEntries(w.keptEntries)
+			w.keptEntries = nil
 		}
 		strict = append(append([]error(nil), bodyStrict...), resultStrict...)
 		return obj, strictError(opts.validation, strict)
@@ -213,20 +218,53 @@ func parsePatchOptions(r *http.Request, pt string) (patchOptions, error) {
 	return opts, nil
 }
 
-// decodePatched decodes the result of a patch as the request's object,
-// under a "decode" span: a result that does not decode is the 422
-// kube-apiserver answers, and the unknown and duplicate fields come back
-// for field validation.
-func (h *handler) decodePatched(req *request, patched []byte) (_ meta.Object, _ []error, err error) {
+// patched is the result of a patch of type patchType of doc, the stored
+// object old's JSON, decoded as the request's object, under a "decode"
+// span: a merge patch applied to old decoded again when the kind's plan
+// can (see mergePatchTyped), else general's result decoded. A result
+// that does not decode is the 422 kube-apiserver answers, and the
+// unknown and duplicate fields come back for field validation.
+func (h *handler) patched(req *request, patchType string, doc []byte, old meta.Object, body []byte, general func() ([]byte, error)) (_ meta.Object, _ []error, err error) {
 	_, end := h.startSpan(req.r.Context(), "decode")
 	defer func() { end(err) }()
 	r := h.r
+	if patchType == patch.MergePatchType {
+		if obj, ok := r.mergePatchTyped(doc, old, body); ok {
+			// The general result, made only when the required fields
+			// check needs it.
+			result := func() (any, error) {
+				patched, err := general()
+				if err != nil {
+					return nil, err
+				}
+				return bodyJSON(codec.MediaTypeJSON, patched)()
+			}
+			return h.checkPatched(req, obj, r.plan.prune(obj), result)
+		}
+	}
+	patched, err := general()
+	if err != nil {
+		return nil, nil, err
+	}
 	obj := r.kind.New()
 	strict, err := r.decodeJSON(r.jsonCodec, patched, obj, false)
 	if err != nil {
 		return nil, nil, patch.InvalidResult(patched, err)
 	}
 	strict = append(strict, r.plan.prune(obj)...)
+	return h.checkPatched(req, obj, strict, bodyJSON(codec.MediaTypeJSON, patched))
+}
+
+// decodePatched decodes the result of a patch as the request's object
+// (see patched).
+func (h *handler) decodePatched(req *request, patched []byte) (meta.Object, []error, error) {
+	return h.patched(req, "", nil, nil, nil, func() ([]byte, error) { return patched, nil })
+}
+
+// checkPatched checks the decoded result of a patch as kube-apiserver
+// does; result is its JSON decoded, for the required fields check.
+func (h *handler) checkPatched(req *request, obj meta.Object, strict []error, result func() (any, error)) (meta.Object, []error, error) {
+	r := h.r
 	if err := r.checkTypeMeta(obj); err != nil {
 		return nil, nil, err
 	}
@@ -236,7 +274,7 @@ func (h *handler) decodePatched(req *request, patched []byte) (_ meta.Object, _ 
 	if err := req.checkNamespace(r, obj); err != nil {
 		return nil, nil, err
 	}
-	if err := h.checkRequired(req, obj, bodyJSON(codec.MediaTypeJSON, patched)); err != nil {
+	if err := h.checkRequired(req, obj, result); err != nil {
 		return nil, nil, err
 	}
 	return obj, strict, nil

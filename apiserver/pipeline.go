@@ -48,6 +48,10 @@ type write struct {
 	// when build decoded it already (a merge patch), for track; nil
 	// otherwise.
 	liveForm map[string]any
+	// keptEntries are the stored object's managedFields when a patch was
+	// applied without them (they are put back on the result); nil
+	// otherwise.
+	keptEntries []meta.ManagedFieldsEntry
 }
 
 // create stores a new object, or for a dry run checks that the store

@@ -19,3 +19,12 @@ func (t *tell) Visit(Change, fieldpath.Path) bool {
 	*t = true
 	return true
 }
+
+// SameEqual compares a and b at the root by sameEqual, and by jsonEqual
+// and same one after the other.
+func SameEqual(f Fields, a, b any) (equal, same, wantEqual, wantSame bool) {
+	w := diffWalker{fields: fieldWalker{schema: f.Type.Schema}}
+	equal, same = w.sameEqual(f.Type.TypeRef, a, b)
+	wantEqual = jsonEqual(a, b)
+	return equal, same, wantEqual, wantEqual && w.same(f.Type.TypeRef, a)
+}

@@ -24,10 +24,106 @@ func (w *diffWalker) sameValue(tr smd.TypeRef, l, r side) (ok, handled bool) {
 	default:
 		return false, false
 	}
-	if !jsonEqual(l.v, r.v) {
+	equal, same := w.sameEqual(tr, l.v, r.v)
+	if !equal {
 		return false, false
 	}
-	return w.same(tr, l.v), true
+	return same, true
+}
+
+// sameEqual is jsonEqual(l, r) and, when they are equal, same(tr, l), in
+// one walk of both values rather than two of l.
+func (w *diffWalker) sameEqual(tr smd.TypeRef, l, r any) (equal, same bool) {
+	atom, ok := w.fields.schema.Resolve(tr)
+	if !ok {
+		return jsonEqual(l, r), false
+	}
+	if l == nil && atom.Map != nil && (atom.Scalar != nil || atom.List != nil) {
+		return r == nil, true
+	}
+	s := side{l, true}
+	if atom, ok = deduce(atom, s, s); !ok {
+		return jsonEqual(l, r), false
+	}
+	switch {
+	case atom.Map != nil:
+		return w.sameEqualMap(atom.Map, tr, l, r)
+	case atom.Scalar != nil:
+		return jsonEqual(l, r), scalarOrNull(*atom.Scalar, s)
+	case atom.List != nil:
+		return w.sameEqualList(atom.List, tr, l, r)
+	}
+	return jsonEqual(l, r), false
+}
+
+// sameEqualMap is sameEqual for a map of type t.
+func (w *diffWalker) sameEqualMap(t *smd.Map, tr smd.TypeRef, l, r any) (equal, same bool) {
+	m, isMap := l.(map[string]any)
+	switch {
+	case l != nil && !isMap:
+		return jsonEqual(l, r), false
+	case t.ElementRelationship == smd.Atomic:
+		equal = jsonEqual(l, r)
+		return equal, equal && w.fields.check(l, tr)
+	case l == nil:
+		return r == nil, true
+	}
+	rm, ok := r.(map[string]any)
+	if !ok || len(m) != len(rm) {
+		return false, false
+	}
+	same = true
+	for k, e := range m {
+		u, ok := rm[k]
+		if !ok {
+			return false, false
+		}
+		var ft smd.TypeRef
+		if same {
+			ft, same = fieldType(t, k)
+		}
+		if !same {
+			if !jsonEqual(e, u) {
+				return false, false
+			}
+			continue
+		}
+		if equal, same = w.sameEqual(ft, e, u); !equal {
+			return false, false
+		}
+	}
+	return true, same
+}
+
+// sameEqualList is sameEqual for a list of type t.
+func (w *diffWalker) sameEqualList(t *smd.List, tr smd.TypeRef, l, r any) (equal, same bool) {
+	list, isList := l.([]any)
+	switch {
+	case l != nil && !isList:
+		return jsonEqual(l, r), false
+	case t.ElementRelationship == smd.Atomic:
+		equal = jsonEqual(l, r)
+		return equal, equal && w.fields.check(l, tr)
+	case len(list) == 0:
+		return jsonEqual(l, r), true
+	}
+	rl, ok := r.([]any)
+	if !ok || len(list) != len(rl) {
+		return false, false
+	}
+	same = t.ElementRelationship == smd.Associative && distinctNames(t, list)
+	for i, e := range list {
+		if !same {
+			if !jsonEqual(e, rl[i]) {
+				return false, false
+			}
+			continue
+		}
+		if equal, same = w.sameEqual(t.ElementType, e, rl[i]); !equal {
+			return false, false
+		}
+	}
+	return true, same
 }
 
 // same reports whether node(tr, s, s) would answer true for s the present

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/patch/internal/fastfields"
 	"github.com/kapi-dev/kapi/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -326,5 +327,45 @@ func TestSameMatchesWalk(t *testing.T) {
 	}
 	if answered == 0 || declined == 0 {
 		t.Errorf("%d values answered, %d declined: the test needs both outcomes", answered, declined)
+	}
+}
+
+// TestSameEqualMatchesBoth checks the one walk that compares two values
+// and checks the first against the schema with the two walks it stands
+// for, on random objects and values compared with copies of themselves
+// and with changed copies.
+func TestSameEqualMatchesBoth(t *testing.T) {
+	counts := map[[2]bool]int{}
+	for _, s := range []struct {
+		name   string
+		schema *schema.Schema
+	}{{"widget", widgetSchema(t)}, {"thing", thingSchema()}, {"none", nil}} {
+		k := newKind(t, s.schema)
+		g := &randomObjects{rng: rand.New(rand.NewPCG(23, uint64(len(s.name))))}
+		root := s.schema
+		if root == nil {
+			root = &schema.Schema{Type: "object", Properties: map[string]*schema.Schema{"spec": {}}}
+		}
+		for i := range 3000 {
+			var v any = g.object(root, 0)
+			if i%5 == 0 {
+				v = g.any(0)
+			}
+			other, err := patch.DecodeValue(mustJSON(t, v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m, ok := other.(map[string]any); ok && i%2 == 0 {
+				g.mutate(m, root, 0)
+			}
+			equal, same, wantEqual, wantSame := fastfields.SameEqual(k.fast, v, other)
+			if equal != wantEqual || equal && same != wantSame {
+				t.Fatalf("%s: %s and %s: sameEqual %v %v, want %v %v", s.name, mustJSON(t, v), mustJSON(t, other), equal, same, wantEqual, wantSame)
+			}
+			counts[[2]bool{equal, same}]++
+		}
+	}
+	if counts[[2]bool{true, true}] == 0 || counts[[2]bool{true, false}] == 0 || counts[[2]bool{false, false}] == 0 {
+		t.Errorf("outcomes %v: the test needs equal values that fit and do not, and values that differ", counts)
 	}
 }
