@@ -210,7 +210,11 @@ func (p *parser) more(closing byte, first bool) (more, done bool) {
 }
 
 // object decodes an object into the struct of plan n at ptr.
-func (p *parser) object(n *node, ptr unsafe.Pointer) bool {
+func (p *parser) object(n *node, ptr unsafe.Pointer) bool { return p.fields(n, ptr, false) }
+
+// fields reads an object's members into the fields of the struct of plan
+// n at ptr: decoded, or merged into what they hold when merge is set.
+func (p *parser) fields(n *node, ptr unsafe.Pointer, merge bool) bool {
 	if !p.open('{') {
 		return false
 	}
@@ -229,7 +233,8 @@ func (p *parser) object(n *node, ptr unsafe.Pointer) bool {
 			return false // unknown or repeated
 		}
 		seen[f.index/64] |= 1 << (f.index % 64)
-		if !p.value(f.node, unsafe.Add(ptr, f.offset)) {
+		at := unsafe.Add(ptr, f.offset)
+		if merge && !p.mergeValue(f.node, at) || !merge && !p.value(f.node, at) {
 			return false
 		}
 	}

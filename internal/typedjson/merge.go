@@ -36,30 +36,7 @@ func (d *Decoder) MergePatch(patch []byte, v any) bool {
 }
 
 // mergeObject merges an object into the struct of plan n at ptr.
-func (p *parser) mergeObject(n *node, ptr unsafe.Pointer) bool {
-	if !p.open('{') {
-		return false
-	}
-	var seen [maxFields / 64]uint64
-	for first := true; ; first = false {
-		more, done := p.more('}', first)
-		if !more {
-			return done
-		}
-		key, ok := p.key()
-		if !ok {
-			return false
-		}
-		f, ok := n.fields[string(key)]
-		if !ok || seen[f.index/64]&(1<<(f.index%64)) != 0 {
-			return false // unknown or repeated
-		}
-		seen[f.index/64] |= 1 << (f.index % 64)
-		if !p.mergeValue(f.node, unsafe.Add(ptr, f.offset)) {
-			return false
-		}
-	}
-}
+func (p *parser) mergeObject(n *node, ptr unsafe.Pointer) bool { return p.fields(n, ptr, true) }
 
 // mergeValue merges one member's value into the field of plan n at ptr.
 func (p *parser) mergeValue(n *node, ptr unsafe.Pointer) bool {
