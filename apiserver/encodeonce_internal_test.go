@@ -128,10 +128,10 @@ func TestSpliceManagedFieldsIntoEmptyMetadata(t *testing.T) {
 	}
 }
 
-// TestSpliceManagedFieldsOfStorageVersion checks that the storage version
-// of a kind served in several versions splices managedFields, and that
-// the other version, whose objects are converted to be stored, does not.
-func TestSpliceManagedFieldsOfStorageVersion(t *testing.T) {
+// splicedVersions returns the resources of the Spliced kind served in
+// v1, its storage version, and v2.
+func splicedVersions(t *testing.T) (stor, other *resource) {
+	t.Helper()
 	k := Kind{Group: "g.example.com", Kind: "Spliced", Resource: "spliceds",
 		New:      func() meta.Object { return &spliced{} },
 		Versions: []KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
@@ -139,9 +139,17 @@ func TestSpliceManagedFieldsOfStorageVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	storage := &resource{kind: kinds[0], apiVersion: kinds[0].groupVersion().String(), versions: vs}
-	storage.stor = storage
-	other := &resource{kind: kinds[1], apiVersion: kinds[1].groupVersion().String(), versions: vs, stor: storage}
+	stor = &resource{kind: kinds[0], apiVersion: kinds[0].groupVersion().String(), versions: vs}
+	stor.stor = stor
+	other = &resource{kind: kinds[1], apiVersion: kinds[1].groupVersion().String(), versions: vs, stor: stor}
+	return stor, other
+}
+
+// TestSpliceManagedFieldsOfStorageVersion checks that the storage version
+// of a kind served in several versions splices managedFields, and that
+// the other version, whose objects are converted to be stored, does not.
+func TestSpliceManagedFieldsOfStorageVersion(t *testing.T) {
+	storage, other := splicedVersions(t)
 	storage.setSpliceManagedFields()
 	other.setSpliceManagedFields()
 	if !storage.spliceManagedFields {

@@ -190,17 +190,10 @@ func TestDecodeTransientMatchesDecode(t *testing.T) {
 	one := spliceResource(func() meta.Object { return &spliced{} })
 	one.typedJSON = compileJSON(one.kind, nil)
 	one.jsonCodec = codec.JSON{}
-	k := Kind{Group: "g.example.com", Kind: "Spliced", Resource: "spliceds",
-		New:      func() meta.Object { return &spliced{} },
-		Versions: []KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
-	kinds, _, vs, err := expandVersions(k)
-	if err != nil {
-		t.Fatal(err)
+	stor, other := splicedVersions(t)
+	for _, r := range []*resource{stor, other} {
+		r.jsonCodec, r.typedJSON = codec.JSON{}, compileJSON(r.kind, r.versions)
 	}
-	stor := &resource{kind: kinds[0], apiVersion: kinds[0].groupVersion().String(), versions: vs, jsonCodec: codec.JSON{}}
-	stor.stor, stor.typedJSON = stor, compileJSON(kinds[0], vs)
-	other := &resource{kind: kinds[1], apiVersion: kinds[1].groupVersion().String(), versions: vs, stor: stor, jsonCodec: codec.JSON{}}
-	other.typedJSON = compileJSON(kinds[1], vs)
 	for _, rc := range []struct {
 		name string
 		r    *resource

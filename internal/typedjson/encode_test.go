@@ -134,15 +134,5 @@ func fill(r *rand.Rand, v reflect.Value, depth int) {
 // FuzzAppendJSON compares AppendJSON with Marshal on the values fuzzed
 // documents decode to.
 func FuzzAppendJSON(f *testing.F) {
-	for _, doc := range formCorpus {
-		f.Add([]byte(doc))
-	}
-	d := New(reflect.TypeFor[*formThing]())
-	f.Fuzz(func(t *testing.T, doc []byte) {
-		var v formThing
-		if json.Unmarshal(doc, &v) != nil {
-			return
-		}
-		checkEncode(t, d, &v)
-	})
+	fuzzFormThings(f, func(t *testing.T, d *Decoder, v *formThing) { checkEncode(t, d, v) })
 }

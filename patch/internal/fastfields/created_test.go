@@ -185,16 +185,8 @@ func TestCreatedRandom(t *testing.T) {
 	if testing.Short() {
 		n = 300
 	}
-	for _, s := range []struct {
-		name   string
-		schema *schema.Schema
-	}{{"widget", widgetSchema(t)}, {"thing", thingSchema()}, {"none", nil}} {
-		k := newKind(t, s.schema)
-		g := &randomObjects{rng: rand.New(rand.NewPCG(7, uint64(len(s.name))))}
-		root := s.schema
-		if root == nil {
-			root = &schema.Schema{Type: "object", Properties: map[string]*schema.Schema{"spec": {}}}
-		}
+	for _, s := range randomCases(t, 7) {
+		k, g, root := s.k, s.g, s.root
 		fastCount := 0
 		for i := 0; i < n; i++ {
 			obj := g.object(root, 0)
@@ -259,6 +251,34 @@ func thingSchema() *schema.Schema {
 		}},
 		"status": {Type: "object", Properties: map[string]*schema.Schema{"n": integer()}},
 	}}
+}
+
+// randomCase is one schema the random comparisons run on: the kind made
+// from it, a generator seeded for the test, and the schema the objects
+// are made from (an object with a spec, for the kind without a schema).
+type randomCase struct {
+	name string
+	k    *kind
+	g    *randomObjects
+	root *schema.Schema
+}
+
+// randomCases returns the cases of the Widget's schema, a hand-written
+// one and none, their generators seeded with seed and the case's name.
+func randomCases(t *testing.T, seed uint64) []randomCase {
+	var cases []randomCase
+	for _, s := range []struct {
+		name   string
+		schema *schema.Schema
+	}{{"widget", widgetSchema(t)}, {"thing", thingSchema()}, {"none", nil}} {
+		root := s.schema
+		if root == nil {
+			root = &schema.Schema{Type: "object", Properties: map[string]*schema.Schema{"spec": {}}}
+		}
+		g := &randomObjects{rng: rand.New(rand.NewPCG(seed, uint64(len(s.name))))}
+		cases = append(cases, randomCase{name: s.name, k: newKind(t, s.schema), g: g, root: root})
+	}
+	return cases
 }
 
 // randomObjects builds random values that mostly follow a schema.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -142,16 +141,8 @@ func TestUpdatedRandom(t *testing.T) {
 		n = 200
 	}
 	managers := []string{"a", "b", "c"}
-	for _, s := range []struct {
-		name   string
-		schema *schema.Schema
-	}{{"widget", widgetSchema(t)}, {"thing", thingSchema()}, {"none", nil}} {
-		k := newKind(t, s.schema)
-		g := &randomObjects{rng: rand.New(rand.NewPCG(11, uint64(len(s.name))))}
-		root := s.schema
-		if root == nil {
-			root = &schema.Schema{Type: "object", Properties: map[string]*schema.Schema{"spec": {}}}
-		}
+	for _, s := range randomCases(t, 11) {
+		k, g, root := s.k, s.g, s.root
 		fastCount := 0
 		var live []byte
 		var owners fieldpath.ManagedFields
@@ -299,16 +290,8 @@ func TestUpdatedWidgetWalked(t *testing.T) {
 // values at the root: both decline or both answer, with no change told.
 func TestSameMatchesWalk(t *testing.T) {
 	answered, declined := 0, 0
-	for _, s := range []struct {
-		name   string
-		schema *schema.Schema
-	}{{"widget", widgetSchema(t)}, {"thing", thingSchema()}, {"none", nil}} {
-		k := newKind(t, s.schema)
-		g := &randomObjects{rng: rand.New(rand.NewPCG(19, uint64(len(s.name))))}
-		root := s.schema
-		if root == nil {
-			root = &schema.Schema{Type: "object", Properties: map[string]*schema.Schema{"spec": {}}}
-		}
+	for _, s := range randomCases(t, 19) {
+		k, g, root := s.k, s.g, s.root
 		for i := range 3000 {
 			var v any = g.object(root, 0)
 			if i%5 == 0 {
@@ -336,16 +319,8 @@ func TestSameMatchesWalk(t *testing.T) {
 // and with changed copies.
 func TestSameEqualMatchesBoth(t *testing.T) {
 	counts := map[[2]bool]int{}
-	for _, s := range []struct {
-		name   string
-		schema *schema.Schema
-	}{{"widget", widgetSchema(t)}, {"thing", thingSchema()}, {"none", nil}} {
-		k := newKind(t, s.schema)
-		g := &randomObjects{rng: rand.New(rand.NewPCG(23, uint64(len(s.name))))}
-		root := s.schema
-		if root == nil {
-			root = &schema.Schema{Type: "object", Properties: map[string]*schema.Schema{"spec": {}}}
-		}
+	for _, s := range randomCases(t, 23) {
+		k, g, root := s.k, s.g, s.root
 		for i := range 3000 {
 			var v any = g.object(root, 0)
 			if i%5 == 0 {
