@@ -205,9 +205,17 @@ func (s *faultStore) Get(ctx context.Context, key string, opts storage.GetOption
 	return s.Interface.Get(ctx, key, opts)
 }
 
-// pause holds back every watch response until resume.
+// pause holds back every watch response until resume. It first waits
+// for a watch to be running: a cache starts its upstream watch only after
+// its list is published, and a break sent before that would be lost.
 func (s *faultStore) pause() {
-	s.mu.Lock()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		s.mu.Lock()
+		if len(s.breaks) > 0 || time.Now().After(deadline) {
+			break
+		}
+		s.mu.Unlock()
+	}
 	defer s.mu.Unlock()
 	s.gate = make(chan struct{})
 }
@@ -253,9 +261,17 @@ func (s *faultStore) Watch(ctx context.Context, prefix string, opts storage.Watc
 				if !ok {
 					return
 				}
+				// A break sent while this goroutine was waking
+				// comes first, whatever the gate says by now.
 				s.mu.Lock()
 				gate := s.gate
 				s.mu.Unlock()
+				select {
+				case err := <-brk:
+					resp = storage.WatchResponse{Err: err}
+					gate = nil
+				default:
+				}
 				if gate != nil {
 					select {
 					case <-gate:
