@@ -143,9 +143,9 @@ type WatchOptions struct {
 	Revision int64
 	// ProgressNotify asks for empty responses carrying the revision the
 	// watch has reached when nothing under the prefix changes:
-	// periodically, and (memory store) as soon as writes to other
-	// prefixes have been passed over, so that a watch cache can tell it
-	// is current without waiting for the next period.
+	// periodically, and soon after a [ProgressRequester]'s
+	// RequestProgress, so that a watch cache can tell it is current
+	// without waiting for the next period.
 	ProgressNotify bool
 }
 

@@ -156,6 +156,8 @@ type Cache struct {
 	// they linger (see linger.go); linger is lingerFor but in tests.
 	active atomic.Int64
 	linger func(watchers int64) time.Duration
+	// grace is progressGrace but in tests.
+	grace time.Duration
 
 	up upstream // owned by the upstream goroutine
 	// frameBook counts the bytes of the window's encoded events.
@@ -213,6 +215,7 @@ func New(store storage.Interface, prefix string, opts Options) *Cache {
 		cancel:   cancel,
 		finished: make(chan struct{}),
 		linger:   lingerFor,
+		grace:    progressGrace,
 	}
 	c.windowFrames = newFrameSource(c.opts.Counters, &c.frameBook)
 	c.storeFrames = newFrameSource(c.opts.Counters, nil)
@@ -292,16 +295,43 @@ func (c *Cache) fresh(ctx context.Context, sem resourceversion.Semantics, rev in
 		if err != nil {
 			return nil, err
 		}
-		if st := c.cur.Load(); st.ready && st.rev < cur {
-			c.requestProgress(ctx)
+		st := c.cur.Load()
+		if !st.ready || st.rev >= cur {
+			return c.waitFor(ctx, cur)
 		}
-		return c.waitFor(ctx, cur)
+		if !c.following(st) {
+			c.requestProgress(ctx)
+			return c.waitFor(ctx, cur)
+		}
+		return c.waitNudging(ctx, cur)
 	case resourceversion.Any:
 		return c.waitFor(ctx, 0)
 	case resourceversion.NotOlderThan, resourceversion.Exact:
 		return c.waitFor(ctx, rev)
 	}
 	return nil, fmt.Errorf("watch: unsupported read semantics %v", sem)
+}
+
+// progressGrace is how long a consistent read of a cache whose own
+// events are flowing waits for them before it asks the store for
+// progress. The store's revision it waits for is most often that of an
+// event of the cache's own on its way, which arrives well within it; a
+// request at once would make every watch of the store answer, for every
+// read made during writes.
+const progressGrace = 2 * time.Millisecond
+
+// following reports whether the cache applied an event within the last
+// grace.
+func (c *Cache) following(st *state) bool {
+	return st.log.end > st.log.first && c.now()-st.log.at(st.log.end-1).at < int64(c.grace)
+}
+
+// waitNudging is waitFor(ctx, rev) that asks the store for progress if
+// the wait outlasts the grace.
+func (c *Cache) waitNudging(ctx context.Context, rev int64) (*state, error) {
+	nudge := time.AfterFunc(c.grace, func() { c.requestProgress(ctx) })
+	defer nudge.Stop()
+	return c.waitFor(ctx, rev)
 }
 
 // requestProgress asks the store, when it can be asked, to report the

@@ -65,7 +65,12 @@ type Store struct {
 	mu  sync.Mutex // serializes writes
 	cur atomic.Pointer[state]
 
-	notify broadcast
+	// watching are the running watches, which writes mark and wake
+	// (see watcher); replaced whole under mu.
+	watching atomic.Pointer[[]*watcher]
+	// progress wakes the watches with ProgressNotify for RequestProgress.
+	progress      broadcast
+	progressAsked atomic.Uint64 // RequestProgress calls
 
 	closeMu   sync.Mutex // guards closed with watcher registration
 	closed    atomic.Bool
@@ -74,7 +79,10 @@ type Store struct {
 	closeOnce sync.Once
 }
 
-var _ storage.Interface = (*Store)(nil)
+var (
+	_ storage.Interface         = (*Store)(nil)
+	_ storage.ProgressRequester = (*Store)(nil)
+)
 
 // The current keys are a copy-on-write B-tree of *storage.KeyValue
 // ordered by key. Each write changes it with its revision as the
@@ -259,9 +267,10 @@ func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, exp
 		kv.Key, kv.CreateRevision = prev.Key, prev.CreateRevision
 	}
 	root, _, _ := tree.Put(st.root, kv, uint64(rev))
+	s.mark(key, rev)
 	s.publish(st, root, storage.Event{Type: storage.EventPut, KV: kv, PrevKV: prev})
 	s.mu.Unlock()
-	s.notify.signal()
+	s.wakeFor(key)
 	return storage.PutResponse{Succeeded: true, KV: kv, Revision: rev}, nil
 }
 
@@ -281,9 +290,10 @@ func (s *Store) OptimisticDelete(ctx context.Context, key string, expectedRevisi
 	rev := st.rev + 1
 	root, _, _ := tree.Delete(st.root, key, uint64(rev))
 	tomb := &storage.KeyValue{Key: key, ModRevision: rev}
+	s.mark(key, rev)
 	s.publish(st, root, storage.Event{Type: storage.EventDelete, KV: tomb, PrevKV: prev})
 	s.mu.Unlock()
-	s.notify.signal()
+	s.wakeFor(key)
 	return storage.DeleteResponse{Succeeded: true, KV: prev, Revision: rev}, nil
 }
 
