@@ -3,6 +3,7 @@ package watch
 import (
 	"context"
 	"errors"
+	"runtime"
 	"time"
 
 	"github.com/kapi-dev/kapi/storage"
@@ -183,6 +184,7 @@ const maxDrain = 64
 // error response or the channel's close came after them.
 func (c *Cache) drain(ch <-chan storage.WatchResponse, batch []storage.WatchResponse) (_ []storage.WatchResponse, end error) {
 	c.up.received++
+	yielded := false
 	for len(batch) < maxDrain {
 		select {
 		case resp, ok := <-ch:
@@ -195,7 +197,13 @@ func (c *Cache) drain(ch <-chan storage.WatchResponse, batch []storage.WatchResp
 			c.up.received++
 			batch = append(batch, resp)
 		default:
-			return batch, nil
+			if yielded {
+				return batch, nil
+			}
+			// Let the writers run once: under load, the responses
+			// they make meanwhile join this batch.
+			yielded = true
+			runtime.Gosched()
 		}
 	}
 	return batch, nil
