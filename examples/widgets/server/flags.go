@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 )
 
 // flags is the parsed command line.
@@ -15,6 +16,8 @@ type flags struct {
 	tlsCert    string
 	tlsKey     string
 	gcPercent  int
+	// idleRelease is --idle-memory-release.
+	idleRelease time.Duration
 }
 
 // parseFlags parses the command line; -h prints the usage to stderr.
@@ -47,7 +50,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.cfg.CRDs, "crds", "", "create the CustomResourceDefinitions of every manifest (YAML or JSON) in this directory at start")
 	verbose := fs.Bool("v", false, "log every request (debug level)")
 	addOperationsFlags(fs, &f.cfg.Ops)
-	addRuntimeFlags(fs, &f.gcPercent)
+	addRuntimeFlags(fs, &f.gcPercent, &f.idleRelease)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"flag"
 	"runtime/debug"
+	"time"
 )
 
 // DefaultGCPercent is the command's --gc-percent: the Go garbage
@@ -26,9 +27,11 @@ import (
 const DefaultGCPercent = 50
 
 // addRuntimeFlags adds the flags of the Go runtime's settings.
-func addRuntimeFlags(fs *flag.FlagSet, gcPercent *int) {
+func addRuntimeFlags(fs *flag.FlagSet, gcPercent *int, idleRelease *time.Duration) {
 	fs.IntVar(gcPercent, "gc-percent", DefaultGCPercent,
 		"the garbage collector's GOGC (a negative value turns it off) unless GOGC is set in the environment")
+	fs.DurationVar(idleRelease, "idle-memory-release", DefaultIdleMemoryRelease,
+		"return the heap's free memory to the system once allocation has been low for this long after a burst (0 turns it off)")
 }
 
 // gcPercentToSet returns the GOGC the command sets, and whether it sets

@@ -3,6 +3,7 @@ package server
 import (
 	"io"
 	"testing"
+	"time"
 )
 
 // TestGCPercent: the command sets GOGC from --gc-percent, 50 unless
@@ -35,6 +36,57 @@ func TestGCPercent(t *testing.T) {
 			got, set := gcPercentToSet(f.gcPercent, getenv)
 			if got != tc.want || set != tc.wantSet {
 				t.Errorf("got %d, %v; want %d, %v", got, set, tc.want, tc.wantSet)
+			}
+		})
+	}
+}
+
+// TestIdleRelease: the free heap goes back once allocation has been low
+// for the whole period, once per quiet spell, and only when there is
+// enough of it.
+func TestIdleRelease(t *testing.T) {
+	const mib = 1 << 20
+	start := time.Unix(1000, 0)
+	type step struct {
+		at        time.Duration // since start
+		allocated uint64        // cumulative
+		free      uint64
+		want      bool
+	}
+	for _, tc := range []struct {
+		name  string
+		steps []step
+	}{
+		{"burst then quiet", []step{
+			{0, 0, 0, false},
+			{1 * time.Second, 100 * mib, 64 * mib, false}, // busy
+			{2 * time.Second, 101 * mib, 64 * mib, false}, // quiet since 1s
+			{5 * time.Second, 102 * mib, 64 * mib, false}, // quiet for 4s
+			{7 * time.Second, 103 * mib, 64 * mib, true},  // quiet for 6s
+			{8 * time.Second, 103 * mib, 64 * mib, false}, // released already
+			{9 * time.Second, 200 * mib, 64 * mib, false}, // busy again
+			{14 * time.Second, 201 * mib, 64 * mib, true}, // quiet for 5s
+		}},
+		{"little free memory", []step{
+			{0, 0, 0, false},
+			{10 * time.Second, 1 * mib, 8 * mib, false},
+			{20 * time.Second, 2 * mib, 8 * mib, false},
+			{21 * time.Second, 2 * mib, 32 * mib, true},
+		}},
+		{"steady traffic", []step{
+			{0, 0, 64 * mib, false},
+			{3 * time.Second, 30 * mib, 64 * mib, false},
+			{6 * time.Second, 60 * mib, 64 * mib, false},
+			{9 * time.Second, 90 * mib, 64 * mib, false},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &idleRelease{after: 5 * time.Second}
+			for i, s := range tc.steps {
+				got := r.observe(heapSample{allocated: s.allocated, free: s.free}, start.Add(s.at))
+				if got != s.want {
+					t.Fatalf("step %d (%v): release %v, want %v", i, s.at, got, s.want)
+				}
 			}
 		})
 	}
