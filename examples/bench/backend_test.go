@@ -92,7 +92,11 @@ func backendFixture(tb testing.TB, backend, key string, n int) *fixture {
 		if err != nil {
 			return nil, err
 		}
-		return newFixtureOn(srv.Handler, n)
+		f, err := newFixtureOn(srv.Handler, n)
+		if key == "" {
+			f.server = srv // not shared: closed with the fixture
+		}
+		return f, err
 	}
 	if key == "" {
 		f, err := build()
