@@ -28,7 +28,7 @@ const (
 	quietAllocRate = 4 << 20
 	// releaseWorth is the least free heap worth a release: below it, a
 	// full collection costs more than the pages are worth.
-	releaseWorth = 16 << 20
+	releaseWorth = 4 << 20
 )
 
 // heapSample is what idleRelease reads of the runtime.

@@ -69,8 +69,8 @@ func TestIdleRelease(t *testing.T) {
 		}},
 		{"little free memory", []step{
 			{0, 0, 0, false},
-			{10 * time.Second, 1 * mib, 8 * mib, false},
-			{20 * time.Second, 2 * mib, 8 * mib, false},
+			{10 * time.Second, 1 * mib, 2 * mib, false},
+			{20 * time.Second, 2 * mib, 2 * mib, false},
 			{21 * time.Second, 2 * mib, 32 * mib, true},
 		}},
 		{"steady traffic", []step{
