@@ -102,9 +102,10 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded j
 
 // create stores a new object. It returns the stored value, or nil when
 // an object of that name is already stored. pre is obj's encoding
-// without managedFields, or nil (see storedValue).
-func (r *resource) create(ctx context.Context, obj meta.Object, pre []byte) (*storage.KeyValue, error) {
-	value, err := r.storedValue(obj, pre)
+// without managedFields, or nil, and compact a fieldsV1 of its entries
+// known to be compact, or nil (see storedValue).
+func (r *resource) create(ctx context.Context, obj meta.Object, pre, compact []byte) (*storage.KeyValue, error) {
+	value, err := r.storedValue(obj, pre, compact)
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
@@ -158,5 +159,11 @@ func (r *resource) trackCreate(obj meta.Object, manager, subresource string) (js
 		}
 	}
 	m.ManagedFields = entries
-	return jsonForms{obj: tree, encoded: pre}, true
+	forms := jsonForms{obj: tree, encoded: pre}
+	if len(entries) == 1 && entries[0].FieldsV1 != nil {
+		// Written by the field manager's walk, which writes compact
+		// JSON only (see patch.FieldManager.CreatedEntries).
+		forms.compact = entries[0].FieldsV1.Raw
+	}
+	return forms, true
 }

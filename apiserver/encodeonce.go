@@ -47,7 +47,7 @@ func (r *resource) canSpliceManagedFields(sample meta.Object) bool {
 	if err != nil {
 		return false
 	}
-	spliced, err := spliceManagedFields(pre, m.ManagedFields)
+	spliced, err := spliceManagedFields(pre, m.ManagedFields, nil)
 	return err == nil && bytes.Equal(spliced, whole)
 }
 
@@ -100,8 +100,10 @@ var errNoMetadataToSplice = errors.New("no metadata object to put managedFields 
 
 // spliceManagedFields returns pre, an object's stored value encoded
 // without managedFields, with entries as the last member of its
-// metadata, where encoding/json writes them.
-func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry) ([]byte, error) {
+// metadata, where encoding/json writes them. compact, when not nil, is
+// the fieldsV1 of one of the entries, known to be compact: that entry's
+// is written without being checked (see appendManagedFieldsJSON).
+func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry, compact []byte) ([]byte, error) {
 	if len(entries) == 0 {
 		return pre, nil // omitempty
 	}
@@ -116,7 +118,7 @@ func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry) ([]byte,
 		out = append(out, ',')
 	}
 	out = append(out, `"managedFields":`...)
-	out, err := appendManagedFieldsJSON(out, entries)
+	out, err := appendManagedFieldsJSON(out, entries, compact)
 	if err != nil {
 		return nil, err
 	}
@@ -125,10 +127,11 @@ func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry) ([]byte,
 
 // storedValue is the value to store for obj: pre, its encoding without
 // managedFields kept by the write, with them put in, or else obj
-// encoded whole.
-func (r *resource) storedValue(obj meta.Object, pre []byte) ([]byte, error) {
+// encoded whole. compact is nil, or the fieldsV1 of one of obj's
+// entries, known to be compact (see spliceManagedFields).
+func (r *resource) storedValue(obj meta.Object, pre, compact []byte) ([]byte, error) {
 	if pre == nil {
 		return r.encode(obj)
 	}
-	return spliceManagedFields(pre, obj.GetObjectMeta().ManagedFields)
+	return spliceManagedFields(pre, obj.GetObjectMeta().ManagedFields, compact)
 }

@@ -96,7 +96,7 @@ func TestStoredValueSplicesManagedFields(t *testing.T) {
 			if wantForm, err := r.jsonWithoutManagedFields(obj); err != nil || !reflect.DeepEqual(form, wantForm) {
 				t.Errorf("form %v, want %v (%v)", form, wantForm, err)
 			}
-			got, err := r.storedValue(obj, pre)
+			got, err := r.storedValue(obj, pre, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,11 +119,11 @@ func TestSpliceManagedFieldsNeedsThemLast(t *testing.T) {
 // member before managedFields, and values without metadata.
 func TestSpliceManagedFieldsIntoEmptyMetadata(t *testing.T) {
 	entries := []meta.ManagedFieldsEntry{{Manager: "m"}}
-	got, err := spliceManagedFields([]byte(`{"metadata":{},"spec":{}}`), entries)
+	got, err := spliceManagedFields([]byte(`{"metadata":{},"spec":{}}`), entries, nil)
 	if want := `{"metadata":{"managedFields":[{"manager":"m"}]},"spec":{}}`; err != nil || string(got) != want {
 		t.Errorf("got %s, %v; want %s", got, err, want)
 	}
-	if _, err := spliceManagedFields([]byte(`{"spec":{}}`), entries); err == nil {
+	if _, err := spliceManagedFields([]byte(`{"spec":{}}`), entries, nil); err == nil {
 		t.Error("spliced managedFields into a value without metadata")
 	}
 }

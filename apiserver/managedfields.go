@@ -65,6 +65,11 @@ type jsonForms struct {
 	// obj's form when the resource splices them in (see
 	// spliceManagedFields); nil otherwise.
 	encoded []byte
+	// compact is the fieldsV1 of obj's one managedFields entry when the
+	// field manager wrote it compact for a create (see
+	// [resource.trackCreate]): splicing the entry in does not check it
+	// again. nil otherwise.
+	compact []byte
 }
 
 // updateTracker records ordinary writes (create, update, JSON, merge and
@@ -276,7 +281,7 @@ func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.Key
 	for i := range nm {
 		times[i], nm[i].Time = nm[i].Time, om[i].Time
 	}
-	if b, err := r.storedValue(obj, pre); err == nil && bytes.Equal(b, cur.Value) {
+	if b, err := r.storedValue(obj, pre, nil); err == nil && bytes.Equal(b, cur.Value) {
 		return true
 	}
 	for i := range nm {

@@ -44,6 +44,9 @@ type write struct {
 	// encoded is the object's stored value without managedFields, made
 	// when they were recorded, or nil (see storedValue).
 	encoded []byte
+	// compact is the fieldsV1 of the entry recorded for a create, known
+	// to be compact, or nil (see storedValue).
+	compact []byte
 	// liveForm is the stored object's JSON form without managedFields
 	// when build decoded it already (a merge patch), for track; nil
 	// otherwise.
@@ -60,7 +63,7 @@ type write struct {
 func (w *write) create(ctx context.Context, obj meta.Object) (kv *storage.KeyValue, created bool, err error) {
 	r := w.sr()
 	if !w.dryRun {
-		kv, err := r.create(ctx, obj, w.encoded)
+		kv, err := r.create(ctx, obj, w.encoded, w.compact)
 		return kv, kv != nil, err
 	}
 	m := obj.GetObjectMeta()
@@ -147,7 +150,7 @@ func (w *write) run(ctx context.Context) (written, error) {
 		a.Name = w.generateName(obj)
 		// 8. Generation and managedFields.
 		decoded := w.record(cur, obj, old)
-		w.encoded = decoded.encoded
+		w.encoded, w.compact = decoded.encoded, decoded.compact
 		// 9. Validation.
 		if err := r.validate(ctx, obj, old, decoded); err != nil {
 			return written{}, err

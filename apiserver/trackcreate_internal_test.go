@@ -139,6 +139,16 @@ func TestTrackCreateMatchesGeneralPath(t *testing.T) {
 			if !bytes.Equal(forms.encoded, pre) {
 				t.Fatalf("%s: %+v: encoded\n%s\nwant\n%s", tc.name, b, forms.encoded, pre)
 			}
+			if forms.compact != nil && !sameBytes(forms.compact, a.ManagedFields[0].FieldsV1.Raw) {
+				t.Fatalf("%s: %+v: compact fieldsV1 %s is not the entry's", tc.name, b, forms.compact)
+			}
+			if forms.encoded != nil {
+				stored, err := tc.r.storedValue(a, forms.encoded, forms.compact)
+				whole, werr := tc.r.encode(a)
+				if err != nil || werr != nil || !bytes.Equal(stored, whole) {
+					t.Fatalf("%s: %+v: stored value\n%s (%v)\nwant\n%s (%v)", tc.name, b, stored, err, whole, werr)
+				}
+			}
 			names := map[string]any{}
 			for _, k := range []string{"name", "generateName"} {
 				if v, ok := tree["metadata"].(map[string]any)[k]; ok {
