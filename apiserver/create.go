@@ -73,7 +73,7 @@ func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) (meta.Obj
 func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded jsonForms) error {
 	m := obj.GetObjectMeta()
 	errs := validateObjectMeta(m, r.kind.Namespaced, r.kind.ValidateName)
-	schemaErrs, err := r.plan.validate(obj, decoded.obj)
+	schemaErrs, err := r.plan.validate(obj, decoded.obj, decoded.objNullFree)
 	if err != nil {
 		return status.InternalError(err)
 	}
@@ -142,7 +142,7 @@ func (r *resource) trackCreate(obj meta.Object, manager, subresource string) (js
 	}
 	whole := *m
 	*m = meta.ObjectMeta{Name: whole.Name, GenerateName: whole.GenerateName}
-	tree, ok := r.typedFormWithoutManagedFields(obj)
+	tree, nulls, ok := r.typedFormNulls(obj)
 	*m = whole
 	if !ok {
 		return jsonForms{}, false
@@ -159,7 +159,7 @@ func (r *resource) trackCreate(obj meta.Object, manager, subresource string) (js
 		}
 	}
 	m.ManagedFields = entries
-	forms := jsonForms{obj: tree, encoded: pre}
+	forms := jsonForms{obj: tree, encoded: pre, objNullFree: !nulls}
 	if len(entries) == 1 && entries[0].FieldsV1 != nil {
 		// Written by the field manager's walk, which writes compact
 		// JSON only (see patch.FieldManager.CreatedEntries).

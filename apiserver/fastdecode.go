@@ -66,15 +66,22 @@ func (r *resource) decodeTyped(data []byte, obj meta.Object, trusted bool) bool 
 // not build it, and for an object not in the storage version, whose
 // form is the converted object's.
 func (r *resource) typedFormWithoutManagedFields(obj meta.Object) (map[string]any, bool) {
+	tree, _, ok := r.typedFormNulls(obj)
+	return tree, ok
+}
+
+// typedFormNulls is typedFormWithoutManagedFields, and also reports
+// whether the form holds a null anywhere (see typedjson.FormNulls).
+func (r *resource) typedFormNulls(obj meta.Object) (tree map[string]any, nulls, ok bool) {
 	if obj == nil || r.typedJSON == nil || r.stor != r || r.versions != nil && obj.GetTypeMeta().APIVersion != r.apiVersion {
-		return nil, false
+		return nil, false, false
 	}
 	m := obj.GetObjectMeta()
 	entries := m.ManagedFields
 	m.ManagedFields = nil
-	tree, ok := r.typedJSON.Form(obj, patch.DecodeValue)
+	tree, nulls, ok = r.typedJSON.FormNulls(obj, patch.DecodeValue)
 	m.ManagedFields = entries
-	return tree, ok
+	return tree, nulls, ok
 }
 
 // marshalJSON is json.Marshal(obj), written by the kind's compiled plan

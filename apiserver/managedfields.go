@@ -65,6 +65,10 @@ type jsonForms struct {
 	// obj's form when the resource splices them in (see
 	// spliceManagedFields); nil otherwise.
 	encoded []byte
+	// objNullFree is set when obj holds no null anywhere: defaulting it
+	// for validation then visits only the paths with defaults (see
+	// schema.FormDefaulter).
+	objNullFree bool
 	// compact is the fieldsV1 of obj's one managedFields entry when the
 	// field manager wrote it compact for a create (see
 	// [resource.trackCreate]): splicing the entry in does not check it
