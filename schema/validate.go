@@ -406,7 +406,10 @@ func appendKeyID(b []byte, s *Schema, obj map[string]any) []byte {
 	for _, n := range s.XListMapKeys {
 		switch v := itemKey(s, obj, n).(type) {
 		case string:
-			b = strconv.AppendQuote(append(b, 's'), v)
+			// Its length, then its bytes: as distinct as quoting it,
+			// without reading it rune by rune.
+			b = append(strconv.AppendInt(append(b, 's'), int64(len(v)), 10), ':')
+			b = append(b, v...)
 		case int64:
 			b = strconv.AppendInt(append(b, 'i'), v, 10)
 		case bool:
