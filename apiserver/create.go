@@ -102,10 +102,10 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded j
 
 // create stores a new object. It returns the stored value, or nil when
 // an object of that name is already stored. pre is obj's encoding
-// without managedFields, or nil, and compact a fieldsV1 of its entries
-// known to be compact, or nil (see storedValue).
-func (r *resource) create(ctx context.Context, obj meta.Object, pre, compact []byte) (*storage.KeyValue, error) {
-	value, err := r.storedValue(obj, pre, compact)
+// without managedFields, or nil, and hints what the write knows of it
+// (see storedValue).
+func (r *resource) create(ctx context.Context, obj meta.Object, pre []byte, hints spliceHints) (*storage.KeyValue, error) {
+	value, err := r.storedValue(obj, pre, hints)
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
@@ -152,18 +152,18 @@ func (r *resource) trackCreate(obj meta.Object, manager, subresource string) (js
 		return jsonForms{}, false
 	}
 	var pre []byte
+	var hints spliceHints
 	if r.spliceManagedFields {
 		var err error
-		if pre, err = r.encodeWithoutManagedFields(obj); err != nil {
+		if pre, hints, err = r.encodeForSplice(obj); err != nil {
 			return jsonForms{}, false
 		}
 	}
 	m.ManagedFields = entries
-	forms := jsonForms{obj: tree, encoded: pre, objNullFree: !nulls}
 	if len(entries) == 1 && entries[0].FieldsV1 != nil {
 		// Written by the field manager's walk, which writes compact
 		// JSON only (see patch.FieldManager.CreatedEntries).
-		forms.compact = entries[0].FieldsV1.Raw
+		hints.compact = entries[0].FieldsV1.Raw
 	}
-	return forms, true
+	return jsonForms{obj: tree, encoded: pre, splice: hints, objNullFree: !nulls}, true
 }

@@ -87,11 +87,21 @@ func (r *resource) typedFormNulls(obj meta.Object) (tree map[string]any, nulls, 
 // marshalJSON is json.Marshal(obj), written by the kind's compiled plan
 // (see typedjson.AppendJSON) when it has one for obj's type.
 func (r *resource) marshalJSON(obj meta.Object) ([]byte, error) {
+	b, _, _, err := r.marshalJSONMember(obj, "")
+	return b, err
+}
+
+// marshalJSONMember is marshalJSON, and also tells where the value of
+// obj's member named member is in the encoding, b[start:end], when the
+// kind's plan wrote it; start and end are -1 otherwise.
+func (r *resource) marshalJSONMember(obj meta.Object, member string) (b []byte, start, end int, err error) {
 	if r.typedJSON != nil {
-		if b, ok := r.typedJSON.AppendJSON(make([]byte, 0, r.encodedSize.Load()+64), obj); ok {
+		b, start, end, ok := r.typedJSON.AppendJSONMember(make([]byte, 0, r.encodedSize.Load()+64), obj, member)
+		if ok {
 			r.encodedSize.Store(int64(len(b)))
-			return b, nil
+			return b, start, end, nil
 		}
 	}
-	return json.Marshal(obj)
+	b, err = json.Marshal(obj)
+	return b, -1, -1, err
 }

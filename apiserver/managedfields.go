@@ -69,11 +69,9 @@ type jsonForms struct {
 	// for validation then visits only the paths with defaults (see
 	// schema.FormDefaulter).
 	objNullFree bool
-	// compact is the fieldsV1 of obj's one managedFields entry when the
-	// field manager wrote it compact for a create (see
-	// [resource.trackCreate]): splicing the entry in does not check it
-	// again. nil otherwise.
-	compact []byte
+	// splice is what the write knows of encoded and obj's entries, for
+	// splicing them in (see [resource.trackCreate]); zero otherwise.
+	splice spliceHints
 }
 
 // updateTracker records ordinary writes (create, update, JSON, merge and
@@ -285,7 +283,7 @@ func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.Key
 	for i := range nm {
 		times[i], nm[i].Time = nm[i].Time, om[i].Time
 	}
-	if b, err := r.storedValue(obj, pre, nil); err == nil && bytes.Equal(b, cur.Value) {
+	if b, err := r.storedValue(obj, pre, spliceHints{}); err == nil && bytes.Equal(b, cur.Value) {
 		return true
 	}
 	for i := range nm {
