@@ -226,7 +226,7 @@ func box(typ, data unsafe.Pointer) any {
 }
 
 func (f *former) object(n *formNode, ptr unsafe.Pointer) (map[string]any, bool) {
-	m := make(map[string]any, len(n.fields))
+	m := make(map[string]any, members(n, ptr))
 	for i := range n.fields {
 		fd := &n.fields[i]
 		p := unsafe.Add(ptr, fd.offset)
@@ -243,6 +243,20 @@ func (f *former) object(n *formNode, ptr unsafe.Pointer) (map[string]any, bool) 
 		m[fd.name] = v
 	}
 	return m, true
+}
+
+// members is about how many members the form of the struct at ptr has:
+// its fields less those omitempty leaves out, so that a struct of many
+// fields mostly empty (metadata) gets a map of its size.
+func members(n *formNode, ptr unsafe.Pointer) int {
+	count := 0
+	for i := range n.fields {
+		fd := &n.fields[i]
+		if !fd.omitEmpty || !empty(fd.node, unsafe.Add(ptr, fd.offset)) {
+			count++
+		}
+	}
+	return count
 }
 
 // empty reports what encoding/json's omitempty omits.
