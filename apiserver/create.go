@@ -73,7 +73,7 @@ func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) (meta.Obj
 func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded jsonForms) error {
 	m := obj.GetObjectMeta()
 	errs := validateObjectMeta(m, r.kind.Namespaced, r.kind.ValidateName)
-	schemaErrs, err := r.plan.validate(obj, decoded.obj)
+	schemaErrs, err := r.plan.validate(obj, decoded.obj, decoded.objNullFree)
 	if err != nil {
 		return status.InternalError(err)
 	}
@@ -102,9 +102,10 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded j
 
 // create stores a new object. It returns the stored value, or nil when
 // an object of that name is already stored. pre is obj's encoding
-// without managedFields, or nil (see storedValue).
-func (r *resource) create(ctx context.Context, obj meta.Object, pre []byte) (*storage.KeyValue, error) {
-	value, err := r.storedValue(obj, pre)
+// without managedFields, or nil, and hints what the write knows of it
+// (see storedValue).
+func (r *resource) create(ctx context.Context, obj meta.Object, pre []byte, hints spliceHints) (*storage.KeyValue, error) {
+	value, err := r.storedValue(obj, pre, hints)
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
@@ -141,7 +142,7 @@ func (r *resource) trackCreate(obj meta.Object, manager, subresource string) (js
 	}
 	whole := *m
 	*m = meta.ObjectMeta{Name: whole.Name, GenerateName: whole.GenerateName}
-	tree, ok := r.typedFormWithoutManagedFields(obj)
+	tree, nulls, ok := r.typedFormNulls(obj)
 	*m = whole
 	if !ok {
 		return jsonForms{}, false
@@ -151,12 +152,18 @@ func (r *resource) trackCreate(obj meta.Object, manager, subresource string) (js
 		return jsonForms{}, false
 	}
 	var pre []byte
+	var hints spliceHints
 	if r.spliceManagedFields {
 		var err error
-		if pre, err = r.encodeWithoutManagedFields(obj); err != nil {
+		if pre, hints, err = r.encodeForSplice(obj); err != nil {
 			return jsonForms{}, false
 		}
 	}
 	m.ManagedFields = entries
-	return jsonForms{obj: tree, encoded: pre}, true
+	if len(entries) == 1 && entries[0].FieldsV1 != nil {
+		// Written by the field manager's walk, which writes compact
+		// JSON only (see patch.FieldManager.CreatedEntries).
+		hints.compact = entries[0].FieldsV1.Raw
+	}
+	return jsonForms{obj: tree, encoded: pre, splice: hints, objNullFree: !nulls}, true
 }

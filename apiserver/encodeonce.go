@@ -47,23 +47,31 @@ func (r *resource) canSpliceManagedFields(sample meta.Object) bool {
 	if err != nil {
 		return false
 	}
-	spliced, err := spliceManagedFields(pre, m.ManagedFields)
+	spliced, err := spliceManagedFields(pre, m.ManagedFields, spliceHints{})
 	return err == nil && bytes.Equal(spliced, whole)
 }
 
 // encodeWithoutManagedFields is r.encode(obj) without obj's
 // managedFields, which spliceManagedFields puts in.
 func (r *resource) encodeWithoutManagedFields(obj meta.Object) ([]byte, error) {
+	b, _, err := r.encodeForSplice(obj)
+	return b, err
+}
+
+// encodeForSplice is encodeWithoutManagedFields, and also tells where
+// the metadata is in the encoding when the kind's plan wrote it, for
+// spliceManagedFields.
+func (r *resource) encodeForSplice(obj meta.Object) ([]byte, spliceHints, error) {
 	obj, err := r.toStorage(obj)
 	if err != nil {
-		return nil, err
+		return nil, spliceHints{}, err
 	}
 	m := obj.GetObjectMeta()
 	entries, rv := m.ManagedFields, m.ResourceVersion
 	m.ManagedFields, m.ResourceVersion = nil, rvPlaceholder
-	b, err := r.marshalJSON(obj)
+	b, start, end, err := r.marshalJSONMember(obj, "metadata")
 	m.ManagedFields, m.ResourceVersion = entries, rv
-	return b, err
+	return b, spliceHints{metaStart: start, metaEnd: end}, err
 }
 
 // formWithoutManagedFields is the JSON form of obj without managedFields
@@ -98,14 +106,30 @@ func (r *resource) formWithoutManagedFields(obj meta.Object) (map[string]any, []
 
 var errNoMetadataToSplice = errors.New("no metadata object to put managedFields in")
 
+// spliceHints are what the write knows of an encoding it splices
+// managedFields into; the zero value knows nothing.
+type spliceHints struct {
+	// compact is the fieldsV1 of one of the entries, known to be
+	// compact: that entry's is written without being checked (see
+	// appendManagedFieldsJSON).
+	compact []byte
+	// metaStart and metaEnd are where the metadata object is in the
+	// encoding, when metaEnd > metaStart; otherwise it is looked for.
+	metaStart, metaEnd int
+}
+
 // spliceManagedFields returns pre, an object's stored value encoded
 // without managedFields, with entries as the last member of its
-// metadata, where encoding/json writes them.
-func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry) ([]byte, error) {
+// metadata, where encoding/json writes them. hints are what the write
+// knows of pre and entries, or zero.
+func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry, hints spliceHints) ([]byte, error) {
 	if len(entries) == 0 {
 		return pre, nil // omitempty
 	}
-	start, end, ok := jsonscan.ObjectField(pre, "metadata")
+	start, end, ok := hints.metaStart, hints.metaEnd, hints.metaStart >= 0 && hints.metaEnd <= len(pre) && hints.metaEnd-hints.metaStart >= 2
+	if !ok {
+		start, end, ok = jsonscan.ObjectField(pre, "metadata")
+	}
 	if !ok || pre[start] != '{' || pre[end-1] != '}' {
 		return nil, errNoMetadataToSplice
 	}
@@ -116,7 +140,7 @@ func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry) ([]byte,
 		out = append(out, ',')
 	}
 	out = append(out, `"managedFields":`...)
-	out, err := appendManagedFieldsJSON(out, entries)
+	out, err := appendManagedFieldsJSON(out, entries, hints.compact)
 	if err != nil {
 		return nil, err
 	}
@@ -125,10 +149,11 @@ func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry) ([]byte,
 
 // storedValue is the value to store for obj: pre, its encoding without
 // managedFields kept by the write, with them put in, or else obj
-// encoded whole.
-func (r *resource) storedValue(obj meta.Object, pre []byte) ([]byte, error) {
+// encoded whole. hints are what the write knows of pre and obj's
+// entries, or zero (see spliceManagedFields).
+func (r *resource) storedValue(obj meta.Object, pre []byte, hints spliceHints) ([]byte, error) {
 	if pre == nil {
 		return r.encode(obj)
 	}
-	return spliceManagedFields(pre, obj.GetObjectMeta().ManagedFields)
+	return spliceManagedFields(pre, obj.GetObjectMeta().ManagedFields, hints)
 }

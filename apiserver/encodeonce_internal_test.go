@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -96,12 +97,25 @@ func TestStoredValueSplicesManagedFields(t *testing.T) {
 			if wantForm, err := r.jsonWithoutManagedFields(obj); err != nil || !reflect.DeepEqual(form, wantForm) {
 				t.Errorf("form %v, want %v (%v)", form, wantForm, err)
 			}
-			got, err := r.storedValue(obj, pre)
+			got, err := r.storedValue(obj, pre, spliceHints{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got, want) {
 				t.Errorf("stored value\n%s\nwant\n%s", got, want)
+			}
+			// With where the encoding's metadata is, when the kind's
+			// plan wrote it, rather than looked for.
+			pre, hints, err := r.encodeForSplice(obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start, end, _ := jsonscan.ObjectField(pre, "metadata")
+			if known := hints.metaEnd >= 0; known && (hints.metaStart != start || hints.metaEnd != end) {
+				t.Errorf("metadata at [%d, %d), want [%d, %d) in %s", hints.metaStart, hints.metaEnd, start, end, pre)
+			}
+			if got, err := r.storedValue(obj, pre, hints); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("stored value with hints\n%s (%v)\nwant\n%s", got, err, want)
 			}
 		})
 	}
@@ -119,11 +133,11 @@ func TestSpliceManagedFieldsNeedsThemLast(t *testing.T) {
 // member before managedFields, and values without metadata.
 func TestSpliceManagedFieldsIntoEmptyMetadata(t *testing.T) {
 	entries := []meta.ManagedFieldsEntry{{Manager: "m"}}
-	got, err := spliceManagedFields([]byte(`{"metadata":{},"spec":{}}`), entries)
+	got, err := spliceManagedFields([]byte(`{"metadata":{},"spec":{}}`), entries, spliceHints{})
 	if want := `{"metadata":{"managedFields":[{"manager":"m"}]},"spec":{}}`; err != nil || string(got) != want {
 		t.Errorf("got %s, %v; want %s", got, err, want)
 	}
-	if _, err := spliceManagedFields([]byte(`{"spec":{}}`), entries); err == nil {
+	if _, err := spliceManagedFields([]byte(`{"spec":{}}`), entries, spliceHints{}); err == nil {
 		t.Error("spliced managedFields into a value without metadata")
 	}
 }

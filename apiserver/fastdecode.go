@@ -66,25 +66,42 @@ func (r *resource) decodeTyped(data []byte, obj meta.Object, trusted bool) bool 
 // not build it, and for an object not in the storage version, whose
 // form is the converted object's.
 func (r *resource) typedFormWithoutManagedFields(obj meta.Object) (map[string]any, bool) {
+	tree, _, ok := r.typedFormNulls(obj)
+	return tree, ok
+}
+
+// typedFormNulls is typedFormWithoutManagedFields, and also reports
+// whether the form holds a null anywhere (see typedjson.FormNulls).
+func (r *resource) typedFormNulls(obj meta.Object) (tree map[string]any, nulls, ok bool) {
 	if obj == nil || r.typedJSON == nil || r.stor != r || r.versions != nil && obj.GetTypeMeta().APIVersion != r.apiVersion {
-		return nil, false
+		return nil, false, false
 	}
 	m := obj.GetObjectMeta()
 	entries := m.ManagedFields
 	m.ManagedFields = nil
-	tree, ok := r.typedJSON.Form(obj, patch.DecodeValue)
+	tree, nulls, ok = r.typedJSON.FormNulls(obj, patch.DecodeValue)
 	m.ManagedFields = entries
-	return tree, ok
+	return tree, nulls, ok
 }
 
 // marshalJSON is json.Marshal(obj), written by the kind's compiled plan
 // (see typedjson.AppendJSON) when it has one for obj's type.
 func (r *resource) marshalJSON(obj meta.Object) ([]byte, error) {
+	b, _, _, err := r.marshalJSONMember(obj, "")
+	return b, err
+}
+
+// marshalJSONMember is marshalJSON, and also tells where the value of
+// obj's member named member is in the encoding, b[start:end], when the
+// kind's plan wrote it; start and end are -1 otherwise.
+func (r *resource) marshalJSONMember(obj meta.Object, member string) (b []byte, start, end int, err error) {
 	if r.typedJSON != nil {
-		if b, ok := r.typedJSON.AppendJSON(make([]byte, 0, r.encodedSize.Load()+64), obj); ok {
+		b, start, end, ok := r.typedJSON.AppendJSONMember(make([]byte, 0, r.encodedSize.Load()+64), obj, member)
+		if ok {
 			r.encodedSize.Store(int64(len(b)))
-			return b, nil
+			return b, start, end, nil
 		}
 	}
-	return json.Marshal(obj)
+	b, err = json.Marshal(obj)
+	return b, -1, -1, err
 }

@@ -206,6 +206,9 @@ type fieldPlan struct {
 	// defaulter applies them to the Go value; nil when the schema and
 	// type are beyond it, and the JSON form is defaulted instead.
 	defaulter *schema.Defaulter
+	// formDefaults applies them to the field's JSON form when it holds
+	// no null; nil when the subtree has none.
+	formDefaults *schema.FormDefaulter
 }
 
 // compileSchema builds the kind's schema plan; engine compiles its
@@ -252,6 +255,7 @@ func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
 		}
 		fp := fieldPlan{index: i, name: name, schema: fs, validator: v, defaults: hasDefaults(fs)}
 		if fp.defaults {
+			fp.formDefaults = schema.NewFormDefaulter(fs)
 			d, err := schema.NewDefaulter(fs, f.Type)
 			switch {
 			case err == nil:
@@ -347,8 +351,9 @@ func (p *schemaPlan) applyDefaults(obj meta.Object) error {
 
 // validate checks obj against the schema. decoded, when not nil, is obj
 // decoded from its JSON (as the field manager decodes it): a typed
-// object's fields are then validated from it rather than encoded again.
-func (p *schemaPlan) validate(obj meta.Object, decoded map[string]any) (status.FieldErrors, error) {
+// object's fields are then validated from it rather than encoded again;
+// nullFree says decoded holds no null anywhere.
+func (p *schemaPlan) validate(obj meta.Object, decoded map[string]any, nullFree bool) (status.FieldErrors, error) {
 	if p == nil {
 		return nil, nil
 	}
@@ -375,9 +380,16 @@ func (p *schemaPlan) validate(obj meta.Object, decoded map[string]any) (status.F
 				return nil, err
 			}
 		}
-		// Unset pointers of fields without omitempty encode as null:
-		// drop those, as decoding a custom resource does.
-		fp.schema.ApplyDefaults(x)
+		switch {
+		case ok && nullFree && fp.formDefaults != nil:
+			fp.formDefaults.Apply(x)
+		case ok && nullFree:
+			// Without nulls or defaults, defaulting changes nothing.
+		default:
+			// Unset pointers of fields without omitempty encode as
+			// null: drop those, as decoding a custom resource does.
+			fp.schema.ApplyDefaults(x)
+		}
 		errs = append(errs, fp.validator.Validate(status.NewPath(fp.name), x)...)
 	}
 	return errs, nil

@@ -65,6 +65,13 @@ type jsonForms struct {
 	// obj's form when the resource splices them in (see
 	// spliceManagedFields); nil otherwise.
 	encoded []byte
+	// objNullFree is set when obj holds no null anywhere: defaulting it
+	// for validation then visits only the paths with defaults (see
+	// schema.FormDefaulter).
+	objNullFree bool
+	// splice is what the write knows of encoded and obj's entries, for
+	// splicing them in (see [resource.trackCreate]); zero otherwise.
+	splice spliceHints
 }
 
 // updateTracker records ordinary writes (create, update, JSON, merge and
@@ -276,7 +283,7 @@ func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.Key
 	for i := range nm {
 		times[i], nm[i].Time = nm[i].Time, om[i].Time
 	}
-	if b, err := r.storedValue(obj, pre); err == nil && bytes.Equal(b, cur.Value) {
+	if b, err := r.storedValue(obj, pre, spliceHints{}); err == nil && bytes.Equal(b, cur.Value) {
 		return true
 	}
 	for i := range nm {

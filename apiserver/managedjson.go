@@ -12,13 +12,16 @@ import (
 // (what the field manager writes) are written directly: Marshal spends
 // most of its time re-reading each fieldsV1 to compact it.
 func marshalManagedFields(entries []meta.ManagedFieldsEntry) ([]byte, error) {
-	return appendManagedFieldsJSON(make([]byte, 0, managedFieldsSize(entries)), entries)
+	return appendManagedFieldsJSON(make([]byte, 0, managedFieldsSize(entries)), entries, nil)
 }
 
 // appendManagedFieldsJSON appends what marshalManagedFields gives to dst.
-func appendManagedFieldsJSON(dst []byte, entries []meta.ManagedFieldsEntry) ([]byte, error) {
+// compact, when not nil, is the very fieldsV1 (the same bytes, not a
+// copy) of one of the entries, known to be compact: it is written
+// without being read again.
+func appendManagedFieldsJSON(dst []byte, entries []meta.ManagedFieldsEntry, compact []byte) ([]byte, error) {
 	mark := len(dst)
-	if out, ok := appendManagedFields(dst, entries); ok {
+	if out, ok := appendManagedFields(dst, entries, compact); ok {
 		return out, nil
 	}
 	mf, err := json.Marshal(entries)
@@ -42,7 +45,7 @@ func managedFieldsSize(entries []meta.ManagedFieldsEntry) int {
 
 // appendManagedFields appends entries as Marshal encodes them, or
 // reports false when one is not plain enough to write directly.
-func appendManagedFields(dst []byte, entries []meta.ManagedFieldsEntry) ([]byte, bool) {
+func appendManagedFields(dst []byte, entries []meta.ManagedFieldsEntry, compact []byte) ([]byte, bool) {
 	if entries == nil {
 		return append(dst, "null"...), true
 	}
@@ -52,14 +55,14 @@ func appendManagedFields(dst []byte, entries []meta.ManagedFieldsEntry) ([]byte,
 			dst = append(dst, ',')
 		}
 		var ok bool
-		if dst, ok = appendManagedFieldsEntry(dst, &entries[i]); !ok {
+		if dst, ok = appendManagedFieldsEntry(dst, &entries[i], compact); !ok {
 			return dst, false
 		}
 	}
 	return append(dst, ']'), true
 }
 
-func appendManagedFieldsEntry(dst []byte, e *meta.ManagedFieldsEntry) ([]byte, bool) {
+func appendManagedFieldsEntry(dst []byte, e *meta.ManagedFieldsEntry, compact []byte) ([]byte, bool) {
 	dst = append(dst, '{')
 	first := true
 	member := func(name string) {
@@ -99,7 +102,7 @@ func appendManagedFieldsEntry(dst []byte, e *meta.ManagedFieldsEntry) ([]byte, b
 		member(`"fieldsV1":`)
 		if e.FieldsV1.Raw == nil {
 			dst = append(dst, "null"...)
-		} else if typedjson.Compact(e.FieldsV1.Raw) {
+		} else if sameBytes(e.FieldsV1.Raw, compact) || typedjson.Compact(e.FieldsV1.Raw) {
 			dst = append(dst, e.FieldsV1.Raw...)
 		} else {
 			return dst, false
@@ -125,4 +128,10 @@ func plainJSONString(s string) bool {
 		}
 	}
 	return true
+}
+
+// sameBytes reports whether a and b are the same bytes in memory, not
+// equal copies: a non-empty slice and itself.
+func sameBytes(a, b []byte) bool {
+	return len(a) != 0 && len(a) == len(b) && &a[0] == &b[0]
 }

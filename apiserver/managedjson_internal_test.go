@@ -71,3 +71,39 @@ func TestMarshalManagedFieldsAllocs(t *testing.T) {
 		t.Errorf("marshalManagedFields: %v allocations, encoding/json: %v", direct, general)
 	}
 }
+
+// TestAppendManagedFieldsKnownCompact checks that the fieldsV1 given as
+// known to be compact is written as it is, unread, and only that very
+// slice: an equal copy, or another entry's, is checked, so that a
+// fieldsV1 with space in it goes to encoding/json, which compacts it.
+func TestAppendManagedFieldsKnownCompact(t *testing.T) {
+	spaced := []byte(`{ "f:a": {} }`) // not compact: no caller would say so
+	for _, tc := range []struct {
+		name    string
+		compact func(entries []meta.ManagedFieldsEntry) []byte
+		trusted bool
+	}{
+		{"the entry's own fieldsV1", func(e []meta.ManagedFieldsEntry) []byte { return e[1].FieldsV1.Raw }, true},
+		{"an equal copy", func([]meta.ManagedFieldsEntry) []byte { return bytes.Clone(spaced) }, false},
+		{"a prefix of it", func(e []meta.ManagedFieldsEntry) []byte { return e[1].FieldsV1.Raw[:3] }, false},
+		{"another entry's", func(e []meta.ManagedFieldsEntry) []byte { return e[0].FieldsV1.Raw }, false},
+		{"none", func([]meta.ManagedFieldsEntry) []byte { return nil }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			entries := managedEntries()
+			entries[1].FieldsV1 = &meta.FieldsV1{Raw: bytes.Clone(spaced)}
+			got, err := appendManagedFieldsJSON(nil, entries, tc.compact(entries))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if verbatim := bytes.Contains(got, spaced); verbatim != tc.trusted {
+				t.Errorf("fieldsV1 written as given: %v, want %v:\n%s", verbatim, tc.trusted, got)
+			}
+			if !tc.trusted {
+				if want, _ := json.Marshal(entries); !bytes.Equal(got, want) {
+					t.Errorf("got %s\nwant %s", got, want)
+				}
+			}
+		})
+	}
+}

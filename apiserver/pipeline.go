@@ -44,6 +44,9 @@ type write struct {
 	// encoded is the object's stored value without managedFields, made
 	// when they were recorded, or nil (see storedValue).
 	encoded []byte
+	// splice is what the write knows of encoded, made with it, or zero
+	// (see storedValue).
+	splice spliceHints
 	// liveForm is the stored object's JSON form without managedFields
 	// when build decoded it already (a merge patch), for track; nil
 	// otherwise.
@@ -60,7 +63,7 @@ type write struct {
 func (w *write) create(ctx context.Context, obj meta.Object) (kv *storage.KeyValue, created bool, err error) {
 	r := w.sr()
 	if !w.dryRun {
-		kv, err := r.create(ctx, obj, w.encoded)
+		kv, err := r.create(ctx, obj, w.encoded, w.splice)
 		return kv, kv != nil, err
 	}
 	m := obj.GetObjectMeta()
@@ -147,7 +150,7 @@ func (w *write) run(ctx context.Context) (written, error) {
 		a.Name = w.generateName(obj)
 		// 8. Generation and managedFields.
 		decoded := w.record(cur, obj, old)
-		w.encoded = decoded.encoded
+		w.encoded, w.splice = decoded.encoded, decoded.splice
 		// 9. Validation.
 		if err := r.validate(ctx, obj, old, decoded); err != nil {
 			return written{}, err
@@ -354,7 +357,7 @@ func (w *write) store(ctx context.Context, cur *storage.KeyValue, obj, old meta.
 				return written{}, true, status.AlreadyExists(r.gr, m.Name)
 			}
 			m.Name = generateName(m.GenerateName)
-			w.encoded = nil // of the old name
+			w.encoded, w.splice = nil, spliceHints{} // of the old name
 		}
 	}
 	r.keepManagedFieldsTimes(obj, old, cur, w.encoded)

@@ -70,7 +70,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 			if err := plan.applyDefaults(obj); err != nil {
 				b.Fatal(err)
 			}
-			if errs, err := plan.validate(obj, nil); err != nil || len(errs) > 0 {
+			if errs, err := plan.validate(obj, nil, false); err != nil || len(errs) > 0 {
 				b.Fatal(errs, err)
 			}
 		}
@@ -138,7 +138,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			if errs, err := plan.validate(obj, decoded); err != nil || len(errs) > 0 {
+			if errs, err := plan.validate(obj, decoded, false); err != nil || len(errs) > 0 {
 				b.Fatal(errs, err)
 			}
 		}

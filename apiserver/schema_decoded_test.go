@@ -45,7 +45,7 @@ func TestValidateDecodedMatchesEncoding(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			obj := benchObject()
 			tc.change(obj)
-			want, err := plan.validate(obj, nil)
+			want, err := plan.validate(obj, nil, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +57,7 @@ func TestValidateDecodedMatchesEncoding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := plan.validate(obj, decoded)
+			got, err := plan.validate(obj, decoded, false)
 			if err != nil {
 				t.Fatal(err)
 			}

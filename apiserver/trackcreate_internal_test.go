@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/schema"
@@ -138,6 +139,19 @@ func TestTrackCreateMatchesGeneralPath(t *testing.T) {
 			}
 			if !bytes.Equal(forms.encoded, pre) {
 				t.Fatalf("%s: %+v: encoded\n%s\nwant\n%s", tc.name, b, forms.encoded, pre)
+			}
+			if c := forms.splice.compact; c != nil && !sameBytes(c, a.ManagedFields[0].FieldsV1.Raw) {
+				t.Fatalf("%s: %+v: compact fieldsV1 %s is not the entry's", tc.name, b, c)
+			}
+			if forms.encoded != nil {
+				if start, end, _ := jsonscan.ObjectField(forms.encoded, "metadata"); forms.splice.metaStart != start || forms.splice.metaEnd != end {
+					t.Fatalf("%s: %+v: metadata at [%d, %d), want [%d, %d)", tc.name, b, forms.splice.metaStart, forms.splice.metaEnd, start, end)
+				}
+				stored, err := tc.r.storedValue(a, forms.encoded, forms.splice)
+				whole, werr := tc.r.encode(a)
+				if err != nil || werr != nil || !bytes.Equal(stored, whole) {
+					t.Fatalf("%s: %+v: stored value\n%s (%v)\nwant\n%s (%v)", tc.name, b, stored, err, whole, werr)
+				}
 			}
 			names := map[string]any{}
 			for _, k := range []string{"name", "generateName"} {

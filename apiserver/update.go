@@ -161,7 +161,7 @@ func (r *resource) decodeCopy(obj meta.Object) (meta.Object, error) {
 // when a concurrent write won the race and the caller should retry. pre
 // is obj's encoding without managedFields, or nil (see storedValue).
 func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.Object, pre []byte) (kv *storage.KeyValue, done bool, err error) {
-	value, err := r.storedValue(obj, pre)
+	value, err := r.storedValue(obj, pre, spliceHints{})
 	if err != nil {
 		return nil, false, status.InternalError(err)
 	}

@@ -27,7 +27,8 @@ func (m *FieldManager) createdUntracked(live []byte, newObj map[string]any, opts
 // form need not be made. ok is false when the entries are not written
 // that way, for md with recorded fields other than labels, annotations
 // and generateName among them: UpdateObject, given the object's whole
-// form, then records the create.
+// form, then records the create. The entry's fieldsV1 is compact JSON,
+// as encoding/json writes it: no space, nothing it escapes.
 func (m *FieldManager) CreatedEntries(newObj map[string]any, md *meta.ObjectMeta, manager, subresource string) ([]meta.ManagedFieldsEntry, bool) {
 	if newObj == nil || len(md.ManagedFields) != 0 || len(md.OwnerReferences) != 0 || len(md.Finalizers) != 0 ||
 		md.DeletionTimestamp != nil || md.DeletionGracePeriodSeconds != nil {

@@ -81,3 +81,40 @@ func TestSmallStringSetDeclines(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyIDsAreDistinct: two list-type map items get the same key ID
+// exactly when their keys are equal, on random keys drawn from
+// characters that an ID made by plain concatenation would confuse.
+func TestKeyIDsAreDistinct(t *testing.T) {
+	s := &Schema{Type: "array", XListType: "map", XListMapKeys: []string{"name", "other"},
+		Items: &Schema{Type: "object", Properties: map[string]*Schema{"name": {Type: "string"}, "other": {Type: "string"}}}}
+	rng := rand.New(rand.NewPCG(9, 10))
+	chars := []string{"a", "s", "1", ":", "\x00", `"`, "é"}
+	str := func() string {
+		out := ""
+		for range rng.IntN(4) {
+			out += chars[rng.IntN(len(chars))]
+		}
+		return out
+	}
+	pairs := [][2]map[string]any{
+		{{"name": "a\x00sb", "other": "c"}, {"name": "a", "other": "b\x00sc"}},
+		{{"name": "1:a", "other": ""}, {"name": "1", "other": ":a"}},
+		{{"name": "", "other": "s"}, {"name": "s", "other": ""}},
+		{{"name": "x", "other": "y"}, {"name": "x", "other": "y"}},
+	}
+	for range 20000 {
+		pair := [2]map[string]any{{"name": str(), "other": str()}, {"name": str(), "other": str()}}
+		if rng.IntN(8) == 0 {
+			pair[1]["name"] = 7 // of another type than any string
+		}
+		pairs = append(pairs, pair)
+	}
+	for _, pair := range pairs {
+		a, b := pair[0], pair[1]
+		same := reflect.DeepEqual(a, b)
+		if ids := string(appendKeyID(nil, s, a)) == string(appendKeyID(nil, s, b)); ids != same {
+			t.Fatalf("%q and %q: same IDs %v, same keys %v", a, b, ids, same)
+		}
+	}
+}

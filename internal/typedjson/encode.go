@@ -22,22 +22,35 @@ import (
 // returned as it was, when v's type has no plan or a value in it needs
 // Marshal (MarshalJSON output that is not compact, or that fails).
 func (d *Decoder) AppendJSON(dst []byte, v any) (out []byte, ok bool) {
+	out, _, _, ok = d.AppendJSONMember(dst, v, "")
+	return out, ok
+}
+
+// AppendJSONMember is [Decoder.AppendJSON], and also tells where in out
+// the value of v's member named member was written: out[start:end], or
+// start and end -1 when it was left out (or member is "").
+func (d *Decoder) AppendJSONMember(dst []byte, v any, member string) (out []byte, start, end int, ok bool) {
 	e := (*eface)(unsafe.Pointer(&v))
 	for i := range d.types {
 		c := &d.types[i]
 		if c.typ == e.typ && c.form != nil && e.data != nil {
-			w := writer{buf: dst}
+			w := writer{buf: dst, member: member, start: -1, end: -1}
 			if !w.value(c.form, e.data, 0) {
-				return dst, false
+				return dst, -1, -1, false
 			}
-			return w.buf, true
+			return w.buf, w.start, w.end, true
 		}
 	}
-	return dst, false
+	return dst, -1, -1, false
 }
 
-// writer writes one value.
-type writer struct{ buf []byte }
+// writer writes one value. When member is not "", start and end are
+// where the value of the top object's member of that name is written.
+type writer struct {
+	buf        []byte
+	member     string
+	start, end int
+}
 
 func (w *writer) value(n *formNode, p unsafe.Pointer, depth int) bool {
 	if depth > maxDepth {
@@ -94,8 +107,12 @@ func (w *writer) object(n *formNode, p unsafe.Pointer, depth int) bool {
 		}
 		first = false
 		w.buf = append(w.buf, fd.key...)
+		start := len(w.buf)
 		if !w.value(fd.node, fp, depth+1) {
 			return false
+		}
+		if depth == 0 && w.member != "" && fd.name == w.member {
+			w.start, w.end = start, len(w.buf)
 		}
 	}
 	w.buf = append(w.buf, '}')

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -28,6 +29,21 @@ func checkEncode(t *testing.T, d *Decoder, v any) bool {
 	}
 	if !bytes.Equal(got[len("prefix"):], want) {
 		t.Fatalf("AppendJSON wrote\n%s\nMarshal\n%s", got[len("prefix"):], want)
+	}
+	// Where each top-level member was written, as a scan of the
+	// encoding finds it.
+	for _, member := range []string{"metadata", "spec", "pspec", "self", "zero", "-", "nosuch"} {
+		out, start, end, ok := d.AppendJSONMember([]byte("prefix"), v, member)
+		if !ok || !bytes.Equal(out, got) {
+			t.Fatalf("AppendJSONMember(%q) wrote %s, %v", member, out, ok)
+		}
+		wantStart, wantEnd, found := jsonscan.ObjectField(want, member)
+		if !found {
+			wantStart, wantEnd = -1-len("prefix"), -1-len("prefix")
+		}
+		if start-len("prefix") != wantStart || end-len("prefix") != wantEnd {
+			t.Fatalf("%s: member %q at [%d, %d), want [%d, %d)", want, member, start, end, wantStart+len("prefix"), wantEnd+len("prefix"))
+		}
 	}
 	return true
 }

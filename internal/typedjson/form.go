@@ -141,20 +141,30 @@ func (b *formBuilder) structFields(n *formNode, t reflect.Type, base uintptr, na
 // it (a string that is not UTF-8, an integer beyond int64), needs the
 // round trip.
 func (d *Decoder) Form(v any, decode func([]byte) (any, error)) (form map[string]any, ok bool) {
+	form, _, ok = d.FormNulls(v, decode)
+	return form, ok
+}
+
+// FormNulls is [Decoder.Form], and also reports whether the form holds a
+// null anywhere in it: callers that treat nulls specially can then skip
+// looking for them in a form that has none.
+func (d *Decoder) FormNulls(v any, decode func([]byte) (any, error)) (form map[string]any, nulls, ok bool) {
 	e := (*eface)(unsafe.Pointer(&v))
 	for i := range d.types {
 		c := &d.types[i]
 		if c.typ == e.typ && c.form != nil {
 			f := former{decode: decode}
 			m, ok := f.object(c.form, e.data)
-			return m, ok
+			return m, f.nulls, ok
 		}
 	}
-	return nil, false
+	return nil, false, false
 }
 
 type former struct {
 	decode func([]byte) (any, error)
+	// nulls is set once a null is in the form.
+	nulls bool
 	// strs and ints hold the strings and integers the form's values
 	// box, several to an allocation rather than one each (see box).
 	strs  []string
@@ -216,7 +226,7 @@ func box(typ, data unsafe.Pointer) any {
 }
 
 func (f *former) object(n *formNode, ptr unsafe.Pointer) (map[string]any, bool) {
-	m := make(map[string]any, len(n.fields))
+	m := make(map[string]any, members(n, ptr))
 	for i := range n.fields {
 		fd := &n.fields[i]
 		p := unsafe.Add(ptr, fd.offset)
@@ -233,6 +243,20 @@ func (f *former) object(n *formNode, ptr unsafe.Pointer) (map[string]any, bool) 
 		m[fd.name] = v
 	}
 	return m, true
+}
+
+// members is about how many members the form of the struct at ptr has:
+// its fields less those omitempty leaves out, so that a struct of many
+// fields mostly empty (metadata) gets a map of its size.
+func members(n *formNode, ptr unsafe.Pointer) int {
+	count := 0
+	for i := range n.fields {
+		fd := &n.fields[i]
+		if !fd.omitEmpty || !empty(fd.node, unsafe.Add(ptr, fd.offset)) {
+			count++
+		}
+	}
+	return count
 }
 
 // empty reports what encoding/json's omitempty omits.
@@ -283,6 +307,7 @@ func (f *former) value(n *formNode, p unsafe.Pointer) (any, bool) {
 	case fPtr:
 		q := *(*unsafe.Pointer)(p)
 		if q == nil {
+			f.nulls = true
 			return nil, true
 		}
 		return f.value(n.elem, q)
@@ -296,6 +321,7 @@ func (f *former) value(n *formNode, p unsafe.Pointer) (any, bool) {
 			return nil, false
 		}
 		v, err := f.decode(b)
+		f.nulls = f.nulls || holdsNull(v)
 		return v, err == nil
 	}
 	return nil, false
@@ -304,6 +330,7 @@ func (f *former) value(n *formNode, p unsafe.Pointer) (any, bool) {
 func (f *former) slice(n *formNode, p unsafe.Pointer) (any, bool) {
 	h := (*sliceHeader)(p)
 	if h.data == nil {
+		f.nulls = true
 		return nil, true
 	}
 	out := make([]any, h.len)
@@ -320,6 +347,7 @@ func (f *former) slice(n *formNode, p unsafe.Pointer) (any, bool) {
 
 func (f *former) stringMap(m map[string]string) (any, bool) {
 	if m == nil {
+		f.nulls = true
 		return nil, true
 	}
 	out := make(map[string]any, len(m))
@@ -354,4 +382,26 @@ func uintAt(size uintptr, p unsafe.Pointer) uint64 {
 		return uint64(*(*uint32)(p))
 	}
 	return *(*uint64)(p)
+}
+
+// holdsNull reports whether the decoded JSON value v is null or holds
+// one, for what a MarshalJSON method wrote.
+func holdsNull(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		for _, x := range t {
+			if holdsNull(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if holdsNull(x) {
+				return true
+			}
+		}
+	}
+	return false
 }

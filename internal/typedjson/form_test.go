@@ -64,9 +64,12 @@ func checkForm(t *testing.T, d *Decoder, v *formThing) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, ok := d.Form(v, patch.DecodeValue)
+	got, nulls, ok := d.FormNulls(v, patch.DecodeValue)
 	if ok && !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s:\nform %#v\nwant %#v", b, got, want)
+	}
+	if ok && nulls != holdsNull(want) {
+		t.Fatalf("%s: form reported with nulls %v", b, nulls)
 	}
 }
 
@@ -155,5 +158,40 @@ func TestFormBoxesValuesInSlabs(t *testing.T) {
 	// header too.
 	if extra := many - few; extra > float64(3*n)*(1+3.0/16)+4 {
 		t.Errorf("%d strings, integers and lists more take %v allocations more", 3*3*n, extra)
+	}
+}
+
+// TestFormNulls: a form reports the nulls it holds, wherever they come
+// from: nil pointers, slices and maps without omitempty, and what a
+// MarshalJSON method writes.
+func TestFormNulls(t *testing.T) {
+	d := New(reflect.TypeFor[*formThing]())
+	full := `"spec":{"b":false},"items":[],"nested":[],"pspec":{"b":true},"map":{}`
+	for _, tc := range []struct {
+		doc   string
+		nulls bool
+	}{
+		{`{` + full + `}`, false},
+		{`{` + full + `,"spec":{"b":true,"i32":1,"tags":["a"]},"times":["2024-01-02T03:04:05Z"]}`, false},
+		{`{"spec":{},"items":[],"nested":[],"pspec":{"b":true},"map":{}}`, true}, // spec.b: nil pointer
+		{`{"nested":[],"pspec":{"b":true},"map":{}}`, true},                      // items: nil slice
+		{`{"items":[],"pspec":{"b":true},"map":{}}`, true},                       // nested: nil slice
+		{`{"items":[],"nested":[],"map":{}}`, true},                              // pspec: nil pointer
+		{`{"items":[],"nested":[],"pspec":{"b":true}}`, true},                    // map: nil map
+		{`{"items":[],"nested":[],"pspec":{},"map":{}}`, true},                   // pspec.b: nil pointer
+		{`{` + full + `,"items":[{"b":true}]}`, false},                           // an item of no nil
+		{`{` + full + `,"items":[{}]}`, true},                                    // an item's b
+		{`{` + full + `,"times":["2024-01-02T03:04:05Z",null]}`, true},           // a marshaler's null
+		{`{` + full + `,"nested":[[1],null]}`, true},                             // a nested nil slice
+		{`{` + full + `,"fieldsV1":{"f:a":{}}}`, false},                          // a marshaler's object
+	} {
+		var v formThing
+		if err := json.Unmarshal([]byte(tc.doc), &v); err != nil {
+			t.Fatalf("%s: %v", tc.doc, err)
+		}
+		_, nulls, ok := d.FormNulls(&v, patch.DecodeValue)
+		if !ok || nulls != tc.nulls {
+			t.Errorf("%s: nulls %v (form built: %v), want %v", tc.doc, nulls, ok, tc.nulls)
+		}
 	}
 }

@@ -317,10 +317,21 @@ func (w *jsonWalker) keyValue(v any) bool {
 // string: printable ASCII but for the characters encoders escape.
 func plainString(s string) bool {
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+		if !plainBytes[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// plainBytes holds, for each byte, whether plainString lets it through:
+// one load a byte rather than six comparisons. Never written after.
+var plainBytes = func() (t [256]bool) {
+	for c := 0x20; c <= 0x7e; c++ {
+		t[c] = true
+	}
+	for _, c := range `"\<>&` {
+		t[c] = false
+	}
+	return t
+}()
