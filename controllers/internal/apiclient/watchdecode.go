@@ -75,6 +75,16 @@ var (
 // decodeEvent reads one frame: its type, and its object's type and
 // metadata without managedFields, or the Status of an ERROR event.
 func decodeEvent(frame []byte) (Event, error) {
+	if ev, ok := scanEvent(frame); ok {
+		return ev, nil
+	}
+	return decodeEventGeneral(frame)
+}
+
+// decodeEventGeneral is decodeEvent for any frame: it finds the members
+// it reads wherever they are, and reads what the plan gives up on with
+// encoding/json.
+func decodeEventGeneral(frame []byte) (Event, error) {
 	var ev Event
 	frame = bytes.TrimSpace(frame)
 	var m [2]jsonscan.Member

@@ -1,0 +1,136 @@
+package apiclient
+
+import (
+	"bytes"
+
+	"github.com/kapi-dev/kapi/internal/jsonscan"
+)
+
+// A kapi server writes a watch event as
+// {"type":T,"object":{"kind":K,"apiVersion":V,"metadata":M,...}}, compact,
+// its members in that order. So an event is read in one pass from its
+// start: the type, then the object's members until kind, apiVersion and
+// metadata are found, the metadata decoded in place by the plan with its
+// managedFields skipped over; the rest of the object (its spec and
+// status, most of the frame) is not read at all. Whatever does not fit
+// (another order, escapes, an ERROR event, what the plan gives up on)
+// is read again the general way, which gives the same Event: the plan
+// decodes only what it can vouch for, and the general way first cuts
+// managedFields out of the metadata.
+
+// metadataSkipping is metadataPlan with managedFields skipped.
+var metadataSkipping = metadataPlan.Skipping("managedFields")
+
+// eventPrefix and objectPrefix start an event, around its type.
+const (
+	eventPrefix  = `{"type":"`
+	objectPrefix = `,"object":{`
+)
+
+// scanEvent reads a frame as a server writes it, and reports false when
+// it cannot; ev is then to be read the general way.
+func scanEvent(frame []byte) (ev Event, ok bool) {
+	frame = bytes.TrimLeft(frame, " \t\r\n")
+	if !bytes.HasPrefix(frame, []byte(eventPrefix)) {
+		return ev, false
+	}
+	i := len(eventPrefix) - 1
+	end := plainString(frame, i)
+	if end < 0 || !bytes.HasPrefix(frame[end:], []byte(objectPrefix)) {
+		return ev, false
+	}
+	ev.Type = eventType(frame[i+1 : end-1])
+	if ev.Type == "ERROR" {
+		return ev, false
+	}
+	if !scanObject(frame, end+len(objectPrefix), &ev.Object) {
+		return Event{}, false
+	}
+	return ev, true
+}
+
+// scanObject reads the members of the object whose first member starts
+// at frame[i], up to its metadata, kind and apiVersion.
+func scanObject(frame []byte, i int, obj *Object) bool {
+	var kind, apiVersion, metadata bool
+	if i < len(frame) && frame[i] == '}' {
+		return false // an empty object: no metadata
+	}
+	for !(kind && apiVersion && metadata) {
+		k := plainString(frame, i)
+		if k < 0 || k >= len(frame) || frame[k] != ':' {
+			return false
+		}
+		e := scanMember(frame, frame[i+1:k-1], k+1, obj, &kind, &apiVersion, &metadata)
+		switch {
+		case e < 0 || e >= len(frame):
+			return false
+		case frame[e] == '}':
+			return metadata // the object ended
+		case frame[e] != ',':
+			return false
+		}
+		i = e + 1
+	}
+	return true
+}
+
+// scanMember reads the value at frame[v] of the object's member key and
+// returns the index just past it, or -1; the flags tell the members
+// read, each once.
+func scanMember(frame, key []byte, v int, obj *Object, kind, apiVersion, metadata *bool) int {
+	switch string(key) {
+	case "kind", "apiVersion":
+		to, seen := &obj.Kind, kind
+		if key[0] == 'a' {
+			to, seen = &obj.APIVersion, apiVersion
+		}
+		e := plainString(frame, v)
+		if e < 0 || *seen {
+			return -1
+		}
+		*to, *seen = string(frame[v+1:e-1]), true
+		return e
+	case "metadata":
+		if *metadata {
+			return -1
+		}
+		n, ok := metadataSkipping.DecodePrefix(frame[v:], &obj.Metadata)
+		if !ok {
+			return -1
+		}
+		*metadata = true
+		return v + n
+	}
+	return jsonscan.SkipValue(frame, v)
+}
+
+// plainString returns the index just past the string at frame[i] when it
+// holds no escape, else -1.
+func plainString(frame []byte, i int) int {
+	if i >= len(frame) || frame[i] != '"' {
+		return -1
+	}
+	n := bytes.IndexByte(frame[i+1:], '"')
+	if n < 0 || bytes.IndexByte(frame[i+1:i+1+n], '\\') >= 0 {
+		return -1
+	}
+	return i + n + 2
+}
+
+// eventType returns an event's type, the usual ones without allocating.
+func eventType(b []byte) string {
+	switch string(b) {
+	case "ADDED":
+		return "ADDED"
+	case "MODIFIED":
+		return "MODIFIED"
+	case "DELETED":
+		return "DELETED"
+	case "BOOKMARK":
+		return "BOOKMARK"
+	case "ERROR":
+		return "ERROR"
+	}
+	return string(b)
+}
