@@ -168,7 +168,11 @@ func (c *Client) List(ctx context.Context, path string, query url.Values) ([]Obj
 	}
 }
 
-// Event is one watch event.
+// Event is one watch event. Its object's metadata leaves out what no
+// controller reads from a watch (managedFields, labels, annotations,
+// creationTimestamp), which reading every event on the path of every
+// write would decode for nothing; a controller that needs them reads the
+// object.
 type Event struct {
 	Type   string // ADDED, MODIFIED, DELETED, BOOKMARK or ERROR
 	Object Object

@@ -4,22 +4,34 @@ import (
 	"bytes"
 
 	"github.com/kapi-dev/kapi/internal/jsonscan"
+	"github.com/kapi-dev/kapi/meta"
 )
 
 // A kapi server writes a watch event as
 // {"type":T,"object":{"kind":K,"apiVersion":V,"metadata":M,...}}, compact,
 // its members in that order. So an event is read in one pass from its
 // start: the type, then the object's members until kind, apiVersion and
-// metadata are found, the metadata decoded in place by the plan with its
-// managedFields skipped over; the rest of the object (its spec and
+// metadata are found, the metadata decoded in place by the plan with the
+// members no controller reads skipped over; the rest of the object (its spec and
 // status, most of the frame) is not read at all. Whatever does not fit
 // (another order, escapes, an ERROR event, what the plan gives up on)
 // is read again the general way, which gives the same Event: the plan
 // decodes only what it can vouch for, and the general way first cuts
-// managedFields out of the metadata.
+// the unread members out of the metadata.
 
-// metadataSkipping is metadataPlan with managedFields skipped.
-var metadataSkipping = metadataPlan.Skipping("managedFields")
+// unreadMetadata are the members of an object's metadata that no
+// controller reads from a watch event, and so are left out of it (see
+// [Event]): managedFields are most of the metadata, and the maps and the
+// timestamp most of what decoding the rest allocates.
+var unreadMetadata = []string{"managedFields", "labels", "annotations", "creationTimestamp"}
+
+// metadataSkipping is metadataPlan with unreadMetadata skipped.
+var metadataSkipping = metadataPlan.Skipping(unreadMetadata...)
+
+// dropUnread zeroes the fields of unreadMetadata in m.
+func dropUnread(m *meta.ObjectMeta) {
+	m.ManagedFields, m.Labels, m.Annotations, m.CreationTimestamp = nil, nil, nil, meta.Time{}
+}
 
 // eventPrefix and objectPrefix start an event, around its type.
 const (

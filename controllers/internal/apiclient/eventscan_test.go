@@ -41,6 +41,7 @@ func TestScanEventTakesServerFrames(t *testing.T) {
 		{"metadata last, spec first", `{"type":"ADDED","object":{"spec":{"a":[1,{"b":"}"}]},"kind":"W","apiVersion":"v1","metadata":{"name":"a",` + managed + `}}}`, true},
 		{"members after metadata not read", `{"type":"ADDED","object":{"kind":"W","apiVersion":"v1","metadata":{"name":"a"},"spec":{"a":` + "\x01" + `}}}`, true},
 		{"newline after", eventFrames[0].frame + "\n", true},
+		{"unread members not read", `{"type":"ADDED","object":{"kind":"W","metadata":{"name":"a","labels":{"a":1},"annotations":[],"creationTimestamp":"today"}}}`, true},
 		{"spaces", eventFrames[5].frame, false},
 		{"escapes", eventFrames[8].frame, false},
 		{"error", eventFrames[12].frame, false},
