@@ -2,6 +2,7 @@ package watch
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/kapi-dev/kapi/internal/btree"
 	"github.com/kapi-dev/kapi/storage"
@@ -69,7 +70,54 @@ func (p *posting) ascend(start string, fn func(string) bool) {
 	}
 }
 
-type pnode = btree.Node[*posting]
+// pnode is the index: the postings of terms that have had two keys or
+// more (multi) apart from those of one key (singles). A change indexes
+// an object under each of its terms, and copies the path to each posting
+// it changes; most terms of a collection are an object's own, a few are
+// shared by many, and those few change with every write. Kept apart, the
+// shared ones are in a tree of a few nodes, whose path is short, instead
+// of among a posting per object. A single is never changed in place: it
+// is replaced, moved to multi as a posting of two keys, or deleted. A
+// posting in multi stays there until it is empty. No term is in both.
+type pnode struct {
+	multi   *btree.Node[*posting]
+	singles *btree.Node[*posting]
+	gen     uint64 // the change that created this value
+}
+
+// Len returns the number of terms indexed.
+func (ix *pnode) Len() int {
+	if ix == nil {
+		return 0
+	}
+	return ix.multi.Len() + ix.singles.Len()
+}
+
+// get returns the posting of term, or nil.
+func (ix *pnode) get(term string) *posting {
+	if ix == nil {
+		return nil
+	}
+	if p, _ := postings.Get(ix.multi, term); p != nil {
+		return p
+	}
+	p, _ := postings.Get(ix.singles, term)
+	return p
+}
+
+// mutable returns ix when gen created it, else a copy of it stamped with
+// gen (a new index for nil).
+func (ix *pnode) mutable(gen uint64) *pnode {
+	switch {
+	case ix == nil:
+		return &pnode{gen: gen}
+	case ix.gen == gen:
+		return ix
+	}
+	c := *ix
+	c.gen = gen
+	return &c
+}
 
 var (
 	postings = btree.NewOps(func(p *posting) string { return p.term })
@@ -110,45 +158,61 @@ func reindex(root *pnode, key string, before, after []string, gen uint64) *pnode
 	return root
 }
 
-// index adds key to the posting of term.
+// index adds key to the posting of term. A new posting keeps a copy of
+// its term of its own: the terms of an object are often cut from one
+// string of them all (see apiserver's term hints), which a term naming
+// the object would otherwise keep whole for as long as the object lives.
 func index(root *pnode, term, key string, gen uint64) *pnode {
-	p, _ := postings.Get(root, term)
-	np := mutablePosting(p, term, gen)
-	np.add(key, gen)
-	if np != p {
-		root, _, _ = postings.Put(root, np, gen)
+	ix := root.mutable(gen)
+	if p, _ := postings.Get(ix.multi, term); p != nil {
+		np := mutablePosting(p, gen)
+		np.add(key, gen)
+		if np != p {
+			ix.multi, _, _ = postings.Put(ix.multi, np, gen)
+		}
+		return ix
 	}
-	return root
+	p, _ := postings.Get(ix.singles, term)
+	switch {
+	case p == nil:
+		ix.singles, _, _ = postings.Put(ix.singles, &posting{term: strings.Clone(term), one: key, gen: gen}, gen)
+	case p.one != key: // a second key: the posting moves to multi
+		ix.singles, _, _ = postings.Delete(ix.singles, term, gen)
+		np := &posting{term: p.term, one: p.one, gen: gen}
+		np.add(key, gen)
+		ix.multi, _, _ = postings.Put(ix.multi, np, gen)
+	}
+	return ix
 }
 
 // unindex removes key from the posting of term, and the posting when it
 // is left empty.
 func unindex(root *pnode, term, key string, gen uint64) *pnode {
-	p, _ := postings.Get(root, term)
-	if p == nil {
-		return root
+	ix := root.mutable(gen)
+	if p, _ := postings.Get(ix.multi, term); p != nil {
+		np := mutablePosting(p, gen)
+		np.remove(key, gen)
+		switch {
+		case np.len() == 0:
+			ix.multi, _, _ = postings.Delete(ix.multi, term, gen)
+		case np != p:
+			ix.multi, _, _ = postings.Put(ix.multi, np, gen)
+		}
+		return ix
 	}
-	np := mutablePosting(p, term, gen)
-	np.remove(key, gen)
-	switch {
-	case np.len() == 0:
-		root, _, _ = postings.Delete(root, term, gen)
-	case np != p:
-		root, _, _ = postings.Put(root, np, gen)
+	if p, _ := postings.Get(ix.singles, term); p != nil && p.one == key {
+		ix.singles, _, _ = postings.Delete(ix.singles, term, gen)
 	}
-	return root
+	return ix
 }
 
-// mutablePosting returns p when gen created it, else a copy of it (or a
-// new posting) stamped with gen.
-func mutablePosting(p *posting, term string, gen uint64) *posting {
-	switch {
-	case p == nil:
-		return &posting{term: term, gen: gen}
-	case p.gen == gen:
+// mutablePosting returns p when gen created it, else a copy of it
+// stamped with gen.
+func mutablePosting(p *posting, gen uint64) *posting {
+	if p.gen == gen {
 		return p
 	}
-	return &posting{term: term, one: p.one, keys: p.keys, gen: gen}
+	return &posting{term: p.term, one: p.one, keys: p.keys, gen: gen}
 }
 
 // candidates returns the keys in [start, hi) of the objects that have at
@@ -165,7 +229,7 @@ func candidates(root *pnode, sets [][]string, start, hi string) (keys []string, 
 		var ps []*posting
 		n := 0
 		for _, term := range set {
-			if p, _ := postings.Get(root, term); p != nil {
+			if p := root.get(term); p != nil {
 				ps = append(ps, p)
 				n += p.len()
 			}
