@@ -110,7 +110,7 @@ func (p *parser) next() byte {
 func (p *parser) value(n *node, ptr unsafe.Pointer) bool {
 	c := p.next()
 	if n.kind == kSkip {
-		return p.skip()
+		return p.skipUnchecked()
 	}
 	if n.kind == kUnmarshaler {
 		start := p.pos

@@ -1,13 +1,20 @@
 package typedjson
 
-// Skipping returns a decoder of d's types that reads the members named
-// skip of their top-level objects as any well-formed JSON value and
-// drops it, leaving those fields zero: for a reader that has no use for
-// a large member, such as an object's managedFields, and would otherwise
-// decode it or cut it out of a copy of the document first. A repeated
-// skipped member still makes the decoder give up, as any repeated member
-// does. It is made to decode (Decode, DecodePrefix): a merge patch by
-// it zeroes a skipped field or gives up. Its form and encoding are d's.
+import "github.com/kapi-dev/kapi/internal/jsonscan"
+
+// Skipping returns a decoder of d's types that passes over the members
+// named skip of their top-level objects, leaving those fields zero: for
+// a reader that has no use for a large member, such as an object's
+// managedFields, and would otherwise decode it or cut it out of a copy
+// of the document first. A skipped string, object or array is
+// delimited, not checked (its strings and brackets are matched, as
+// package jsonscan matches them, and nothing else), which is what
+// cutting it out would check; other values are checked. The
+// decoder is for documents from a writer trusted to write JSON, such as
+// a kapi server. A repeated skipped member still makes the decoder give
+// up, as any repeated member does. It is made to decode (Decode,
+// DecodePrefix): a merge patch by it zeroes a skipped field or gives up.
+// Its form and encoding are d's.
 func (d *Decoder) Skipping(skip ...string) *Decoder {
 	out := &Decoder{types: make([]compiled, len(d.types))}
 	for i, c := range d.types {
@@ -33,4 +40,18 @@ func (d *Decoder) Skipping(skip ...string) *Decoder {
 // without first finding where the object ends.
 func (d *Decoder) DecodePrefix(data []byte, v any) (end int, ok bool) {
 	return d.decodeAt(data, v, false, false)
+}
+
+// skipUnchecked passes over the value at p.pos: a string, object or
+// array delimited as jsonscan delimits it, any other value checked.
+func (p *parser) skipUnchecked() bool {
+	if c := p.next(); c != '"' && c != '{' && c != '[' {
+		return p.skip()
+	}
+	end := jsonscan.SkipValue(p.data, p.pos)
+	if end < 0 {
+		return false
+	}
+	p.pos = end
+	return true
 }

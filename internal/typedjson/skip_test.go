@@ -24,7 +24,9 @@ func TestSkipping(t *testing.T) {
 		{"only at the top", `{"pspec":{"i8":1},"self":{"spec":{"i8":2},"items":[{"i8":3}]}}`, true,
 			thing{PSpec: &thingSpec{I8: 1}, Self: &thing{Spec: i8(2), Items: []thingSpec{i8(3)}}}},
 		{"repeated", `{"spec":{},"spec":{}}`, false, thing{}},
-		{"malformed", `{"spec":{"i8":tru}}`, false, thing{}},
+		{"a skipped member is delimited, not checked", `{"spec":{"i8":tru,"x":[1 2]},"kind":"K"}`, true, thing{TypeMeta: meta.TypeMeta{Kind: "K"}}},
+		{"unterminated string", `{"spec":{"i8":"1}}`, false, thing{}},
+		{"another value checked", `{"spec":nul}`, false, thing{}},
 		{"cut short", `{"spec":{"i8":1`, false, thing{}},
 		{"unknown members still refused", `{"spec":{},"other":1}`, false, thing{}},
 	} {

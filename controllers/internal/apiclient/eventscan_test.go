@@ -54,7 +54,8 @@ func TestScanEventTakesServerFrames(t *testing.T) {
 		{"an unknown metadata field", eventFrames[10].frame, false},
 		{"a trailing comma", `{"type":"ADDED","object":{"metadata":{"name":"a"},}}`, false},
 		{"kind not a string", `{"type":"ADDED","object":{"kind":1,"metadata":{"name":"a"}}}`, false},
-		{"malformed managedFields", `{"type":"ADDED","object":{"metadata":{"name":"a","managedFields":[{]}}}`, false},
+		{"managedFields delimited, not checked", `{"type":"ADDED","object":{"metadata":{"name":"a","managedFields":[{"a":1 2,}]}}}`, true},
+		{"unterminated managedFields", `{"type":"ADDED","object":{"metadata":{"name":"a","managedFields":[{"a":"x}]}}}`, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if _, ok := scanEvent([]byte(tt.frame)); ok != tt.scanned {
