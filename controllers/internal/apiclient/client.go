@@ -196,6 +196,7 @@ func (c *Client) Watch(ctx context.Context, path, rv string, fn func(Event) erro
 		return statusError(resp.StatusCode, b)
 	}
 	frames := newFrameReader(resp.Body)
+	var texts watchTexts
 	for {
 		frame, err := frames.next()
 		if err != nil {
@@ -204,7 +205,7 @@ func (c *Client) Watch(ctx context.Context, path, rv string, fn func(Event) erro
 			}
 			return err
 		}
-		ev, err := decodeEvent(frame)
+		ev, err := texts.decode(frame)
 		if err != nil {
 			return err
 		}

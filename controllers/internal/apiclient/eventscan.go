@@ -39,9 +39,23 @@ const (
 	objectPrefix = `,"object":{`
 )
 
+// watchTexts holds the kind and apiVersion of a watch's last event, for
+// the next ones to share: a watch is of one kind, and those strings were
+// two allocations per event. The zero watchTexts is ready for use.
+type watchTexts struct{ kind, apiVersion string }
+
+// share returns b as a string: *last when it holds b's bytes, else a new
+// string, which it keeps in *last.
+func share(b []byte, last *string) string {
+	if string(b) != *last {
+		*last = string(b)
+	}
+	return *last
+}
+
 // scanEvent reads a frame as a server writes it, and reports false when
 // it cannot; ev is then to be read the general way.
-func scanEvent(frame []byte) (ev Event, ok bool) {
+func (t *watchTexts) scanEvent(frame []byte) (ev Event, ok bool) {
 	frame = bytes.TrimLeft(frame, " \t\r\n")
 	if !bytes.HasPrefix(frame, []byte(eventPrefix)) {
 		return ev, false
@@ -55,30 +69,38 @@ func scanEvent(frame []byte) (ev Event, ok bool) {
 	if ev.Type == "ERROR" {
 		return ev, false
 	}
-	if !scanObject(frame, end+len(objectPrefix), &ev.Object) {
+	sc := objectScan{texts: t, obj: &ev.Object}
+	if !sc.scan(frame, end+len(objectPrefix)) {
 		return Event{}, false
 	}
 	return ev, true
 }
 
-// scanObject reads the members of the object whose first member starts
-// at frame[i], up to its metadata, kind and apiVersion.
-func scanObject(frame []byte, i int, obj *Object) bool {
-	var kind, apiVersion, metadata bool
+// objectScan reads one object's members into obj: each of kind,
+// apiVersion and metadata once.
+type objectScan struct {
+	texts                      *watchTexts
+	obj                        *Object
+	kind, apiVersion, metadata bool // read
+}
+
+// scan reads the members of the object whose first member starts at
+// frame[i], up to its metadata, kind and apiVersion.
+func (sc *objectScan) scan(frame []byte, i int) bool {
 	if i < len(frame) && frame[i] == '}' {
 		return false // an empty object: no metadata
 	}
-	for !(kind && apiVersion && metadata) {
+	for !(sc.kind && sc.apiVersion && sc.metadata) {
 		k := plainString(frame, i)
 		if k < 0 || k >= len(frame) || frame[k] != ':' {
 			return false
 		}
-		e := scanMember(frame, frame[i+1:k-1], k+1, obj, &kind, &apiVersion, &metadata)
+		e := sc.member(frame, frame[i+1:k-1], k+1)
 		switch {
 		case e < 0 || e >= len(frame):
 			return false
 		case frame[e] == '}':
-			return metadata // the object ended
+			return sc.metadata // the object ended
 		case frame[e] != ',':
 			return false
 		}
@@ -87,31 +109,30 @@ func scanObject(frame []byte, i int, obj *Object) bool {
 	return true
 }
 
-// scanMember reads the value at frame[v] of the object's member key and
-// returns the index just past it, or -1; the flags tell the members
-// read, each once.
-func scanMember(frame, key []byte, v int, obj *Object, kind, apiVersion, metadata *bool) int {
+// member reads the value at frame[v] of the object's member key and
+// returns the index just past it, or -1.
+func (sc *objectScan) member(frame, key []byte, v int) int {
 	switch string(key) {
 	case "kind", "apiVersion":
-		to, seen := &obj.Kind, kind
+		to, seen, last := &sc.obj.Kind, &sc.kind, &sc.texts.kind
 		if key[0] == 'a' {
-			to, seen = &obj.APIVersion, apiVersion
+			to, seen, last = &sc.obj.APIVersion, &sc.apiVersion, &sc.texts.apiVersion
 		}
 		e := plainString(frame, v)
 		if e < 0 || *seen {
 			return -1
 		}
-		*to, *seen = string(frame[v+1:e-1]), true
+		*to, *seen = share(frame[v+1:e-1], last), true
 		return e
 	case "metadata":
-		if *metadata {
+		if sc.metadata {
 			return -1
 		}
-		n, ok := metadataSkipping.DecodePrefix(frame[v:], &obj.Metadata)
+		n, ok := metadataSkipping.DecodePrefix(frame[v:], &sc.obj.Metadata)
 		if !ok {
 			return -1
 		}
-		*metadata = true
+		sc.metadata = true
 		return v + n
 	}
 	return jsonscan.SkipValue(frame, v)

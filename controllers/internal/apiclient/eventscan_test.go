@@ -14,7 +14,14 @@ import (
 // error.
 func sameAsGeneral(t *testing.T, frame string) {
 	t.Helper()
-	got, gotErr := decodeEvent([]byte(frame))
+	sameAsGeneralSharing(t, new(watchTexts), frame)
+}
+
+// sameAsGeneralSharing is sameAsGeneral with the strings of texts, as
+// the events of one watch share them.
+func sameAsGeneralSharing(t *testing.T, texts *watchTexts, frame string) {
+	t.Helper()
+	got, gotErr := texts.decode([]byte(frame))
 	want, wantErr := decodeEventGeneral([]byte(frame))
 	if (gotErr == nil) != (wantErr == nil) {
 		t.Fatalf("%s:\nerror %v, the general way %v", frame, gotErr, wantErr)
@@ -58,7 +65,7 @@ func TestScanEventTakesServerFrames(t *testing.T) {
 		{"unterminated managedFields", `{"type":"ADDED","object":{"metadata":{"name":"a","managedFields":[{"a":"x}]}}}`, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, ok := scanEvent([]byte(tt.frame)); ok != tt.scanned {
+			if _, ok := new(watchTexts).scanEvent([]byte(tt.frame)); ok != tt.scanned {
 				t.Errorf("scanned: %v, want %v", ok, tt.scanned)
 			}
 			sameAsGeneral(t, tt.frame)
@@ -70,6 +77,7 @@ func TestScanEventTakesServerFrames(t *testing.T) {
 // changed, read as the general way reads them.
 func TestDecodeEventRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 7))
+	var texts watchTexts // shared, as by the events of one watch
 	scanned := 0
 	for range 20000 {
 		frame, head := randomFrame(r)
@@ -78,10 +86,10 @@ func TestDecodeEventRandom(t *testing.T) {
 			b[r.IntN(head)] = "{}[]\",: \\a1n"[r.IntN(12)]
 			frame = string(b)
 		}
-		if _, ok := scanEvent([]byte(frame)); ok {
+		if _, ok := new(watchTexts).scanEvent([]byte(frame)); ok {
 			scanned++
 		}
-		sameAsGeneral(t, frame)
+		sameAsGeneralSharing(t, &texts, frame)
 	}
 	if scanned < 7000 {
 		t.Errorf("only %d of 20000 random events scanned", scanned)
@@ -172,5 +180,20 @@ func BenchmarkDecodeEvent(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestWatchSharesTexts: the events of one watch share their kind and
+// apiVersion strings, which are then not made anew for every event.
+func TestWatchSharesTexts(t *testing.T) {
+	frame := []byte(widgetFrame)
+	var texts watchTexts
+	if _, err := texts.decode(frame); err != nil {
+		t.Fatal(err)
+	}
+	shared := testing.AllocsPerRun(100, func() { _, _ = texts.decode(frame) })
+	alone := testing.AllocsPerRun(100, func() { _, _ = new(watchTexts).decode(frame) })
+	if shared > alone-2 {
+		t.Errorf("an event of a watch allocates %v times, one alone %v: kind and apiVersion are not shared", shared, alone)
 	}
 }

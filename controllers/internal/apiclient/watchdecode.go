@@ -76,7 +76,13 @@ var (
 // metadata without the members no controller reads (unreadMetadata), or
 // the Status of an ERROR event.
 func decodeEvent(frame []byte) (Event, error) {
-	if ev, ok := scanEvent(frame); ok {
+	return new(watchTexts).decode(frame)
+}
+
+// decode is decodeEvent for the events of one watch, which share their
+// kind and apiVersion strings through t.
+func (t *watchTexts) decode(frame []byte) (Event, error) {
+	if ev, ok := t.scanEvent(frame); ok {
 		return ev, nil
 	}
 	return decodeEventGeneral(frame)
