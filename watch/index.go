@@ -15,61 +15,6 @@ import (
 // that mirror. A selective list reads the keys of the terms its selector
 // requires and looks up only those objects.
 
-// posting is the set of keys of the objects that have one term. Many
-// terms belong to one object each (a label whose value names the object,
-// such as app.kubernetes.io/instance=<name>): the only key of such a
-// term is kept in one, and keys stays nil until a second key comes, which
-// saves a tree node and its items per object for each such term.
-type posting struct {
-	term string
-	one  string              // the only key, when keys is nil; "" for none
-	keys *btree.Node[string] // the keys, when there may be more than one
-	gen  uint64              // the change that created this posting value
-}
-
-// len returns the number of keys.
-func (p *posting) len() int {
-	switch {
-	case p.keys != nil:
-		return p.keys.Len()
-	case p.one != "":
-		return 1
-	}
-	return 0
-}
-
-// add adds key to the mutable posting p.
-func (p *posting) add(key string, gen uint64) {
-	switch {
-	case p.keys != nil:
-		p.keys, _, _ = keySet.Put(p.keys, key, gen)
-	case p.one == "" || p.one == key:
-		p.one = key
-	default:
-		p.keys, _, _ = keySet.Put(nil, p.one, gen)
-		p.keys, _, _ = keySet.Put(p.keys, key, gen)
-		p.one = ""
-	}
-}
-
-// remove removes key from the mutable posting p.
-func (p *posting) remove(key string, gen uint64) {
-	if p.keys != nil {
-		p.keys, _, _ = keySet.Delete(p.keys, key, gen)
-	} else if p.one == key {
-		p.one = ""
-	}
-}
-
-// ascend calls fn on the keys >= start in order until fn returns false.
-func (p *posting) ascend(start string, fn func(string) bool) {
-	if p.keys != nil {
-		keySet.Ascend(p.keys, start, false, fn)
-	} else if p.one != "" && p.one >= start {
-		fn(p.one)
-	}
-}
-
 // pnode is the index: the postings of terms that have had two keys or
 // more (multi) apart from those of one key (singles). A change indexes
 // an object under each of its terms, and copies the path to each posting
@@ -204,15 +149,6 @@ func unindex(root *pnode, term, key string, gen uint64) *pnode {
 		ix.singles, _, _ = postings.Delete(ix.singles, term, gen)
 	}
 	return ix
-}
-
-// mutablePosting returns p when gen created it, else a copy of it
-// stamped with gen.
-func mutablePosting(p *posting, gen uint64) *posting {
-	if p.gen == gen {
-		return p
-	}
-	return &posting{term: p.term, one: p.one, keys: p.keys, gen: gen}
 }
 
 // candidates returns the keys in [start, hi) of the objects that have at

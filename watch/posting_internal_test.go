@@ -88,8 +88,9 @@ func TestUniqueTermAllocations(t *testing.T) {
 
 // TestIndexMatchesModel changes an index at random, a generation per
 // round, against a map of each term's keys: every state reads its own
-// terms' keys, also after later rounds changed the index (copy on
-// write), as terms move between one key and many and back.
+// terms' keys, whole and in a range, also after later rounds changed the
+// index (copy on write), as terms move between one key and many and
+// back, and a shared term's recent keys fill and go into its tree.
 func TestIndexMatchesModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	type snapshot struct {
@@ -114,8 +115,8 @@ func TestIndexMatchesModel(t *testing.T) {
 	var root *pnode
 	var snaps []snapshot
 	for gen := uint64(1); gen <= 300; gen++ {
-		for range 1 + rng.IntN(4) {
-			obj := rng.IntN(30)
+		for range 1 + rng.IntN(8) {
+			obj := rng.IntN(100)
 			key := fmt.Sprintf("/w%02d", obj)
 			after := termsOf(obj, rng.Uint64N(5))
 			if rng.IntN(4) == 0 {
@@ -135,6 +136,9 @@ func TestIndexMatchesModel(t *testing.T) {
 		}
 		snaps = append(snaps, snapshot{root, model})
 		for i, s := range snaps {
+			if i < len(snaps)-3 && gen%30 != 0 {
+				continue // the older states now and then
+			}
 			if got, want := s.root.Len(), len(s.model); got != want {
 				t.Fatalf("round %d, state %d: %d terms, want %d", gen, i, got, want)
 			}
@@ -142,6 +146,11 @@ func TestIndexMatchesModel(t *testing.T) {
 				got, _ := candidates(s.root, [][]string{{term}}, "", "")
 				if !slices.Equal(got, want) {
 					t.Fatalf("round %d, state %d: keys of %s = %q, want %q", gen, i, term, got, want)
+				}
+				lo, hi := "/w40", "/w60"
+				want = slices.DeleteFunc(slices.Clone(want), func(k string) bool { return k < lo || k >= hi })
+				if got, _ := candidates(s.root, [][]string{{term}}, lo, hi); !slices.Equal(got, want) {
+					t.Fatalf("round %d, state %d: keys of %s in [%s, %s) = %q, want %q", gen, i, term, lo, hi, got, want)
 				}
 			}
 		}
