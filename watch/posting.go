@@ -41,7 +41,11 @@ func mutablePosting(p *posting, gen uint64) *posting {
 	return c
 }
 
-// len returns the number of keys.
+// len returns the number of keys. A key added again after it went into
+// the tree is in recent too, and counted twice, until it is removed (from
+// both); ascend reads it once. The index adds a key to a posting only
+// when the object did not have the term, so there are no such keys
+// unless it has a bug, and the posting then stays right regardless.
 func (p *posting) len() int {
 	switch {
 	case p.keys != nil:
@@ -66,14 +70,13 @@ func (p *posting) add(key string, gen uint64) {
 	}
 }
 
-// addRecent adds key to recent, unless p has it, and moves recent into
-// the tree once it is full.
+// addRecent adds key to recent, unless recent has it, and moves recent
+// into the tree once it is full. It does not look for key in the tree,
+// which would cost a descent per key added for what does not happen
+// (see len).
 func (p *posting) addRecent(key string, gen uint64) {
 	i, found := slices.BinarySearch(p.recent, key)
 	if found {
-		return
-	}
-	if _, ok := keySet.Get(p.keys, key); ok {
 		return
 	}
 	p.recent = slices.Insert(p.recent, i, key)
@@ -92,9 +95,8 @@ func (p *posting) remove(key string, gen uint64) {
 	case p.keys != nil:
 		if i, found := slices.BinarySearch(p.recent, key); found {
 			p.recent = slices.Delete(p.recent, i, i+1)
-		} else {
-			p.keys, _, _ = keySet.Delete(p.keys, key, gen)
 		}
+		p.keys, _, _ = keySet.Delete(p.keys, key, gen) // the tree as it was when key is not in it
 	case p.one == key:
 		p.one = ""
 	}
@@ -110,8 +112,8 @@ func (p *posting) ascend(start string, fn func(string) bool) {
 	}
 	r, _ := slices.BinarySearch(p.recent, start)
 	more := keySet.Ascend(p.keys, start, false, func(k string) bool {
-		for ; r < len(p.recent) && p.recent[r] < k; r++ {
-			if !fn(p.recent[r]) {
+		for ; r < len(p.recent) && p.recent[r] <= k; r++ {
+			if p.recent[r] < k && !fn(p.recent[r]) {
 				return false
 			}
 		}

@@ -57,6 +57,32 @@ func TestPostingKeys(t *testing.T) {
 	}
 }
 
+// TestPostingKeyAddedAgain: a key added again to a posting of many keys
+// after it went into the tree (which the index does not do) is read
+// once, and gone once removed.
+func TestPostingKeyAddedAgain(t *testing.T) {
+	p := &posting{term: "t"}
+	var want []string
+	for i := range recentKeys + 8 {
+		key := fmt.Sprintf("/w%02d", i)
+		p.add(key, 1)
+		want = append(want, key)
+	}
+	p.add("/w05", 1)
+	var got []string
+	p.ascend("", func(k string) bool { got = append(got, k); return true })
+	if !slices.Equal(got, want) {
+		t.Errorf("keys %q, want %q", got, want)
+	}
+	p.remove("/w05", 1)
+	want = slices.DeleteFunc(want, func(k string) bool { return k == "/w05" })
+	got = got[:0]
+	p.ascend("", func(k string) bool { got = append(got, k); return true })
+	if !slices.Equal(got, want) || p.len() != len(want) {
+		t.Errorf("after removing /w05: keys %q (len %d), want %q", got, p.len(), want)
+	}
+}
+
 // TestUniqueTermAllocations checks that indexing an object under a term
 // no other object has (a label naming the object) allocates the posting
 // and its own copy of the term alone, not a tree of one key besides: with
