@@ -21,14 +21,19 @@ import (
 // it changes; most terms of a collection are an object's own, a few are
 // shared by many, and those few change with every write. Kept apart, the
 // shared ones are in a tree of a few nodes, whose path is short, instead
-// of among a posting per object. A single is never changed in place: it
-// is replaced, moved to multi as a posting of two keys, or deleted. A
-// posting in multi stays there until it is empty. No term is in both.
+// of among a posting per object. A single is a term and its key, less
+// than a posting, which the index keeps for every object; it is never
+// changed in place: it is deleted, or moved to multi as a posting of two
+// keys. A posting in multi stays there until it is empty. No term is in
+// both.
 type pnode struct {
 	multi   *btree.Node[*posting]
-	singles *btree.Node[*posting]
+	singles *btree.Node[*single]
 	gen     uint64 // the change that created this value
 }
+
+// single is the posting of a term with one key.
+type single struct{ term, key string }
 
 // Len returns the number of terms indexed.
 func (ix *pnode) Len() int {
@@ -38,16 +43,18 @@ func (ix *pnode) Len() int {
 	return ix.multi.Len() + ix.singles.Len()
 }
 
-// get returns the posting of term, or nil.
-func (ix *pnode) get(term string) *posting {
+// get returns the posting of term, and whether there is one.
+func (ix *pnode) get(term string) (posting, bool) {
 	if ix == nil {
-		return nil
+		return posting{}, false
 	}
 	if p, _ := postings.Get(ix.multi, term); p != nil {
-		return p
+		return *p, true
 	}
-	p, _ := postings.Get(ix.singles, term)
-	return p
+	if s, _ := singles.Get(ix.singles, term); s != nil {
+		return posting{term: s.term, one: s.key}, true
+	}
+	return posting{}, false
 }
 
 // mutable returns ix when gen created it, else a copy of it stamped with
@@ -66,6 +73,7 @@ func (ix *pnode) mutable(gen uint64) *pnode {
 
 var (
 	postings = btree.NewOps(func(p *posting) string { return p.term })
+	singles  = btree.NewOps(func(s *single) string { return s.term })
 	keySet   = btree.NewOps(func(k string) string { return k })
 )
 
@@ -117,13 +125,13 @@ func index(root *pnode, term, key string, gen uint64) *pnode {
 		}
 		return ix
 	}
-	p, _ := postings.Get(ix.singles, term)
+	s, _ := singles.Get(ix.singles, term)
 	switch {
-	case p == nil:
-		ix.singles, _, _ = postings.Put(ix.singles, &posting{term: strings.Clone(term), one: key, gen: gen}, gen)
-	case p.one != key: // a second key: the posting moves to multi
-		ix.singles, _, _ = postings.Delete(ix.singles, term, gen)
-		np := &posting{term: p.term, one: p.one, gen: gen}
+	case s == nil:
+		ix.singles, _, _ = singles.Put(ix.singles, &single{term: strings.Clone(term), key: key}, gen)
+	case s.key != key: // a second key: the term moves to multi
+		ix.singles, _, _ = singles.Delete(ix.singles, term, gen)
+		np := &posting{term: s.term, one: s.key, gen: gen}
 		np.add(key, gen)
 		ix.multi, _, _ = postings.Put(ix.multi, np, gen)
 	}
@@ -145,8 +153,8 @@ func unindex(root *pnode, term, key string, gen uint64) *pnode {
 		}
 		return ix
 	}
-	if p, _ := postings.Get(ix.singles, term); p != nil && p.one == key {
-		ix.singles, _, _ = postings.Delete(ix.singles, term, gen)
+	if s, _ := singles.Get(ix.singles, term); s != nil && s.key == key {
+		ix.singles, _, _ = singles.Delete(ix.singles, term, gen)
 	}
 	return ix
 }
@@ -159,13 +167,13 @@ func candidates(root *pnode, sets [][]string, start, hi string) (keys []string, 
 	if root == nil || len(sets) == 0 {
 		return nil, false
 	}
-	var best []*posting
+	var best []posting
 	bestLen := -1
 	for _, set := range sets {
-		var ps []*posting
+		var ps []posting
 		n := 0
 		for _, term := range set {
-			if p := root.get(term); p != nil {
+			if p, ok := root.get(term); ok {
 				ps = append(ps, p)
 				n += p.len()
 			}
