@@ -66,7 +66,7 @@ func TestWaitingResponsesAreOneChange(t *testing.T) {
 	if got := st.log.len(); got != 5 {
 		t.Errorf("window holds %d events, want 5", got)
 	}
-	if p, _ := postings.Get(st.index, "all"); p == nil || p.len() != 5 {
+	if p, ok := st.index.get("all"); !ok || p.len() != 5 {
 		t.Errorf("index holds %v, want 5 keys under %q", p, "all")
 	}
 	if listed.root.Len() != 0 || listed.index.Len() != 0 {

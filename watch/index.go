@@ -2,6 +2,7 @@ package watch
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/kapi-dev/kapi/internal/btree"
 	"github.com/kapi-dev/kapi/storage"
@@ -14,65 +15,65 @@ import (
 // that mirror. A selective list reads the keys of the terms its selector
 // requires and looks up only those objects.
 
-// posting is the set of keys of the objects that have one term. Many
-// terms belong to one object each (a label whose value names the object,
-// such as app.kubernetes.io/instance=<name>): the only key of such a
-// term is kept in one, and keys stays nil until a second key comes, which
-// saves a tree node and its items per object for each such term.
-type posting struct {
-	term string
-	one  string              // the only key, when keys is nil; "" for none
-	keys *btree.Node[string] // the keys, when there may be more than one
-	gen  uint64              // the change that created this posting value
+// pnode is the index: the postings of terms that have had two keys or
+// more (multi) apart from those of one key (singles). A change indexes
+// an object under each of its terms, and copies the path to each posting
+// it changes; most terms of a collection are an object's own, a few are
+// shared by many, and those few change with every write. Kept apart, the
+// shared ones are in a tree of a few nodes, whose path is short, instead
+// of among a posting per object. A single is a term and its key, less
+// than a posting, which the index keeps for every object; it is never
+// changed in place: it is deleted, or moved to multi as a posting of two
+// keys. A posting in multi stays there until it is empty. No term is in
+// both.
+type pnode struct {
+	multi   *btree.Node[*posting]
+	singles *btree.Node[*single]
+	gen     uint64 // the change that created this value
 }
 
-// len returns the number of keys.
-func (p *posting) len() int {
+// single is the posting of a term with one key.
+type single struct{ term, key string }
+
+// Len returns the number of terms indexed.
+func (ix *pnode) Len() int {
+	if ix == nil {
+		return 0
+	}
+	return ix.multi.Len() + ix.singles.Len()
+}
+
+// get returns the posting of term, and whether there is one.
+func (ix *pnode) get(term string) (posting, bool) {
+	if ix == nil {
+		return posting{}, false
+	}
+	if p, _ := postings.Get(ix.multi, term); p != nil {
+		return *p, true
+	}
+	if s, _ := singles.Get(ix.singles, term); s != nil {
+		return posting{term: s.term, one: s.key}, true
+	}
+	return posting{}, false
+}
+
+// mutable returns ix when gen created it, else a copy of it stamped with
+// gen (a new index for nil).
+func (ix *pnode) mutable(gen uint64) *pnode {
 	switch {
-	case p.keys != nil:
-		return p.keys.Len()
-	case p.one != "":
-		return 1
+	case ix == nil:
+		return &pnode{gen: gen}
+	case ix.gen == gen:
+		return ix
 	}
-	return 0
+	c := *ix
+	c.gen = gen
+	return &c
 }
-
-// add adds key to the mutable posting p.
-func (p *posting) add(key string, gen uint64) {
-	switch {
-	case p.keys != nil:
-		p.keys, _, _ = keySet.Put(p.keys, key, gen)
-	case p.one == "" || p.one == key:
-		p.one = key
-	default:
-		p.keys, _, _ = keySet.Put(nil, p.one, gen)
-		p.keys, _, _ = keySet.Put(p.keys, key, gen)
-		p.one = ""
-	}
-}
-
-// remove removes key from the mutable posting p.
-func (p *posting) remove(key string, gen uint64) {
-	if p.keys != nil {
-		p.keys, _, _ = keySet.Delete(p.keys, key, gen)
-	} else if p.one == key {
-		p.one = ""
-	}
-}
-
-// ascend calls fn on the keys >= start in order until fn returns false.
-func (p *posting) ascend(start string, fn func(string) bool) {
-	if p.keys != nil {
-		keySet.Ascend(p.keys, start, false, fn)
-	} else if p.one != "" && p.one >= start {
-		fn(p.one)
-	}
-}
-
-type pnode = btree.Node[*posting]
 
 var (
 	postings = btree.NewOps(func(p *posting) string { return p.term })
+	singles  = btree.NewOps(func(s *single) string { return s.term })
 	keySet   = btree.NewOps(func(k string) string { return k })
 )
 
@@ -110,45 +111,52 @@ func reindex(root *pnode, key string, before, after []string, gen uint64) *pnode
 	return root
 }
 
-// index adds key to the posting of term.
+// index adds key to the posting of term. A new posting keeps a copy of
+// its term of its own: the terms of an object are often cut from one
+// string of them all (see apiserver's term hints), which a term naming
+// the object would otherwise keep whole for as long as the object lives.
 func index(root *pnode, term, key string, gen uint64) *pnode {
-	p, _ := postings.Get(root, term)
-	np := mutablePosting(p, term, gen)
-	np.add(key, gen)
-	if np != p {
-		root, _, _ = postings.Put(root, np, gen)
+	ix := root.mutable(gen)
+	if p, _ := postings.Get(ix.multi, term); p != nil {
+		np := mutablePosting(p, gen)
+		np.add(key, gen)
+		if np != p {
+			ix.multi, _, _ = postings.Put(ix.multi, np, gen)
+		}
+		return ix
 	}
-	return root
+	s, _ := singles.Get(ix.singles, term)
+	switch {
+	case s == nil:
+		ix.singles, _, _ = singles.Put(ix.singles, &single{term: strings.Clone(term), key: key}, gen)
+	case s.key != key: // a second key: the term moves to multi
+		ix.singles, _, _ = singles.Delete(ix.singles, term, gen)
+		np := &posting{term: s.term, one: s.key, gen: gen}
+		np.add(key, gen)
+		ix.multi, _, _ = postings.Put(ix.multi, np, gen)
+	}
+	return ix
 }
 
 // unindex removes key from the posting of term, and the posting when it
 // is left empty.
 func unindex(root *pnode, term, key string, gen uint64) *pnode {
-	p, _ := postings.Get(root, term)
-	if p == nil {
-		return root
+	ix := root.mutable(gen)
+	if p, _ := postings.Get(ix.multi, term); p != nil {
+		np := mutablePosting(p, gen)
+		np.remove(key, gen)
+		switch {
+		case np.len() == 0:
+			ix.multi, _, _ = postings.Delete(ix.multi, term, gen)
+		case np != p:
+			ix.multi, _, _ = postings.Put(ix.multi, np, gen)
+		}
+		return ix
 	}
-	np := mutablePosting(p, term, gen)
-	np.remove(key, gen)
-	switch {
-	case np.len() == 0:
-		root, _, _ = postings.Delete(root, term, gen)
-	case np != p:
-		root, _, _ = postings.Put(root, np, gen)
+	if s, _ := singles.Get(ix.singles, term); s != nil && s.key == key {
+		ix.singles, _, _ = singles.Delete(ix.singles, term, gen)
 	}
-	return root
-}
-
-// mutablePosting returns p when gen created it, else a copy of it (or a
-// new posting) stamped with gen.
-func mutablePosting(p *posting, term string, gen uint64) *posting {
-	switch {
-	case p == nil:
-		return &posting{term: term, gen: gen}
-	case p.gen == gen:
-		return p
-	}
-	return &posting{term: term, one: p.one, keys: p.keys, gen: gen}
+	return ix
 }
 
 // candidates returns the keys in [start, hi) of the objects that have at
@@ -159,13 +167,13 @@ func candidates(root *pnode, sets [][]string, start, hi string) (keys []string, 
 	if root == nil || len(sets) == 0 {
 		return nil, false
 	}
-	var best []*posting
+	var best []posting
 	bestLen := -1
 	for _, set := range sets {
-		var ps []*posting
+		var ps []posting
 		n := 0
 		for _, term := range set {
-			if p, _ := postings.Get(root, term); p != nil {
+			if p, ok := root.get(term); ok {
 				ps = append(ps, p)
 				n += p.len()
 			}

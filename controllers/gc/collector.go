@@ -291,7 +291,7 @@ func (c *Collector) check(n *node) {
 	if n.deleting {
 		return
 	}
-	for _, r := range n.owners {
+	for _, r := range n.ownerRefs() {
 		o := c.graph.get(uidOf(r.UID))
 		if o == nil || !c.names(o, r, n) || o.waitingForDependents() {
 			c.enqueue(n)
@@ -316,7 +316,7 @@ func (c *Collector) names(o *node, ref meta.OwnerReference, n *node) bool {
 // queueWaitingOwners queues the owners of n that wait for their
 // dependents: a change to n may unblock them.
 func (c *Collector) queueWaitingOwners(n *node) {
-	for _, r := range n.owners {
+	for _, r := range n.ownerRefs() {
 		if o := c.graph.get(uidOf(r.UID)); o != nil && o.waitingForDependents() {
 			c.enqueue(o)
 		}

@@ -11,15 +11,20 @@ import (
 )
 
 // TestNodeIsSmall: the collector keeps a node per object it mirrors, so
-// a node fits the allocator's 96-byte class, and its resourceVersion,
-// kept as a number, reads back as the server wrote it.
+// a node fits the allocator's 80-byte class, and its resourceVersion,
+// kept as a number, and its owners read back as the server wrote them.
 func TestNodeIsSmall(t *testing.T) {
-	if size := unsafe.Sizeof(node{}); size > 96 {
-		t.Errorf("a node takes %d bytes, want at most 96", size)
+	if size := unsafe.Sizeof(node{}); size > 80 {
+		t.Errorf("a node takes %d bytes, want at most 80", size)
 	}
 	obj := &apiclient.Object{Metadata: meta.ObjectMeta{Name: "a", Namespace: "ns", UID: "u", ResourceVersion: "1234"}}
-	if n := newNode(&apiclient.Resource{}, obj); n.rv != 1234 {
-		t.Errorf("rv = %d, want 1234", n.rv)
+	if n := newNode(&apiclient.Resource{}, obj); n.rv != 1234 || n.ownerRefs() != nil {
+		t.Errorf("rv = %d, owners %v; want 1234 and none", n.rv, n.ownerRefs())
+	}
+	owners := []meta.OwnerReference{{Kind: "A", Name: "a", UID: "1"}, {Kind: "B", Name: "b", UID: "2"}}
+	obj.Metadata.OwnerReferences = owners
+	if n := newNode(&apiclient.Resource{}, obj); !slices.Equal(n.ownerRefs(), owners) {
+		t.Errorf("owners %v, want %v", n.ownerRefs(), owners)
 	}
 }
 

@@ -24,7 +24,7 @@ func (c *Collector) process(ctx context.Context, uid string) error {
 		return c.deleteDependents(ctx, n)
 	case n.deleting && n.orphan:
 		return c.orphanDependents(ctx, n)
-	case !n.deleting && len(n.owners) > 0:
+	case !n.deleting && len(n.ownerRefs()) > 0:
 		return c.attemptToDelete(ctx, n)
 	}
 	return nil
@@ -86,11 +86,11 @@ func (c *Collector) owner(ctx context.Context, n *node, ref meta.OwnerReference)
 // owners deleting in the foreground stop blocking them.
 func (c *Collector) attemptToDelete(ctx context.Context, n *node) error {
 	n, err := c.latest(ctx, n)
-	if n == nil || err != nil || len(n.owners) == 0 {
+	if n == nil || err != nil || len(n.ownerRefs()) == 0 {
 		return err
 	}
 	var solids, danglings, waitings []meta.OwnerReference
-	for _, ref := range n.owners {
+	for _, ref := range n.ownerRefs() {
 		st, err := c.owner(ctx, n, ref)
 		if err != nil {
 			return err
@@ -160,7 +160,7 @@ func (c *Collector) delete(ctx context.Context, n *node, policy meta.DeletionPro
 	if uid == "" {
 		return nil // gone from the graph: deleted meanwhile
 	}
-	c.log.Debug("deleting", "path", n.path(), "policy", policy, "owners", n.owners)
+	c.log.Debug("deleting", "path", n.path(), "policy", policy, "owners", n.ownerRefs())
 	err := c.c.Delete(ctx, n.path(), meta.DeleteOptions{PropagationPolicy: &policy, Preconditions: &meta.Preconditions{UID: &uid, ResourceVersion: &rv}})
 	switch {
 	case status.IsNotFound(err):
@@ -217,8 +217,8 @@ func (c *Collector) orphanDependents(ctx context.Context, n *node) error {
 		return err
 	}
 	for _, d := range c.graph.dependentsOf(n.uid) {
-		keep := make([]meta.OwnerReference, 0, len(d.owners))
-		for _, r := range d.owners {
+		keep := make([]meta.OwnerReference, 0, len(d.ownerRefs()))
+		for _, r := range d.ownerRefs() {
 			if uidOf(r.UID) != n.uid {
 				keep = append(keep, r)
 			}

@@ -124,12 +124,8 @@ func (l *Lifecycle) Admit(ctx context.Context, req *apiserver.AdmissionRequest) 
 // server when the mirror does not have it or it was just deleted. A
 // missing namespace is a 404 NotFound of the namespace.
 func (l *Lifecycle) phase(ctx context.Context, ns string) (string, error) {
-	select {
-	case <-l.ready:
-	case <-time.After(readyWait):
-		return "", status.Forbidden(meta.GroupResource{}, "", errors.New("not yet ready to handle request"))
-	case <-ctx.Done():
-		return "", ctx.Err()
+	if err := l.awaitReady(ctx); err != nil {
+		return "", err
 	}
 	l.mu.RLock()
 	phase, known := l.phases[ns]
@@ -150,6 +146,27 @@ func (l *Lifecycle) phase(ctx context.Context, ns string) (string, error) {
 		return corev1.NamespaceTerminating, nil
 	}
 	return obj.Status.Phase, nil
+}
+
+// awaitReady waits for the mirror's first list, for at most readyWait.
+// Once the mirror is ready, as it is for every write but the first few,
+// it returns at once, without making a timer.
+func (l *Lifecycle) awaitReady(ctx context.Context) error {
+	select {
+	case <-l.ready:
+		return nil
+	default:
+	}
+	t := time.NewTimer(readyWait)
+	defer t.Stop()
+	select {
+	case <-l.ready:
+		return nil
+	case <-t.C:
+		return status.Forbidden(meta.GroupResource{}, "", errors.New("not yet ready to handle request"))
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // EnsureSystem creates the immortal namespaces that do not exist yet. It

@@ -28,6 +28,13 @@ func (d *Decoder) DecodeShared(data []byte, v any) bool {
 }
 
 func (d *Decoder) decode(data []byte, v any, shared bool) bool {
+	_, ok := d.decodeAt(data, v, shared, true)
+	return ok
+}
+
+// decodeAt decodes the object at the start of data into v and returns the
+// index just past it; whole requires that only space follows it.
+func (d *Decoder) decodeAt(data []byte, v any, shared, whole bool) (int, bool) {
 	e := (*eface)(unsafe.Pointer(&v))
 	for i := range d.types {
 		c := &d.types[i]
@@ -38,13 +45,13 @@ func (d *Decoder) decode(data []byte, v any, shared bool) bool {
 		if shared {
 			p.shared = string(data)
 		}
-		if p.object(c.root, e.data) && p.end() {
-			return true
+		if p.object(c.root, e.data) && (!whole || p.end()) {
+			return p.pos, true
 		}
 		reflect.NewAt(c.rt, e.data).Elem().SetZero()
-		return false
+		return 0, false
 	}
-	return false
+	return 0, false
 }
 
 // parser walks one document. Every method returns false on anything the
@@ -102,6 +109,9 @@ func (p *parser) next() byte {
 // value decodes one value of plan n into the memory at ptr.
 func (p *parser) value(n *node, ptr unsafe.Pointer) bool {
 	c := p.next()
+	if n.kind == kSkip {
+		return p.skipUnchecked()
+	}
 	if n.kind == kUnmarshaler {
 		start := p.pos
 		if !p.skip() {

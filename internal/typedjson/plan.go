@@ -43,6 +43,7 @@ const (
 	kStringMap // map[string]string, or types of that shape
 	kMap       // any other map with string keys
 	kUnmarshaler
+	kSkip // any JSON value, read and dropped (see Decoder.Skipping)
 )
 
 // node is the plan of one Go type.

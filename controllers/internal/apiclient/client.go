@@ -168,7 +168,11 @@ func (c *Client) List(ctx context.Context, path string, query url.Values) ([]Obj
 	}
 }
 
-// Event is one watch event.
+// Event is one watch event. Its object's metadata leaves out what no
+// controller reads from a watch (managedFields, labels, annotations,
+// creationTimestamp), which reading every event on the path of every
+// write would decode for nothing; a controller that needs them reads the
+// object.
 type Event struct {
 	Type   string // ADDED, MODIFIED, DELETED, BOOKMARK or ERROR
 	Object Object
@@ -192,6 +196,7 @@ func (c *Client) Watch(ctx context.Context, path, rv string, fn func(Event) erro
 		return statusError(resp.StatusCode, b)
 	}
 	frames := newFrameReader(resp.Body)
+	var texts watchTexts
 	for {
 		frame, err := frames.next()
 		if err != nil {
@@ -200,7 +205,7 @@ func (c *Client) Watch(ctx context.Context, path, rv string, fn func(Event) erro
 			}
 			return err
 		}
-		ev, err := decodeEvent(frame)
+		ev, err := texts.decode(frame)
 		if err != nil {
 			return err
 		}

@@ -73,8 +73,25 @@ var (
 )
 
 // decodeEvent reads one frame: its type, and its object's type and
-// metadata without managedFields, or the Status of an ERROR event.
+// metadata without the members no controller reads (unreadMetadata), or
+// the Status of an ERROR event.
 func decodeEvent(frame []byte) (Event, error) {
+	return new(watchTexts).decode(frame)
+}
+
+// decode is decodeEvent for the events of one watch, which share their
+// kind and apiVersion strings through t.
+func (t *watchTexts) decode(frame []byte) (Event, error) {
+	if ev, ok := t.scanEvent(frame); ok {
+		return ev, nil
+	}
+	return decodeEventGeneral(frame)
+}
+
+// decodeEventGeneral is decodeEvent for any frame: it finds the members
+// it reads wherever they are, and reads what the plan gives up on with
+// encoding/json.
+func decodeEventGeneral(frame []byte) (Event, error) {
 	var ev Event
 	frame = bytes.TrimSpace(frame)
 	var m [2]jsonscan.Member
@@ -93,7 +110,8 @@ func decodeEvent(frame []byte) (Event, error) {
 }
 
 // decodeObject reads an object's kind, apiVersion and metadata, leaving
-// out metadata.managedFields.
+// out the members of unreadMetadata, whatever they hold (another spelling
+// of their names decodes, and is dropped after).
 func decodeObject(obj []byte, into *Object) error {
 	var m [3]jsonscan.Member
 	jsonscan.ObjectFields(obj, objectKeys, m[:])
@@ -107,7 +125,15 @@ func decodeObject(obj []byte, into *Object) error {
 	if !m[2].Found() {
 		return errors.New("watched object without metadata")
 	}
-	return decodeMetadata(withoutMember(obj[m[2].Start:m[2].End], "managedFields"), &into.Metadata)
+	md := obj[m[2].Start:m[2].End]
+	for _, key := range unreadMetadata {
+		md = withoutMember(md, key)
+	}
+	if err := decodeMetadata(md, &into.Metadata); err != nil {
+		return err
+	}
+	dropUnread(&into.Metadata)
+	return nil
 }
 
 // unmarshalString decodes the JSON string b into s: in place when it

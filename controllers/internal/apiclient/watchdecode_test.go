@@ -11,8 +11,8 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// fullDecode is how a watch event reads with encoding/json, managedFields
-// dropped: what decodeEvent must return.
+// fullDecode is how a watch event reads with encoding/json, the members
+// of unreadMetadata dropped: what decodeEvent must return.
 func fullDecode(t testing.TB, frame string) (Event, bool) {
 	var raw struct {
 		Type   string          `json:"type"`
@@ -28,7 +28,7 @@ func fullDecode(t testing.TB, frame string) (Event, bool) {
 	if json.Unmarshal(raw.Object, &ev.Object) != nil {
 		return Event{}, false
 	}
-	ev.Object.Metadata.ManagedFields = nil
+	dropUnread(&ev.Object.Metadata)
 	return ev, true
 }
 
