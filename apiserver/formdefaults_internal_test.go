@@ -9,7 +9,6 @@ import (
 	"github.com/kapi-dev/kapi/internal/typedjson"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
-	"github.com/kapi-dev/kapi/schema"
 )
 
 // defaultedThing is a typed kind whose form may hold nulls (mode), with
@@ -66,16 +65,7 @@ func randomDefaultedThing(rng *rand.Rand) *defaultedThing {
 // read next), as one defaulted the general way; on a table of objects
 // and on random ones.
 func TestValidateNullFreeFormMatchesGeneralPath(t *testing.T) {
-	k := Kind{New: func() meta.Object { return &defaultedThing{} }}
-	s, err := schema.FromType(typeOf(k.New()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k.Schema = s
-	plan, err := compileSchema(&k, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan, s := compiledPlan(t, func() meta.Object { return &defaultedThing{} })
 	d := typedjson.New(reflect.TypeFor[*defaultedThing]())
 	mode := "m"
 	full := func(w *defaultedThing) { w.Spec.Mode = &mode }

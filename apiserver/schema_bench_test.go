@@ -7,7 +7,6 @@ import (
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
-	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -45,16 +44,7 @@ func benchObject() *benchWidget {
 // typed object through the JSON form of its spec, next to encoding the
 // whole object once (which every write does to store it).
 func BenchmarkSchemaPlan(b *testing.B) {
-	k := Kind{New: func() meta.Object { return &benchWidget{} }}
-	s, err := schema.FromType(typeOf(k.New()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	k.Schema = s
-	plan, err := compileSchema(&k, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	plan, _ := compiledPlan(b, func() meta.Object { return &benchWidget{} })
 	obj := benchObject()
 	b.Run("encode-object", func(b *testing.B) {
 		b.ReportAllocs()

@@ -7,7 +7,6 @@ import (
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
-	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -15,16 +14,7 @@ import (
 // object from its decoded JSON (what a tracked write has) reports the
 // same errors, in the same order, as encoding its fields for validation.
 func TestValidateDecodedMatchesEncoding(t *testing.T) {
-	k := Kind{New: func() meta.Object { return &benchWidget{} }}
-	s, err := schema.FromType(typeOf(k.New()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k.Schema = s
-	plan, err := compileSchema(&k, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan, _ := compiledPlan(t, func() meta.Object { return &benchWidget{} })
 	n := func(v int32) *int32 { return &v }
 	tests := []struct {
 		name   string

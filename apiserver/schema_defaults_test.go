@@ -12,15 +12,7 @@ import (
 // compiledBenchKind is the kind of benchWidget with its schema compiled,
 // and a copy of its plan that defaults through the JSON form only.
 func compiledBenchKind(t testing.TB) (plan, viaJSON *schemaPlan) {
-	k := Kind{New: func() meta.Object { return &benchWidget{} }}
-	s, err := schema.FromType(typeOf(k.New()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k.Schema = s
-	if plan, err = compileSchema(&k, nil); err != nil {
-		t.Fatal(err)
-	}
+	plan, _ = compiledPlan(t, func() meta.Object { return &benchWidget{} })
 	j := *plan
 	j.fields = append([]fieldPlan(nil), plan.fields...)
 	for i := range j.fields {
@@ -103,16 +95,7 @@ type fallbackSpec struct {
 }
 
 func TestSchemaDefaultsFallback(t *testing.T) {
-	k := Kind{New: func() meta.Object { return &fallbackWidget{} }}
-	s, err := schema.FromType(typeOf(k.New()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k.Schema = s
-	plan, err := compileSchema(&k, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan, _ := compiledPlan(t, func() meta.Object { return &fallbackWidget{} })
 	if len(plan.fields) != 1 || plan.fields[0].defaulter != nil {
 		t.Fatalf("fields %+v: want the spec defaulted through its JSON form", plan.fields)
 	}
@@ -123,4 +106,22 @@ func TestSchemaDefaultsFallback(t *testing.T) {
 	if w.Spec.Protocol != "TCP" || w.Spec.Replicas == nil || *w.Spec.Replicas != 2 {
 		t.Errorf("spec = %+v, want protocol TCP and replicas 2", w.Spec)
 	}
+}
+
+// compiledPlan is the schema plan of a kind of objects newObj makes,
+// with the schema reflected from their type (returned too) and no rule
+// engine.
+func compiledPlan(tb testing.TB, newObj func() meta.Object) (*schemaPlan, *schema.Schema) {
+	tb.Helper()
+	k := Kind{New: newObj}
+	s, err := schema.FromType(typeOf(k.New()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	k.Schema = s
+	plan, err := compileSchema(&k, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return plan, s
 }
