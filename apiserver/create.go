@@ -111,10 +111,11 @@ func (r *resource) create(ctx context.Context, obj meta.Object, pre []byte, hint
 	}
 	m := obj.GetObjectMeta()
 	key := r.key(m.Namespace, m.Name)
-	r.hintTerms(key, value, obj)
-	// value is this write's own encoding, never changed after: the store
-	// keeps it rather than a copy.
-	resp, err := r.store.OptimisticPut(ctx, key, value, 0, storage.PutOptions{ValueOwned: true})
+	stored, shared, _ := r.shareManagedFields(value)
+	r.hintTerms(key, stored, obj)
+	// stored is this write's own encoding, never changed after: the
+	// store keeps it rather than a copy.
+	resp, err := r.store.OptimisticPut(ctx, key, stored, 0, storage.PutOptions{ValueOwned: true, Shared: shared})
 	if err != nil {
 		return nil, storageError(err)
 	}

@@ -283,7 +283,7 @@ func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.Key
 	for i := range nm {
 		times[i], nm[i].Time = nm[i].Time, om[i].Time
 	}
-	if b, err := r.storedValue(obj, pre, spliceHints{}); err == nil && bytes.Equal(b, cur.Value) {
+	if b, err := r.storedValue(obj, pre, spliceHints{}); err == nil && sameStored(b, cur) {
 		return true
 	}
 	for i := range nm {

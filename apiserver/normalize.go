@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"encoding/json"
+	"unique"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -47,7 +48,8 @@ func (r *resource) normalize(kv *storage.KeyValue) *storage.KeyValue {
 		return kv
 	}
 	u := &meta.Unstructured{}
-	if err := r.decodeValue(kv.Value, u); err != nil {
+	whole := storedBytes(kv)
+	if err := r.decodeValue(whole, u); err != nil {
 		return kv
 	}
 	sch := r.storedSchema(u.APIVersion)
@@ -61,12 +63,12 @@ func (r *resource) normalize(kv *storage.KeyValue) *storage.KeyValue {
 	if !sch.ApplyDefaults(u.Content) && !pruned {
 		return kv
 	}
-	value, err := r.encodeStored(u, kv.Value)
+	value, err := r.encodeStored(u, whole)
 	if err != nil {
 		return kv
 	}
 	out := *kv
-	out.Value = value
+	out.Value, out.Shared = value, unique.Handle[string]{}
 	return &out
 }
 

@@ -63,7 +63,9 @@ func (r *resource) appendJSON(dst []byte, kv *storage.KeyValue) ([]byte, error) 
 func appendSpliced(dst []byte, kv *storage.KeyValue, at int) []byte {
 	dst = append(dst, kv.Value[:at]...)
 	dst = appendRVField(dst, kv.ModRevision)
-	return append(dst, kv.Value[at+len(rvMarker):]...)
+	head, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])
+	dst = append(append(dst, head...), mf...)
+	return append(dst, tail...)
 }
 
 // appendRVField appends the resourceVersion field that replaces a stored
@@ -155,7 +157,7 @@ func (r *resource) rawListSize(head []byte, entries []*watch.Entry, ats []int32)
 			size += len(b)
 			continue
 		}
-		size += len(kv.Value) - len(rvMarker) + rvLen + digits(kv.ModRevision)
+		size += len(kv.Value) - len(rvMarker) + rvLen + digits(kv.ModRevision) + sharedGrowth(kv)
 	}
 	return size, nil
 }
@@ -202,12 +204,17 @@ func (h *handler) writeSpliced(req *request, code int, kv *storage.KeyValue, at 
 	_, end := h.startSpan(req.r.Context(), "encode")
 	defer end(nil)
 	var rv [48]byte
-	head, tail := kv.Value[:at], kv.Value[at+len(rvMarker):]
+	head := kv.Value[:at]
 	mid := appendRVField(rv[:0], kv.ModRevision)
-	out, done := startBody(req.w, req.r, code, codec.MediaTypeJSON, len(head)+len(mid)+len(tail)+1)
+	rest, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])
+	out, done := startBody(req.w, req.r, code, codec.MediaTypeJSON, len(head)+len(mid)+len(rest)+len(mf)+len(tail)+1)
 	_, _ = out.Write(head)
 	_, _ = out.Write(mid)
-	_, _ = out.Write(tail)
+	_, _ = out.Write(rest)
+	if mf != "" {
+		_, _ = out.Write(stringBytes(mf))
+		_, _ = out.Write(tail)
+	}
 	_, _ = out.Write(newline)
 	done()
 }

@@ -69,6 +69,9 @@ type resource struct {
 	// spliceManagedFields is set when a write's stored value is made from
 	// the encoding the field manager reads (see encodeonce.go).
 	spliceManagedFields bool
+	// sharesManagedFields is set when the values r stores keep their
+	// managedFields apart (see sharedfields.go).
+	sharesManagedFields bool
 	// typedJSON decodes JSON into the kind's Go types without reflection
 	// where it can (see decodeJSON), and encodes them (see marshalJSON).
 	typedJSON *typedjson.Decoder
@@ -141,6 +144,7 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 		}
 		r.cache = watch.New(r.store, r.prefix, cacheOpts)
 	}
+	r.setSharesManagedFields()
 	// stop stops the cache of a resource that is not built after all.
 	stop := func() {
 		if stor == nil {
@@ -315,7 +319,7 @@ func (r *resource) decodeKV(kv *storage.KeyValue, shared bool) (meta.Object, err
 		return r.inVersion(obj)
 	}
 	obj := r.kind.New()
-	if err := r.decodeValueShared(kv.Value, obj, shared); err != nil {
+	if err := r.decodeValueShared(storedBytes(kv), obj, shared); err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 	}
 	tm := obj.GetTypeMeta()

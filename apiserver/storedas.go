@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unique"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -117,9 +118,9 @@ func (s *sharedStore) toServed(kv *storage.KeyValue) *storage.KeyValue {
 		return nil
 	}
 	out := *kv
-	out.Key = s.toServedKey(kv.Key)
+	out.Key, out.Shared = s.toServedKey(kv.Key), unique.Handle[string]{}
 	if len(kv.Value) > 0 {
-		v, err := s.convert(kv.Value, s.kind.StoredAs.New, s.kind.StoredAs.FromStored, s.kind.groupVersion().String(), s.kind.Kind)
+		v, err := s.convert(storedBytes(kv), s.kind.StoredAs.New, s.kind.StoredAs.FromStored, s.kind.groupVersion().String(), s.kind.Kind)
 		if err != nil {
 			v = nil
 		}
@@ -193,7 +194,7 @@ func (s *sharedStore) OptimisticPut(ctx context.Context, key string, value []byt
 	if resp.Succeeded && resp.KV != nil {
 		// The written value is the caller's, as the store would return it.
 		kv := *resp.KV
-		kv.Key, kv.Value = key, value
+		kv.Key, kv.Value, kv.Shared = key, value, unique.Handle[string]{}
 		resp.KV = &kv
 	} else {
 		resp.KV = s.toServed(resp.KV)

@@ -45,6 +45,9 @@ type rowData struct {
 	// resourceVersion placeholder at rvAt.
 	meta                     []byte
 	metaStart, metaEnd, rvAt int
+	// mfAt is where the managedFields placeholder is when the value
+	// keeps them apart (see sharedfields.go), or -1.
+	mfAt int
 }
 
 // row returns the entry's rowData, computing it the first time.
@@ -61,11 +64,15 @@ func (r *resource) row(e *watch.Entry) (*rowData, error) {
 // decoded and encoded as JSON once.
 func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
 	kv := e.KV
-	rd := &rowData{rvAt: -1}
+	rd := &rowData{rvAt: -1, mfAt: -1}
 	var doc []byte
 	if at := r.spliceAt(kv); at >= 0 {
-		if s, end, ok := jsonscan.ObjectField(kv.Value, "metadata"); ok && s < at && at < end {
-			rd.metaStart, rd.metaEnd, rd.rvAt = s, end, at
+		mfAt := -1
+		if hasShared(kv) {
+			mfAt = mfMarkerIndex(kv.Value, at+len(rvMarker))
+		}
+		if s, end, ok := jsonscan.ObjectField(kv.Value, "metadata"); ok && s < at && at < end && mfAt < end && (mfAt >= 0) == hasShared(kv) {
+			rd.metaStart, rd.metaEnd, rd.rvAt, rd.mfAt = s, end, at, mfAt
 			var err error
 			if doc, err = r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv); err != nil {
 				return nil, err
@@ -196,7 +203,12 @@ func (rd *rowData) appendMeta(dst []byte, e *watch.Entry) []byte {
 	dst = append(dst, `"resourceVersion":"`...)
 	dst = strconv.AppendInt(dst, e.KV.ModRevision, 10)
 	dst = append(dst, '"')
-	return append(dst, v[rd.rvAt+len(rvMarker):rd.metaEnd]...)
+	if rd.mfAt < 0 {
+		return append(dst, v[rd.rvAt+len(rvMarker):rd.metaEnd]...)
+	}
+	dst = append(dst, v[rd.rvAt+len(rvMarker):rd.mfAt]...)
+	dst = append(dst, e.KV.Shared.Value()...)
+	return append(dst, v[rd.mfAt+len(mfMarker):rd.metaEnd]...)
 }
 
 // rowWriter renders entries as Table rows or partial objects in JSON for

@@ -165,7 +165,7 @@ func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.
 	if err != nil {
 		return nil, false, status.InternalError(err)
 	}
-	if bytes.Equal(value, cur.Value) {
+	if sameStored(value, cur) {
 		return cur, true, nil
 	}
 	m := obj.GetObjectMeta()
@@ -180,9 +180,10 @@ func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.
 		}
 		return nil, resp.Succeeded, nil
 	}
-	r.hintTerms(key, value, obj)
-	// value is this write's own encoding: the store keeps it, not a copy.
-	resp, err := r.store.OptimisticPut(ctx, key, value, cur.ModRevision, storage.PutOptions{ValueOwned: true})
+	stored, shared, _ := r.shareManagedFields(value)
+	r.hintTerms(key, stored, obj)
+	// stored is this write's own encoding: the store keeps it, not a copy.
+	resp, err := r.store.OptimisticPut(ctx, key, stored, cur.ModRevision, storage.PutOptions{ValueOwned: true, Shared: shared})
 	if err != nil {
 		return nil, false, storageError(err)
 	}

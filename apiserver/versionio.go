@@ -77,7 +77,8 @@ func (r *resource) decodeStoredValue(kv *storage.KeyValue, shared bool) (meta.Ob
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 	}
 	obj := info.new()
-	if err := r.decodeValueShared(kv.Value, obj, shared); err != nil {
+	value := storedBytes(kv)
+	if err := r.decodeValueShared(value, obj, shared); err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 	}
 	if av := obj.GetTypeMeta().APIVersion; av != "" && av != info.apiVersion {
@@ -88,7 +89,7 @@ func (r *resource) decodeStoredValue(kv *storage.KeyValue, shared bool) (meta.Ob
 		}
 		if other.typ != info.typ {
 			obj = other.new()
-			if err := r.decodeValue(kv.Value, obj); err != nil {
+			if err := r.decodeValue(value, obj); err != nil {
 				return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 			}
 		}

@@ -394,7 +394,12 @@ func appendJSONEvent(dst []byte, typ string, kv *storage.KeyValue, at int) []byt
 	dst = append(dst, `","object":`...)
 	dst = append(dst, kv.Value[:at]...)
 	dst = appendRVField(dst, kv.ModRevision)
-	dst = append(dst, bytes.TrimRight(kv.Value[at+len(rvMarker):], "\n")...)
+	head, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])
+	if mf != "" {
+		dst = append(append(dst, head...), mf...)
+		head = tail
+	}
+	dst = append(dst, bytes.TrimRight(head, "\n")...)
 	return append(dst, "}\n"...)
 }
 

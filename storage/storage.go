@@ -17,12 +17,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"unique"
 )
 
 // KeyValue is one stored object.
 type KeyValue struct {
 	Key   string
 	Value []byte
+	// Shared is the part of the object its writer keeps once for every
+	// value that holds the same bytes (see [SharedKeeper]); with Value it
+	// makes the object, in a form only the writer knows. The zero Handle
+	// means Value is the whole object, which it always is in a store that
+	// does not keep shared parts.
+	Shared unique.Handle[string]
 	// CreateRevision is the revision at which the key was created.
 	CreateRevision int64
 	// ModRevision is the revision of the key's last write: the object's
@@ -116,6 +123,21 @@ type PutOptions struct {
 	// keeps values in memory may keep value itself instead of a copy.
 	// Without it the store never keeps the caller's bytes.
 	ValueOwned bool
+	// Shared is kept with the value and returned with it, as
+	// KeyValue.Shared, by a store that implements [SharedKeeper]. Writers
+	// set it only for such stores: any other store ignores it.
+	Shared unique.Handle[string]
+}
+
+// SharedKeeper is implemented by stores that keep values in memory and
+// keep PutOptions.Shared with them. A writer that finds a part common to
+// many of its values (an object's managedFields, the same for every
+// object one client wrote in one second) gives it as a
+// [unique.Handle], so that the bytes are kept once however many values
+// hold them, and leaves them out of the value. A store that persists
+// values does not implement it: it must be given whole objects.
+type SharedKeeper interface {
+	KeepsShared() bool
 }
 
 // PutResponse is the result of OptimisticPut.

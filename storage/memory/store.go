@@ -260,7 +260,7 @@ func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, exp
 		return storage.PutResponse{KV: prev, Revision: st.rev}, nil
 	}
 	rev := st.rev + 1
-	kv := &storage.KeyValue{Key: key, Value: value, CreateRevision: rev, ModRevision: rev}
+	kv := &storage.KeyValue{Key: key, Value: value, Shared: opts.Shared, CreateRevision: rev, ModRevision: rev}
 	if prev != nil {
 		// The versions of a key share its string: the history keeps
 		// past versions, and the caller's key is often a fresh copy.
@@ -273,6 +273,11 @@ func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, exp
 	s.wakeFor(key)
 	return storage.PutResponse{Succeeded: true, KV: kv, Revision: rev}, nil
 }
+
+// KeepsShared implements [storage.SharedKeeper]: a value's shared part is
+// kept with it and returned wherever the value is, in gets, lists,
+// watch events and the history.
+func (s *Store) KeepsShared() bool { return true }
 
 // OptimisticDelete implements [storage.Interface]. A missing key never
 // matches, whatever expectedRevision is.

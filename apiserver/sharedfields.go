@@ -1,0 +1,162 @@
+package apiserver
+
+import (
+	"bytes"
+	"unique"
+	"unsafe"
+
+	"github.com/kapi-dev/kapi/internal/jsonscan"
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// In a store that keeps values in memory (storage.SharedKeeper), a stored
+// JSON value leaves its managedFields member out, with a placeholder in
+// its place, and the member is kept as the value's shared part: one copy
+// of its bytes for every value that holds the same. The member is about
+// half of a small object, and it is the same for every object one client
+// wrote in one second, so the objects of a burst of writes (and the
+// values they replace, which the history keeps) share it.
+//
+// Serving such a value splices the member back in where its placeholder
+// is, as the resourceVersion is spliced in; decoding it decodes a copy
+// put back together (storedBytes).
+
+// mfMarker is how the managedFields placeholder reads in a stored value.
+// A user string could read the same only in labels or annotations, which
+// come before managedFields in the metadata: a value where the first
+// placeholder found is not the member's is stored whole (see
+// shareManagedFields).
+var mfMarker = []byte(`"managedFields":"\u0001"`)
+
+// managedFieldsKey is the member shareManagedFields looks for.
+var managedFieldsKey = []string{"managedFields"}
+
+// setSharesManagedFields decides whether r keeps the managedFields of the
+// values it stores apart: its store keeps shared parts, and its values
+// are JSON with the resourceVersion placeholder, in one stored form.
+func (r *resource) setSharesManagedFields() {
+	keeper, ok := r.store.(storage.SharedKeeper)
+	r.sharesManagedFields = ok && keeper.KeepsShared() && r.storageCodec == nil && r.kind.StoredAs == nil
+}
+
+// shareManagedFields splits value, a whole stored JSON value, into the
+// value to store and its managedFields member as a shared part. ok is
+// false when value is stored whole: r does not share, value has no
+// managedFields, or they do not follow the resourceVersion placeholder
+// in its metadata.
+func (r *resource) shareManagedFields(value []byte) (stored []byte, shared unique.Handle[string], ok bool) {
+	if !r.sharesManagedFields {
+		return value, shared, false
+	}
+	at := rvMarkerIndex(value)
+	ms, me, found := jsonscan.ObjectField(value, "metadata")
+	if at < 0 || !found || at < ms || at >= me {
+		return value, shared, false
+	}
+	var m [1]jsonscan.Member
+	jsonscan.ObjectFields(value[ms:me], managedFieldsKey, m[:])
+	k, e := ms+m[0].Key, ms+m[0].End
+	if !m[0].Found() || k < at+len(rvMarker) {
+		return value, shared, false
+	}
+	stored = make([]byte, 0, len(value)-(e-k)+len(mfMarker))
+	stored = append(stored, value[:k]...)
+	stored = append(stored, mfMarker...)
+	stored = append(stored, value[e:]...)
+	if mfMarkerIndex(stored, at+len(rvMarker)) != k {
+		return value, shared, false
+	}
+	// unique.Make copies the string when it keeps it, so it may point
+	// into value, which the caller drops.
+	return stored, unique.Make(unsafe.String(&value[k], e-k)), true
+}
+
+// mfMarkerIndex is the index of the first managedFields placeholder in
+// value at or after from, or -1; found by backslashes as rvMarkerIndex
+// finds its own.
+func mfMarkerIndex(value []byte, from int) int {
+	const off = len(`"managedFields":"`)
+	for from += off; from < len(value); {
+		j := bytes.IndexByte(value[from:], '\\')
+		if j < 0 {
+			return -1
+		}
+		if i := from + j - off; bytes.HasPrefix(value[i:], mfMarker) {
+			return i
+		}
+		from += j + 1
+	}
+	return -1
+}
+
+// hasShared reports whether kv keeps a part apart.
+func hasShared(kv *storage.KeyValue) bool {
+	return kv.Shared != unique.Handle[string]{}
+}
+
+// splitShared cuts rest, the part of kv's value after its resourceVersion
+// placeholder, at its managedFields placeholder: rest is head, then the
+// member mf, then tail. A value kept whole is all head.
+func splitShared(kv *storage.KeyValue, rest []byte) (head []byte, mf string, tail []byte) {
+	if !hasShared(kv) {
+		return rest, "", nil
+	}
+	i := mfMarkerIndex(rest, 0)
+	if i < 0 {
+		return rest, "", nil
+	}
+	return rest[:i], kv.Shared.Value(), rest[i+len(mfMarker):]
+}
+
+// sharedGrowth is how much longer kv's value is served than stored, on
+// top of the resourceVersion: its shared part in place of the placeholder.
+func sharedGrowth(kv *storage.KeyValue) int {
+	if !hasShared(kv) {
+		return 0
+	}
+	return len(kv.Shared.Value()) - len(mfMarker)
+}
+
+// storedBytes returns kv's value whole, as written: kv.Value itself, or
+// for a value that keeps its managedFields apart, a copy with them put
+// back (and the resourceVersion placeholder still in).
+func storedBytes(kv *storage.KeyValue) []byte {
+	if !hasShared(kv) {
+		return kv.Value
+	}
+	at := rvMarkerIndex(kv.Value)
+	if at < 0 {
+		return kv.Value
+	}
+	from := at + len(rvMarker)
+	head, mf, tail := splitShared(kv, kv.Value[from:])
+	out := make([]byte, 0, len(kv.Value)+sharedGrowth(kv))
+	out = append(out, kv.Value[:from]...)
+	out = append(out, head...)
+	out = append(out, mf...)
+	return append(out, tail...)
+}
+
+// sameStored reports whether value, a whole stored value, is what kv
+// holds, without putting kv's value together.
+func sameStored(value []byte, kv *storage.KeyValue) bool {
+	if !hasShared(kv) {
+		return bytes.Equal(value, kv.Value)
+	}
+	at := rvMarkerIndex(kv.Value)
+	if at < 0 || len(value) != len(kv.Value)+sharedGrowth(kv) {
+		return false
+	}
+	i := mfMarkerIndex(kv.Value, at+len(rvMarker))
+	if i < 0 {
+		return false
+	}
+	mf := kv.Shared.Value()
+	return bytes.Equal(value[:i], kv.Value[:i]) && string(value[i:i+len(mf)]) == mf &&
+		bytes.Equal(value[i+len(mf):], kv.Value[i+len(mfMarker):])
+}
+
+// stringBytes is s as bytes, for writers that only read them.
+func stringBytes(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
