@@ -105,17 +105,16 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded j
 // without managedFields, or nil, and hints what the write knows of it
 // (see storedValue).
 func (r *resource) create(ctx context.Context, obj meta.Object, pre []byte, hints spliceHints) (*storage.KeyValue, error) {
-	value, err := r.storedValue(obj, pre, hints)
+	f, err := r.storedParts(obj, pre, hints)
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
 	m := obj.GetObjectMeta()
 	key := r.key(m.Namespace, m.Name)
-	stored, shared, _ := r.shareManagedFields(value)
-	r.hintTerms(key, stored, obj)
-	// stored is this write's own encoding, never changed after: the
+	r.hintTerms(key, f.value, obj)
+	// f.value is this write's own encoding, never changed after: the
 	// store keeps it rather than a copy.
-	resp, err := r.store.OptimisticPut(ctx, key, stored, 0, storage.PutOptions{ValueOwned: true, Shared: shared})
+	resp, err := r.store.OptimisticPut(ctx, key, f.value, 0, storage.PutOptions{ValueOwned: true, Shared: f.shared})
 	if err != nil {
 		return nil, storageError(err)
 	}
@@ -123,7 +122,7 @@ func (r *resource) create(ctx context.Context, obj meta.Object, pre []byte, hint
 		return nil, nil
 	}
 	m.ResourceVersion = strconv.FormatInt(resp.KV.ModRevision, 10)
-	return &storage.KeyValue{Key: resp.KV.Key, Value: value, ModRevision: resp.KV.ModRevision}, nil
+	return &storage.KeyValue{Key: resp.KV.Key, Value: f.value, Shared: f.shared, ModRevision: resp.KV.ModRevision}, nil
 }
 
 // trackCreate records a create that carries no managedFields, of an

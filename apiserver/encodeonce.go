@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"time"
+	"unique"
+	"unsafe"
 
 	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
+	"github.com/kapi-dev/kapi/storage"
 )
 
 // A write encodes its object twice over: once for the field manager,
@@ -126,12 +129,9 @@ func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry, hints sp
 	if len(entries) == 0 {
 		return pre, nil // omitempty
 	}
-	start, end, ok := hints.metaStart, hints.metaEnd, hints.metaStart >= 0 && hints.metaEnd <= len(pre) && hints.metaEnd-hints.metaStart >= 2
-	if !ok {
-		start, end, ok = jsonscan.ObjectField(pre, "metadata")
-	}
-	if !ok || pre[start] != '{' || pre[end-1] != '}' {
-		return nil, errNoMetadataToSplice
+	start, end, err := metadataSpan(pre, hints)
+	if err != nil {
+		return nil, err
 	}
 	// The entries are written in place, not encoded apart and copied.
 	out := make([]byte, 0, len(pre)+managedFieldsSize(entries)+len(`,"managedFields":`))
@@ -140,11 +140,24 @@ func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry, hints sp
 		out = append(out, ',')
 	}
 	out = append(out, `"managedFields":`...)
-	out, err := appendManagedFieldsJSON(out, entries, hints.compact)
+	out, err = appendManagedFieldsJSON(out, entries, hints.compact)
 	if err != nil {
 		return nil, err
 	}
 	return append(out, pre[end-1:]...), nil
+}
+
+// metadataSpan is where the metadata object is in pre, from hints when
+// they know.
+func metadataSpan(pre []byte, hints spliceHints) (start, end int, err error) {
+	start, end, ok := hints.metaStart, hints.metaEnd, hints.metaStart >= 0 && hints.metaEnd <= len(pre) && hints.metaEnd-hints.metaStart >= 2
+	if !ok {
+		start, end, ok = jsonscan.ObjectField(pre, "metadata")
+	}
+	if !ok || pre[start] != '{' || pre[end-1] != '}' {
+		return 0, 0, errNoMetadataToSplice
+	}
+	return start, end, nil
 }
 
 // storedValue is the value to store for obj: pre, its encoding without
@@ -156,4 +169,75 @@ func (r *resource) storedValue(obj meta.Object, pre []byte, hints spliceHints) (
 		return r.encode(obj)
 	}
 	return spliceManagedFields(pre, obj.GetObjectMeta().ManagedFields, hints)
+}
+
+// storedForm is what a write stores: the value, and the part kept apart
+// from it when the resource shares managedFields (see sharedfields.go).
+type storedForm struct {
+	value  []byte
+	shared unique.Handle[string]
+}
+
+// storedParts is what to store for obj, as storedValue, with its
+// managedFields kept apart when r shares them. Spliced values are made
+// apart from the start: the entries are encoded on their own, and the
+// value is pre with the placeholder put in.
+func (r *resource) storedParts(obj meta.Object, pre []byte, hints spliceHints) (storedForm, error) {
+	entries := obj.GetObjectMeta().ManagedFields
+	if pre != nil && r.sharesManagedFields && len(entries) > 0 {
+		if f, ok, err := r.spliceShared(pre, entries, hints); ok || err != nil {
+			return f, err
+		}
+	}
+	value, err := r.storedValue(obj, pre, hints)
+	if err != nil {
+		return storedForm{}, err
+	}
+	v, shared, _ := r.shareManagedFields(value)
+	return storedForm{value: v, shared: shared}, nil
+}
+
+// spliceShared is spliceManagedFields with the entries kept apart: ok is
+// false when the value is to be stored whole (see shareManagedFields).
+func (r *resource) spliceShared(pre []byte, entries []meta.ManagedFieldsEntry, hints spliceHints) (storedForm, bool, error) {
+	start, end, err := metadataSpan(pre, hints)
+	if err != nil {
+		return storedForm{}, false, err
+	}
+	buf, _ := r.managedBuffers.Get().(*[]byte)
+	if buf == nil {
+		buf = new([]byte)
+	}
+	defer r.managedBuffers.Put(buf)
+	mf := append((*buf)[:0], `"managedFields":`...)
+	mf, err = appendManagedFieldsJSON(mf, entries, hints.compact)
+	*buf = mf
+	if err != nil {
+		return storedForm{}, false, err
+	}
+	value := make([]byte, 0, len(pre)+1+len(mfMarker))
+	value = append(value, pre[:end-1]...)
+	if end-start > 2 {
+		value = append(value, ',')
+	}
+	k := len(value)
+	value = append(value, mfMarker...)
+	value = append(value, pre[end-1:]...)
+	if at := rvMarkerIndex(value); at < start || mfMarkerIndex(value, at+len(rvMarker)) != k {
+		return storedForm{}, false, nil
+	}
+	// unique.Make copies the string when it keeps it: it may point into
+	// the buffer, which the next write reuses.
+	return storedForm{value: value, shared: unique.Make(unsafe.String(unsafe.SliceData(mf), len(mf)))}, true, nil
+}
+
+// sameParts reports whether f stores what kv holds.
+func sameParts(f storedForm, kv *storage.KeyValue) bool {
+	if f.shared == kv.Shared {
+		return bytes.Equal(f.value, kv.Value) // handles are equal when their strings are
+	}
+	if hasShared(kv) && f.shared != (unique.Handle[string]{}) {
+		return false
+	}
+	return sameStored(storedBytes(&storage.KeyValue{Value: f.value, Shared: f.shared}), kv)
 }

@@ -77,6 +77,8 @@ type resource struct {
 	typedJSON *typedjson.Decoder
 	// copyBuffers holds the buffers decodeCopy encodes into (see there).
 	copyBuffers sync.Pool
+	// managedBuffers holds the buffers spliceShared encodes entries into.
+	managedBuffers sync.Pool
 	// encodedSize is about the size of the last object marshalJSON
 	// wrote, the capacity the next starts with.
 	encodedSize atomic.Int64

@@ -161,11 +161,11 @@ func (r *resource) decodeCopy(obj meta.Object) (meta.Object, error) {
 // when a concurrent write won the race and the caller should retry. pre
 // is obj's encoding without managedFields, or nil (see storedValue).
 func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.Object, pre []byte) (kv *storage.KeyValue, done bool, err error) {
-	value, err := r.storedValue(obj, pre, spliceHints{})
+	f, err := r.storedParts(obj, pre, spliceHints{})
 	if err != nil {
 		return nil, false, status.InternalError(err)
 	}
-	if sameStored(value, cur) {
+	if sameParts(f, cur) {
 		return cur, true, nil
 	}
 	m := obj.GetObjectMeta()
@@ -180,10 +180,9 @@ func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.
 		}
 		return nil, resp.Succeeded, nil
 	}
-	stored, shared, _ := r.shareManagedFields(value)
-	r.hintTerms(key, stored, obj)
-	// stored is this write's own encoding: the store keeps it, not a copy.
-	resp, err := r.store.OptimisticPut(ctx, key, stored, cur.ModRevision, storage.PutOptions{ValueOwned: true, Shared: shared})
+	r.hintTerms(key, f.value, obj)
+	// f.value is this write's own encoding: the store keeps it, not a copy.
+	resp, err := r.store.OptimisticPut(ctx, key, f.value, cur.ModRevision, storage.PutOptions{ValueOwned: true, Shared: f.shared})
 	if err != nil {
 		return nil, false, storageError(err)
 	}
@@ -191,5 +190,5 @@ func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.
 		return nil, false, nil
 	}
 	m.ResourceVersion = strconv.FormatInt(resp.KV.ModRevision, 10)
-	return &storage.KeyValue{Key: key, Value: value, ModRevision: resp.KV.ModRevision}, true, nil
+	return &storage.KeyValue{Key: key, Value: f.value, Shared: f.shared, ModRevision: resp.KV.ModRevision}, true, nil
 }
