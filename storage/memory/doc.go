@@ -52,7 +52,13 @@
 //
 // # Sharing
 //
-// Values are copied when written. The KeyValues and Events the store
-// returns are shared with the store and with other callers: treat them,
-// and their Value slices, as read-only.
+// Values are copied when written, unless PutOptions.ValueOwned hands
+// them over. The KeyValues and Events the store returns are shared with
+// the store and with other callers: treat them, and their Value slices,
+// as read-only.
+//
+// The store implements [storage.SharedKeeper]: a value's shared part
+// (PutOptions.Shared) is kept with it and returned with it wherever the
+// value is read, so that writers can keep bytes common to many values
+// once.
 package memory

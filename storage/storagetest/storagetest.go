@@ -68,6 +68,7 @@ func RunOptions(t *testing.T, newStore func(t *testing.T) storage.Interface, opt
 		{"WatchProgressNotify", testWatchProgress},
 		{"ConcurrentCASRounds", testConcurrentCASRounds},
 		{"ConcurrentIncrements", testConcurrentIncrements},
+		{"SharedParts", testSharedParts},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
