@@ -31,13 +31,18 @@ var rvMarker = []byte(`"resourceVersion":"\u0000"`)
 // only in escapes, but a quote around every key and string, which made
 // bytes.Index stop at each of them.
 func rvMarkerIndex(value []byte) int {
-	const off = len(`"resourceVersion":"`)
-	for from := off; from < len(value); {
+	return markerIndex(value, 0, rvMarker, len(`"resourceVersion":"`))
+}
+
+// markerIndex is the index of the first marker in value at or after
+// from, found by its backslash, which is at offset slash in the marker.
+func markerIndex(value []byte, from int, marker []byte, slash int) int {
+	for from += slash; from < len(value); {
 		j := bytes.IndexByte(value[from:], '\\')
 		if j < 0 {
 			return -1
 		}
-		if i := from + j - off; bytes.HasPrefix(value[i:], rvMarker) {
+		if i := from + j - slash; bytes.HasPrefix(value[i:], marker) {
 			return i
 		}
 		from += j + 1

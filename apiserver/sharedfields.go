@@ -75,18 +75,7 @@ func (r *resource) shareManagedFields(value []byte) (stored []byte, shared uniqu
 // value at or after from, or -1; found by backslashes as rvMarkerIndex
 // finds its own.
 func mfMarkerIndex(value []byte, from int) int {
-	const off = len(`"managedFields":"`)
-	for from += off; from < len(value); {
-		j := bytes.IndexByte(value[from:], '\\')
-		if j < 0 {
-			return -1
-		}
-		if i := from + j - off; bytes.HasPrefix(value[i:], mfMarker) {
-			return i
-		}
-		from += j + 1
-	}
-	return -1
+	return markerIndex(value, from, mfMarker, len(`"managedFields":"`))
 }
 
 // hasShared reports whether kv keeps a part apart.
