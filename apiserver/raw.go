@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/kapi-dev/kapi/codec"
@@ -66,6 +67,7 @@ func (r *resource) appendJSON(dst []byte, kv *storage.KeyValue) ([]byte, error) 
 // appendSpliced appends a stored value whose resourceVersion placeholder
 // is at at, with the revision in its place.
 func appendSpliced(dst []byte, kv *storage.KeyValue, at int) []byte {
+	dst = slices.Grow(dst, len(kv.Value)+sharedGrowth(kv)+len(`"resourceVersion":""`)+20-len(rvMarker))
 	dst = append(dst, kv.Value[:at]...)
 	dst = appendRVField(dst, kv.ModRevision)
 	head, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])

@@ -321,7 +321,7 @@ func (r *resource) decodeKV(kv *storage.KeyValue, shared bool) (meta.Object, err
 		return r.inVersion(obj)
 	}
 	obj := r.kind.New()
-	if err := r.decodeValueShared(storedBytes(kv), obj, shared); err != nil {
+	if err := r.decodeStoredBytes(kv, obj, shared); err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 	}
 	tm := obj.GetTypeMeta()
@@ -335,6 +335,22 @@ func (r *resource) decodeKV(kv *storage.KeyValue, shared bool) (meta.Object, err
 // not looked at.
 func (r *resource) decodeValue(value []byte, obj meta.Object) error {
 	return r.decodeValueShared(value, obj, false)
+}
+
+// decodeStoredBytes decodes kv's value into obj, as decodeValueShared.
+func (r *resource) decodeStoredBytes(kv *storage.KeyValue, obj meta.Object, shared bool) error {
+	return r.decodeWhole(storedBytes(kv), hasShared(kv), obj, shared)
+}
+
+// decodeWhole is decodeValueShared for a value storedBytes gave: fresh
+// is set when it is a copy put back together from its parts, which the
+// strings of obj may then share as they are, rather than a copy of it.
+func (r *resource) decodeWhole(value []byte, fresh bool, obj meta.Object, shared bool) error {
+	if fresh && shared && r.typedJSON != nil && codec.Sniff(value) == codec.MediaTypeJSON &&
+		r.typedJSON.DecodeOwned(value, obj) {
+		return nil
+	}
+	return r.decodeValueShared(value, obj, shared)
 }
 
 // decodeValueShared is decodeValue, with the strings of what the

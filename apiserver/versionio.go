@@ -78,7 +78,7 @@ func (r *resource) decodeStoredValue(kv *storage.KeyValue, shared bool) (meta.Ob
 	}
 	obj := info.new()
 	value := storedBytes(kv)
-	if err := r.decodeValueShared(value, obj, shared); err != nil {
+	if err := r.decodeWhole(value, hasShared(kv), obj, shared); err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 	}
 	if av := obj.GetTypeMeta().APIVersion; av != "" && av != info.apiVersion {

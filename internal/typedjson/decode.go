@@ -15,7 +15,7 @@ const maxDepth = 1000
 // value, and reports whether it could. When it could not, it leaves *v
 // zero again for the general decoder to start from.
 func (d *Decoder) Decode(data []byte, v any) bool {
-	return d.decode(data, v, false)
+	return d.decode(data, v, noSharing)
 }
 
 // DecodeShared is Decode with the decoded strings that are the document's
@@ -24,17 +24,32 @@ func (d *Decoder) Decode(data []byte, v any) bool {
 // that does not outlive the document much (a request's object), since
 // any of its strings keeps the whole copy.
 func (d *Decoder) DecodeShared(data []byte, v any) bool {
-	return d.decode(data, v, true)
+	return d.decode(data, v, copyShared)
 }
 
-func (d *Decoder) decode(data []byte, v any, shared bool) bool {
-	_, ok := d.decodeAt(data, v, shared, true)
+// DecodeOwned is DecodeShared for data handed over: the decoded strings
+// share data itself, not a copy, so data must not change afterwards.
+func (d *Decoder) DecodeOwned(data []byte, v any) bool {
+	return d.decode(data, v, ownShared)
+}
+
+// sharing says whether and how decoded strings share the document.
+type sharing int
+
+const (
+	noSharing  sharing = iota // each string its own
+	copyShared                // strings cut from one copy of the document
+	ownShared                 // strings cut from the document itself
+)
+
+func (d *Decoder) decode(data []byte, v any, s sharing) bool {
+	_, ok := d.decodeAt(data, v, s, true)
 	return ok
 }
 
 // decodeAt decodes the object at the start of data into v and returns the
 // index just past it; whole requires that only space follows it.
-func (d *Decoder) decodeAt(data []byte, v any, shared, whole bool) (int, bool) {
+func (d *Decoder) decodeAt(data []byte, v any, s sharing, whole bool) (int, bool) {
 	e := (*eface)(unsafe.Pointer(&v))
 	for i := range d.types {
 		c := &d.types[i]
@@ -42,8 +57,11 @@ func (d *Decoder) decodeAt(data []byte, v any, shared, whole bool) (int, bool) {
 			continue
 		}
 		p := &parser{data: data}
-		if shared {
+		switch s {
+		case copyShared:
 			p.shared = string(data)
+		case ownShared:
+			p.shared = unsafe.String(unsafe.SliceData(data), len(data))
 		}
 		if p.object(c.root, e.data) && (!whole || p.end()) {
 			return p.pos, true

@@ -39,7 +39,7 @@ func (d *Decoder) Skipping(skip ...string) *Decoder {
 // it is not read. It decodes an object inside a larger document in place,
 // without first finding where the object ends.
 func (d *Decoder) DecodePrefix(data []byte, v any) (end int, ok bool) {
-	return d.decodeAt(data, v, false, false)
+	return d.decodeAt(data, v, noSharing, false)
 }
 
 // skipUnchecked passes over the value at p.pos: a string, object or

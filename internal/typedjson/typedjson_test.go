@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/kapi-dev/kapi/meta"
 	kjson "sigs.k8s.io/json"
@@ -80,6 +81,7 @@ func decodeBoth(t *testing.T, d *Decoder, doc []byte) bool {
 		t.Fatalf("%s: fast path decoded\n%+v\nsigs.k8s.io/json\n%+v", doc, fast, strict)
 	}
 	checkShared(t, d, doc, &fast)
+	checkOwned(t, d, doc, &fast)
 	return true
 }
 
@@ -98,6 +100,28 @@ func checkShared(t *testing.T, d *Decoder, doc []byte, want *thing) {
 	}
 	if !reflect.DeepEqual(&shared, want) {
 		t.Fatalf("%s: DecodeShared decoded\n%+v\nDecode\n%+v", doc, shared, *want)
+	}
+}
+
+// checkOwned decodes doc with DecodeOwned, wanting what Decode gave
+// (want), and that its strings are cut from the document itself.
+func checkOwned(t *testing.T, d *Decoder, doc []byte, want *thing) {
+	t.Helper()
+	own := bytes.Clone(doc)
+	var owned thing
+	if !d.DecodeOwned(own, &owned) {
+		t.Fatalf("%s: DecodeOwned gave up where Decode did not", doc)
+	}
+	if !reflect.DeepEqual(&owned, want) {
+		t.Fatalf("%s: DecodeOwned decoded\n%+v\nDecode\n%+v", doc, owned, *want)
+	}
+	if name := owned.Name; name != "" && !strings.Contains(string(doc), `"name":"`+name+`"`) {
+		return // an escaped name is a string of its own
+	} else if name != "" {
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(own)))
+		if p := uintptr(unsafe.Pointer(unsafe.StringData(name))); p < start || p >= start+uintptr(len(own)) {
+			t.Fatalf("%s: DecodeOwned made the name a string of its own", doc)
+		}
 	}
 }
 
