@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 	"unique"
-	"unsafe"
 
 	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
@@ -181,13 +180,11 @@ type storedForm struct {
 // storedParts is what to store for obj, as storedValue, with its
 // managedFields kept apart when r shares them. Spliced values are made
 // apart from the start: the entries are encoded on their own, and the
-// value is pre with the placeholder put in.
+// value is pre with them or their placeholder put in.
 func (r *resource) storedParts(obj meta.Object, pre []byte, hints spliceHints) (storedForm, error) {
 	entries := obj.GetObjectMeta().ManagedFields
 	if pre != nil && r.sharesManagedFields && len(entries) > 0 {
-		if f, ok, err := r.spliceShared(pre, entries, hints); ok || err != nil {
-			return f, err
-		}
+		return r.spliceShared(pre, entries, hints)
 	}
 	value, err := r.storedValue(obj, pre, hints)
 	if err != nil {
@@ -197,12 +194,12 @@ func (r *resource) storedParts(obj meta.Object, pre []byte, hints spliceHints) (
 	return storedForm{value: v, shared: shared}, nil
 }
 
-// spliceShared is spliceManagedFields with the entries kept apart: ok is
-// false when the value is to be stored whole (see shareManagedFields).
-func (r *resource) spliceShared(pre []byte, entries []meta.ManagedFieldsEntry, hints spliceHints) (storedForm, bool, error) {
+// spliceShared is spliceManagedFields with the entries kept apart when
+// r.managed shares them (see shareManagedFields).
+func (r *resource) spliceShared(pre []byte, entries []meta.ManagedFieldsEntry, hints spliceHints) (storedForm, error) {
 	start, end, err := metadataSpan(pre, hints)
 	if err != nil {
-		return storedForm{}, false, err
+		return storedForm{}, err
 	}
 	buf, _ := r.managedBuffers.Get().(*[]byte)
 	if buf == nil {
@@ -213,22 +210,27 @@ func (r *resource) spliceShared(pre []byte, entries []meta.ManagedFieldsEntry, h
 	mf, err = appendManagedFieldsJSON(mf, entries, hints.compact)
 	*buf = mf
 	if err != nil {
-		return storedForm{}, false, err
+		return storedForm{}, err
 	}
-	value := make([]byte, 0, len(pre)+1+len(mfMarker))
-	value = append(value, pre[:end-1]...)
-	if end-start > 2 {
-		value = append(value, ',')
+	// put is pre with member as the last member of its metadata.
+	put := func(member []byte) ([]byte, int) {
+		value := make([]byte, 0, len(pre)+1+len(member))
+		value = append(value, pre[:end-1]...)
+		if end-start > 2 {
+			value = append(value, ',')
+		}
+		k := len(value)
+		value = append(value, member...)
+		return append(value, pre[end-1:]...), k
 	}
-	k := len(value)
-	value = append(value, mfMarker...)
-	value = append(value, pre[end-1:]...)
-	if at := rvMarkerIndex(value); at < start || mfMarkerIndex(value, at+len(rvMarker)) != k {
-		return storedForm{}, false, nil
+	if shared, ok := r.managed.intern(mf); ok {
+		value, k := put(mfMarker)
+		if at := rvMarkerIndex(value); at >= start && mfMarkerIndex(value, at+len(rvMarker)) == k {
+			return storedForm{value: value, shared: shared}, nil
+		}
 	}
-	// unique.Make copies the string when it keeps it: it may point into
-	// the buffer, which the next write reuses.
-	return storedForm{value: value, shared: unique.Make(unsafe.String(unsafe.SliceData(mf), len(mf)))}, true, nil
+	value, _ := put(mf)
+	return storedForm{value: value}, nil
 }
 
 // sameParts reports whether f stores what kv holds.

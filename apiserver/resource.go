@@ -72,6 +72,7 @@ type resource struct {
 	// sharesManagedFields is set when the values r stores keep their
 	// managedFields apart (see sharedfields.go).
 	sharesManagedFields bool
+	managed             *managedInterner
 	// typedJSON decodes JSON into the kind's Go types without reflection
 	// where it can (see decodeJSON), and encodes them (see marshalJSON).
 	typedJSON *typedjson.Decoder

@@ -2,6 +2,8 @@ package apiserver
 
 import (
 	"bytes"
+	"hash/maphash"
+	"sync"
 	"unique"
 	"unsafe"
 
@@ -37,6 +39,52 @@ var managedFieldsKey = []string{"managedFields"}
 func (r *resource) setSharesManagedFields() {
 	keeper, ok := r.store.(storage.SharedKeeper)
 	r.sharesManagedFields = ok && keeper.KeepsShared() && r.storageCodec == nil && r.kind.StoredAs == nil
+	if r.sharesManagedFields {
+		r.managed = &managedInterner{seed: maphash.MakeSeed(), seen: make(map[uint64]unique.Handle[string])}
+	}
+}
+
+// managedInterner picks the managedFields members a resource keeps
+// apart: those it has seen lately. A member seen once stays in its value:
+// kept apart it would cost an allocation of its own and the runtime's
+// bookkeeping of a shared string (about 0.4 KB a Widget when every
+// Widget's members differ, each written by a manager of its own). One
+// seen again is likely to be seen many times more (a client writing many
+// objects in one second), and is kept once for all of them.
+type managedInterner struct {
+	seed maphash.Seed
+	mu   sync.Mutex
+	// seen holds the members seen lately, by hash: the zero Handle for
+	// one seen once. It is emptied when full.
+	seen map[uint64]unique.Handle[string]
+}
+
+// recentManaged is how many members a managedInterner remembers.
+const recentManaged = 256
+
+// intern returns the shared part to keep member in, and false when
+// member is to stay in its value.
+func (m *managedInterner) intern(member []byte) (unique.Handle[string], bool) {
+	h := maphash.Bytes(m.seed, member)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	handle, ok := m.seen[h]
+	switch {
+	case !ok:
+		if len(m.seen) >= recentManaged {
+			clear(m.seen)
+		}
+		m.seen[h] = handle
+		return handle, false
+	case handle == unique.Handle[string]{}:
+		// unique.Make copies the string when it keeps it: it may point
+		// into the caller's buffer.
+		handle = unique.Make(unsafe.String(unsafe.SliceData(member), len(member)))
+		m.seen[h] = handle
+	case handle.Value() != string(member): // another member of the same hash
+		return unique.Handle[string]{}, false
+	}
+	return handle, true
 }
 
 // shareManagedFields splits value, a whole stored JSON value, into the
@@ -59,16 +107,17 @@ func (r *resource) shareManagedFields(value []byte) (stored []byte, shared uniqu
 	if !m[0].Found() || k < at+len(rvMarker) {
 		return value, shared, false
 	}
+	if shared, ok = r.managed.intern(value[k:e]); !ok {
+		return value, shared, false
+	}
 	stored = make([]byte, 0, len(value)-(e-k)+len(mfMarker))
 	stored = append(stored, value[:k]...)
 	stored = append(stored, mfMarker...)
 	stored = append(stored, value[e:]...)
 	if mfMarkerIndex(stored, at+len(rvMarker)) != k {
-		return value, shared, false
+		return value, unique.Handle[string]{}, false
 	}
-	// unique.Make copies the string when it keeps it, so it may point
-	// into value, which the caller drops.
-	return stored, unique.Make(unsafe.String(&value[k], e-k)), true
+	return stored, shared, true
 }
 
 // mfMarkerIndex is the index of the first managedFields placeholder in

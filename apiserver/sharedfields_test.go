@@ -3,6 +3,7 @@ package apiserver_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -51,7 +52,9 @@ func blankVarying(b []byte) []byte {
 // Tables, partial objects, watch events, JSON and CBOR) byte for byte as
 // one that stores values whole, through creates, status and spec updates,
 // patches, applies, no-op updates and deletions held by finalizers, and
-// for an object whose annotations read as the placeholder.
+// for an object whose annotations read as the placeholder. Every write is
+// made to an object and then to its twin, whose managedFields are the
+// same when both writes fall in one second: the twin's are kept apart.
 func TestSharedManagedFieldsServeAsWhole(t *testing.T) {
 	shared, whole := memory.New(memory.Options{}), &wholeStore{memory.New(memory.Options{})}
 	servers := []*httptest.Server{sharedFieldsServer(t, shared), sharedFieldsServer(t, whole)}
@@ -60,28 +63,33 @@ func TestSharedManagedFieldsServeAsWhole(t *testing.T) {
 	body := func(name, annotation, extra string) string {
 		return fmt.Sprintf(obj, name, annotation, extra)
 	}
+	apply := func(name string) string {
+		return "apiVersion: stable.example.com/v1\nkind: Widget\nmetadata:\n  name: " + name + "\nspec:\n  color: green\n"
+	}
 	type step struct {
 		method, path, contentType, body string
 		code                            int
 	}
-	steps := []step{
-		{"POST", widgetsPath, "application/json", body("a", "", ""), 201},
-		{"POST", widgetsPath, "application/json", body("b", "", ""), 201},
-		// An annotation that encodes as the placeholder: stored whole.
-		{"POST", widgetsPath, "application/json", body("c", `,"managedFields":"\u0001"`, ""), 201},
-		{"POST", widgetsPath, "application/json", body("d", "", `,"finalizers":["example.com/hold"]`), 201},
-		{"PUT", widgetsPath + "/a/status", "application/json",
-			strings.Replace(body("a", "", ""), `"spec"`, `"status":{"readyReplicas":2},"spec"`, 1), 200},
-		{"PATCH", widgetsPath + "/a", "application/merge-patch+json", `{"spec":{"color":"blue"}}`, 200},
-		{"PATCH", widgetsPath + "/b?fieldManager=applier&force=true", "application/apply-patch+yaml",
-			"apiVersion: stable.example.com/v1\nkind: Widget\nmetadata:\n  name: b\nspec:\n  color: green\n", 200},
-		{"PATCH", widgetsPath + "/b?fieldManager=applier", "application/apply-patch+yaml",
-			"apiVersion: stable.example.com/v1\nkind: Widget\nmetadata:\n  name: b\nspec:\n  color: green\n", 200},
-		{"PATCH", widgetsPath + "/c", "application/merge-patch+json", `{"metadata":{"labels":{"x":"y"}}}`, 200},
-		{"DELETE", widgetsPath + "/d", "", "", 200},
-		{"DELETE", widgetsPath + "/b", "", "", 200},
+	// steps are the writes to the object named n.
+	steps := func(n string) []step {
+		return []step{
+			{"POST", widgetsPath, "application/json", body("a"+n, "", ""), 201},
+			{"POST", widgetsPath, "application/json", body("b"+n, "", ""), 201},
+			// An annotation that encodes as the placeholder: stored whole.
+			{"POST", widgetsPath, "application/json", body("c"+n, `,"managedFields":"\u0001"`, ""), 201},
+			{"POST", widgetsPath, "application/json", body("d"+n, "", `,"finalizers":["example.com/hold"]`), 201},
+			{"PUT", widgetsPath + "/a" + n + "/status", "application/json",
+				strings.Replace(body("a"+n, "", ""), `"spec"`, `"status":{"readyReplicas":2},"spec"`, 1), 200},
+			{"PATCH", widgetsPath + "/a" + n, "application/merge-patch+json", `{"spec":{"color":"blue"}}`, 200},
+			{"PATCH", widgetsPath + "/b" + n + "?fieldManager=applier&force=true", "application/apply-patch+yaml", apply("b" + n), 200},
+			{"PATCH", widgetsPath + "/b" + n + "?fieldManager=applier", "application/apply-patch+yaml", apply("b" + n), 200},
+			{"PATCH", widgetsPath + "/c" + n, "application/merge-patch+json", `{"metadata":{"labels":{"x":"y"}}}`, 200},
+			{"DELETE", widgetsPath + "/d" + n, "", "", 200},
+			{"DELETE", widgetsPath + "/b" + n, "", "", 200},
+		}
 	}
-	for _, s := range steps {
+	write := func(s step) {
+		t.Helper()
 		var got [2][]byte
 		for i, ts := range servers {
 			r := do(t, ts, s.method, s.path, s.contentType, s.body)
@@ -94,17 +102,25 @@ func TestSharedManagedFieldsServeAsWhole(t *testing.T) {
 			t.Errorf("%s %s answers differ:\nshared %s\n whole %s", s.method, s.path, got[0], got[1])
 		}
 	}
-	// A no-op update keeps the resourceVersion on both.
-	a := do(t, servers[0], "GET", widgetsPath+"/a", "", "")
-	if r := do(t, servers[0], "PUT", widgetsPath+"/a", "application/json", string(a.body)); !bytes.Equal(r.body, a.body) {
-		t.Errorf("no-op update changed the object:\nbefore %s\n after %s", a.body, r.body)
+	first, twin := steps(""), steps("2")
+	for i := range first {
+		write(first[i])
+		write(twin[i])
+	}
+	// A no-op update keeps the resourceVersion.
+	for _, name := range []string{"a", "a2"} {
+		a := do(t, servers[0], "GET", widgetsPath+"/"+name, "", "")
+		if r := do(t, servers[0], "PUT", widgetsPath+"/"+name, "application/json", string(a.body)); !bytes.Equal(r.body, a.body) {
+			t.Errorf("no-op update of %s changed it:\nbefore %s\n after %s", name, a.body, r.body)
+		}
 	}
 
 	reads := []struct{ path, accept string }{
 		{widgetsPath + "/a", "application/json"},
-		{widgetsPath + "/c", "application/json"},
-		{widgetsPath + "/d", "application/json"},
-		{widgetsPath + "/a", "application/cbor"},
+		{widgetsPath + "/a2", "application/json"},
+		{widgetsPath + "/c2", "application/json"},
+		{widgetsPath + "/d2", "application/json"},
+		{widgetsPath + "/a2", "application/cbor"},
 		{widgetsPath, "application/json"},
 		{widgetsPath + "?labelSelector=app%3Dw&limit=1", "application/json"},
 		{widgetsPath + "?fieldSelector=spec.color%3Dblue", "application/json"},
@@ -112,7 +128,7 @@ func TestSharedManagedFieldsServeAsWhole(t *testing.T) {
 		{widgetsPath, "application/json;as=Table;v=v1;g=meta.k8s.io"},
 		{widgetsPath + "?includeObject=Object", "application/json;as=Table;v=v1;g=meta.k8s.io"},
 		{widgetsPath, "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io"},
-		{widgetsPath + "/a", "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io"},
+		{widgetsPath + "/a2", "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io"},
 		{widgetsPath + "?watch=1&resourceVersion=1&timeoutSeconds=1", "application/json"},
 	}
 	for _, rd := range reads {
@@ -132,47 +148,89 @@ func TestSharedManagedFieldsServeAsWhole(t *testing.T) {
 		}
 	}
 
-	// The shared server kept a's managedFields apart, and c's whole.
+	// A twin whose managedFields are its first's is kept apart; c and its
+	// twin are stored whole.
 	ctx := context.Background()
-	for name, apart := range map[string]bool{"a": true, "c": false, "d": true} {
+	kv := func(name string) *storage.KeyValue {
 		resp, err := shared.Get(ctx, "/stable.example.com/widgets/default/"+name, storage.GetOptions{})
 		if err != nil || resp.KV == nil {
 			t.Fatalf("get %s: %v", name, err)
 		}
-		kept := resp.KV.Shared != unique.Handle[string]{}
-		if kept != apart || bytes.Contains(resp.KV.Value, []byte(`"managedFields":[`)) == apart {
-			t.Errorf("%s: shared part kept %v, want %v; value %s", name, kept, apart, resp.KV.Value)
+		return resp.KV
+	}
+	for _, name := range []string{"a", "d"} {
+		if managedFieldsOf(t, servers[0], name) != managedFieldsOf(t, servers[0], name+"2") {
+			continue // the twins were written in different seconds
+		}
+		if got := kv(name + "2"); got.Shared == (unique.Handle[string]{}) || bytes.Contains(got.Value, []byte(`"managedFields":[`)) {
+			t.Errorf("%s2 holds the managedFields %s wrote before it, yet they are not kept apart: %s", name, name, got.Value)
+		}
+	}
+	for _, name := range []string{"c", "c2"} {
+		if got := kv(name); got.Shared != (unique.Handle[string]{}) {
+			t.Errorf("%s has annotations that read as the placeholder, yet its managedFields are kept apart", name)
 		}
 	}
 }
 
+// managedFieldsOf returns the managedFields of a Widget as JSON.
+func managedFieldsOf(t *testing.T, ts *httptest.Server, name string) string {
+	t.Helper()
+	r := do(t, ts, "GET", widgetsPath+"/"+name, "", "")
+	var w widget
+	if err := json.Unmarshal(r.body, &w); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(w.ManagedFields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // TestSharedManagedFieldsAreKeptOnce: objects one client writes in the
-// same second hold the same managedFields, kept once.
+// same second hold the same managedFields, kept once from the second
+// object on; objects each written by a manager of its own keep theirs in
+// their values.
 func TestSharedManagedFieldsAreKeptOnce(t *testing.T) {
 	st := memory.New(memory.Options{})
 	ts := sharedFieldsServer(t, st)
 	ctx := context.Background()
+	part := func(name string) unique.Handle[string] {
+		resp, err := st.Get(ctx, "/stable.example.com/widgets/default/"+name, storage.GetOptions{})
+		if err != nil || resp.KV == nil {
+			t.Fatalf("get %s: %v", name, err)
+		}
+		return resp.KV.Shared
+	}
 	for attempt := 0; ; attempt++ {
 		second := time.Now().Unix()
-		names := []string{"x" + string(rune('a'+attempt)), "y" + string(rune('a'+attempt))}
 		var parts []unique.Handle[string]
-		for _, name := range names {
+		for i := range 3 {
+			name := fmt.Sprintf("x%d-%d", attempt, i)
 			createWidget(t, ts, name, `{"color":"red"}`)
-			resp, err := st.Get(ctx, "/stable.example.com/widgets/default/"+name, storage.GetOptions{})
-			if err != nil || resp.KV == nil {
-				t.Fatalf("get %s: %v", name, err)
-			}
-			parts = append(parts, resp.KV.Shared)
+			parts = append(parts, part(name))
 		}
 		if time.Now().Unix() != second {
 			if attempt == 5 {
-				t.Fatal("no two creates in one second")
+				t.Fatal("no three creates in one second")
 			}
 			continue // the second changed between the creates
 		}
-		if parts[0] == (unique.Handle[string]{}) || parts[0] != parts[1] {
-			t.Fatalf("managedFields of two creates in one second are not one shared part: %v %v", parts[0], parts[1])
+		if parts[1] == (unique.Handle[string]{}) || parts[1] != parts[2] {
+			t.Fatalf("managedFields of creates in one second are not one shared part: %v %v", parts[1], parts[2])
 		}
-		return
+		break
+	}
+	for i := range 3 {
+		name := fmt.Sprintf("y%d", i)
+		r := do(t, ts, "POST", widgetsPath+"?fieldManager=manager-"+name, "application/json",
+			`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"`+name+`"},"spec":{"color":"red"}}`)
+		if r.code != http.StatusCreated {
+			t.Fatalf("create %s: %d %s", name, r.code, r.body)
+		}
+		if part(name) != (unique.Handle[string]{}) {
+			t.Errorf("%s's managedFields, its own, are kept apart", name)
+		}
 	}
 }
