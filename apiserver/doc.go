@@ -91,7 +91,16 @@
 //     write are the value with the key's revision spliced in place of the
 //     placeholder, without decoding or encoding the object; a value
 //     without the placeholder (written by something else) is decoded and
-//     encoded instead;
+//     encoded instead. In a store that keeps values in memory
+//     ([storage.SharedKeeper], such as storage/memory), a
+//     metadata.managedFields member the resource has written lately is
+//     left out of the value too, with the placeholder
+//     "managedFields":"\u0001" in its place, and kept once as the value's
+//     shared part however many values hold it (every object one client
+//     wrote in one second): answers splice it back as they splice the
+//     revision. A value whose labels or annotations read as that
+//     placeholder keeps its managedFields, and so does every value of a
+//     store that persists them, such as etcd;
 //   - Kubernetes protobuf and CBOR values carry no resourceVersion at all,
 //     start with their encoding's magic bytes (codec.Sniff tells the three
 //     apart) and are decoded for every JSON answer.
