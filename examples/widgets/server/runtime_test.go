@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// TestGCPercent: the command sets GOGC from --gc-percent, 50 unless
+// TestGCPercent: the command sets GOGC from --gc-percent, 75 unless
 // given, and leaves it to the environment when GOGC is set there.
 func TestGCPercent(t *testing.T) {
 	for _, tc := range []struct {
@@ -16,7 +16,7 @@ func TestGCPercent(t *testing.T) {
 		want    int
 		wantSet bool
 	}{
-		{name: "default", want: 50, wantSet: true},
+		{name: "default", want: 75, wantSet: true},
 		{name: "flag", args: []string{"--gc-percent", "100"}, want: 100, wantSet: true},
 		{name: "off", args: []string{"--gc-percent=-1"}, want: -1, wantSet: true},
 		{name: "GOGC wins", args: []string{"--gc-percent", "30"}, env: "200"},
