@@ -31,10 +31,10 @@
 //
 // # Memory
 //
-// The command runs Go's garbage collector with GOGC 50 rather than 100
+// The command runs Go's garbage collector with GOGC 75 rather than 100
 // (--gc-percent, see [DefaultGCPercent]): most of the heap is stored
 // objects, which live long, and the lower setting keeps the resident set
-// about a quarter smaller for a few percent more CPU on writes. GOGC and
+// smaller for a few percent more CPU on writes. GOGC and
 // GOMEMLIMIT in the environment are honoured as by any Go program. Once
 // allocation has been low for a while after a burst of writes, it
 // returns the heap's free pages to the system rather than keeping them
