@@ -22,7 +22,7 @@
 //	BenchmarkWriteParallel/op=O/transport=T         16 clients changing spec.replicas of 10,000 Widgets, each its own: get-put (GET,
 //	                                                then PUT back whole; one op per pair), merge-patch or apply (forced)
 //	BenchmarkMemoryPerWidget/controllers=C          live heap and resident set per stored Widget after loading 10,000 (create + status)
-//	                                                and listing them, once settled (heap-B/widget, inuse-B/widget, rss-B/widget), with the garbage
+//	                                                and listing them, once settled (heap-B/widget, inuse-B/widget, rss-B/widget, anon-B/widget), with the garbage
 //	                                                collector and namespace controller on or off; -bench.heapprofile writes a heap
 //	                                                profile of the loaded server (run each sub-benchmark in a process of its own)
 //	BenchmarkMemoryPerCreatedWidget                 the same for 10,000 Widgets only created

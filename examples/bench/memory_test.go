@@ -32,8 +32,10 @@ var heapProfile = flag.String("bench.heapprofile", "", "write a heap profile of 
 // mirrors of every object count) and without. It reports the growth of
 // the live heap (heap-B/widget), of the heap's pages in use (inuse-B/widget:
 // the live heap and the free slots of pages still holding live objects,
-// which the runtime cannot return) and of the resident set (rss-B/widget),
-// both measured once the server has settled: the controllers have caught
+// which the runtime cannot return), of the resident set (rss-B/widget)
+// and of its anonymous part (anon-B/widget: the resident set without the
+// pages of the test binary that the load ran for the first time), all
+// measured once the server has settled: the controllers have caught
 // up, and the Go runtime has collected and returned what it does not use.
 // The Widgets are about 3.9 KB as stored; -bench.widget small loads
 // Widgets of about 1.9 KB as stored instead (see the package doc).
@@ -75,10 +77,12 @@ func controllersName(on bool) string {
 }
 
 // memoryFigures is the live heap, the heap's pages in use (the live heap
-// and the free slots of pages that still hold live objects) and the
-// resident set of the process.
+// and the free slots of pages that still hold live objects), the
+// resident set of the process and its anonymous part (the resident set
+// without the pages of the executable and other files, which grows as
+// code runs for the first time).
 type memoryFigures struct {
-	heap, inUse, rss uint64
+	heap, inUse, rss, anon uint64
 }
 
 // settledMemory waits for the process's live heap to settle (background
@@ -107,7 +111,7 @@ func settledMemory() memoryFigures {
 	var m runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&m)
-	return memoryFigures{heap: m.HeapAlloc, inUse: m.HeapInuse, rss: residentSet()}
+	return memoryFigures{heap: m.HeapAlloc, inUse: m.HeapInuse, rss: residentKB("VmRSS:"), anon: residentKB("RssAnon:")}
 }
 
 // reportPerWidget reports the growth of the heap and of the resident set
@@ -119,6 +123,9 @@ func reportPerWidget(b *testing.B, before memoryFigures, n int) {
 	b.ReportMetric((float64(after.inUse)-float64(before.inUse))/float64(n), "inuse-B/widget")
 	if after.rss > 0 {
 		b.ReportMetric((float64(after.rss)-float64(before.rss))/float64(n), "rss-B/widget")
+	}
+	if after.anon > 0 {
+		b.ReportMetric((float64(after.anon)-float64(before.anon))/float64(n), "anon-B/widget")
 	}
 	if *heapProfile == "" {
 		return
@@ -141,9 +148,10 @@ func liveHeap() uint64 {
 	return m.HeapAlloc
 }
 
-// residentSet returns the process's resident set size in bytes from
-// /proc/self/status, or 0 where that file does not exist.
-func residentSet() uint64 {
+// residentKB returns a size /proc/self/status gives in kB (field is
+// "VmRSS:" for the resident set), in bytes, or 0 where that file does not
+// exist.
+func residentKB(field string) uint64 {
 	f, err := os.Open("/proc/self/status")
 	if err != nil {
 		return 0
@@ -151,7 +159,7 @@ func residentSet() uint64 {
 	defer f.Close()
 	s := bufio.NewScanner(f)
 	for s.Scan() {
-		line, ok := bytes.CutPrefix(s.Bytes(), []byte("VmRSS:"))
+		line, ok := bytes.CutPrefix(s.Bytes(), []byte(field))
 		if !ok {
 			continue
 		}
