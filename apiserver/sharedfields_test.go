@@ -14,6 +14,7 @@ import (
 	"unique"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/storage"
 	"github.com/kapi-dev/kapi/storage/memory"
 )
@@ -22,11 +23,22 @@ import (
 // a server on it stores every value whole.
 type wholeStore struct{ storage.Interface }
 
-// sharedFieldsServer is a server of the widget kind on st.
-func sharedFieldsServer(t *testing.T, st storage.Interface) *httptest.Server {
+// sharedFieldsServer is a server of the widget kind on st, served as
+// meta.Unstructured when unstructured is set.
+func sharedFieldsServer(t *testing.T, st storage.Interface, unstructured bool) *httptest.Server {
 	t.Helper()
+	k := widgetKind()
+	if unstructured {
+		k.New = func() meta.Object { return &meta.Unstructured{} }
+		k.Validate = nil
+		k.SelectableFields = map[string]func(meta.Object) string{"spec.color": func(obj meta.Object) string {
+			spec, _ := obj.(*meta.Unstructured).Content["spec"].(map[string]any)
+			color, _ := spec["color"].(string)
+			return color
+		}}
+	}
 	srv := apiserver.New(apiserver.Options{Storage: st})
-	srv.Register(widgetKind())
+	srv.Register(k)
 	if err := srv.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -55,9 +67,16 @@ func blankVarying(b []byte) []byte {
 // for an object whose annotations read as the placeholder. Every write is
 // made to an object and then to its twin, whose managedFields are the
 // same when both writes fall in one second: the twin's are kept apart.
+// A kind served as meta.Unstructured is served the same.
 func TestSharedManagedFieldsServeAsWhole(t *testing.T) {
+	for _, unstructured := range []bool{false, true} {
+		t.Run(fmt.Sprintf("unstructured=%v", unstructured), func(t *testing.T) { testSharedServeAsWhole(t, unstructured) })
+	}
+}
+
+func testSharedServeAsWhole(t *testing.T, unstructured bool) {
 	shared, whole := memory.New(memory.Options{}), &wholeStore{memory.New(memory.Options{})}
-	servers := []*httptest.Server{sharedFieldsServer(t, shared), sharedFieldsServer(t, whole)}
+	servers := []*httptest.Server{sharedFieldsServer(t, shared, unstructured), sharedFieldsServer(t, whole, unstructured)}
 	const obj = `{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"%s","labels":{"app":"w"},` +
 		`"annotations":{"note":"a \"quoted\" <value>"%s}%s},"spec":{"replicas":2,"color":"red","ports":[{"name":"http","port":80}]}}`
 	body := func(name, annotation, extra string) string {
@@ -194,7 +213,7 @@ func managedFieldsOf(t *testing.T, ts *httptest.Server, name string) string {
 // their values.
 func TestSharedManagedFieldsAreKeptOnce(t *testing.T) {
 	st := memory.New(memory.Options{})
-	ts := sharedFieldsServer(t, st)
+	ts := sharedFieldsServer(t, st, false)
 	ctx := context.Background()
 	part := func(name string) unique.Handle[string] {
 		resp, err := st.Get(ctx, "/stable.example.com/widgets/default/"+name, storage.GetOptions{})
