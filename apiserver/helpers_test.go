@@ -77,8 +77,16 @@ func gadgetKind() apiserver.Kind {
 
 func newTestServer(t testing.TB) *httptest.Server {
 	t.Helper()
-	srv := apiserver.New(apiserver.Options{})
-	srv.Register(widgetKind()).Register(gadgetKind())
+	return serveKinds(t, apiserver.Options{}, widgetKind(), gadgetKind())
+}
+
+// serveKinds starts a server of kinds with opts, closed with the test.
+func serveKinds(t testing.TB, opts apiserver.Options, kinds ...apiserver.Kind) *httptest.Server {
+	t.Helper()
+	srv := apiserver.New(opts)
+	for _, k := range kinds {
+		srv.Register(k)
+	}
 	if err := srv.Err(); err != nil {
 		t.Fatal(err)
 	}

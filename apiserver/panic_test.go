@@ -12,12 +12,5 @@ import (
 func newPanickyServer(t testing.TB) *httptest.Server {
 	k := widgetKind()
 	k.Default = func(context.Context, meta.Object) { panic("defaulting bug") }
-	srv := apiserver.New(apiserver.Options{})
-	srv.Register(k)
-	if err := srv.Err(); err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	return ts
+	return serveKinds(t, apiserver.Options{}, k)
 }

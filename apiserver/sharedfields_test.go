@@ -37,14 +37,7 @@ func sharedFieldsServer(t *testing.T, st storage.Interface, unstructured bool) *
 			return color
 		}}
 	}
-	srv := apiserver.New(apiserver.Options{Storage: st})
-	srv.Register(k)
-	if err := srv.Err(); err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	return ts
+	return serveKinds(t, apiserver.Options{Storage: st}, k)
 }
 
 // Same-length stand-ins for what differs between two servers fed the
