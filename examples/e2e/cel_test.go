@@ -14,30 +14,30 @@ import (
 
 // TestKubectlCELRules applies Widgets that break the example server's CEL
 // rules with kubectl: the rule's message is what kubectl prints, and the
-// transition rule holds size once set while other fields still change.
+// transition rules hold serial once set while other fields still change.
 func TestKubectlCELRules(t *testing.T) {
 	ts := startServer(t)
 	k := kubectltest.New(t, ts.URL)
 
-	t.Run("rule on the spec", func(t *testing.T) {
-		m := strings.Replace(widgetManifest("cel-zero", "red"), "  color: red", "  color: red\n  replicas: 0", 1)
+	t.Run("rule with a messageExpression", func(t *testing.T) {
+		m := strings.Replace(widgetManifest("cel-bad", "red"), "  color: red", "  color: red\n  serial: X1", 1)
 		errOut := kubectlFails(t, k, m, "apply", "-f", "-")
-		want := `The Widget "cel-zero" is invalid: spec.replicas: Invalid value: replicas may not drop below 1 while color is set`
+		want := `The Widget "cel-bad" is invalid: spec.serial: Invalid value: serial X1 must be SN- followed by digits`
 		if !strings.Contains(errOut, want) {
 			t.Errorf("kubectl apply printed:\n%s\nwant it to contain:\n%s", errOut, want)
 		}
 	})
 
-	t.Run("transition rule", func(t *testing.T) {
-		m := strings.Replace(widgetManifest("cel-size", "red"), "  color: red", "  color: red\n  size: large", 1)
+	t.Run("transition rules", func(t *testing.T) {
+		m := strings.Replace(widgetManifest("cel-serial", "red"), "  color: red", "  color: red\n  serial: SN-1", 1)
 		kubectl(t, k, m, "apply", "-f", "-")
-		errOut := kubectlFails(t, k, strings.Replace(m, "size: large", "size: small", 1), "apply", "-f", "-")
-		if want := `spec.size: Invalid value: "small": size is immutable once set`; !strings.Contains(errOut, want) {
-			t.Errorf("changing size printed:\n%s\nwant it to contain:\n%s", errOut, want)
+		errOut := kubectlFails(t, k, strings.Replace(m, "SN-1", "SN-2", 1), "apply", "-f", "-")
+		if want := `spec.serial: Invalid value: "SN-2": serial is immutable once set`; !strings.Contains(errOut, want) {
+			t.Errorf("changing serial printed:\n%s\nwant it to contain:\n%s", errOut, want)
 		}
-		errOut = kubectlFails(t, k, strings.Replace(m, "  size: large\n", "", 1), "apply", "-f", "-")
-		if want := `spec.size: Forbidden: size may not be removed once set`; !strings.Contains(errOut, want) {
-			t.Errorf("removing size printed:\n%s\nwant it to contain:\n%s", errOut, want)
+		errOut = kubectlFails(t, k, strings.Replace(m, "  serial: SN-1\n", "", 1), "apply", "-f", "-")
+		if want := `spec.serial: Forbidden: serial may not be removed once set`; !strings.Contains(errOut, want) {
+			t.Errorf("removing serial printed:\n%s\nwant it to contain:\n%s", errOut, want)
 		}
 		out := kubectl(t, k, strings.Replace(m, "color: red", "color: blue", 1), "apply", "-f", "-")
 		if !strings.Contains(out, "configured") {

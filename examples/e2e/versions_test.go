@@ -73,7 +73,7 @@ func TestVersionsKubectl(t *testing.T) {
 	// A v1beta1 Widget breaking a rule or a bound is refused in
 	// v1beta1's terms: the errors name spec.count, not spec.replicas.
 	for _, tc := range []struct{ spec, want string }{
-		{"count: 0\n  color: red", "spec.count: Invalid value: count may not drop below 1 while color is set"},
+		{"count: 3\n  color: red\n  serial: SN", "spec.serial: Invalid value: serial SN must be SN- followed by digits"},
 		{"count: 2000", "spec.count: Invalid value: 2000: spec.count in body should be less than or equal to 1000"},
 	} {
 		bad := strings.Replace(strings.Replace(widgetV1beta1YAML, "name: beta", "name: bad", 1), "count: 3\n  color: red", tc.spec, 1)

@@ -2,6 +2,17 @@
 // cluster-scoped Gadget of group stable.example.com, version v1. Widget
 // is served in v1beta1 too (WidgetV1beta1, deprecated), converted by Go
 // functions.
+//
+// Widget is the contract of DESIGN.md: every field it lists may be set,
+// changed and removed by any write within its bounds (replicas 0 to 1000,
+// color lower-case letters, unique tags, ports keyed by a required name).
+// Beyond the contract, Widget carries spec.serial, the example's CEL
+// showcase, in both versions; its rules bind serial alone:
+//
+//   - a rule with a messageExpression: a serial is "SN-" and digits;
+//   - a transition rule on serial, self == oldSelf: it never changes once
+//     set;
+//   - a transition rule on spec: a serial once set is not removed.
 package api
 
 import (
@@ -31,19 +42,29 @@ type Widget struct {
 type WidgetSpec struct {
 	Replicas *int32       `json:"replicas,omitempty" protobuf:"varint,1,opt,name=replicas" default:"1" minimum:"0" maximum:"1000" description:"Number of desired replicas."`
 	Color    string       `json:"color,omitempty" protobuf:"bytes,2,opt,name=color" pattern:"^[a-z]+$" description:"Color of the widget, lower-case letters only."`
-	Size     string       `json:"size,omitempty" protobuf:"bytes,3,opt,name=size" description:"Size of the widget, immutable once set." rule:"self == oldSelf" message:"size is immutable once set"`
+	Size     string       `json:"size,omitempty" protobuf:"bytes,3,opt,name=size" description:"Size of the widget."`
 	Tags     []string     `json:"tags,omitempty" protobuf:"bytes,4,rep,name=tags" listType:"set" description:"Free-form tags, each at most once."`
 	Ports    []WidgetPort `json:"ports,omitempty" protobuf:"bytes,5,rep,name=ports" listType:"map" listMapKey:"name" patchStrategy:"merge" patchMergeKey:"name" description:"Ports the widget listens on, keyed by name."`
+	Serial   string       `json:"serial,omitempty" protobuf:"bytes,6,opt,name=serial" description:"Serial number, SN- and digits, fixed once set." rule:"self == oldSelf" message:"serial is immutable once set"`
 }
 
-// ValidationRules are the CEL rules on a Widget's spec, beside the one
-// on its size field (a transition rule, in the field's tags).
+// ValidationRules are the CEL rules on a Widget's spec, beside the
+// transition rule in the tags of Serial. They are the example's CEL
+// showcase and bind only serial, a field beyond the Widget contract of
+// DESIGN.md: every write the contract allows passes them.
 func (WidgetSpec) ValidationRules() []schema.Rule {
+	return serialRules()
+}
+
+// serialRules are the rules on the serial field, the same in every
+// version: a plain rule with a messageExpression, and a transition rule
+// that keeps a serial from being removed.
+func serialRules() []schema.Rule {
 	return []schema.Rule{
-		{Rule: "!has(self.color) || !has(self.replicas) || self.replicas >= 1",
-			Message: "replicas may not drop below 1 while color is set", FieldPath: ".replicas"},
-		{Rule: "!has(oldSelf.size) || has(self.size)",
-			Message: "size may not be removed once set", FieldPath: ".size", Reason: schema.ReasonForbidden},
+		{Rule: "!has(self.serial) || self.serial.matches('^SN-[0-9]+$')",
+			MessageExpression: "'serial ' + self.serial + ' must be SN- followed by digits'", FieldPath: ".serial"},
+		{Rule: "!has(oldSelf.serial) || has(self.serial)",
+			Message: "serial may not be removed once set", FieldPath: ".serial", Reason: schema.ReasonForbidden},
 	}
 }
 
@@ -93,7 +114,7 @@ func WidgetKind() apiserver.Kind {
 			StatusReplicasPath: ".status.readyReplicas", LabelSelectorPath: ".status.selector"}},
 		// The schema built from the struct tags defaults replicas and
 		// protocol and checks replicas, color and list uniqueness; its
-		// CEL rules (WidgetSpec.ValidationRules and the tags of Size)
+		// CEL rules (WidgetSpec.ValidationRules and the tags of Serial)
 		// need a server with a rule engine.
 		New:      func() meta.Object { return &Widget{} },
 		Versions: widgetVersions(),

@@ -23,23 +23,19 @@ type WidgetV1beta1 struct {
 
 // WidgetV1beta1Spec is WidgetSpec with replicas named count.
 type WidgetV1beta1Spec struct {
-	Count *int32       `json:"count,omitempty" protobuf:"varint,1,opt,name=count" default:"1" minimum:"0" maximum:"1000" description:"Number of desired replicas."`
-	Color string       `json:"color,omitempty" protobuf:"bytes,2,opt,name=color" pattern:"^[a-z]+$" description:"Color of the widget, lower-case letters only."`
-	Size  string       `json:"size,omitempty" protobuf:"bytes,3,opt,name=size" description:"Size of the widget, immutable once set." rule:"self == oldSelf" message:"size is immutable once set"`
-	Tags  []string     `json:"tags,omitempty" protobuf:"bytes,4,rep,name=tags" listType:"set" description:"Free-form tags, each at most once."`
-	Ports []WidgetPort `json:"ports,omitempty" protobuf:"bytes,5,rep,name=ports" listType:"map" listMapKey:"name" patchStrategy:"merge" patchMergeKey:"name" description:"Ports the widget listens on, keyed by name."`
+	Count  *int32       `json:"count,omitempty" protobuf:"varint,1,opt,name=count" default:"1" minimum:"0" maximum:"1000" description:"Number of desired replicas."`
+	Color  string       `json:"color,omitempty" protobuf:"bytes,2,opt,name=color" pattern:"^[a-z]+$" description:"Color of the widget, lower-case letters only."`
+	Size   string       `json:"size,omitempty" protobuf:"bytes,3,opt,name=size" description:"Size of the widget."`
+	Tags   []string     `json:"tags,omitempty" protobuf:"bytes,4,rep,name=tags" listType:"set" description:"Free-form tags, each at most once."`
+	Ports  []WidgetPort `json:"ports,omitempty" protobuf:"bytes,5,rep,name=ports" listType:"map" listMapKey:"name" patchStrategy:"merge" patchMergeKey:"name" description:"Ports the widget listens on, keyed by name."`
+	Serial string       `json:"serial,omitempty" protobuf:"bytes,6,opt,name=serial" description:"Serial number, SN- and digits, fixed once set." rule:"self == oldSelf" message:"serial is immutable once set"`
 }
 
-// ValidationRules are WidgetSpec's rules in v1beta1's terms: a write
-// through v1beta1 is validated with v1beta1's schema, so its errors name
-// spec.count.
+// ValidationRules are WidgetSpec's rules, which v1beta1 shares: a write
+// through v1beta1 is validated with v1beta1's schema, and the rules bind
+// only serial, named alike in both versions.
 func (WidgetV1beta1Spec) ValidationRules() []schema.Rule {
-	return []schema.Rule{
-		{Rule: "!has(self.color) || !has(self.count) || self.count >= 1",
-			Message: "count may not drop below 1 while color is set", FieldPath: ".count"},
-		{Rule: "!has(oldSelf.size) || has(self.size)",
-			Message: "size may not be removed once set", FieldPath: ".size", Reason: schema.ReasonForbidden},
-	}
+	return serialRules()
 }
 
 // Hub marks Widget (v1) as the version every other converts through.
@@ -55,7 +51,7 @@ func (w *WidgetV1beta1) ConvertTo(hub apiserver.Hub) error {
 		return errNotWidget
 	}
 	dst.ObjectMeta = w.ObjectMeta
-	dst.Spec = WidgetSpec{Replicas: w.Spec.Count, Color: w.Spec.Color, Size: w.Spec.Size, Tags: w.Spec.Tags, Ports: w.Spec.Ports}
+	dst.Spec = WidgetSpec{Replicas: w.Spec.Count, Color: w.Spec.Color, Size: w.Spec.Size, Tags: w.Spec.Tags, Ports: w.Spec.Ports, Serial: w.Spec.Serial}
 	dst.Status = w.Status
 	return nil
 }
@@ -68,7 +64,7 @@ func (w *WidgetV1beta1) ConvertFrom(hub apiserver.Hub) error {
 		return errNotWidget
 	}
 	w.ObjectMeta = src.ObjectMeta
-	w.Spec = WidgetV1beta1Spec{Count: src.Spec.Replicas, Color: src.Spec.Color, Size: src.Spec.Size, Tags: src.Spec.Tags, Ports: src.Spec.Ports}
+	w.Spec = WidgetV1beta1Spec{Count: src.Spec.Replicas, Color: src.Spec.Color, Size: src.Spec.Size, Tags: src.Spec.Tags, Ports: src.Spec.Ports, Serial: src.Spec.Serial}
 	w.Status = src.Status
 	return nil
 }
