@@ -133,7 +133,7 @@ func (h *handler) watch(req *request) {
 		ws.forward(ctx, w)
 	}
 	if taken {
-		ws.conn.close(ws.deadline)
+		ws.conn.close()
 	}
 }
 
@@ -238,6 +238,9 @@ func (ws *watchStream) forward(ctx context.Context, w *watch.Watcher) {
 		}
 		if ws.flush() != nil {
 			return // the peer is gone or took nothing for too long
+		}
+		if len(events) == 0 {
+			ws.clearDeadline() // quiet until the next event
 		}
 	}
 }
@@ -539,11 +542,20 @@ func (ws *watchStream) armDeadline() {
 	}
 }
 
-// clearDeadline removes the write deadline, so that the next request on
-// a kept-alive connection is not cut by it.
+// clearDeadline removes the write deadline of a stream on the
+// ResponseWriter when it waits for events and when it ends. A deadline
+// bounds a write, not the quiet between two: on HTTP/2 it is a timer
+// that resets the stream when it fires, write or no write, so one left
+// from the last write cut a watch that saw no event for the stall
+// timeout (client-go's "watch closed unexpectedly" after 10 s over TLS);
+// and the next request on a kept-alive HTTP/1.1 connection must not be
+// cut by it. (A connection the stream took keeps its deadline: on a
+// net.Conn it only bounds writes, and armDeadline moves one that passed
+// before the next.)
 func (ws *watchStream) clearDeadline() {
 	if !ws.deadline.IsZero() && !ws.noLimit && ws.conn == nil {
 		_ = ws.rc.SetWriteDeadline(time.Time{})
+		ws.deadline = time.Time{}
 	}
 }
 
