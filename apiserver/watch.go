@@ -113,10 +113,9 @@ func (h *handler) watch(req *request) {
 	}
 
 	defer ws.clearDeadline()
+	// The stream's media type, also for Tables and partial metadata, as
+	// kube-apiserver names it.
 	req.w.Header().Set("Content-Type", ws.enc.StreamMediaType())
-	if out.as != "" {
-		req.w.Header().Set("Content-Type", out.contentType())
-	}
 	req.w.Header().Set("Cache-Control", "no-cache, private")
 	req.w.WriteHeader(http.StatusOK)
 	_ = ws.rc.Flush() // send the headers even when there is nothing yet
@@ -344,9 +343,7 @@ func (ws *watchStream) event(ev watch.Event) error {
 	}
 	size, ok := ws.appendSpliced(ev)
 	if !ok {
-		ws.cur = ev
-		frame, err := ev.Encoded(ws.key, ws.encodeFn)
-		ws.cur = watch.Event{}
+		frame, err := ws.frame(ev)
 		if err != nil {
 			return err
 		}
@@ -406,6 +403,18 @@ func appendJSONEvent(dst []byte, typ string, kv *storage.KeyValue, at int) []byt
 	return append(dst, "}\n"...)
 }
 
+// frame frames ev in the stream's rendering: the encoding shared by the
+// streams with this rendering, but for a Table stream's first event,
+// which alone carries the column definitions (see headersSent).
+func (ws *watchStream) frame(ev watch.Event) ([]byte, error) {
+	ws.cur = ev
+	defer func() { ws.cur = watch.Event{} }()
+	if ws.headersSent() {
+		return ev.Encoded(ws.key, ws.encodeFn)
+	}
+	return ws.encodeFn()
+}
+
 // encodeCur frames ws.cur into new bytes, which may be shared with other
 // streams: nothing of the stream's own buffers is kept in them.
 func (ws *watchStream) encodeCur() ([]byte, error) {
@@ -442,15 +451,22 @@ func (ws *watchStream) encode(typ string, obj any) error {
 }
 
 // render encodes obj, rendered as the client asked, into ws.buf; a Table
-// stream sends each object as a one-row Table.
+// stream sends each object as a one-row Table, the column definitions in
+// its first event only.
 func (ws *watchStream) render(typ string, obj any) error {
 	v := obj
-	if _, isStatus := obj.(*meta.Status); !isStatus && !(typ == meta.Bookmark && ws.out.as == asTable) {
-		var err error
-		if v, err = ws.out.render(ws.r, obj); err != nil {
-			return err
-		}
+	var err error
+	switch o := obj.(type) {
+	case *meta.Status:
+	case *bookmarkObject:
+		v, err = ws.renderBookmark(o)
+	default:
+		v, err = ws.out.render(ws.r, obj)
 	}
+	if err != nil {
+		return err
+	}
+	ws.out.noHeaders = true
 	ws.buf.Reset()
 	return ws.out.ser.Encode(&ws.buf, v)
 }
