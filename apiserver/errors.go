@@ -8,7 +8,9 @@ import (
 	"github.com/kapi-dev/kapi/storage"
 )
 
-// storageError maps a storage failure onto a Status.
+// storageError maps a storage failure onto a Status: 503 with
+// Retry-After when the store could not be reached and nothing was
+// written, 504 Timeout when a write's outcome is unknown.
 func storageError(err error) error {
 	var se *status.Error
 	switch {
@@ -16,6 +18,11 @@ func storageError(err error) error {
 		return err
 	case storage.IsCompacted(err):
 		return status.Expired("The resourceVersion for the provided list is too old.")
+	case storage.IsTimeout(err):
+		// The write may still be applied: not "try again" as if it
+		// had not been, but what kube-apiserver answers when etcd
+		// hangs.
+		return status.Timeout(writeTimeoutMessage, 0)
 	case storage.IsUnavailable(err):
 		e := status.ServiceUnavailable("storage is unavailable, please try again")
 		e.Status.Details = &meta.StatusDetails{RetryAfterSeconds: 1}

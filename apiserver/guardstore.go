@@ -20,10 +20,10 @@ func (s *Server) guardStore(st storage.Interface) storage.Interface {
 	return &guardedStore{Interface: st, s: s}
 }
 
-// A write that failed with an error may or may not have been stored
-// (etcd may apply a write whose answer was lost), so it settles the
-// request as a success does: the handler's own answer goes out, not a 504
-// that would claim nothing was stored.
+// A write the store answered settles the request, with an error as with
+// a success: the handler's answer goes out (for an error, what
+// storageError makes of it), not the deadline's 504. Only a failed
+// comparison, which certainly wrote nothing, reopens the gate.
 
 // errDeadline is what a write that may not start any more returns; the
 // client never sees it (the 504 is already on its way).

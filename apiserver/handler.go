@@ -17,6 +17,10 @@ func (h *handler) serve(req *request) {
 	if msg := h.r.kind.deprecation; msg != "" {
 		addWarning(req.w, msg)
 	}
+	switch req.verb {
+	case "create", "update", "patch", "delete":
+		h.boundWrite(req.r.Context())
+	}
 	if req.subresource == "scale" {
 		if req.verb == "get" {
 			h.getScale(req)

@@ -109,7 +109,10 @@ type Options struct {
 	InFlightQueueTimeout time.Duration
 	// RequestTimeout bounds every request but watches (kube-apiserver's
 	// --request-timeout, default 60s); a client's smaller timeout=
-	// parameter wins. Negative: no timeout.
+	// parameter wins. Under it, a create, update, patch or delete of one
+	// object is bound to 34 s, as kube-apiserver's are. A request that
+	// runs out of time gets 504 Timeout, also when its store write is
+	// under way (the write may still be applied). Negative: no timeout.
 	RequestTimeout time.Duration
 	// ShutdownDelayDuration is how long [Server.Shutdown] keeps serving
 	// with /readyz failing before it turns requests away
@@ -226,6 +229,9 @@ type core struct {
 	watchBufs watchBuffers
 	// listSplices holds the splice positions of raw lists' items.
 	listSplices sync.Pool
+	// writeTimeout bounds a write of one object (maxWriteTimeout; tests
+	// shorten it).
+	writeTimeout time.Duration
 }
 
 // resourceKey locates a resource: group, version and plural name.
@@ -254,7 +260,7 @@ func New(opts Options) *Server {
 		opts.MinWatchTimeout = 30 * time.Minute
 	}
 	s := &Server{
-		core:      core{opts: opts, log: opts.Logger, codecs: opts.Codecs, clockBase: time.Now()},
+		core:      core{opts: opts, log: opts.Logger, codecs: opts.Codecs, clockBase: time.Now(), writeTimeout: maxWriteTimeout},
 		resources: make(map[resourceKey]*handler),
 	}
 	s.initOperations()

@@ -65,6 +65,9 @@ type readOutput struct {
 	as         string
 	apiVersion string // of the Table or partial metadata
 	include    string // includeObject for tables
+	// noHeaders leaves a Table's column definitions out (null), as in
+	// the events of a watch after its first.
+	noHeaders bool
 }
 
 // negotiateRead picks the rendering of a read. list is true for lists,
@@ -190,12 +193,14 @@ type tableColumn struct {
 
 type tableRow struct {
 	Cells  []any `json:"cells"`
-	Object any   `json:"object,omitempty"`
+	Object any   `json:"object"` // null for includeObject=None, as kube-apiserver sends it
 }
 
 func (o readOutput) table(r *resource, v any) (*table, error) {
 	t := &table{TypeMeta: meta.TypeMeta{Kind: asTable, APIVersion: o.apiVersion}, Rows: []tableRow{}}
-	t.ColumnDefinitions = r.columns()
+	if !o.noHeaders {
+		t.ColumnDefinitions = r.columns()
+	}
 	var objs []meta.Object
 	switch x := v.(type) {
 	case *meta.List:

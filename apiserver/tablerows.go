@@ -264,6 +264,8 @@ func (w *rowWriter) appendRow(dst []byte, e *watch.Entry) []byte {
 	case includeObjectFull:
 		dst = append(dst, `,"object":`...)
 		dst = w.appendObject(dst, e)
+	default: // None: null, as kube-apiserver sends it
+		dst = append(dst, `,"object":null`...)
 	}
 	return append(dst, '}')
 }

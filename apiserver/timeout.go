@@ -10,20 +10,23 @@ import (
 	"github.com/kapi-dev/kapi/status"
 )
 
-// A request's deadline and its writes meet at a gate, so that a write
-// either happens completely or not at all, and the answer says which:
+// A request's deadline and its writes meet at a gate, so that the answer
+// to a write that ran out of time never claims more than the server
+// knows:
 //
 //   - before a store write the request passes the gate, which it cannot
 //     once the deadline has fired: the write is then not attempted and the
 //     client gets 504 Timeout with nothing stored;
-//   - a deadline that fires while a store write is under way waits for
-//     it: a write that succeeds is answered as usual (the request is then
-//     no longer bound by its timeout; its remaining work is encoding the
-//     answer), one that fails (a conflict) reopens the gate and the
-//     deadline takes effect at once.
+//   - a deadline that fires while a store write is under way takes effect
+//     at once, as kube-apiserver's does: the client gets 504 Timeout,
+//     which tells it that the write may still happen (a store that hangs
+//     may apply it later), and the store call is cancelled;
+//   - once a store write has succeeded the deadline no longer applies:
+//     the request's remaining work is encoding the answer, and a write
+//     known to be done is answered as one.
 //
 // The handler's context is cancelled when the deadline takes effect, so
-// that reads and waits stop.
+// that reads, waits and the store call stop.
 const (
 	gateOpen      = iota // no write under way, deadline not passed
 	gateWriting          // a store write is under way
@@ -31,16 +34,28 @@ const (
 	gateExpired          // the deadline took effect
 )
 
-// timeoutMessage is kube-apiserver's message for a request that ran out of
-// time.
+// timeoutMessage is kube-apiserver's message for a request that ran out
+// of the time its timeout filter allows (the server's request timeout or
+// the client's timeout=).
 const timeoutMessage = "Timeout: request did not complete within the allotted timeout"
+
+// writeTimeoutMessage is kube-apiserver's message for a write that ran
+// out of the time its handler allows (maxWriteTimeout): the one a client
+// gets when etcd hangs.
+const writeTimeoutMessage = "Timeout: request did not complete within requested timeout - context deadline exceeded"
+
+// maxWriteTimeout bounds a create, update, patch or delete of one object
+// whose request timeout is longer, as kube-apiserver's handlers bound
+// theirs (34 s, under its default request timeout of 60 s).
+const maxWriteTimeout = 34 * time.Second
 
 // deadline is one request's gate.
 type deadline struct {
-	mu     sync.Mutex
-	state  int
-	passed bool // the deadline fired while a write was under way
-	req    *timedRequest
+	mu    sync.Mutex
+	state int
+	// msg is the message of the 504; empty: timeoutMessage.
+	msg string
+	req *timedRequest
 }
 
 type deadlineKey struct{}
@@ -72,32 +87,39 @@ func endWrite(ctx context.Context, settled bool) {
 		return
 	}
 	d.mu.Lock()
-	fire := false
+	defer d.mu.Unlock()
 	if d.state == gateWriting {
 		if settled {
 			d.state = gateCommitted
 		} else {
 			d.state = gateOpen
-			fire = d.passed
 		}
-	}
-	d.mu.Unlock()
-	if fire {
-		d.req.fire()
 	}
 }
 
-// expire is called when the deadline fires: true when it takes effect,
-// false when a write is under way or done.
-func (d *deadline) expire() bool {
+// expire is called when the deadline fires: it reports whether the
+// deadline takes effect (not once a write succeeded), and the message of
+// the 504.
+func (d *deadline) expire() (bool, string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.state != gateOpen {
-		d.passed = true
-		return false
+	if d.state == gateCommitted {
+		return false, ""
 	}
 	d.state = gateExpired
-	return true
+	if d.msg == "" {
+		return true, timeoutMessage
+	}
+	return true, d.msg
+}
+
+// boundWrite brings the deadline of a write of one object forward to
+// maxWriteTimeout from now, when its request may run longer, with
+// kube-apiserver's message for it.
+func (s *core) boundWrite(ctx context.Context) {
+	if d, _ := ctx.Value(deadlineKey{}).(*deadline); d != nil {
+		d.req.bound(s.writeTimeout)
+	}
 }
 
 // requestTimeout is how long a request may run: the server's timeout, or
@@ -125,12 +147,13 @@ func (s *Server) requestTimeout(r *http.Request) (time.Duration, error) {
 func (s *Server) withTimeout(w http.ResponseWriter, r *http.Request, timeout time.Duration, rec *RequestRecord, next func(http.ResponseWriter, *http.Request)) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	t := &timedRequest{s: s, r: r, cancel: cancel}
+	t := &timedRequest{s: s, r: r, cancel: cancel, at: time.Now().Add(timeout)}
 	t.tw = timeoutWriter{w: w, h: make(http.Header)}
 	t.d.req = t
 	tw, d := &t.tw, &t.d
 	ctx = context.WithValue(ctx, deadlineKey{}, d)
 	timer := time.AfterFunc(timeout, t.expire)
+	t.timer = timer
 	finished := false
 	defer func() {
 		// A handler that panicked is answered further up; the timer must
@@ -161,18 +184,33 @@ type timedRequest struct {
 	s      *Server
 	r      *http.Request
 	cancel context.CancelFunc
+	// timer fires at at; both change only under d.mu (see bound).
+	timer *time.Timer
+	at    time.Time
 }
 
-// expire is the timer's: the deadline takes effect unless a write is
-// under way (then it does once the write ends, see endWrite).
+// expire is the timer's: the deadline takes effect unless a write has
+// succeeded; it cancels the handler and answers 504, or cuts the
+// response short.
 func (t *timedRequest) expire() {
-	if t.d.expire() {
-		t.fire()
+	if ok, msg := t.d.expire(); ok {
+		t.tw.timeout(t.s, t.r, t.cancel, msg)
 	}
 }
 
-// fire cancels the handler and answers 504, or cuts the response short.
-func (t *timedRequest) fire() { t.tw.timeout(t.s, t.r, t.cancel) }
+// bound brings the deadline forward to limit from now, if that is
+// sooner, and gives it writeTimeoutMessage. A timer that has fired
+// already is left alone.
+func (t *timedRequest) bound(limit time.Duration) {
+	at := time.Now().Add(limit)
+	t.d.mu.Lock()
+	defer t.d.mu.Unlock()
+	if !at.Before(t.at) || t.d.state != gateOpen || !t.timer.Stop() {
+		return
+	}
+	t.at, t.d.msg = at, writeTimeoutMessage
+	t.timer.Reset(limit)
+}
 
 // timeoutWriter passes the handler's response through until the deadline
 // takes effect, and nothing after. The handler has its own header map, so
@@ -240,8 +278,9 @@ func (tw *timeoutWriter) Flush() {
 }
 
 // timeout runs when the deadline takes effect: it cancels the handler
-// and answers 504, or cuts the response short if it has started.
-func (tw *timeoutWriter) timeout(s *Server, r *http.Request, cancel context.CancelFunc) {
+// and answers 504 with msg, or cuts the response short if it has
+// started.
+func (tw *timeoutWriter) timeout(s *Server, r *http.Request, cancel context.CancelFunc, msg string) {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
 	cancel()
@@ -261,7 +300,7 @@ func (tw *timeoutWriter) timeout(s *Server, r *http.Request, cancel context.Canc
 	// not send its next request on it (HTTP/1.1; HTTP/2 streams do not
 	// wait for each other).
 	tw.w.Header().Set("Connection", "close")
-	s.writeError(tw.w, r, status.Timeout(timeoutMessage, 0))
+	s.writeError(tw.w, r, status.Timeout(msg, 0))
 	_ = http.NewResponseController(tw.w).Flush()
 }
 

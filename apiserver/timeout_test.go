@@ -3,11 +3,13 @@ package apiserver_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -105,7 +107,9 @@ func TestTimeoutStoresNothing(t *testing.T) {
 	}
 }
 
-// slowStore makes every put take delay once it has started.
+// slowStore makes every put take delay once it has started, and then
+// makes it whatever the caller's context says: a store that applies a
+// write it was too slow to answer.
 type slowStore struct {
 	storage.Interface
 	delay time.Duration
@@ -117,15 +121,143 @@ func (s slowStore) OptimisticPut(ctx context.Context, key string, value []byte, 
 }
 
 // TestTimeoutDuringWrite: a deadline that passes while the store is
-// writing waits for the write: the client gets 201 and the object is
-// stored, never a 504 for a write that happened.
+// writing takes effect at once, as kube-apiserver's does: the client gets
+// 504 Timeout (which says the write may still happen) without waiting for
+// the store, and the write, which the store makes later, is there.
 func TestTimeoutDuringWrite(t *testing.T) {
-	_, ts := startOps(t, apiserver.Options{Storage: slowStore{memory.New(memory.Options{}), 400 * time.Millisecond}})
-	if r := post(t, ts, "?timeout=100ms", "slow", ""); r.code != http.StatusCreated {
-		t.Fatalf("write under way at the deadline: %d %s", r.code, r.body)
+	const delay = 400 * time.Millisecond
+	_, ts := startOps(t, apiserver.Options{Storage: slowStore{memory.New(memory.Options{}), delay}})
+	start := time.Now()
+	r := post(t, ts, "?timeout=100ms", "slow", "")
+	if d := time.Since(start); d >= delay {
+		t.Errorf("answered after %v: held until the store answered", d)
 	}
-	if r := do(t, ts, "GET", widgetsPath+"/slow", "", ""); r.code != http.StatusOK {
-		t.Errorf("read back: %d %s", r.code, r.body)
+	checkTimeout(t, r)
+	if r.header.Get("Retry-After") != "" {
+		t.Errorf("Retry-After %q on a write that may have happened", r.header.Get("Retry-After"))
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		r := do(t, ts, "GET", widgetsPath+"/slow", "", "")
+		if r.code == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the write the store was making never landed: %d %s", r.code, r.body)
+		}
+	}
+}
+
+// hangStore hangs every write while hang is set, as etcd does when it
+// cannot commit: the write returns only when its caller gives up.
+type hangStore struct {
+	storage.Interface
+	hang    atomic.Bool
+	entered chan string
+}
+
+func newHangStore() *hangStore {
+	return &hangStore{Interface: memory.New(memory.Options{}), entered: make(chan string, 100)}
+}
+
+// wait returns when the caller gives up, or, as a store's own bound
+// would, after a while.
+func (s *hangStore) wait(ctx context.Context, key string) error {
+	s.entered <- key
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(3 * time.Second):
+		return errors.New("store: no answer")
+	}
+}
+
+func (s *hangStore) OptimisticPut(ctx context.Context, key string, value []byte, rev int64, opts storage.PutOptions) (storage.PutResponse, error) {
+	if s.hang.Load() {
+		return storage.PutResponse{}, s.wait(ctx, key)
+	}
+	return s.Interface.OptimisticPut(ctx, key, value, rev, opts)
+}
+
+func (s *hangStore) OptimisticDelete(ctx context.Context, key string, rev int64, opts storage.DeleteOptions) (storage.DeleteResponse, error) {
+	if s.hang.Load() {
+		return storage.DeleteResponse{}, s.wait(ctx, key)
+	}
+	return s.Interface.OptimisticDelete(ctx, key, rev, opts)
+}
+
+// TestTimeoutStoreHangs: every write verb whose store does not answer
+// before the request's deadline gets 504 Timeout at the deadline, with
+// kube-apiserver's message and no Retry-After, and the store call is
+// cancelled.
+func TestTimeoutStoreHangs(t *testing.T) {
+	store := newHangStore()
+	_, ts := startOps(t, apiserver.Options{Storage: store})
+	createWidget(t, ts, "a", "")
+	store.hang.Store(true)
+	for _, tc := range []struct{ method, path, contentType, body string }{
+		{"POST", widgetsPath, "application/json", `{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"b"}}`},
+		{"PUT", widgetsPath + "/a", "application/json", `{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"a"},"spec":{"color":"red"}}`},
+		{"PATCH", widgetsPath + "/a", "application/merge-patch+json", `{"spec":{"color":"blue"}}`},
+		{"PATCH", widgetsPath + "/a/scale", "application/merge-patch+json", `{"spec":{"replicas":3}}`},
+		{"DELETE", widgetsPath + "/a", "", ""},
+	} {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			start := time.Now()
+			r := do(t, ts, tc.method, tc.path+"?timeout=200ms", tc.contentType, tc.body)
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("answered after %v", d)
+			}
+			checkTimeout(t, r)
+			if st := decodeStatus(t, r); st.Details == nil || st.Details.RetryAfterSeconds != 0 || r.header.Get("Retry-After") != "" {
+				t.Errorf("details %+v, Retry-After %q: a write that may have happened", st.Details, r.header.Get("Retry-After"))
+			}
+			select {
+			case <-store.entered:
+			default:
+				t.Error("the write did not reach the store")
+			}
+		})
+	}
+}
+
+// failingStore fails every write with err.
+type failingStore struct {
+	storage.Interface
+	err error
+}
+
+func (s failingStore) OptimisticPut(context.Context, string, []byte, int64, storage.PutOptions) (storage.PutResponse, error) {
+	return storage.PutResponse{}, s.err
+}
+
+// TestStoreFailures: a store that says a write timed out (it may still be
+// applied) is answered 504 Timeout without Retry-After, as kube-apiserver
+// answers when etcd hangs; one that says it could not be reached (nothing
+// was written) 503 with Retry-After.
+func TestStoreFailures(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		err        error
+		code       int
+		reason     meta.StatusReason
+		message    string
+		retryAfter string
+	}{
+		{"timeout", &storage.Error{Code: storage.ErrTimeout, Err: context.DeadlineExceeded}, http.StatusGatewayTimeout, meta.StatusReasonTimeout,
+			"Timeout: request did not complete within requested timeout - context deadline exceeded", ""},
+		{"unavailable", &storage.Error{Code: storage.ErrUnavailable, Err: errors.New("no leader")}, http.StatusServiceUnavailable,
+			meta.StatusReasonServiceUnavailable, "storage is unavailable, please try again", "1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, ts := startOps(t, apiserver.Options{Storage: failingStore{memory.New(memory.Options{}), tc.err}})
+			r := post(t, ts, "", "a", "")
+			st := decodeStatus(t, r)
+			got := fmt.Sprintf("%d %s %q Retry-After=%q", r.code, st.Reason, st.Message, r.header.Get("Retry-After"))
+			want := fmt.Sprintf("%d %s %q Retry-After=%q", tc.code, tc.reason, tc.message, tc.retryAfter)
+			if got != want {
+				t.Errorf("got %s, want %s", got, want)
+			}
+		})
 	}
 }
 

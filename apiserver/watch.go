@@ -113,10 +113,9 @@ func (h *handler) watch(req *request) {
 	}
 
 	defer ws.clearDeadline()
+	// The stream's media type, also for Tables and partial metadata, as
+	// kube-apiserver names it.
 	req.w.Header().Set("Content-Type", ws.enc.StreamMediaType())
-	if out.as != "" {
-		req.w.Header().Set("Content-Type", out.contentType())
-	}
 	req.w.Header().Set("Cache-Control", "no-cache, private")
 	req.w.WriteHeader(http.StatusOK)
 	_ = ws.rc.Flush() // send the headers even when there is nothing yet
@@ -133,7 +132,7 @@ func (h *handler) watch(req *request) {
 		ws.forward(ctx, w)
 	}
 	if taken {
-		ws.conn.close(ws.deadline)
+		ws.conn.close()
 	}
 }
 
@@ -239,6 +238,9 @@ func (ws *watchStream) forward(ctx context.Context, w *watch.Watcher) {
 		if ws.flush() != nil {
 			return // the peer is gone or took nothing for too long
 		}
+		if len(events) == 0 {
+			ws.clearDeadline() // quiet until the next event
+		}
 	}
 }
 
@@ -341,9 +343,7 @@ func (ws *watchStream) event(ev watch.Event) error {
 	}
 	size, ok := ws.appendSpliced(ev)
 	if !ok {
-		ws.cur = ev
-		frame, err := ev.Encoded(ws.key, ws.encodeFn)
-		ws.cur = watch.Event{}
+		frame, err := ws.frame(ev)
 		if err != nil {
 			return err
 		}
@@ -403,6 +403,18 @@ func appendJSONEvent(dst []byte, typ string, kv *storage.KeyValue, at int) []byt
 	return append(dst, "}\n"...)
 }
 
+// frame frames ev in the stream's rendering: the encoding shared by the
+// streams with this rendering, but for a Table stream's first event,
+// which alone carries the column definitions (see headersSent).
+func (ws *watchStream) frame(ev watch.Event) ([]byte, error) {
+	ws.cur = ev
+	defer func() { ws.cur = watch.Event{} }()
+	if ws.headersSent() {
+		return ev.Encoded(ws.key, ws.encodeFn)
+	}
+	return ws.encodeFn()
+}
+
 // encodeCur frames ws.cur into new bytes, which may be shared with other
 // streams: nothing of the stream's own buffers is kept in them.
 func (ws *watchStream) encodeCur() ([]byte, error) {
@@ -439,15 +451,22 @@ func (ws *watchStream) encode(typ string, obj any) error {
 }
 
 // render encodes obj, rendered as the client asked, into ws.buf; a Table
-// stream sends each object as a one-row Table.
+// stream sends each object as a one-row Table, the column definitions in
+// its first event only.
 func (ws *watchStream) render(typ string, obj any) error {
 	v := obj
-	if _, isStatus := obj.(*meta.Status); !isStatus && !(typ == meta.Bookmark && ws.out.as == asTable) {
-		var err error
-		if v, err = ws.out.render(ws.r, obj); err != nil {
-			return err
-		}
+	var err error
+	switch o := obj.(type) {
+	case *meta.Status:
+	case *bookmarkObject:
+		v, err = ws.renderBookmark(o)
+	default:
+		v, err = ws.out.render(ws.r, obj)
 	}
+	if err != nil {
+		return err
+	}
+	ws.out.noHeaders = true
 	ws.buf.Reset()
 	return ws.out.ser.Encode(&ws.buf, v)
 }
@@ -539,11 +558,20 @@ func (ws *watchStream) armDeadline() {
 	}
 }
 
-// clearDeadline removes the write deadline, so that the next request on
-// a kept-alive connection is not cut by it.
+// clearDeadline removes the write deadline of a stream on the
+// ResponseWriter when it waits for events and when it ends. A deadline
+// bounds a write, not the quiet between two: on HTTP/2 it is a timer
+// that resets the stream when it fires, write or no write, so one left
+// from the last write cut a watch that saw no event for the stall
+// timeout (client-go's "watch closed unexpectedly" after 10 s over TLS);
+// and the next request on a kept-alive HTTP/1.1 connection must not be
+// cut by it. (A connection the stream took keeps its deadline: on a
+// net.Conn it only bounds writes, and armDeadline moves one that passed
+// before the next.)
 func (ws *watchStream) clearDeadline() {
 	if !ws.deadline.IsZero() && !ws.noLimit && ws.conn == nil {
 		_ = ws.rc.SetWriteDeadline(time.Time{})
+		ws.deadline = time.Time{}
 	}
 }
 

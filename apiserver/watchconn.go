@@ -26,6 +26,9 @@ type streamConn struct {
 	conn net.Conn
 	// scratch holds a chunk header as it is made.
 	scratch [chunkRoom]byte
+	// broken: a write failed (the peer is gone, or took nothing for the
+	// stall timeout), perhaps halfway through a chunk.
+	broken bool
 }
 
 // takesConn reports whether takeConn can be expected to take the
@@ -93,16 +96,25 @@ func (c *streamConn) writeChunk(batch []byte) error {
 	copy(batch[start:], hdr)
 	batch = append(batch, '\r', '\n')
 	_, err := c.conn.Write(batch[start:])
+	c.broken = c.broken || err != nil
 	return err
 }
 
+// closeTimeout bounds the write of a stream's last chunk.
+const closeTimeout = time.Second
+
 // close ends the chunked body and closes the connection, which net/http
-// can no longer keep alive for another request.
-func (c *streamConn) close(deadline time.Time) {
-	if deadline.IsZero() || time.Until(deadline) > time.Second {
-		deadline = time.Now().Add(time.Second)
+// can no longer keep alive for another request. The last chunk gets a
+// deadline of its own: the one of the stream's last write may have
+// passed during a quiet spell, and a body cut before its last chunk is
+// an error to the client (curl's "transfer closed", Go's unexpected
+// EOF) rather than the end of the watch. After a failed write the
+// connection is only closed: a last chunk behind a cut one would read
+// as more of it.
+func (c *streamConn) close() {
+	if !c.broken {
+		_ = c.conn.SetWriteDeadline(time.Now().Add(closeTimeout))
+		_, _ = c.conn.Write([]byte("0\r\n\r\n"))
 	}
-	_ = c.conn.SetWriteDeadline(deadline)
-	_, _ = c.conn.Write([]byte("0\r\n\r\n"))
 	_ = c.conn.Close()
 }

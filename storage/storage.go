@@ -212,8 +212,13 @@ const (
 	ErrCompacted ErrorCode = iota + 1
 	// ErrFutureRevision: the requested revision is newer than the store's.
 	ErrFutureRevision
-	// ErrUnavailable: the store cannot be reached or has no quorum.
+	// ErrUnavailable: the store cannot be reached or has no quorum; a
+	// write that fails with it was not made.
 	ErrUnavailable
+	// ErrTimeout: a write got no answer in time (the store's own bound,
+	// or the store's answer that it timed out, or a connection lost on
+	// the way): it may still be applied, or may not.
+	ErrTimeout
 )
 
 // Error is a storage failure the API maps onto a Status.
@@ -233,6 +238,8 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("storage: revision is newer than the current revision %d", e.Revision)
 	case ErrUnavailable:
 		return fmt.Sprintf("storage: unavailable: %v", e.Err)
+	case ErrTimeout:
+		return fmt.Sprintf("storage: write timed out: %v", e.Err)
 	}
 	return fmt.Sprintf("storage: %v", e.Err)
 }
@@ -248,6 +255,9 @@ func IsFutureRevision(err error) bool { return codeOf(err) == ErrFutureRevision 
 
 // IsUnavailable reports whether err is (or wraps) an ErrUnavailable.
 func IsUnavailable(err error) bool { return codeOf(err) == ErrUnavailable }
+
+// IsTimeout reports whether err is (or wraps) an ErrTimeout.
+func IsTimeout(err error) bool { return codeOf(err) == ErrTimeout }
 
 func codeOf(err error) ErrorCode {
 	var se *Error

@@ -26,7 +26,7 @@ type amWidget struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 	Spec              amWidgetSpec   `json:"spec,omitempty"`
-	Status            amWidgetStatus `json:"status,omitempty"`
+	Status            amWidgetStatus `json:"status,omitzero"`
 }
 
 type amWidgetSpec struct {

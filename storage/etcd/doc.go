@@ -51,7 +51,12 @@
 // ErrUnavailable [storage.Error] wrapping etcd's error. Every request but
 // a watch is bounded by [Options.RequestTimeout] (the etcd client retries
 // reads until its context ends, which, with no quorum, is never), and
-// reaching it is ErrUnavailable too. A read at a
+// reaching it is ErrUnavailable too. A write, though, fails with
+// ErrUnavailable only when etcd (or its client) refused it: no leader,
+// too many requests, no space, an unhealthy member, no endpoint, a
+// closed client. A write that timed out (the bound, etcd's own "request
+// timed out") or lost its connection may have been applied, and fails
+// with ErrTimeout. A read at a
 // revision above the current one fails with ErrFutureRevision carrying the
 // current revision. When the caller's context is cancelled its error is
 // returned as is. Other etcd errors (for example a request above etcd's

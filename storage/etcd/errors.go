@@ -51,6 +51,38 @@ func (s *Store) error(ctx context.Context, err error) error {
 	return err
 }
 
+// writeError maps an error of a write as error does, except that a
+// write etcd may have applied (its answer timed out, or was lost with
+// the connection) is ErrTimeout: ErrUnavailable says that nothing was
+// written, which only a refusal shows.
+func (s *Store) writeError(ctx context.Context, err error) error {
+	mapped := s.error(ctx, err)
+	if storage.IsUnavailable(mapped) && !refused(err) {
+		return &storage.Error{Code: storage.ErrTimeout, Err: err}
+	}
+	return mapped
+}
+
+// refused reports whether err turns a request down before etcd could
+// apply it: no leader to propose it to, too many requests, no space
+// left, an unhealthy member, no endpoint to send it to, or a client
+// closed before sending.
+func refused(err error) bool {
+	var ee rpctypes.EtcdError
+	if errors.As(err, &ee) {
+		switch ee {
+		case rpctypes.ErrNoLeader, rpctypes.ErrTooManyRequests, rpctypes.ErrNoSpace, rpctypes.ErrUnhealthy:
+			return true
+		}
+		return false
+	}
+	if errors.Is(err, clientv3.ErrNoAvailableEndpoints) || errors.Is(err, context.Canceled) {
+		return true
+	}
+	st, ok := status.FromError(err)
+	return ok && st.Code() == codes.Canceled
+}
+
 // unavailable reports whether err says etcd cannot answer now: the
 // cluster has no leader or quorum, a request timed out, the connection or
 // the client is gone, or etcd sheds load.

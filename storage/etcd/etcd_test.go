@@ -461,8 +461,9 @@ func TestUnavailable(t *testing.T) {
 }
 
 // TestRequestTimeout checks that with etcd gone, every request fails
-// with ErrUnavailable once the store's request timeout passes, although
-// the caller set no deadline: the client would retry reads forever.
+// once the store's request timeout passes, although the caller set no
+// deadline (the client would retry reads forever): with ErrUnavailable,
+// or, for a write, which etcd may apply when it comes back, ErrTimeout.
 func TestRequestTimeout(t *testing.T) {
 	f := newFixture(t, "")
 	f.put("/w/a", "x", 0)
@@ -473,17 +474,21 @@ func TestRequestTimeout(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		call func() error
+		code storage.ErrorCode
 	}{
-		{"Get", func() error { _, err := s.Get(ctx, "/w/a", storage.GetOptions{}); return err }},
-		{"Get at a revision", func() error { _, err := s.Get(ctx, "/w/a", storage.GetOptions{Revision: 2}); return err }},
-		{"List", func() error { _, err := s.List(ctx, "/w/", storage.ListOptions{}); return err }},
-		{"Revision", func() error { _, err := s.Revision(ctx); return err }},
+		{"Get", func() error { _, err := s.Get(ctx, "/w/a", storage.GetOptions{}); return err }, storage.ErrUnavailable},
+		{"Get at a revision", func() error { _, err := s.Get(ctx, "/w/a", storage.GetOptions{Revision: 2}); return err }, storage.ErrUnavailable},
+		{"List", func() error { _, err := s.List(ctx, "/w/", storage.ListOptions{}); return err }, storage.ErrUnavailable},
+		{"Revision", func() error { _, err := s.Revision(ctx); return err }, storage.ErrUnavailable},
 		{"OptimisticPut", func() error {
 			_, err := s.OptimisticPut(ctx, "/w/b", nil, 0, storage.PutOptions{})
 			return err
-		}},
-		{"OptimisticDelete", func() error { _, err := s.OptimisticDelete(ctx, "/w/a", 2, storage.DeleteOptions{}); return err }},
-		{"Compact", func() error { return s.Compact(ctx, 2) }},
+		}, storage.ErrTimeout},
+		{"OptimisticDelete", func() error {
+			_, err := s.OptimisticDelete(ctx, "/w/a", 2, storage.DeleteOptions{})
+			return err
+		}, storage.ErrTimeout},
+		{"Compact", func() error { return s.Compact(ctx, 2) }, storage.ErrUnavailable},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
@@ -491,8 +496,9 @@ func TestRequestTimeout(t *testing.T) {
 			go func() { done <- tc.call() }()
 			select {
 			case err := <-done:
-				if !storage.IsUnavailable(err) {
-					t.Fatalf("error %v, want ErrUnavailable", err)
+				var se *storage.Error
+				if !errors.As(err, &se) || se.Code != tc.code {
+					t.Fatalf("error %v, want code %d", err, tc.code)
 				}
 				if d := time.Since(start); d > 10*timeout {
 					t.Fatalf("took %v with a timeout of %v", d, timeout)

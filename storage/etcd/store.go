@@ -36,7 +36,9 @@ type Options struct {
 	// watches. The etcd client retries reads for as long as its context
 	// allows, so without a bound a read waits forever while the cluster
 	// has no quorum; with one it fails with ErrUnavailable, which a server
-	// can answer at once (503 with Retry-After). Zero means
+	// can answer at once (503 with Retry-After). A write that reaches
+	// the bound fails with ErrTimeout instead, since etcd may still apply
+	// it (a server answers 504 Timeout). Zero means
 	// DefaultRequestTimeout; negative means no bound but the caller's.
 	RequestTimeout time.Duration
 
@@ -210,7 +212,7 @@ func (s *Store) OptimisticPut(ctx context.Context, key string, value []byte, exp
 		Commit()
 	s.observe(putOperation(expectedRevision), key, start, err)
 	if err != nil {
-		return storage.PutResponse{}, s.error(ctx, err)
+		return storage.PutResponse{}, s.writeError(ctx, err)
 	}
 	out := storage.PutResponse{Succeeded: resp.Succeeded, Revision: resp.Header.Revision}
 	if !resp.Succeeded {
@@ -254,7 +256,7 @@ func (s *Store) OptimisticDelete(ctx context.Context, key string, expectedRevisi
 		Commit()
 	s.observe("delete", key, start, err)
 	if err != nil {
-		return storage.DeleteResponse{}, s.error(ctx, err)
+		return storage.DeleteResponse{}, s.writeError(ctx, err)
 	}
 	out := storage.DeleteResponse{Succeeded: resp.Succeeded, Revision: resp.Header.Revision}
 	if resp.Succeeded {

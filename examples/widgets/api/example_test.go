@@ -41,7 +41,7 @@ func Example() {
 	body, _ := io.ReadAll(resp.Body)
 	fmt.Println(resp.Status)
 	i := strings.Index(string(body), `"spec"`)
-	fmt.Println(string(body[i : i+strings.Index(string(body[i:]), `},"status"`)+1]))
+	fmt.Println(strings.TrimSuffix(strings.TrimSpace(string(body[i:])), "}")) // spec comes last: no status yet
 	// Output:
 	// 201 Created
 	// "spec":{"replicas":1,"color":"red","ports":[{"name":"http","port":80,"protocol":"TCP"}]}

@@ -35,7 +35,7 @@ type Widget struct {
 	meta.TypeMeta   `json:",inline"`
 	meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Spec            WidgetSpec   `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
-	Status          WidgetStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
+	Status          WidgetStatus `json:"status,omitzero" protobuf:"bytes,3,opt,name=status"`
 }
 
 // WidgetSpec is the desired state of a Widget.
