@@ -266,6 +266,8 @@ func (s *Serializer) decodeBytes(vt *valueType, v reflect.Value, payload []byte,
 			}
 			return nil
 		})
+	case kProxy:
+		return s.decodeProxy(vt, v, payload, dc)
 	case kDynamic:
 		return fmt.Errorf("cannot decode into %v", v.Type())
 	}

@@ -172,7 +172,7 @@ func (s *Serializer) encoder() *encoder {
 }
 
 func (s *Serializer) release(e *encoder) {
-	if cap(e.sizes) > 1<<12 || cap(e.entries) > 1<<10 {
+	if cap(e.sizes) > 1<<12 || cap(e.entries) > 1<<10 || cap(e.proxies) > 1<<10 {
 		return // do not keep what one huge object grew
 	}
 	e.reset()
