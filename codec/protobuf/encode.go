@@ -300,10 +300,14 @@ func (e *encoder) appendMessage(b []byte, p *plan, v reflect.Value) []byte {
 	return b
 }
 
+// appendMap writes a map's entries. The first pass queued them together,
+// before the entries of any map inside their values, so the map takes its
+// whole run before writing a value.
 func (e *encoder) appendMap(b []byte, f *field, m reflect.Value) []byte {
-	for n := m.Len(); n > 0; n-- {
-		ent := &e.entries[e.nextE]
-		e.nextE++
+	entries := e.entries[e.nextE : e.nextE+m.Len()]
+	e.nextE += len(entries)
+	for i := range entries {
+		ent := &entries[i]
 		b = append(b, f.tag...)
 		b = protowire.AppendVarint(b, uint64(e.sizes[e.next]))
 		e.next++
