@@ -65,6 +65,10 @@ type valueType struct {
 	kind valueKind
 	typ  reflect.Type // the Go type, for allocation while decoding
 	msg  *plan        // kMessage: its plan; kProxy: its proxy's
+	// perByte is, for a message, the memory per byte of body its
+	// smallest generated encoding takes in this field, at least
+	// allocPerByte (see budget.go).
+	perByte int64
 }
 
 // field is one protobuf field of a struct.
@@ -84,6 +88,7 @@ type plan struct {
 	fields   []field // in field-number order, the order gogo writes them
 	byNum    map[protowire.Number]int
 	typeMeta int // index of an untagged meta.TypeMeta field (the envelope's), or -1
+	minWire  int // the fewest bytes generated code writes for the message (see budget.go)
 }
 
 var (

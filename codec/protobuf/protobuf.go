@@ -89,6 +89,7 @@ func (s *Serializer) planOf(t reflect.Type) (*plan, error) {
 		s.plans.Store(t, &planResult{err: err})
 		return nil, err
 	}
+	settleBudgets(b.built)
 	for typ, bp := range b.built {
 		s.plans.Store(typ, &planResult{plan: bp})
 	}

@@ -150,7 +150,7 @@ func (s *Serializer) decodeProxy(vt *valueType, v reflect.Value, payload []byte,
 		pv = reflect.New(vt.msg.typ)
 	}
 	if dc.depth+1 <= maxDepth {
-		if err := dc.charge(vt.msg.typ.Size()); err != nil {
+		if err := dc.charge(vt.scaled(vt.msg.typ.Size())); err != nil {
 			return err
 		}
 	}
