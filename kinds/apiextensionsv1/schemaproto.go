@@ -1,11 +1,11 @@
 package apiextensionsv1
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
+
+	kjson "sigs.k8s.io/json"
 
 	"github.com/kapi-dev/kapi/codec/protobuf"
 )
@@ -29,7 +29,7 @@ func (p *JSONSchemaProps) ToProtobufProxy() (any, error) {
 		return nil, nil
 	}
 	s := &schemaProps{}
-	if err := json.Unmarshal(*p, s); err != nil {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(*p, s); err != nil {
 		return nil, fmt.Errorf("openAPIV3Schema: %w", err)
 	}
 	return s, nil
@@ -131,9 +131,9 @@ func (s *schemaOrArray) UnmarshalJSON(b []byte) error {
 	switch firstByte(b) {
 	case '{':
 		s.Schema = &schemaProps{}
-		return json.Unmarshal(b, s.Schema)
+		return kjson.UnmarshalCaseSensitivePreserveInts(b, s.Schema)
 	case '[':
-		return json.Unmarshal(b, &s.JSONSchemas)
+		return kjson.UnmarshalCaseSensitivePreserveInts(b, &s.JSONSchemas)
 	}
 	return nil
 }
@@ -158,7 +158,7 @@ func (s *schemaOrBool) UnmarshalJSON(b []byte) error {
 	switch {
 	case firstByte(b) == '{':
 		*s = schemaOrBool{Allows: true, Schema: &schemaProps{}}
-		return json.Unmarshal(b, s.Schema)
+		return kjson.UnmarshalCaseSensitivePreserveInts(b, s.Schema)
 	case string(b) == "true":
 		*s = schemaOrBool{Allows: true}
 	case string(b) == "false":
@@ -195,9 +195,9 @@ func (s *schemaOrList) UnmarshalJSON(b []byte) error {
 	switch firstByte(b) {
 	case '{':
 		s.Schema = &schemaProps{}
-		return json.Unmarshal(b, s.Schema)
+		return kjson.UnmarshalCaseSensitivePreserveInts(b, s.Schema)
 	case '[':
-		return json.Unmarshal(b, &s.Property)
+		return kjson.UnmarshalCaseSensitivePreserveInts(b, &s.Property)
 	}
 	return nil
 }
@@ -226,60 +226,16 @@ func (v jsonValue) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON keeps the value as kube stores it: kube-apiserver reads
-// it into a Go value (integers as int64, other numbers as float64) and
-// writes it back with encoding/json, so keys come sorted, space goes, and
-// numbers and strings take encoding/json's spelling.
+// it into a Go value (integers that fit as int64, other numbers as
+// float64) and writes it back with encoding/json, so keys come sorted,
+// space goes, and numbers and strings take encoding/json's spelling.
 func (v *jsonValue) UnmarshalJSON(b []byte) error {
 	v.Raw = nil
-	if bytes.Equal(b, []byte("null")) {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
 	var x any
-	if err := dec.Decode(&x); err != nil {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(b, &x); err != nil || x == nil {
 		return err
-	}
-	x, err := kubeNumbers(x)
-	if err != nil {
-		return err
-	}
-	if x == nil {
-		return nil
 	}
 	raw, err := json.Marshal(x)
-	if err != nil {
-		return err
-	}
 	v.Raw = raw
-	return nil
-}
-
-// kubeNumbers turns the json.Numbers of a decoded value into int64 when
-// they are integers that fit, float64 otherwise, as kube's decoder does.
-func kubeNumbers(x any) (any, error) {
-	switch t := x.(type) {
-	case json.Number:
-		if i, err := strconv.ParseInt(string(t), 10, 64); err == nil {
-			return i, nil
-		}
-		return strconv.ParseFloat(string(t), 64)
-	case map[string]any:
-		for k, e := range t {
-			n, err := kubeNumbers(e)
-			if err != nil {
-				return nil, err
-			}
-			t[k] = n
-		}
-	case []any:
-		for i, e := range t {
-			n, err := kubeNumbers(e)
-			if err != nil {
-				return nil, err
-			}
-			t[i] = n
-		}
-	}
-	return x, nil
+	return err
 }
