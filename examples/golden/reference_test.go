@@ -14,6 +14,7 @@ import (
 	eventsv1 "k8s.io/api/events/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	k8sproto "k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
@@ -66,6 +67,10 @@ func (tg target) do(t *testing.T, method, path string, body []byte) (int, []byte
 // every kind, kube only on kinds with a spec; kube labels a namespace
 // with its name.
 func scrub(o runtime.Object) {
+	if apimeta.IsListType(o) {
+		scrubList(o)
+		return
+	}
 	if m, ok := o.(metav1.Object); ok {
 		m.SetUID("")
 		m.SetResourceVersion("")
@@ -83,9 +88,25 @@ func scrub(o runtime.Object) {
 	}
 }
 
+// scrubList scrubs a list's items and clears its resourceVersion.
+func scrubList(o runtime.Object) {
+	items, err := apimeta.ExtractList(o)
+	if err != nil {
+		return
+	}
+	for _, it := range items {
+		scrub(it)
+	}
+	_ = apimeta.SetList(o, items)
+	if l, err := apimeta.ListAccessor(o); err == nil {
+		l.SetResourceVersion("")
+	}
+}
+
 // TestProtobufAgainstReference creates one object of every built-in kind
 // kapi serves on both servers from the same protobuf body, then gets it
-// in protobuf, and compares the answers' bytes once scrubbed.
+// and lists it in protobuf, and compares the answers' bytes once
+// scrubbed.
 func TestProtobufAgainstReference(t *testing.T) {
 	ref, kapi := os.Getenv("KAPI_REFERENCE_KUBECONFIG"), os.Getenv("KAPI_KUBECONFIG")
 	if ref == "" || kapi == "" {
@@ -179,7 +200,9 @@ func TestProtobufAgainstReference(t *testing.T) {
 		if path[0] != '/' {
 			path = o.create + "/" + path
 		}
-		var creates, gets [2][]byte
+		name, _ := apimeta.NewAccessor().Name(o.obj)
+		list := o.create + "?fieldSelector=metadata.name%3D" + name
+		var creates, gets, lists [2][]byte
 		for i, s := range servers {
 			code, b := s.do(t, "POST", o.create, body.Bytes())
 			if code != 201 {
@@ -194,9 +217,14 @@ func TestProtobufAgainstReference(t *testing.T) {
 				t.Errorf("%s: GET %s: %d %q", s.name, path, code, b)
 			}
 			gets[i] = b
+			if code, b = s.do(t, "GET", list, nil); code != 200 {
+				t.Errorf("%s: GET %s: %d %q", s.name, list, code, b)
+			}
+			lists[i] = b
 		}
 		compare(t, ser, "create "+o.create, creates)
 		compare(t, ser, "get "+path, gets)
+		compare(t, ser, "list "+list, lists)
 	}
 }
 
