@@ -142,5 +142,12 @@ func userInfoOf(u *auth.User) userInfo {
 	if u == nil {
 		return userInfo{}
 	}
-	return userInfo{Username: u.Name, UID: u.UID, Groups: u.Groups, Extra: u.Extra}
+	info := userInfo{Username: u.Name, UID: u.UID, Groups: u.Groups}
+	if len(u.Extra) > 0 {
+		info.Extra = make(map[string]extraValue, len(u.Extra))
+		for k, v := range u.Extra {
+			info.Extra[k] = v
+		}
+	}
+	return info
 }

@@ -1,6 +1,9 @@
 package apiserver
 
-import "github.com/kapi-dev/kapi/meta"
+import (
+	"github.com/kapi-dev/kapi/codec/protobuf"
+	"github.com/kapi-dev/kapi/meta"
+)
 
 // The review kinds mirror k8s.io/api's authorization/v1 and
 // authentication/v1 types field for field, with the same JSON names and
@@ -28,6 +31,25 @@ type resourceAttributes struct {
 	Resource    string `json:"resource,omitempty" protobuf:"bytes,5,opt,name=resource"`
 	Subresource string `json:"subresource,omitempty" protobuf:"bytes,6,opt,name=subresource"`
 	Name        string `json:"name,omitempty" protobuf:"bytes,7,opt,name=name"`
+	// FieldSelector and LabelSelector narrow a list or watch; kapi's
+	// authorizers do not look at them, but the answer carries them back.
+	FieldSelector *selectorAttributes `json:"fieldSelector,omitempty" protobuf:"bytes,8,opt,name=fieldSelector"`
+	LabelSelector *selectorAttributes `json:"labelSelector,omitempty" protobuf:"bytes,9,opt,name=labelSelector"`
+}
+
+// selectorAttributes is authorization/v1 FieldSelectorAttributes and
+// LabelSelectorAttributes, which have the same fields.
+type selectorAttributes struct {
+	RawSelector  string                `json:"rawSelector,omitempty" protobuf:"bytes,1,opt,name=rawSelector"`
+	Requirements []selectorRequirement `json:"requirements,omitempty" protobuf:"bytes,2,rep,name=requirements"`
+}
+
+// selectorRequirement is meta/v1 FieldSelectorRequirement and
+// LabelSelectorRequirement, which have the same fields.
+type selectorRequirement struct {
+	Key      string   `json:"key" protobuf:"bytes,1,opt,name=key"`
+	Operator string   `json:"operator" protobuf:"bytes,2,opt,name=operator"`
+	Values   []string `json:"values,omitempty" protobuf:"bytes,3,rep,name=values"`
 }
 
 type nonResourceAttributes struct {
@@ -85,12 +107,32 @@ type selfSubjectReviewStatus struct {
 	UserInfo userInfo `json:"userInfo,omitempty" protobuf:"bytes,1,opt,name=userInfo"`
 }
 
-// userInfo is authentication/v1 UserInfo. Its extra attributes are sent
-// in JSON only: their protobuf form (a map of ExtraValue messages) is not
-// carried.
+// userInfo is authentication/v1 UserInfo.
 type userInfo struct {
-	Username string              `json:"username,omitempty" protobuf:"bytes,1,opt,name=username"`
-	UID      string              `json:"uid,omitempty" protobuf:"bytes,2,opt,name=uid"`
-	Groups   []string            `json:"groups,omitempty" protobuf:"bytes,3,rep,name=groups"`
-	Extra    map[string][]string `json:"extra,omitempty" protobuf:"-"`
+	Username string                `json:"username,omitempty" protobuf:"bytes,1,opt,name=username"`
+	UID      string                `json:"uid,omitempty" protobuf:"bytes,2,opt,name=uid"`
+	Groups   []string              `json:"groups,omitempty" protobuf:"bytes,3,rep,name=groups"`
+	Extra    map[string]extraValue `json:"extra,omitempty" protobuf:"bytes,4,rep,name=extra"`
+}
+
+// extraValue is authentication/v1 ExtraValue: a list of strings in JSON,
+// a message {items=1} in protobuf.
+type extraValue []string
+
+var _ protobuf.Proxied = (*extraValue)(nil)
+
+type extraValueProxy struct {
+	Items []string `protobuf:"bytes,1,rep,name=items"`
+}
+
+// NewProtobufProxy returns an empty message of items.
+func (*extraValue) NewProtobufProxy() any { return &extraValueProxy{} }
+
+// ToProtobufProxy returns the items as a message.
+func (v *extraValue) ToProtobufProxy() (any, error) { return &extraValueProxy{Items: *v}, nil }
+
+// FromProtobufProxy takes the message's items.
+func (v *extraValue) FromProtobufProxy(p any) error {
+	*v = append(extraValue{}, p.(*extraValueProxy).Items...)
+	return nil
 }

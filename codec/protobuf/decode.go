@@ -18,7 +18,9 @@ const maxDepth = 1000
 // A body may decode to at most allocPerByte bytes of message structs per
 // byte of body, plus allocBase: a nested or repeated empty message takes
 // two bytes of body but a whole struct in memory, so that without a bound
-// 3 MiB of them could take hundreds of times their size.
+// 3 MiB of them could take hundreds of times their size. A field whose
+// messages take more even as generated code writes them is charged in
+// proportion (see budget.go).
 const (
 	allocPerByte = 8
 	allocBase    = 64 << 10
@@ -101,7 +103,7 @@ func (s *Serializer) decodeField(f *field, fv reflect.Value, typ protowire.Type,
 		}
 		// Appending allocates a few times the element's size, the
 		// slice growing by a quarter once it is large.
-		if err := dc.charge(4 * f.val.typ.Size()); err != nil {
+		if err := dc.charge(f.val.scaled(4 * f.val.typ.Size())); err != nil {
 			return 0, err
 		}
 		fv.Set(reflect.Append(fv, reflect.Zero(f.val.typ)))
@@ -234,7 +236,7 @@ func (s *Serializer) decodeBytes(vt *valueType, v reflect.Value, payload []byte,
 	case kMessage:
 		dc = dc.deeper()
 		if dc.depth <= maxDepth {
-			if err := dc.charge(v.Type().Size()); err != nil {
+			if err := dc.charge(vt.scaled(v.Type().Size())); err != nil {
 				return err
 			}
 		}
@@ -266,6 +268,8 @@ func (s *Serializer) decodeBytes(vt *valueType, v reflect.Value, payload []byte,
 			}
 			return nil
 		})
+	case kProxy:
+		return s.decodeProxy(vt, v, payload, dc)
 	case kDynamic:
 		return fmt.Errorf("cannot decode into %v", v.Type())
 	}

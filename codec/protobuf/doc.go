@@ -23,6 +23,13 @@
 // has no protobuf form: [Serializer.Supports] says so, and negotiation
 // falls back to another media type.
 //
+// # Proxies
+//
+// A type whose Go form is not its wire form implements [Proxied]: it
+// travels as another struct, its proxy, encoded from its own tags. That is
+// how a schema kept as raw JSON travels as apiextensions' typed
+// JSONSchemaProps, and a named []string as a message of items.
+//
 // How a type is encoded is worked out once, on first use, and kept in the
 // [Serializer]; encoding and decoding then follow that plan.
 //

@@ -22,6 +22,8 @@ type encoder struct {
 	next    int
 	entries []mapEntry // the entries of every map, each map's sorted by key
 	nextE   int
+	proxies []reflect.Value // the proxy of every Proxied value, invalid for none
+	nextX   int
 	err     error
 }
 
@@ -38,6 +40,8 @@ func (e *encoder) reset() {
 	e.sizes, e.next = e.sizes[:0], 0
 	clear(e.entries)
 	e.entries, e.nextE = e.entries[:0], 0
+	clear(e.proxies)
+	e.proxies, e.nextX = e.proxies[:0], 0
 	e.err = nil
 }
 
@@ -80,6 +84,10 @@ func (e *encoder) sizeMessage(p *plan, v reflect.Value) int {
 		switch f.shape {
 		case single:
 			if f.val.kind == kBytes && fv.IsNil() {
+				continue
+			}
+			if f.val.kind == kProxy {
+				n += e.sizeProxyField(f, fv)
 				continue
 			}
 			n += len(f.tag) + e.sizeValue(&f.val, fv)
@@ -185,6 +193,8 @@ func (e *encoder) sizeValue(vt *valueType, v reflect.Value) int {
 		n := e.sizeMessage(vt.msg, v)
 		e.sizes[idx] = n
 		return protowire.SizeBytes(n)
+	case kProxy:
+		return e.sizeProxy(vt, v)
 	case kDynamic:
 		p, obj := e.dynamic(v)
 		if p == nil {
@@ -270,6 +280,10 @@ func (e *encoder) appendMessage(b []byte, p *plan, v reflect.Value) []byte {
 			if f.val.kind == kBytes && fv.IsNil() {
 				continue
 			}
+			if f.val.kind == kProxy {
+				b = e.appendProxyField(b, f)
+				continue
+			}
 			b = e.appendValue(append(b, f.tag...), &f.val, fv)
 		case pointer:
 			if !fv.IsNil() {
@@ -286,10 +300,14 @@ func (e *encoder) appendMessage(b []byte, p *plan, v reflect.Value) []byte {
 	return b
 }
 
+// appendMap writes a map's entries. The first pass queued them together,
+// before the entries of any map inside their values, so the map takes its
+// whole run before writing a value.
 func (e *encoder) appendMap(b []byte, f *field, m reflect.Value) []byte {
-	for n := m.Len(); n > 0; n-- {
-		ent := &e.entries[e.nextE]
-		e.nextE++
+	entries := e.entries[e.nextE : e.nextE+m.Len()]
+	e.nextE += len(entries)
+	for i := range entries {
+		ent := &entries[i]
 		b = append(b, f.tag...)
 		b = protowire.AppendVarint(b, uint64(e.sizes[e.next]))
 		e.next++
@@ -353,6 +371,8 @@ func (e *encoder) appendValue(b []byte, vt *valueType, v reflect.Value) []byte {
 		b = protowire.AppendVarint(b, uint64(e.sizes[e.next]))
 		e.next++
 		return e.appendMessage(b, vt.msg, v)
+	case kProxy:
+		return e.appendProxy(b, vt)
 	case kDynamic:
 		p, obj := e.dynamic(v)
 		if p == nil {

@@ -14,7 +14,8 @@ import (
 func FuzzDecode(f *testing.F) {
 	s := protobuf.New()
 	for _, v := range []any{sampleWidget(), &everything{Self: &everything{Str: "x"}, StrMap: map[string]string{"a": "b"}},
-		&meta.Status{Code: 500, Details: &meta.StatusDetails{Causes: []meta.StatusCause{{Field: "f"}}}}} {
+		&meta.Status{Code: 500, Details: &meta.StatusDetails{Causes: []meta.StatusCause{{Field: "f"}}}},
+		&withProxies{Doc: doc(`{"title":"t","inner":{"count":1}}`), Docs: []doc{nil}, Extra: map[string]words{"k": {"v"}}}} {
 		var buf bytes.Buffer
 		if err := s.Encode(&buf, v); err != nil {
 			f.Fatal(err)
@@ -24,7 +25,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("k8s\x00"))
 	f.Add(envelope([]byte{0xca, 0x01, 0x02, 0xca, 0x01}))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, like := range []any{&widget{}, &everything{}, &meta.Status{}, &meta.DeleteOptions{}} {
+		for _, like := range []any{&widget{}, &everything{}, &meta.Status{}, &meta.DeleteOptions{}, &withProxies{}} {
 			v := reflect.New(reflect.TypeOf(like).Elem()).Interface()
 			if _, err := s.Decode(data, v); err != nil {
 				continue

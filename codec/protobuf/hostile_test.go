@@ -2,6 +2,7 @@ package protobuf_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -54,5 +55,49 @@ func TestHostileBodiesAllocation(t *testing.T) {
 				t.Errorf("decoding allocated %d bytes for %d of body, more than %d per byte", got, len(data), perByte)
 			}
 		})
+	}
+}
+
+// wide has many fields of which few are always written, as
+// apiextensions' JSONSchemaProps has: its structs are large next to its
+// smallest encoding.
+type wide struct {
+	A     string          `protobuf:"bytes,1,opt,name=a"`
+	B     string          `protobuf:"bytes,2,opt,name=b"`
+	C     string          `protobuf:"bytes,3,opt,name=c"`
+	D     string          `protobuf:"bytes,4,opt,name=d"`
+	Flag  bool            `protobuf:"varint,5,opt,name=flag"`
+	P1    *int64          `protobuf:"varint,6,opt,name=p1"`
+	P2    *int64          `protobuf:"varint,7,opt,name=p2"`
+	P3    *float64        `protobuf:"fixed64,8,opt,name=p3"`
+	P4    *float64        `protobuf:"fixed64,9,opt,name=p4"`
+	L1    []string        `protobuf:"bytes,10,rep,name=l1"`
+	L2    []string        `protobuf:"bytes,11,rep,name=l2"`
+	L3    []string        `protobuf:"bytes,12,rep,name=l3"`
+	Items []wide          `protobuf:"bytes,13,rep,name=items"`
+	Props map[string]wide `protobuf:"bytes,14,rep,name=props"`
+	Not   *wide           `protobuf:"bytes,15,opt,name=not"`
+	S1    *string         `protobuf:"bytes,16,opt,name=s1"`
+	S2    *string         `protobuf:"bytes,17,opt,name=s2"`
+}
+
+// TestBudgetFollowsTheType decodes a large body of wide messages as
+// generated code writes them (every string and bool, even empty): it
+// goes through, though each takes more memory per byte than allocPerByte;
+// as many empty messages, which generated code never writes for the
+// type, do not.
+func TestBudgetFollowsTheType(t *testing.T) {
+	s := protobuf.New()
+	const n = 50000
+	v := &wide{Items: make([]wide, n)}
+	data := encode(t, s, v)
+	var back wide
+	if _, err := s.Decode(data, &back); err != nil || len(back.Items) != n {
+		t.Fatalf("%d bytes of generated messages: %d items, %v", len(data), len(back.Items), err)
+	}
+	field := protowire.AppendTag(nil, 13, protowire.BytesType)
+	empty := envelope(bytes.Repeat(protowire.AppendBytes(field, nil), n))
+	if _, err := s.Decode(empty, &back); err == nil || !strings.Contains(err.Error(), "decodes to more than") {
+		t.Errorf("%d bytes of empty messages: %v, want the allocation bound", len(empty), err)
 	}
 }

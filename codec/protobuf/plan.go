@@ -29,6 +29,7 @@ const (
 	kMicroTime                  // meta.MicroTime as meta/v1 MicroTime{seconds=1, nanos=2}
 	kRaw                        // json.RawMessage as runtime.RawExtension{raw=1}
 	kDynamic                    // interface holding a pointer to a struct: a message of its dynamic type
+	kProxy                      // a Proxied value: the message of its proxy
 )
 
 // wireType is the wire type a value of the kind is written with.
@@ -63,7 +64,11 @@ const (
 type valueType struct {
 	kind valueKind
 	typ  reflect.Type // the Go type, for allocation while decoding
-	msg  *plan        // kMessage only
+	msg  *plan        // kMessage: its plan; kProxy: its proxy's
+	// perByte is, for a message, the memory per byte of body its
+	// smallest generated encoding takes in this field, at least
+	// allocPerByte (see budget.go).
+	perByte int64
 }
 
 // field is one protobuf field of a struct.
@@ -83,6 +88,7 @@ type plan struct {
 	fields   []field // in field-number order, the order gogo writes them
 	byNum    map[protowire.Number]int
 	typeMeta int // index of an untagged meta.TypeMeta field (the envelope's), or -1
+	minWire  int // the fewest bytes generated code writes for the message (see budget.go)
 }
 
 var (
@@ -158,11 +164,11 @@ func (b *builder) field(sf reflect.StructField, tag string) (field, error) {
 	f := field{num: protowire.Number(n), name: sf.Name}
 	t := sf.Type
 	switch {
-	case t == rawType || t == timeType || t == microTimeType:
+	case t == rawType || t == timeType || t == microTimeType || isProxied(t):
 		f.shape = single
 	case t.Kind() == reflect.Pointer:
 		f.shape, t = pointer, t.Elem()
-		if t.Kind() == reflect.Slice || t.Kind() == reflect.Map || t.Kind() == reflect.Pointer {
+		if !isProxied(t) && (t.Kind() == reflect.Slice || t.Kind() == reflect.Map || t.Kind() == reflect.Pointer) {
 			return field{}, fmt.Errorf("unsupported type %v", sf.Type)
 		}
 	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8:
@@ -187,6 +193,9 @@ func (b *builder) field(sf reflect.StructField, tag string) (field, error) {
 // value classifies one value type; interfaces are allowed as list items.
 func (b *builder) value(t reflect.Type, inSlice bool) (valueType, error) {
 	vt := valueType{typ: t}
+	if isProxied(t) {
+		return b.proxyValue(t)
+	}
 	switch t.Kind() {
 	case reflect.String:
 		vt.kind = kString
@@ -231,4 +240,20 @@ func (b *builder) value(t reflect.Type, inSlice bool) (valueType, error) {
 		return vt, fmt.Errorf("unsupported type %v", t)
 	}
 	return vt, nil
+}
+
+// proxyValue classifies a Proxied type: a message of its proxy's plan.
+func (b *builder) proxyValue(t reflect.Type) (valueType, error) {
+	pt, err := proxyType(t)
+	if err != nil {
+		return valueType{}, err
+	}
+	if isProxied(pt) {
+		return valueType{}, fmt.Errorf("the proxy of %v, %v, is itself proxied", t, pt)
+	}
+	p, err := b.plan(pt)
+	if err != nil {
+		return valueType{}, err
+	}
+	return valueType{kind: kProxy, typ: t, msg: p}, nil
 }

@@ -89,6 +89,7 @@ func (s *Serializer) planOf(t reflect.Type) (*plan, error) {
 		s.plans.Store(t, &planResult{err: err})
 		return nil, err
 	}
+	settleBudgets(b.built)
 	for typ, bp := range b.built {
 		s.plans.Store(typ, &planResult{plan: bp})
 	}
@@ -172,7 +173,7 @@ func (s *Serializer) encoder() *encoder {
 }
 
 func (s *Serializer) release(e *encoder) {
-	if cap(e.sizes) > 1<<12 || cap(e.entries) > 1<<10 {
+	if cap(e.sizes) > 1<<12 || cap(e.entries) > 1<<10 || cap(e.proxies) > 1<<10 {
 		return // do not keep what one huge object grew
 	}
 	e.reset()

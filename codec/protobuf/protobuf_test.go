@@ -364,3 +364,35 @@ func TestConcurrentPlans(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+type (
+	mapsInMaps struct {
+		M map[string]mapHolder `protobuf:"bytes,1,rep,name=m"`
+	}
+	mapHolder struct {
+		N map[string]string `protobuf:"bytes,1,rep,name=n"`
+	}
+)
+
+// TestMapsInMapValues: a map whose values hold maps writes each entry
+// with its own value's entries, in key order at every level.
+func TestMapsInMapValues(t *testing.T) {
+	s := protobuf.New()
+	v := &mapsInMaps{M: map[string]mapHolder{
+		"b": {N: map[string]string{"y": "2", "x": "1"}},
+		"a": {N: map[string]string{"z": "3"}},
+	}}
+	data := encode(t, s, v)
+	// m{"a": {n{"z":"3"}}}, m{"b": {n{"x":"1"}, n{"y":"2"}}}
+	want := hexOf("0a0d 0a0161 1208 0a06 0a017a 120133" + "0a15 0a0162 1210 0a06 0a0178 120131 0a06 0a0179 120132")
+	if got := body(t, data); !bytes.Equal(got, want) {
+		t.Errorf("got  % x\nwant % x", got, want)
+	}
+	var back mapsInMaps
+	if _, err := s.Decode(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(&back, v) {
+		t.Errorf("round trip: %+v", back)
+	}
+}

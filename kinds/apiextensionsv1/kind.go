@@ -17,8 +17,10 @@
 // writes then enforce.
 //
 // The types mirror k8s.io/apiextensions-apiserver's v1 types field for
-// field in JSON; a version's openAPIV3Schema is kept as the JSON it was
-// written in.
+// field, in JSON and in protobuf (with its field numbers); a version's
+// openAPIV3Schema is kept as the JSON it was written in, and travels in
+// protobuf as a typed JSONSchemaProps whose JSON values (default,
+// example, enum) are re-encoded as kube-apiserver stores them.
 package apiextensionsv1
 
 import (

@@ -12,57 +12,58 @@ import (
 // <spec.names.plural>.<spec.group>.
 type CustomResourceDefinition struct {
 	meta.TypeMeta   `json:",inline"`
-	meta.ObjectMeta `json:"metadata,omitempty"`
-	Spec            CustomResourceDefinitionSpec   `json:"spec"`
-	Status          CustomResourceDefinitionStatus `json:"status,omitempty"`
+	meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec            CustomResourceDefinitionSpec   `json:"spec" protobuf:"bytes,2,opt,name=spec"`
+	Status          CustomResourceDefinitionStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // CustomResourceDefinitionSpec is what a definition asks for.
 type CustomResourceDefinitionSpec struct {
 	// Group is the API group of the kind ("stable.example.com").
-	Group string `json:"group"`
+	Group string `json:"group" protobuf:"bytes,1,opt,name=group"`
 	// Names are the kind's names.
-	Names CustomResourceDefinitionNames `json:"names"`
+	Names CustomResourceDefinitionNames `json:"names" protobuf:"bytes,3,opt,name=names"`
 	// Scope is Namespaced or Cluster.
-	Scope string `json:"scope"`
+	Scope string `json:"scope" protobuf:"bytes,4,opt,name=scope"`
 	// Versions are the versions served; exactly one is the storage
 	// version.
-	Versions []CustomResourceDefinitionVersion `json:"versions"`
+	Versions []CustomResourceDefinitionVersion `json:"versions" protobuf:"bytes,7,rep,name=versions"`
 	// Conversion says how objects convert between versions.
-	Conversion *CustomResourceConversion `json:"conversion,omitempty"`
+	Conversion *CustomResourceConversion `json:"conversion,omitempty" protobuf:"bytes,9,opt,name=conversion"`
 	// PreserveUnknownFields must be false in v1.
-	PreserveUnknownFields bool `json:"preserveUnknownFields,omitempty"`
+	PreserveUnknownFields bool `json:"preserveUnknownFields,omitempty" protobuf:"varint,10,opt,name=preserveUnknownFields"`
 }
 
 // CustomResourceDefinitionNames are the names of a kind.
 type CustomResourceDefinitionNames struct {
-	Plural     string   `json:"plural"`
-	Singular   string   `json:"singular,omitempty"`
-	ShortNames []string `json:"shortNames,omitempty"`
-	Kind       string   `json:"kind"`
-	ListKind   string   `json:"listKind,omitempty"`
-	Categories []string `json:"categories,omitempty"`
+	Plural     string   `json:"plural" protobuf:"bytes,1,opt,name=plural"`
+	Singular   string   `json:"singular,omitempty" protobuf:"bytes,2,opt,name=singular"`
+	ShortNames []string `json:"shortNames,omitempty" protobuf:"bytes,3,opt,name=shortNames"`
+	Kind       string   `json:"kind" protobuf:"bytes,4,opt,name=kind"`
+	ListKind   string   `json:"listKind,omitempty" protobuf:"bytes,5,opt,name=listKind"`
+	Categories []string `json:"categories,omitempty" protobuf:"bytes,6,rep,name=categories"`
 }
 
 // CustomResourceDefinitionVersion is one version of the kind.
 type CustomResourceDefinitionVersion struct {
-	Name               string                    `json:"name"`
-	Served             bool                      `json:"served"`
-	Storage            bool                      `json:"storage"`
-	Deprecated         bool                      `json:"deprecated,omitempty"`
-	DeprecationWarning *string                   `json:"deprecationWarning,omitempty"`
-	Schema             *CustomResourceValidation `json:"schema,omitempty"`
+	Name               string                    `json:"name" protobuf:"bytes,1,opt,name=name"`
+	Served             bool                      `json:"served" protobuf:"varint,2,opt,name=served"`
+	Storage            bool                      `json:"storage" protobuf:"varint,3,opt,name=storage"`
+	Deprecated         bool                      `json:"deprecated,omitempty" protobuf:"varint,7,opt,name=deprecated"`
+	DeprecationWarning *string                   `json:"deprecationWarning,omitempty" protobuf:"bytes,8,opt,name=deprecationWarning"`
+	Schema             *CustomResourceValidation `json:"schema,omitempty" protobuf:"bytes,4,opt,name=schema"`
 	// Subresources are the status and scale subresources served.
-	Subresources             *CustomResourceSubresources      `json:"subresources,omitempty"`
-	AdditionalPrinterColumns []CustomResourceColumnDefinition `json:"additionalPrinterColumns,omitempty"`
-	SelectableFields         []SelectableField                `json:"selectableFields,omitempty"`
+	Subresources             *CustomResourceSubresources      `json:"subresources,omitempty" protobuf:"bytes,5,opt,name=subresources"`
+	AdditionalPrinterColumns []CustomResourceColumnDefinition `json:"additionalPrinterColumns,omitempty" protobuf:"bytes,6,rep,name=additionalPrinterColumns"`
+	SelectableFields         []SelectableField                `json:"selectableFields,omitempty" protobuf:"bytes,9,rep,name=selectableFields"`
 }
 
 // CustomResourceValidation holds a version's schema.
 type CustomResourceValidation struct {
 	// OpenAPIV3Schema is the structural schema of the kind, kept as the
-	// JSON it was written in.
-	OpenAPIV3Schema JSONSchemaProps `json:"openAPIV3Schema,omitempty"`
+	// JSON it was written in; in protobuf it is a typed JSONSchemaProps
+	// (see schemaproto.go).
+	OpenAPIV3Schema JSONSchemaProps `json:"openAPIV3Schema,omitempty" protobuf:"bytes,1,opt,name=openAPIV3Schema"`
 }
 
 // JSONSchemaProps is an OpenAPI v3 schema, kept as JSON.
@@ -94,9 +95,9 @@ func (*JSONSchemaProps) OpenAPISchema() *schema.Schema {
 // CustomResourceSubresources are the subresources of a version.
 type CustomResourceSubresources struct {
 	// Status, when present, serves /status.
-	Status *CustomResourceSubresourceStatus `json:"status,omitempty"`
+	Status *CustomResourceSubresourceStatus `json:"status,omitempty" protobuf:"bytes,1,opt,name=status"`
 	// Scale, when present, serves /scale.
-	Scale *CustomResourceSubresourceScale `json:"scale,omitempty"`
+	Scale *CustomResourceSubresourceScale `json:"scale,omitempty" protobuf:"bytes,2,opt,name=scale"`
 }
 
 // CustomResourceSubresourceStatus turns on /status; it has no fields.
@@ -104,68 +105,73 @@ type CustomResourceSubresourceStatus struct{}
 
 // CustomResourceSubresourceScale maps /scale onto the kind's fields.
 type CustomResourceSubresourceScale struct {
-	SpecReplicasPath   string  `json:"specReplicasPath"`
-	StatusReplicasPath string  `json:"statusReplicasPath"`
-	LabelSelectorPath  *string `json:"labelSelectorPath,omitempty"`
+	SpecReplicasPath   string  `json:"specReplicasPath" protobuf:"bytes,1,name=specReplicasPath"`
+	StatusReplicasPath string  `json:"statusReplicasPath" protobuf:"bytes,2,opt,name=statusReplicasPath"`
+	LabelSelectorPath  *string `json:"labelSelectorPath,omitempty" protobuf:"bytes,3,opt,name=labelSelectorPath"`
 }
 
 // CustomResourceColumnDefinition is a column of kubectl get.
 type CustomResourceColumnDefinition struct {
-	Name        string `json:"name"`
-	Type        string `json:"type"`
-	Format      string `json:"format,omitempty"`
-	Description string `json:"description,omitempty"`
-	Priority    int32  `json:"priority,omitempty"`
-	JSONPath    string `json:"jsonPath"`
+	Name        string `json:"name" protobuf:"bytes,1,opt,name=name"`
+	Type        string `json:"type" protobuf:"bytes,2,opt,name=type"`
+	Format      string `json:"format,omitempty" protobuf:"bytes,3,opt,name=format"`
+	Description string `json:"description,omitempty" protobuf:"bytes,4,opt,name=description"`
+	Priority    int32  `json:"priority,omitempty" protobuf:"bytes,5,opt,name=priority"`
+	JSONPath    string `json:"jsonPath" protobuf:"bytes,6,opt,name=jsonPath"`
 }
 
 // SelectableField is a field field selectors may name.
 type SelectableField struct {
-	JSONPath string `json:"jsonPath"`
+	JSONPath string `json:"jsonPath" protobuf:"bytes,1,opt,name=jsonPath"`
 }
 
 // CustomResourceConversion says how objects convert between versions.
 type CustomResourceConversion struct {
 	// Strategy is None or Webhook.
-	Strategy string             `json:"strategy"`
-	Webhook  *WebhookConversion `json:"webhook,omitempty"`
+	Strategy string             `json:"strategy" protobuf:"bytes,1,name=strategy"`
+	Webhook  *WebhookConversion `json:"webhook,omitempty" protobuf:"bytes,2,opt,name=webhook"`
 }
 
 // WebhookConversion is the webhook converting objects.
 type WebhookConversion struct {
-	ClientConfig             *WebhookClientConfig `json:"clientConfig,omitempty"`
-	ConversionReviewVersions []string             `json:"conversionReviewVersions"`
+	ClientConfig             *WebhookClientConfig `json:"clientConfig,omitempty" protobuf:"bytes,2,name=clientConfig"`
+	ConversionReviewVersions []string             `json:"conversionReviewVersions" protobuf:"bytes,3,rep,name=conversionReviewVersions"`
 }
 
 // WebhookClientConfig says how to reach a webhook.
 type WebhookClientConfig struct {
-	URL      *string           `json:"url,omitempty"`
-	Service  *ServiceReference `json:"service,omitempty"`
-	CABundle []byte            `json:"caBundle,omitempty"`
+	URL      *string           `json:"url,omitempty" protobuf:"bytes,3,opt,name=url"`
+	Service  *ServiceReference `json:"service,omitempty" protobuf:"bytes,1,opt,name=service"`
+	CABundle []byte            `json:"caBundle,omitempty" protobuf:"bytes,2,opt,name=caBundle"`
 }
 
 // ServiceReference names a Service a webhook is reached through.
 type ServiceReference struct {
-	Namespace string  `json:"namespace"`
-	Name      string  `json:"name"`
-	Path      *string `json:"path,omitempty"`
-	Port      *int32  `json:"port,omitempty"`
+	Namespace string  `json:"namespace" protobuf:"bytes,1,opt,name=namespace"`
+	Name      string  `json:"name" protobuf:"bytes,2,opt,name=name"`
+	Path      *string `json:"path,omitempty" protobuf:"bytes,3,opt,name=path"`
+	Port      *int32  `json:"port,omitempty" protobuf:"varint,4,opt,name=port"`
 }
 
 // CustomResourceDefinitionStatus is what the server reports.
 type CustomResourceDefinitionStatus struct {
-	Conditions     []CustomResourceDefinitionCondition `json:"conditions,omitempty" listType:"map" listMapKey:"type"`
-	AcceptedNames  CustomResourceDefinitionNames       `json:"acceptedNames"`
-	StoredVersions []string                            `json:"storedVersions"`
+	Conditions     []CustomResourceDefinitionCondition `json:"conditions,omitempty" listType:"map" listMapKey:"type" protobuf:"bytes,1,opt,name=conditions"`
+	AcceptedNames  CustomResourceDefinitionNames       `json:"acceptedNames" protobuf:"bytes,2,opt,name=acceptedNames"`
+	StoredVersions []string                            `json:"storedVersions" protobuf:"bytes,3,rep,name=storedVersions"`
+	// ObservedGeneration is the generation the status was last made
+	// from.
+	ObservedGeneration int64 `json:"observedGeneration,omitempty" protobuf:"varint,4,opt,name=observedGeneration"`
 }
 
 // CustomResourceDefinitionCondition is one condition of a definition.
 type CustomResourceDefinitionCondition struct {
-	Type               string     `json:"type"`
-	Status             string     `json:"status"`
-	LastTransitionTime *meta.Time `json:"lastTransitionTime,omitempty"`
-	Reason             string     `json:"reason,omitempty"`
-	Message            string     `json:"message,omitempty"`
+	Type               string    `json:"type" protobuf:"bytes,1,opt,name=type"`
+	Status             string    `json:"status" protobuf:"bytes,2,opt,name=status"`
+	LastTransitionTime meta.Time `json:"lastTransitionTime,omitempty" protobuf:"bytes,3,opt,name=lastTransitionTime"`
+	Reason             string    `json:"reason,omitempty" protobuf:"bytes,4,opt,name=reason"`
+	Message            string    `json:"message,omitempty" protobuf:"bytes,5,opt,name=message"`
+	// ObservedGeneration is the generation the condition was set from.
+	ObservedGeneration int64 `json:"observedGeneration,omitempty" protobuf:"varint,6,opt,name=observedGeneration"`
 }
 
 // The condition types and statuses of a definition.
@@ -205,14 +211,14 @@ func (c *CustomResourceDefinition) Condition(typ string) *CustomResourceDefiniti
 func (c *CustomResourceDefinition) SetCondition(cond CustomResourceDefinitionCondition, now meta.Time) {
 	old := c.Condition(cond.Type)
 	if old == nil {
-		cond.LastTransitionTime = &now
+		cond.LastTransitionTime = now
 		c.Status.Conditions = append(c.Status.Conditions, cond)
 		return
 	}
-	if old.Status == cond.Status && old.LastTransitionTime != nil {
+	if old.Status == cond.Status && !old.LastTransitionTime.IsZero() {
 		cond.LastTransitionTime = old.LastTransitionTime
 	} else {
-		cond.LastTransitionTime = &now
+		cond.LastTransitionTime = now
 	}
 	*old = cond
 }
