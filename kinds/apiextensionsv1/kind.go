@@ -28,6 +28,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -44,13 +45,16 @@ const (
 // collides with a registered kind, or whose schema or rules do not
 // compile) is refused with 422 Invalid. It returns srv, as Register does.
 func Register(srv *apiserver.Server) *apiserver.Server {
-	return srv.Register(DefinitionKind(srv.CheckKind))
+	return srv.Register(DefinitionKind(srv.CheckKind, srv.RuleEngine()))
 }
 
 // DefinitionKind is the registration of CustomResourceDefinition; check,
 // when not nil, is asked about the kind each definition defines (see
-// [apiserver.Server.CheckKind]).
-func DefinitionKind(check func(apiserver.Kind) error) apiserver.Kind {
+// [apiserver.Server.CheckKind]). rules, when not nil, compiles the
+// x-kubernetes-validations of each version's schema first, so that each
+// rule that does not compile or costs too much is its own cause, at its
+// place in the definition.
+func DefinitionKind(check func(apiserver.Kind) error, rules schema.RuleEngine) apiserver.Kind {
 	return apiserver.Kind{
 		Group: Group, Version: Version, Kind: "CustomResourceDefinition", Resource: Resource,
 		Singular: "customresourcedefinition", ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"},
@@ -63,21 +67,27 @@ func DefinitionKind(check func(apiserver.Kind) error) apiserver.Kind {
 			if old != nil {
 				prev = old.(*CustomResourceDefinition)
 			}
-			return validateAll(obj.(*CustomResourceDefinition), prev, check)
+			return validateAll(obj.(*CustomResourceDefinition), prev, check, rules)
 		},
 		Deletion: &apiserver.DeletionHooks{Mark: markDeleting},
 	}
 }
 
 // validateAll checks a definition and the kind it defines.
-func validateAll(crd, old *CustomResourceDefinition, check func(apiserver.Kind) error) status.FieldErrors {
+func validateAll(crd, old *CustomResourceDefinition, check func(apiserver.Kind) error, rules schema.RuleEngine) status.FieldErrors {
 	errs := validate(crd, old)
 	if len(errs) > 0 {
 		return errs
 	}
 	k, errs := KindFor(crd)
-	if len(errs) > 0 || check == nil {
+	if len(errs) > 0 {
 		return errs
+	}
+	if errs := ruleErrors(crd, k, rules); len(errs) > 0 {
+		return errs
+	}
+	if check == nil {
+		return nil
 	}
 	if err := check(k); err != nil {
 		return status.FieldErrors{kindError(crd, err)}
