@@ -55,7 +55,8 @@ type RuleEngine interface {
 	// Compile compiles every rule of the schema tree rooted at s, the
 	// root of a kind, and checks their estimated cost. root names s in
 	// the errors, as kube-apiserver names a CustomResourceDefinition's
-	// schema: spec.versions[0].schema.openAPIV3Schema. The error is a
+	// schema (spec.validation.openAPIV3Schema, or
+	// spec.versions[1].schema.openAPIV3Schema). The error is a
 	// status.FieldErrors with one error per problem, at the rule's path
 	// (root.properties[spec].x-kubernetes-validations[0].rule).
 	Compile(s *Schema, root status.Path) (RuleValidator, error)

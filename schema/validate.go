@@ -90,16 +90,41 @@ func (v *Validator) Validate(p status.Path, x any) status.FieldErrors {
 	return errs
 }
 
+// ValidateValue returns the problems of x as a value of its own, as
+// kube-apiserver checks a schema's default: the messages name x's
+// fields from x ("a.b in body ..."; x itself is ""), and the errors
+// are at p, or below it after a dot (p.a.b, p.[0]); those without a
+// field (a junctor's) are at p.
+func (v *Validator) ValidateValue(p status.Path, x any) status.FieldErrors {
+	errs := v.Validate(status.Path{}, x)
+	for _, e := range errs {
+		switch e.Field {
+		case "", noField.String():
+			e.Field = p.String()
+		default:
+			e.Field = p.String() + "." + e.Field
+		}
+	}
+	return errs
+}
+
 // node validates x against s, appending to errs.
 func (v *Validator) node(s *Schema, p *vpath, x any, errs *status.FieldErrors) {
 	if s == nil {
 		return
 	}
-	if !v.typeOK(s, p, x, errs) || x == nil {
+	typeOK := v.typeOK(s, p, x, errs)
+	if x == nil {
 		return
 	}
+	// As kube-apiserver's validator, the value validations are checked
+	// whatever the type: an int-or-string of kubebuilder's form (anyOf
+	// type integer, type string) that is neither gets three errors.
 	if s.hasJunctors() {
 		v.junctors(s, p, x, errs)
+	}
+	if !typeOK {
+		return
 	}
 	if len(s.Enum) > 0 && !enumHas(s.Enum, x) {
 		*errs = append(*errs, status.NotSupported(p.path(), x, enumStrings(s.Enum)))
@@ -162,13 +187,9 @@ func jsonType(x any) string {
 	return fmt.Sprintf("%T", x)
 }
 
-// name is how a path is named inside messages.
-func name(p status.Path) string {
-	if p.String() == "" {
-		return "."
-	}
-	return p.String()
-}
+// name is how a path is named inside messages; the root of the value
+// validated is "", as kube-apiserver names it (" in body must be ...").
+func name(p status.Path) string { return p.String() }
 
 func (v *Validator) str(s *Schema, p *vpath, x string, errs *status.FieldErrors) {
 	n := int64(utf8.RuneCountInString(x))

@@ -104,7 +104,7 @@ func kindError(crd *CustomResourceDefinition, err error) *status.FieldError {
 	}
 	for i, v := range crd.Spec.Versions {
 		if v.Storage {
-			return status.InvalidValue(status.NewPath("spec", "versions").Index(i).Child("schema").Child("openAPIV3Schema"), "", msg)
+			return status.InvalidValue(schemaPlacesOf(crd).path(i), "", msg)
 		}
 	}
 	return status.InvalidValue(status.NewPath("spec"), "", msg)

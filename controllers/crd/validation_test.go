@@ -1,0 +1,153 @@
+package crd_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"testing"
+
+	"github.com/kapi-dev/kapi/kinds/apiextensionsv1"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// causes posts the definition d as a dry run and returns the causes of
+// the 422 it gets, "reason | field | message", or nil when it is taken.
+func causes(t *testing.T, e *env, d *apiextensionsv1.CustomResourceDefinition) []string {
+	t.Helper()
+	b, _ := json.Marshal(d)
+	code, body := e.do(t, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All", "application/json", string(b))
+	if code == http.StatusCreated {
+		return nil
+	}
+	var st meta.Status
+	if code != http.StatusUnprocessableEntity || json.Unmarshal([]byte(body), &st) != nil || st.Details == nil {
+		t.Fatalf("%d %s", code, body)
+	}
+	out := []string{}
+	for _, c := range st.Details.Causes {
+		out = append(out, string(c.Type)+" | "+c.Field+" | "+c.Message)
+	}
+	return out
+}
+
+// withSchemas returns the junctors definition with one version per
+// schema, the first stored.
+func withSchemas(t *testing.T, schemas ...string) *apiextensionsv1.CustomResourceDefinition {
+	d := manifest(t, junctorsCRD)
+	v := d.Spec.Versions[0]
+	d.Spec.Versions = nil
+	for i, s := range schemas {
+		vi := v
+		vi.Name, vi.Storage = "v"+string(rune('1'+i)), i == 0
+		vi.Schema = nil
+		if s != "" {
+			vi.Schema = &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: []byte(s)}
+		}
+		d.Spec.Versions = append(d.Spec.Versions, vi)
+	}
+	return d
+}
+
+// TestSchemaErrorPlaces checks a schema's problems are where
+// kube-apiserver reports them: once, under spec.validation, when every
+// version has the same schema; under each version's otherwise; a
+// version without a schema first.
+func TestSchemaErrorPlaces(t *testing.T) {
+	const a = `{"type":"object","properties":{"a":{"type":"object","oneOf":[{"type":"object"}]}}}`
+	const b = `{"type":"object","properties":{"b":{"type":"object","oneOf":[{"type":"object"}]}}}`
+	tests := []struct {
+		name    string
+		schemas []string
+		want    []string
+	}{
+		{"one version", []string{a}, []string{
+			"FieldValueForbidden | spec.validation.openAPIV3Schema.properties[a].oneOf[0].type | Forbidden: must be empty to be structural"}},
+		{"two the same", []string{a, a}, []string{
+			"FieldValueForbidden | spec.validation.openAPIV3Schema.properties[a].oneOf[0].type | Forbidden: must be empty to be structural"}},
+		{"two different", []string{a, b}, []string{
+			"FieldValueForbidden | spec.versions[0].schema.openAPIV3Schema.properties[a].oneOf[0].type | Forbidden: must be empty to be structural",
+			"FieldValueForbidden | spec.versions[1].schema.openAPIV3Schema.properties[b].oneOf[0].type | Forbidden: must be empty to be structural"}},
+		{"one missing", []string{a, ""}, []string{
+			"FieldValueRequired | spec.versions[1].schema.openAPIV3Schema | Required value",
+			"FieldValueForbidden | spec.versions[0].schema.openAPIV3Schema.properties[a].oneOf[0].type | Forbidden: must be empty to be structural"}},
+	}
+	e := start(t)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := causes(t, e, withSchemas(t, tc.schemas...)); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("causes\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDefaultErrors checks a schema's defaults are refused as
+// kube-apiserver refuses them: fields the schema would prune, then each
+// problem of the value at the default's path, its own fields named from
+// the default; and any default in the root's apiVersion, kind or
+// metadata.
+func TestDefaultErrors(t *testing.T) {
+	const p = "spec.validation.openAPIV3Schema.properties[spec].properties"
+	spec := func(props string) string {
+		return `{"type":"object","properties":{"spec":{"type":"object","properties":` + props + `}}}`
+	}
+	tests := []struct {
+		name, schema string
+		want         []string
+	}{
+		{"valid", spec(`{"n":{"type":"integer","default":3,"maximum":5}}`), nil},
+		{"wrong type", spec(`{"d":{"type":"integer","default":"abc"}}`), []string{
+			`FieldValueTypeInvalid | ` + p + `[d].default | Invalid value: "string":  in body must be of type integer: "string"`}},
+		{"object", spec(`{"o":{"type":"object","default":{"a":"x","b":{"c":5},"z":1},"required":["q"],
+			"properties":{"a":{"type":"integer"},"q":{"type":"string"},"b":{"type":"object","properties":{"c":{"type":"string"}}}}}}`), []string{
+			`FieldValueInvalid | ` + p + `[o].default | Invalid value: {"a":"x","b":{"c":5},"z":1}: must not have unknown fields`,
+			`FieldValueTypeInvalid | ` + p + `[o].default.a | Invalid value: "string": a in body must be of type integer: "string"`,
+			`FieldValueTypeInvalid | ` + p + `[o].default.b.c | Invalid value: "integer": b.c in body must be of type string: "integer"`,
+			`FieldValueRequired | ` + p + `[o].default.q | Required value`}},
+		{"in items", spec(`{"l":{"type":"array","items":{"type":"object","properties":{"p":{"type":"string","default":5}}}}}`), []string{
+			`FieldValueTypeInvalid | ` + p + `[l].items.properties[p].default | Invalid value: "integer":  in body must be of type string: "integer"`}},
+		{"list item", spec(`{"l":{"type":"array","default":[1,"x"],"items":{"type":"integer"}}}`), []string{
+			`FieldValueTypeInvalid | ` + p + `[l].default.[1] | Invalid value: "string": [1] in body must be of type integer: "string"`}},
+		{"metadata", `{"type":"object","properties":{"metadata":{"type":"object","default":{}}}}`, []string{
+			`FieldValueForbidden | spec.validation.openAPIV3Schema.properties[metadata].default | Forbidden: must not be set in top-level metadata`}},
+		{"metadata name", `{"type":"object","properties":{"metadata":{"type":"object","properties":{"name":{"type":"string","default":"x"}}}}}`, []string{
+			`FieldValueForbidden | spec.validation.openAPIV3Schema.properties[metadata].properties[name].default | Forbidden: must not be set in top-level metadata`}},
+		{"kind, and a bad default", `{"type":"object","properties":{"kind":{"type":"string","default":"x"},"spec":{"type":"object","properties":{"d":{"type":"integer","default":"abc"}}}}}`, []string{
+			`FieldValueTypeInvalid | ` + p + `[d].default | Invalid value: "string":  in body must be of type integer: "string"`,
+			`FieldValueForbidden | spec.validation.openAPIV3Schema.properties[kind].default | Forbidden: must not be set in top-level kind`}},
+	}
+	e := start(t)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := causes(t, e, withSchemas(t, tc.schema)); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("causes\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMetadataAndDocs checks what kube-apiserver says of documentation
+// in a schema: metadata may not carry any (not even a description),
+// while value validations may carry externalDocs and an example.
+func TestMetadataAndDocs(t *testing.T) {
+	tests := []struct {
+		name, schema string
+		want         []string
+	}{
+		{"metadata description", `{"type":"object","properties":{"metadata":{"type":"object","description":"d"}}}`, []string{
+			"FieldValueForbidden | spec.validation.openAPIV3Schema.properties[metadata] | Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified"}},
+		{"metadata title", `{"type":"object","properties":{"metadata":{"type":"object","title":"t"}}}`, []string{
+			"FieldValueForbidden | spec.validation.openAPIV3Schema.properties[metadata] | Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified"}},
+		{"externalDocs and example in anyOf", `{"type":"object","properties":{"a":{"type":"string","anyOf":[{"externalDocs":{"url":"http://x"},"example":"y","maxLength":3}]}}}`, nil},
+		{"title in anyOf", `{"type":"object","properties":{"a":{"type":"string","anyOf":[{"title":"t"}]}}}`, []string{
+			"FieldValueForbidden | spec.validation.openAPIV3Schema.properties[a].anyOf[0].title | Forbidden: must be empty to be structural"}},
+	}
+	e := start(t)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := causes(t, e, withSchemas(t, tc.schema)); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("causes\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}
