@@ -151,3 +151,29 @@ func TestMetadataAndDocs(t *testing.T) {
 		})
 	}
 }
+
+// TestRuleShapeErrors checks what kube-apiserver checks of rules before
+// compiling them, each problem its own cause under the rule.
+func TestRuleShapeErrors(t *testing.T) {
+	const p = "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations"
+	d := withSchemas(t, `{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string"}},
+	 "x-kubernetes-validations":[{"rule":" "},{"rule":"true","message":" "},{"rule":"true","message":"a\nb"},
+	  {"rule":"true\n","messageExpression":" "},{"rule":"true","reason":"Nope"},{"rule":"true","fieldPath":".b"},
+	  {"rule":"true","fieldPath":" "},{"rule":"true","fieldPath":".a\n"},{"rule":"a ==\n b"}]}}}`)
+	want := []string{
+		"FieldValueRequired | " + p + "[0].rule | Required value: rule is not specified",
+		`FieldValueInvalid | ` + p + `[1].message | Invalid value: " ": must be non-empty if specified`,
+		`FieldValueInvalid | ` + p + `[2].message | Invalid value: "a\nb": must not contain line breaks`,
+		"FieldValueRequired | " + p + "[3].messageExpression | Required value: messageExpression must be non-empty if specified",
+		`FieldValueNotSupported | ` + p + `[4].reason | Unsupported value: "Nope": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,
+		`FieldValueInvalid | ` + p + `[5].fieldPath | Invalid value: ".b": must be a valid path`,
+		`FieldValueInvalid | ` + p + `[6].fieldPath | Invalid value: " ": must be non-empty if specified`,
+		`FieldValueInvalid | ` + p + `[6].fieldPath | Invalid value: " ": must be a valid path`,
+		`FieldValueInvalid | ` + p + `[7].fieldPath | Invalid value: ".a\n": must not contain line breaks`,
+		`FieldValueInvalid | ` + p + `[7].fieldPath | Invalid value: ".a\n": must be a valid path`,
+		"FieldValueRequired | " + p + "[8].message | Required value: message must be specified if rule contains line breaks",
+	}
+	if got := causes(t, start(t), d); !reflect.DeepEqual(got, want) {
+		t.Errorf("causes\n%q\nwant\n%q", got, want)
+	}
+}

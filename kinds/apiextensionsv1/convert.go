@@ -124,7 +124,8 @@ func compileSchema(v *CustomResourceDefinitionVersion, p status.Path) (*schema.S
 	if len(errs) == 0 {
 		errs = defaultErrors(doc, p)
 	}
-	if errs = append(errs, forbiddenDefaults(doc, p)...); len(errs) > 0 {
+	errs = append(errs, forbiddenDefaults(doc, p)...)
+	if errs = append(errs, ruleShapeErrors(doc, p)...); len(errs) > 0 {
 		return nil, errs
 	}
 	if props, ok := doc["properties"].(map[string]any); ok && props["metadata"] != nil {
