@@ -177,3 +177,52 @@ func TestRuleShapeErrors(t *testing.T) {
 		t.Errorf("causes\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestListMapErrors checks the list and map extensions are refused with
+// kube-apiserver's causes, one per problem.
+func TestListMapErrors(t *testing.T) {
+	const p = "spec.validation.openAPIV3Schema.properties[l]"
+	field := func(s string) string { return `{"type":"object","properties":{"l":` + s + `}}` }
+	tests := []struct {
+		name, schema string
+		want         []string
+	}{
+		{"list type on a string", field(`{"type":"string","x-kubernetes-list-type":"set"}`), []string{
+			`FieldValueInvalid | ` + p + `.type | Invalid value: "string": must be array if x-kubernetes-list-type is specified`}},
+		{"map type untyped", field(`{"x-kubernetes-preserve-unknown-fields":true,"x-kubernetes-map-type":"atomic"}`), []string{
+			`FieldValueRequired | ` + p + `.type | Required value: must be object if x-kubernetes-map-type is specified`}},
+		{"unknown map type", field(`{"type":"object","x-kubernetes-map-type":"x"}`), []string{
+			`FieldValueNotSupported | ` + p + `.x-kubernetes-map-type | Unsupported value: "x": supported values: "atomic", "granular"`}},
+		{"unknown list type", field(`{"type":"array","x-kubernetes-list-type":"bag","items":{"type":"string"}}`), []string{
+			`FieldValueNotSupported | ` + p + `.x-kubernetes-list-type | Unsupported value: "bag": supported values: "atomic", "set", "map"`}},
+		{"set of granular objects", field(`{"type":"array","x-kubernetes-list-type":"set","items":{"type":"object","properties":{"a":{"type":"string"}}}}`), []string{
+			`FieldValueInvalid | ` + p + `.items.x-kubernetes-map-type | Invalid value: null: must be atomic as item of a list with x-kubernetes-list-type=set`}},
+		{"set of sets", field(`{"type":"array","x-kubernetes-list-type":"set","items":{"type":"array","x-kubernetes-list-type":"set","items":{"type":"string"}}}`), []string{
+			`FieldValueInvalid | ` + p + `.items.x-kubernetes-list-type | Invalid value: "set": must be atomic as item of a list with x-kubernetes-list-type=set`}},
+		{"nullable set items", field(`{"type":"array","x-kubernetes-list-type":"set","items":{"type":"string","nullable":true}}`), []string{
+			`FieldValueForbidden | ` + p + `.items.nullable | Forbidden: cannot be nullable when x-kubernetes-list-type is set`}},
+		{"map without keys", field(`{"type":"array","x-kubernetes-list-type":"map","items":{"type":"object","properties":{"a":{"type":"string"}}}}`), []string{
+			`FieldValueRequired | ` + p + `.x-kubernetes-list-map-keys | Required value: must not be empty if x-kubernetes-list-type is map`}},
+		{"keys without map", field(`{"type":"array","x-kubernetes-list-map-keys":["a"],"items":{"type":"object","required":["a"],"properties":{"a":{"type":"string"}}}}`), []string{
+			`FieldValueRequired | ` + p + `.x-kubernetes-list-type | Required value: must be map if x-kubernetes-list-map-keys is non-empty`}},
+		{"map of strings", field(`{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["a"],"items":{"type":"string"}}`), []string{
+			`FieldValueInvalid | ` + p + `.items.type | Invalid value: "string": must be object if parent array's x-kubernetes-list-type is map`}},
+		{"bad keys", field(`{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["a","b","a"],"items":{"type":"object","required":["a"],"properties":{"a":{"type":"object"}}}}`), []string{
+			`FieldValueInvalid | ` + p + `.items.properties[a].type | Invalid value: "object": must be a scalar type if parent array's x-kubernetes-list-type is map`,
+			`FieldValueInvalid | ` + p + `.x-kubernetes-list-map-keys | Invalid value: ["a","b","a"]: entries must all be names of item properties`,
+			`FieldValueInvalid | ` + p + `.items.properties[a].type | Invalid value: "object": must be a scalar type if parent array's x-kubernetes-list-type is map`,
+			`FieldValueInvalid | ` + p + `.x-kubernetes-list-map-keys | Invalid value: ["a","b","a"]: must not contain duplicate entries`}},
+		{"key neither required nor defaulted", field(`{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["a"],"items":{"type":"object","properties":{"a":{"type":"string"}}}}`), []string{
+			`FieldValueRequired | ` + p + `.items.properties[a].default | Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property`}},
+		{"preserve false", field(`{"type":"object","x-kubernetes-preserve-unknown-fields":false}`), []string{
+			`FieldValueInvalid | ` + p + `.x-kubernetes-preserve-unknown-fields | Invalid value: false: must be true or undefined`}},
+	}
+	e := start(t)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := causes(t, e, withSchemas(t, tc.schema)); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("causes\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}

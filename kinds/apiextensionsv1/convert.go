@@ -124,8 +124,7 @@ func compileSchema(v *CustomResourceDefinitionVersion, p status.Path) (*schema.S
 	if len(errs) == 0 {
 		errs = defaultErrors(doc, p)
 	}
-	errs = append(errs, forbiddenDefaults(doc, p)...)
-	if errs = append(errs, ruleShapeErrors(doc, p)...); len(errs) > 0 {
+	if errs = append(errs, schemaErrors(doc, p)...); len(errs) > 0 {
 		return nil, errs
 	}
 	if props, ok := doc["properties"].(map[string]any); ok && props["metadata"] != nil {

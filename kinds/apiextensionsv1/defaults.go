@@ -32,7 +32,7 @@ func defaultErrors(doc map[string]any, p status.Path) status.FieldErrors {
 	for _, k := range sortedKeys(props) {
 		sub, ok := props[k].(map[string]any)
 		if !ok || topLevelMeta[k] {
-			continue // refused by forbiddenDefaults
+			continue // refused by schemaErrors
 		}
 		errs = append(errs, nodeDefaultErrors(sub, sch.Properties[k], p.Child("properties").Key(k))...)
 	}
@@ -42,41 +42,6 @@ func defaultErrors(doc map[string]any, p status.Path) status.FieldErrors {
 // topLevelMeta are the properties of a kind's root that are the
 // object's own: they may not have defaults.
 var topLevelMeta = map[string]bool{"apiVersion": true, "kind": true, "metadata": true}
-
-// forbiddenDefaults refuses the defaults of the root's apiVersion, kind
-// and metadata and of everything below them, as kube-apiserver does.
-func forbiddenDefaults(doc map[string]any, p status.Path) status.FieldErrors {
-	var errs status.FieldErrors
-	props, _ := doc["properties"].(map[string]any)
-	for _, k := range sortedKeys(props) {
-		if sub, ok := props[k].(map[string]any); ok && topLevelMeta[k] {
-			errs = append(errs, defaultsBelow(sub, p.Child("properties").Key(k), "must not be set in top-level "+k)...)
-		}
-	}
-	return errs
-}
-
-// defaultsBelow reports each default of the node doc and its
-// descendants as forbidden, with detail.
-func defaultsBelow(doc map[string]any, p status.Path, detail string) status.FieldErrors {
-	var errs status.FieldErrors
-	if _, ok := doc["default"]; ok {
-		errs = append(errs, status.ForbiddenField(p.Child("default"), detail))
-	}
-	if sub, ok := doc["additionalProperties"].(map[string]any); ok {
-		errs = append(errs, defaultsBelow(sub, p.Child("additionalProperties"), detail)...)
-	}
-	props, _ := doc["properties"].(map[string]any)
-	for _, k := range sortedKeys(props) {
-		if sub, ok := props[k].(map[string]any); ok {
-			errs = append(errs, defaultsBelow(sub, p.Child("properties").Key(k), detail)...)
-		}
-	}
-	if sub, ok := doc["items"].(map[string]any); ok {
-		errs = append(errs, defaultsBelow(sub, p.Child("items"), detail)...)
-	}
-	return errs
-}
 
 // nodeDefaultErrors checks the default of the node doc (built as s, at
 // p) and those below it.

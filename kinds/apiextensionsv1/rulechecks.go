@@ -1,63 +1,12 @@
 package apiextensionsv1
 
 import (
-	"encoding/json"
 	"regexp"
 	"strings"
 
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/status"
 )
-
-// ruleShapeErrors checks the x-kubernetes-validations of a version's
-// schema (doc, at p) as kube-apiserver does before compiling them: a
-// rule, a one-line message, a messageExpression if there is one key, a
-// known reason, a fieldPath that leads to a field of the node; each
-// problem its own cause under the rule, the rules below a node before
-// the node's own.
-func ruleShapeErrors(doc map[string]any, p status.Path) status.FieldErrors {
-	var sch *schema.Schema
-	if b, err := json.Marshal(withoutRules(doc)); err == nil {
-		sch, _ = schema.FromOpenAPI(b) // nil: fieldPaths are not checked
-	}
-	return nodeRuleShapes(doc, sch, p)
-}
-
-func nodeRuleShapes(doc map[string]any, s *schema.Schema, p status.Path) status.FieldErrors {
-	var errs status.FieldErrors
-	child := func(key string) *schema.Schema {
-		if s == nil {
-			return nil
-		}
-		if key == "items" {
-			return s.Items
-		}
-		return s.AdditionalProperties
-	}
-	if sub, ok := doc["additionalProperties"].(map[string]any); ok {
-		errs = append(errs, nodeRuleShapes(sub, child("additionalProperties"), p.Child("additionalProperties"))...)
-	}
-	props, _ := doc["properties"].(map[string]any)
-	for _, k := range sortedKeys(props) {
-		if sub, ok := props[k].(map[string]any); ok {
-			var ps *schema.Schema
-			if s != nil {
-				ps = s.Properties[k]
-			}
-			errs = append(errs, nodeRuleShapes(sub, ps, p.Child("properties").Key(k))...)
-		}
-	}
-	if sub, ok := doc["items"].(map[string]any); ok {
-		errs = append(errs, nodeRuleShapes(sub, child("items"), p.Child("items"))...)
-	}
-	rules, _ := doc["x-kubernetes-validations"].([]any)
-	for i, r := range rules {
-		if m, ok := r.(map[string]any); ok {
-			errs = append(errs, ruleShape(m, s, p.Child("x-kubernetes-validations").Index(i))...)
-		}
-	}
-	return errs
-}
 
 var newlines = regexp.MustCompile(`[\n\r]+`)
 
