@@ -13,8 +13,31 @@
 // nullable, additionalProperties, extensions or metadata in them), and
 // what those of the root name must be specified outside them; objects
 // are checked against them with kube's messages. A schema may restrict
-// metadata.name and generateName (and nothing else of metadata), which
-// writes then enforce.
+// metadata.name and generateName (and nothing else of metadata, not even
+// a description), which writes then enforce.
+//
+// # Where problems are reported
+//
+// As kube-apiserver, a definition is refused with one cause per problem,
+// at its path: a schema every version shares (one version's, always)
+// under spec.validation.openAPIV3Schema, as kube's internal form holds
+// it, other schemas under spec.versions[i].schema.openAPIV3Schema. The
+// structural checks come first; then each default, checked against its
+// node (fields it would prune, the value's problems below .default, the
+// node's CEL rules); then, node by node, defaults where none may be,
+// list and map extensions and the shape of each rule; then, when a
+// server's rule engine is given (see [DefinitionKind]), each rule that
+// does not compile, costs too much or uses oldSelf where nothing
+// correlates.
+//
+// Where kapi knowingly refuses more than kube-apiserver: a schema whose
+// bounds contradict each other (minimum above maximum, minLength above
+// maxLength, minItems above maxItems, minProperties above
+// maxProperties), which no value could satisfy, and a default below
+// additionalProperties that its own node refuses (kube does not check
+// those defaults). Both are refused with one cause on the schema naming
+// the node, so that a definition never carries a constraint no value
+// can meet.
 //
 // The types mirror k8s.io/apiextensions-apiserver's v1 types field for
 // field in JSON; a version's openAPIV3Schema is kept as the JSON it was
