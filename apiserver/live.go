@@ -3,6 +3,8 @@ package apiserver
 import (
 	"fmt"
 	"sort"
+
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // Kinds can be added, replaced and removed while the server serves, as
@@ -134,6 +136,12 @@ func (s *Server) CheckKind(k Kind) error {
 	}
 	return nil
 }
+
+// RuleEngine returns the engine of [Options].RuleEngine, or nil: the
+// one the kinds installed at run time compile their rules with, so that
+// whoever defines them (CustomResourceDefinitions) can check the rules
+// first and place each problem in the definition.
+func (s *Server) RuleEngine() schema.RuleEngine { return s.opts.RuleEngine }
 
 // Served lists the group, version and resource of every served kind,
 // sorted, and whether Install added it.

@@ -26,7 +26,7 @@ func (p *schemaPlan) compileRules(engine schema.RuleEngine) error {
 	if engine == nil {
 		return errNoRuleEngine
 	}
-	rv, err := engine.Compile(p.root)
+	rv, err := engine.Compile(p.root, status.NewPath("openAPIV3Schema"))
 	if err != nil {
 		return fmt.Errorf("x-kubernetes-validations: %w", err)
 	}

@@ -18,7 +18,7 @@ import (
 // update must see the stored object as old.
 type modeRules struct{}
 
-func (modeRules) Compile(s *schema.Schema) (schema.RuleValidator, error) {
+func (modeRules) Compile(s *schema.Schema, _ status.Path) (schema.RuleValidator, error) {
 	if strings.Contains(s.Properties["spec"].XValidations[0].Rule, "syntax error") {
 		return nil, errRuleSyntax
 	}

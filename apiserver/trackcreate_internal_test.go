@@ -202,7 +202,7 @@ func fieldsV1Of(entries []meta.ManagedFieldsEntry) string {
 // of metadata, as CEL's do.
 type namesOnlyRules struct{}
 
-func (namesOnlyRules) Compile(*schema.Schema) (schema.RuleValidator, error) {
+func (namesOnlyRules) Compile(*schema.Schema, status.Path) (schema.RuleValidator, error) {
 	return namesOnlyRules{}, nil
 }
 
@@ -216,7 +216,7 @@ func (namesOnlyRules) MetadataNamesOnly() {}
 // metadata.
 type wholeMetadataRules struct{}
 
-func (wholeMetadataRules) Compile(*schema.Schema) (schema.RuleValidator, error) {
+func (wholeMetadataRules) Compile(*schema.Schema, status.Path) (schema.RuleValidator, error) {
 	return wholeMetadataRules{}, nil
 }
 

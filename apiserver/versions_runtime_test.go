@@ -57,7 +57,7 @@ type fieldRules struct{ rules []fieldRule }
 
 type fieldRule struct{ field, rule, message string }
 
-func (fieldRules) Compile(s *schema.Schema) (schema.RuleValidator, error) {
+func (fieldRules) Compile(s *schema.Schema, _ status.Path) (schema.RuleValidator, error) {
 	var fr fieldRules
 	for name, p := range s.Properties["spec"].Properties {
 		for _, r := range p.XValidations {

@@ -13,6 +13,7 @@ import (
 	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
+	"github.com/kapi-dev/kapi/status"
 )
 
 // part is a Widget-sized kind for the write benchmark.
@@ -110,7 +111,7 @@ func BenchmarkValidateFiveRules(b *testing.B) {
 	}
 	s.Properties["spec"].XValidations = fiveRules
 	engine, _ := cel.New(cel.Options{})
-	rv, err := engine.Compile(s)
+	rv, err := engine.Compile(s, status.NewPath("openAPIV3Schema"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -22,9 +22,11 @@
 //
 // A rule that names oldSelf is a transition rule: it runs on updates only,
 // where the old value correlates with the new one: the same property of
-// an object, the same key of a map, and the item with the same keys of a
-// list-type map. Items of other lists do not correlate, and a transition
-// rule below one is refused at registration. With optionalOldSelf the
+// an object (atomic and granular alike), the same key of a map, and the
+// first item with the same keys of a list-type map (every key set to a
+// scalar in both; new items have no old one). Items of other lists (sets
+// and atomic lists) do not correlate, and a transition rule below one is
+// refused at registration. With optionalOldSelf the
 // rule also runs on creates and on uncorrelated values, oldSelf being an
 // optional value.
 //

@@ -1,16 +1,15 @@
 package cel
 
 import (
-	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
 
 	"github.com/kapi-dev/kapi/schema"
+	"github.com/kapi-dev/kapi/status"
 )
 
 // Options tunes an Engine; the zero value has kube-apiserver's limits.
@@ -48,21 +47,21 @@ func New(opts Options) (*Engine, error) {
 	return &Engine{opts: opts, base: env}, nil
 }
 
-// Compile compiles every rule of the kind schema s. The error lists
-// every rule that does not compile, is not a bool, uses oldSelf where no
-// old value correlates, or may cost more than the limits, worded as
-// kube-apiserver words them for a CRD.
-func (e *Engine) Compile(s *schema.Schema) (schema.RuleValidator, error) {
+// Compile compiles every rule of the kind schema s, named root in the
+// errors. The error is a status.FieldErrors with one error per rule that
+// does not compile, is not a bool, uses oldSelf where no old value
+// correlates, or may cost more than the limits, at the rule's path and
+// worded as kube-apiserver words them for a CRD, in its order: the
+// rules below a node before the node's own, a node's map values before
+// its properties (by name) before its items; the total's errors last.
+func (e *Engine) Compile(s *schema.Schema, root status.Path) (schema.RuleValidator, error) {
 	ts := typeSet{}
-	root := ts.build(s, "Object", true)
+	rootNode := ts.build(s, "Object", true)
 	c := &compiler{engine: e, prov: &provider{Provider: e.base.CELTypeProvider(), objects: ts}}
-	v := c.tree(s, root, "openAPIV3Schema", 1, true, "")
-	if c.total > StaticTotalCostLimit {
-		c.errs = append(c.errs, "openAPIV3Schema: Forbidden: "+costMessage(
-			"x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema", c.total, StaticTotalCostLimit))
-	}
+	v := c.tree(s, rootNode, root, 1, true, "")
+	c.errs = append(c.errs, c.cost.errors(root)...)
 	if len(c.errs) > 0 {
-		return nil, errors.New(strings.Join(c.errs, "; "))
+		return nil, c.errs
 	}
 	return &Validator{root: v, opts: e.opts}, nil
 }
@@ -71,30 +70,32 @@ func (e *Engine) Compile(s *schema.Schema) (schema.RuleValidator, error) {
 type compiler struct {
 	engine *Engine
 	prov   *provider
-	errs   []string
-	total  uint64
+	errs   status.FieldErrors
+	cost   totalCost
 }
 
 // tree compiles the rules of s and its descendants. where is the node's
 // path in the document, for errors; cardinality how many times the node
 // may occur in one object (bounded says it is a product of schema
-// limits); uncorrelated, when not empty, names the list above whose
-// items have no old counterpart.
-func (c *compiler) tree(s *schema.Schema, n *node, where string, cardinality uint64, bounded bool, uncorrelated string) *validator {
+// limits); uncorrelated, when not empty, names the node above whose
+// descendants have no old counterpart (the items of a list that is not
+// a list-type map).
+func (c *compiler) tree(s *schema.Schema, n *node, where status.Path, cardinality uint64, bounded bool, uncorrelated string) *validator {
 	if s == nil || !schema.HasRules(s) {
 		return nil
 	}
 	v := &validator{n: n, s: s}
-	if len(s.XValidations) > 0 {
-		c.rules(v, where, cardinality, bounded, uncorrelated)
+	if s.AdditionalProperties != nil && n.kind == kindMap {
+		card, ok := mulSat(cardinality, n.maxElements), bounded && n.bounded
+		v.values = c.tree(s.AdditionalProperties, n.elem, where.Child("additionalProperties"), card, ok, uncorrelated)
 	}
-	for prop, ps := range s.Properties {
+	for _, prop := range sortedProperties(s) {
+		ps := s.Properties[prop]
 		if !schema.HasRules(ps) {
 			continue
 		}
 		child := c.childNode(n, prop, ps)
-		cv := c.tree(ps, child, where+".properties["+prop+"]", cardinality, bounded, uncorrelated)
-		if cv != nil {
+		if cv := c.tree(ps, child, where.Child("properties").Key(prop), cardinality, bounded, uncorrelated); cv != nil {
 			if v.props == nil {
 				v.props = map[string]*validator{}
 			}
@@ -106,19 +107,27 @@ func (c *compiler) tree(s *schema.Schema, n *node, where string, cardinality uin
 		card, ok := mulSat(cardinality, n.maxElements), bounded && n.bounded
 		u := uncorrelated
 		if u == "" && s.XListType != "map" {
-			u = where
+			u = where.String()
 		}
-		v.items = c.tree(s.Items, n.elem, where+".items", card, ok, u)
+		v.items = c.tree(s.Items, n.elem, where.Child("items"), card, ok, u)
 	}
-	if s.AdditionalProperties != nil && n.kind == kindMap {
-		card, ok := mulSat(cardinality, n.maxElements), bounded && n.bounded
-		v.values = c.tree(s.AdditionalProperties, n.elem, where+".additionalProperties", card, ok, uncorrelated)
+	if len(s.XValidations) > 0 {
+		c.rules(v, where, cardinality, bounded, uncorrelated)
 	}
-	sort.Strings(v.order)
 	if len(v.rules) == 0 && v.props == nil && v.items == nil && v.values == nil {
 		return nil
 	}
 	return v
+}
+
+// sortedProperties lists the names of the properties of s in order.
+func sortedProperties(s *schema.Schema) []string {
+	names := make([]string, 0, len(s.Properties))
+	for name := range s.Properties {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // childNode returns the node of a property, building one for a property
@@ -131,10 +140,11 @@ func (c *compiler) childNode(n *node, prop string, ps *schema.Schema) *node {
 }
 
 // rules compiles the rules of one node.
-func (c *compiler) rules(v *validator, where string, cardinality uint64, bounded bool, uncorrelated string) {
+func (c *compiler) rules(v *validator, where status.Path, cardinality uint64, bounded bool, uncorrelated string) {
 	env, optEnv, err := c.envs(v.n)
 	if err != nil {
-		c.errs = append(c.errs, fmt.Sprintf("%s.x-kubernetes-validations: Internal error: %v", where, err))
+		c.errs = append(c.errs, status.InvalidValue(where.Child("x-kubernetes-validations"), nil,
+			"internal error: failed to construct type information for x-kubernetes-validations rules: "+err.Error()))
 		return
 	}
 	est := &sizeEstimator{root: v.n}
@@ -142,16 +152,17 @@ func (c *compiler) rules(v *validator, where string, cardinality uint64, bounded
 		cardinality = MaxRequestBytes / (v.n.minSize + 1)
 	}
 	for i, r := range v.s.XValidations {
-		at := fmt.Sprintf("%s.x-kubernetes-validations[%d]", where, i)
 		ruleEnv := env
 		if r.OptionalOldSelf != nil && *r.OptionalOldSelf {
 			ruleEnv = optEnv
 		}
-		cr, msgs := c.rule(ruleEnv, est, v.s, r, at, cardinality, uncorrelated)
-		c.errs = append(c.errs, msgs...)
-		if cr != nil {
-			v.rules = append(v.rules, cr)
+		res := c.compileRule(ruleEnv, est, v.s, r)
+		errs := c.report(res, where.Child("x-kubernetes-validations").Index(i), cardinality, uncorrelated)
+		if len(errs) > 0 {
+			c.errs = append(c.errs, errs...)
+			continue
 		}
+		v.rules = append(v.rules, res.compiled)
 	}
 }
 

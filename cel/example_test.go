@@ -6,6 +6,7 @@ import (
 
 	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/schema"
+	"github.com/kapi-dev/kapi/status"
 )
 
 // An engine compiles the rules of a schema once and evaluates them on
@@ -36,7 +37,7 @@ properties:
 	if err != nil {
 		panic(err)
 	}
-	rules, err := engine.Compile(s)
+	rules, err := engine.Compile(s, status.NewPath("openAPIV3Schema"))
 	if err != nil {
 		panic(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kapi-dev/kapi/schema"
+	"github.com/kapi-dev/kapi/status"
 )
 
 // compile builds a schema from an OpenAPI document and compiles it.
@@ -18,8 +19,14 @@ func compile(t testing.TB, doc string) *Validator {
 	return v
 }
 
-func compileErr(t testing.TB, doc string) (*Validator, error) {
+// compileErr compiles an OpenAPI document's rules, naming its root
+// openAPIV3Schema in errors, or at[0] when given.
+func compileErr(t testing.TB, doc string, at ...status.Path) (*Validator, error) {
 	t.Helper()
+	root := status.NewPath("openAPIV3Schema")
+	if len(at) > 0 {
+		root = at[0]
+	}
 	s, err := schema.FromOpenAPI([]byte(doc))
 	if err != nil {
 		t.Fatalf("FromOpenAPI: %v", err)
@@ -28,7 +35,7 @@ func compileErr(t testing.TB, doc string) (*Validator, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rv, err := e.Compile(s)
+	rv, err := e.Compile(s, root)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +61,7 @@ func compileWith(t testing.TB, e *Engine, doc string) *Validator {
 	if err != nil {
 		t.Fatalf("FromOpenAPI: %v", err)
 	}
-	rv, err := e.Compile(s)
+	rv, err := e.Compile(s, status.NewPath("openAPIV3Schema"))
 	if err != nil {
 		t.Fatalf("Compile: %v", err)
 	}

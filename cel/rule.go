@@ -1,7 +1,7 @@
 package cel
 
 import (
-	"fmt"
+	"sort"
 
 	"github.com/google/cel-go/cel"
 
@@ -20,96 +20,177 @@ type compiled struct {
 	hasPath     bool
 }
 
-// rule compiles one rule and checks its cost; at is its place in the
-// document. It returns the rule, or nil, and the problems found.
-func (c *compiler) rule(env *cel.Env, est *sizeEstimator, s *schema.Schema, r schema.Rule, at string, cardinality uint64, uncorrelated string) (*compiled, []string) {
-	var errs []string
-	invalid := func(field string, v any, detail string) {
-		errs = append(errs, fmt.Sprintf("%s.%s: Invalid value: %s: %s", at, field, quote(v), detail))
-	}
-	ast, iss := env.Compile(r.Rule)
-	if iss.Err() != nil {
-		invalid("rule", r.Rule, "compilation failed: "+iss.String())
-		return nil, errs
-	}
-	if ast.OutputType() != cel.BoolType {
-		invalid("rule", r.Rule, "cel expression must evaluate to a bool")
-		return nil, errs
-	}
-	cr := &compiled{rule: r, optionalOld: r.OptionalOldSelf != nil && *r.OptionalOldSelf}
-	for _, ref := range ast.NativeRep().ReferenceMap() {
-		if ref.Name == "oldSelf" {
-			cr.usesOld = true
-		}
-	}
-	opts := programOptions(c.engine.opts.PerCallLimit)
-	prog, err := env.Program(ast, opts...)
-	if err != nil {
-		invalid("rule", r.Rule, "program instantiation failed: "+err.Error())
-		return nil, errs
-	}
-	cr.prog = prog
-	cost, err := env.EstimateCost(ast, est)
-	if err != nil {
-		errs = append(errs, fmt.Sprintf("%s.rule: Internal error: cost estimation failed: %v", at, err))
-		return nil, errs
-	}
-	total := mulSat(cost.Max, cardinality)
-	if total > StaticCostLimit {
-		errs = append(errs, fmt.Sprintf("%s.rule: Forbidden: %s", at, costMessage("estimated rule cost", total, StaticCostLimit)))
-	}
-	c.total = addSat(c.total, total)
-	switch {
-	case cr.usesOld && uncorrelated != "":
-		invalid("rule", r.Rule, "oldSelf cannot be used on the uncorrelatable portion of the schema within "+uncorrelated)
-	case !cr.usesOld && r.OptionalOldSelf != nil:
-		invalid("optionalOldSelf", *r.OptionalOldSelf, "may not be set if oldSelf is not used in rule")
-	}
-	if r.MessageExpression != "" {
-		cr.msg, errs = c.messageExpression(env, est, r, at, errs)
-	}
-	if r.FieldPath != "" {
-		cr.path, _, err = s.RuleFieldPath(r.FieldPath)
-		cr.hasPath = err == nil
-	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return cr, nil
+// compileResult is what compiling one rule found, as kube-apiserver's
+// compilation result holds it: the rule's error stops there, so a rule
+// that does not compile has no cost and its messageExpression is not
+// looked at.
+type compileResult struct {
+	compiled *compiled
+	err      string // the rule's problem, for the cause at .rule
+	msgErr   string // the messageExpression's, at .messageExpression
+	cost     uint64 // the rule's estimated cost, once
+	msgCost  uint64 // the messageExpression's
 }
 
-func (c *compiler) messageExpression(env *cel.Env, est *sizeEstimator, r schema.Rule, at string, errs []string) (cel.Program, []string) {
-	invalid := func(detail string) []string {
-		return append(errs, fmt.Sprintf("%s.messageExpression: Invalid value: %s: %s", at, quote(r.MessageExpression), detail))
-	}
-	ast, iss := env.Compile(r.MessageExpression)
+// compileRule compiles one rule and its messageExpression and estimates
+// their costs.
+func (c *compiler) compileRule(env *cel.Env, est *sizeEstimator, s *schema.Schema, r schema.Rule) *compileResult {
+	res := &compileResult{compiled: &compiled{rule: r, optionalOld: r.OptionalOldSelf != nil && *r.OptionalOldSelf}}
+	ast, iss := env.Compile(r.Rule)
 	if iss.Err() != nil {
-		return nil, invalid("messageExpression compilation failed: " + iss.String())
+		res.err = "compilation failed: " + iss.String()
+		return res
 	}
-	if ast.OutputType() != cel.StringType {
-		return nil, invalid("messageExpression must evaluate to a string")
+	if ast.OutputType() != cel.BoolType {
+		res.err = "cel expression must evaluate to a bool"
+		return res
+	}
+	for _, ref := range ast.NativeRep().ReferenceMap() {
+		if ref.Name == "oldSelf" {
+			res.compiled.usesOld = true
+		}
 	}
 	prog, err := env.Program(ast, programOptions(c.engine.opts.PerCallLimit)...)
 	if err != nil {
-		return nil, invalid("messageExpression instantiation failed: " + err.Error())
+		res.err = "program instantiation failed: " + err.Error()
+		return res
+	}
+	res.compiled.prog = prog
+	cost, err := env.EstimateCost(ast, est)
+	if err != nil {
+		res.err = "cost estimation failed: " + err.Error()
+		return res
+	}
+	res.cost = cost.Max
+	if r.MessageExpression != "" {
+		c.messageExpression(env, est, r, res)
+	}
+	if r.FieldPath != "" {
+		res.compiled.path, _, err = s.RuleFieldPath(r.FieldPath)
+		res.compiled.hasPath = err == nil
+	}
+	return res
+}
+
+// messageExpression compiles a rule's messageExpression into res.
+func (c *compiler) messageExpression(env *cel.Env, est *sizeEstimator, r schema.Rule, res *compileResult) {
+	ast, iss := env.Compile(r.MessageExpression)
+	if iss.Err() != nil {
+		res.msgErr = "messageExpression compilation failed: " + iss.String()
+		return
+	}
+	if ast.OutputType() != cel.StringType {
+		res.msgErr = "messageExpression must evaluate to a string"
+		return
+	}
+	prog, err := env.Program(ast, programOptions(c.engine.opts.PerCallLimit)...)
+	if err != nil {
+		res.msgErr = "messageExpression instantiation failed: " + err.Error()
+		return
 	}
 	cost, err := env.EstimateCost(ast, est)
 	if err != nil {
-		return nil, append(errs, fmt.Sprintf("%s.messageExpression: Internal error: cost estimation failed for messageExpression: %v", at, err))
+		res.msgErr = "cost estimation failed for messageExpression: " + err.Error()
+		return
 	}
-	if cost.Max > StaticCostLimit {
-		errs = append(errs, fmt.Sprintf("%s.messageExpression: Forbidden: %s", at,
-			costMessage("estimated messageExpression cost", cost.Max, StaticCostLimit)))
-	}
-	c.total = addSat(c.total, cost.Max)
-	return prog, errs
+	res.compiled.msg, res.msgCost = prog, cost.Max
 }
 
-func quote(v any) string {
-	if s, ok := v.(string); ok {
-		return fmt.Sprintf("%q", s)
+// report turns what compiling the rule at `at` found into kube-apiserver's
+// causes, in its order: the rule's cost, its error, its
+// messageExpression's error or cost, then where it may not use oldSelf
+// (or optionalOldSelf). It counts the costs into the total.
+func (c *compiler) report(res *compileResult, at status.Path, cardinality uint64, uncorrelated string) status.FieldErrors {
+	var errs status.FieldErrors
+	r := res.compiled.rule
+	rulePath, msgPath := at.Child("rule"), at.Child("messageExpression")
+	cost := mulSat(res.cost, cardinality)
+	if cost > StaticCostLimit {
+		errs = append(errs, status.ForbiddenField(rulePath, costMessage("estimated rule cost", cost, StaticCostLimit)))
 	}
-	return fmt.Sprint(v)
+	c.cost.observe(rulePath, cost)
+	if res.err != "" {
+		errs = append(errs, status.InvalidValue(rulePath, ruleValue(r), res.err))
+	}
+	switch {
+	case res.msgErr != "":
+		errs = append(errs, status.InvalidValue(msgPath, ruleValue(r), res.msgErr))
+	case res.compiled.msg != nil:
+		if res.msgCost > StaticCostLimit {
+			errs = append(errs, status.ForbiddenField(msgPath, costMessage("estimated messageExpression cost", res.msgCost, StaticCostLimit)))
+		}
+		c.cost.observe(msgPath, res.msgCost)
+	}
+	switch {
+	case res.compiled.usesOld && uncorrelated != "":
+		errs = append(errs, status.InvalidValue(rulePath, r.Rule,
+			"oldSelf cannot be used on the uncorrelatable portion of the schema within "+uncorrelated))
+	case !res.compiled.usesOld && r.OptionalOldSelf != nil:
+		errs = append(errs, status.InvalidValue(at.Child("optionalOldSelf"), *r.OptionalOldSelf, "may not be set if oldSelf is not used in rule"))
+	}
+	return errs
+}
+
+// shownRule is a rule as kube-apiserver shows it as the value of an
+// error: its internal Go type, written as JSON (field names as in Go).
+type shownRule struct {
+	Rule              string
+	Message           string
+	MessageExpression string
+	Reason            *string
+	FieldPath         string
+	OptionalOldSelf   *bool
+}
+
+func ruleValue(r schema.Rule) shownRule {
+	out := shownRule{Rule: r.Rule, Message: r.Message, MessageExpression: r.MessageExpression,
+		FieldPath: r.FieldPath, OptionalOldSelf: r.OptionalOldSelf}
+	if r.Reason != "" {
+		reason := r.Reason
+		out.Reason = &reason
+	}
+	return out
+}
+
+// totalCost adds up the estimated costs of a schema's expressions and
+// keeps the most expensive, as kube-apiserver does to say which rules
+// make the total too high.
+type totalCost struct {
+	total uint64
+	most  []pathCost // at most four, the most expensive first
+}
+
+type pathCost struct {
+	path status.Path
+	cost uint64
+}
+
+// observe counts one expression; those under 1% of the total limit are
+// not named.
+func (t *totalCost) observe(p status.Path, cost uint64) {
+	t.total = addSat(t.total, cost)
+	if cost < StaticTotalCostLimit/100 {
+		return
+	}
+	t.most = append(t.most, pathCost{p, cost})
+	sort.SliceStable(t.most, func(i, j int) bool { return t.most[i].cost > t.most[j].cost })
+	if len(t.most) > 4 {
+		t.most = t.most[:4]
+	}
+}
+
+// errors are the causes of a total over the limit: each of the most
+// expensive expressions, then the schema at root.
+func (t *totalCost) errors(root status.Path) status.FieldErrors {
+	if t.total <= StaticTotalCostLimit {
+		return nil
+	}
+	var errs status.FieldErrors
+	for _, m := range t.most {
+		errs = append(errs, status.ForbiddenField(m.path, "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"))
+	}
+	return append(errs, status.ForbiddenField(root, costMessage(
+		"x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema", t.total, StaticTotalCostLimit)))
 }
 
 func addSat(a, b uint64) uint64 {

@@ -142,3 +142,108 @@ func TestRatcheting(t *testing.T) {
 		})
 	}
 }
+
+// correlationDoc has transition rules on the items of list-type maps
+// (one key and two), below a map's values and in atomic and granular
+// maps, which correlate with old values as in kube-apiserver.
+const correlationDoc = `
+type: object
+properties:
+  spec:
+    type: object
+    properties:
+      ports:
+        type: array
+        maxItems: 10
+        x-kubernetes-list-type: map
+        x-kubernetes-list-map-keys: [name, protocol]
+        items:
+          type: object
+          required: [name, protocol]
+          x-kubernetes-validations:
+          - rule: "self.port >= oldSelf.port"
+            message: a port only grows
+          properties:
+            name: {type: string, maxLength: 10}
+            protocol: {type: string, maxLength: 10}
+            port: {type: integer}
+      groups:
+        type: object
+        maxProperties: 10
+        additionalProperties:
+          type: array
+          maxItems: 10
+          x-kubernetes-list-type: map
+          x-kubernetes-list-map-keys: [id]
+          items:
+            type: object
+            required: [id]
+            x-kubernetes-validations:
+            - rule: "self == oldSelf"
+              message: a member does not change
+            properties:
+              id: {type: integer}
+              role: {type: string, maxLength: 10}
+      atomic:
+        type: object
+        x-kubernetes-map-type: atomic
+        properties:
+          a: {type: integer, x-kubernetes-validations: [{rule: "self >= oldSelf", message: a only grows}]}
+      granular:
+        type: object
+        x-kubernetes-map-type: granular
+        properties:
+          a: {type: integer, x-kubernetes-validations: [{rule: "self >= oldSelf", message: a only grows}]}
+`
+
+// TestTransitionCorrelation checks a transition rule in the items of a
+// list-type map sees the old item of the same keys (all set, as
+// scalars), that new items and items missing a key skip it, and that
+// map values and the properties of atomic and granular maps correlate
+// by name.
+func TestTransitionCorrelation(t *testing.T) {
+	v := compile(t, correlationDoc)
+	tcp := func(name string, n int64) map[string]any {
+		return map[string]any{"name": name, "protocol": "TCP", "port": n}
+	}
+	udp := func(name string, n int64) map[string]any {
+		return map[string]any{"name": name, "protocol": "UDP", "port": n}
+	}
+	member := func(id any, role string) map[string]any { return map[string]any{"id": id, "role": role} }
+	tests := []struct {
+		name     string
+		obj, old map[string]any
+		want     string
+	}{
+		{name: "two keys, reordered", obj: spec(map[string]any{"ports": []any{udp("a", 1), tcp("a", 2)}}),
+			old: spec(map[string]any{"ports": []any{tcp("a", 2), udp("a", 1)}})},
+		{name: "two keys, shrunk", obj: spec(map[string]any{"ports": []any{udp("a", 1), tcp("a", 1)}}),
+			old:  spec(map[string]any{"ports": []any{tcp("a", 2), udp("a", 1)}}),
+			want: "spec.ports[1]: Invalid value: a port only grows"},
+		{name: "other protocol is a new item", obj: spec(map[string]any{"ports": []any{udp("a", 1)}}),
+			old: spec(map[string]any{"ports": []any{tcp("a", 2)}})},
+		{name: "missing key does not correlate", obj: spec(map[string]any{"ports": []any{map[string]any{"name": "a", "port": int64(1)}}}),
+			old: spec(map[string]any{"ports": []any{map[string]any{"name": "a", "port": int64(2)}}})},
+		{name: "map value's list item changed", obj: spec(map[string]any{"groups": map[string]any{"x": []any{member(int64(1), "b")}}}),
+			old:  spec(map[string]any{"groups": map[string]any{"x": []any{member(int64(1), "a")}}}),
+			want: "spec.groups[x][0]: Invalid value: a member does not change"},
+		{name: "map value's list item new", obj: spec(map[string]any{"groups": map[string]any{"x": []any{member(int64(2), "b")}}}),
+			old: spec(map[string]any{"groups": map[string]any{"x": []any{member(int64(1), "a")}}})},
+		{name: "null key does not correlate", obj: spec(map[string]any{"groups": map[string]any{"x": []any{member(nil, "b")}}}),
+			old: spec(map[string]any{"groups": map[string]any{"x": []any{member(nil, "a")}}})},
+		{name: "atomic map", obj: spec(map[string]any{"atomic": map[string]any{"a": int64(1)}}),
+			old:  spec(map[string]any{"atomic": map[string]any{"a": int64(2)}}),
+			want: "spec.atomic.a: Invalid value: 1: a only grows"},
+		{name: "granular map", obj: spec(map[string]any{"granular": map[string]any{"a": int64(1)}}),
+			old:  spec(map[string]any{"granular": map[string]any{"a": int64(2)}}),
+			want: "spec.granular.a: Invalid value: 1: a only grows"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			errs, warns := check(v, tc.obj, tc.old)
+			if got := joined(errs); got != tc.want || len(warns) > 0 {
+				t.Errorf("errors:\n%s\nwant:\n%s\nwarnings: %v", got, tc.want, warns)
+			}
+		})
+	}
+}

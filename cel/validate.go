@@ -119,22 +119,23 @@ func (v *validator) validate(r *run, p status.Path, x, old any, hasOld bool, rt 
 	}
 }
 
-// oldItem finds the item of a list-type map with the same keys as x.
+// oldItem finds the first item of a list-type map with the same keys as
+// x. As in kube-apiserver, an item correlates only when every key is
+// set to a scalar (not null) in both, compared as JSON values of the
+// same Go type.
 func oldItem(n *node, old []any, x any) (any, bool) {
 	m, ok := x.(map[string]any)
-	if !ok {
+	if !ok || !keyed(n.keys, m) {
 		return nil, false
 	}
 	for _, o := range old {
 		om, ok := o.(map[string]any)
-		if !ok {
+		if !ok || !keyed(n.keys, om) {
 			continue
 		}
 		same := true
 		for _, k := range n.keys {
-			a, aok := m[k]
-			b, bok := om[k]
-			if aok != bok || !jsonEqual(a, b) {
+			if m[k] != om[k] {
 				same = false
 				break
 			}
@@ -144,6 +145,19 @@ func oldItem(n *node, old []any, x any) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// keyed reports whether every key of a list-type map is set to a scalar
+// in the item m.
+func keyed(keys []string, m map[string]any) bool {
+	for _, k := range keys {
+		switch m[k].(type) {
+		case bool, int64, float64, string:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // activation binds self and oldSelf.

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"reflect"
 	"slices"
 
 	"github.com/kapi-dev/kapi/schema"
@@ -79,7 +80,49 @@ func (c *converter) body(s *schema.Schema) map[string]any {
 	c.structure(m, s)
 	constraints(m, s)
 	extensions(m, s)
+	c.junctors(m, s)
 	return m
+}
+
+// junctors sets the value validations of m: allOf, anyOf, oneOf and
+// not, as kube-apiserver publishes a CRD's. An int-or-string node gets
+// the anyOf of type integer and type string it is validated with,
+// unless it states it itself: as its anyOf, or when it has an anyOf of
+// its own, as the first item of its allOf.
+func (c *converter) junctors(m map[string]any, s *schema.Schema) {
+	allOf, anyOf := s.AllOf, s.AnyOf
+	if s.XIntOrString && !isIntOrString(anyOf) && (len(allOf) == 0 || !isIntOrString(allOf[0].AnyOf)) {
+		intOrString := []*schema.Schema{{Type: "integer"}, {Type: "string"}}
+		if len(anyOf) == 0 {
+			anyOf = intOrString
+		} else {
+			allOf = append([]*schema.Schema{{AnyOf: intOrString}}, allOf...)
+		}
+	}
+	c.schemaList(m, "allOf", allOf)
+	c.schemaList(m, "anyOf", anyOf)
+	c.schemaList(m, "oneOf", s.OneOf)
+	if s.Not != nil {
+		m["not"] = c.body(s.Not)
+	}
+}
+
+func (c *converter) schemaList(m map[string]any, key string, list []*schema.Schema) {
+	if len(list) == 0 {
+		return
+	}
+	out := make([]any, len(list))
+	for i, s := range list {
+		out[i] = c.body(s)
+	}
+	m[key] = out
+}
+
+// isIntOrString reports whether an anyOf is kube's int-or-string form:
+// type integer, then type string, and nothing else.
+func isIntOrString(anyOf []*schema.Schema) bool {
+	return len(anyOf) == 2 && reflect.DeepEqual(anyOf[0], &schema.Schema{Type: "integer"}) &&
+		reflect.DeepEqual(anyOf[1], &schema.Schema{Type: "string"})
 }
 
 // structure sets the properties, items and additionalProperties of m.
@@ -158,11 +201,7 @@ func extensions(m map[string]any, s *schema.Schema) {
 	setString(m, "x-kubernetes-map-type", s.XMapType)
 	setBool(m, "x-kubernetes-preserve-unknown-fields", s.XPreserveUnknownFields)
 	setBool(m, "x-kubernetes-embedded-resource", s.XEmbeddedResource)
-	if s.XIntOrString {
-		m["x-kubernetes-int-or-string"] = true
-		// The form kube-apiserver publishes for int-or-string fields.
-		m["anyOf"] = []any{map[string]any{"type": "integer"}, map[string]any{"type": "string"}}
-	}
+	setBool(m, "x-kubernetes-int-or-string", s.XIntOrString)
 	setString(m, "x-kubernetes-patch-strategy", s.XPatchStrategy)
 	setString(m, "x-kubernetes-patch-merge-key", s.XPatchMergeKey)
 	if len(s.XValidations) > 0 {

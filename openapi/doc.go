@@ -33,7 +33,9 @@
 //	}})
 //	index, err := openapi.Index(map[string][]byte{"apis/stable.example.com/v1": doc})
 //
-// Kinds take their model from package schema; every constraint and
-// x-kubernetes extension of the model is published. Nodes with a
+// Kinds take their model from package schema; every constraint, value
+// validation (allOf, anyOf, oneOf, not) and x-kubernetes extension of
+// the model is published, an int-or-string node with the anyOf of type
+// integer and type string kube-apiserver adds to it. Nodes with a
 // [schema.Schema.Name] become shared component schemas referred to by $ref.
 package openapi

@@ -127,37 +127,47 @@ func TestValidateJunctors(t *testing.T) {
 	}{
 		{"anyOf met", spec(`"anyOf":[{"required":["a"]},{"required":["b"]}]`), `{"b":"x"}`, nil},
 		{"anyOf failed", spec(`"anyOf":[{"required":["a"]},{"required":["b"]}]`), `{"n":1}`, []string{
-			`: Invalid value: "": "spec" must validate at least one schema (anyOf)`,
+			`<nil>: Invalid value: "": "spec" must validate at least one schema (anyOf)`,
 			`spec.a: Required value`}},
 		{"anyOf shows the closest", spec(`"anyOf":[{"required":["a"]},{"properties":{"n":{"minimum":5}}}]`), `{"n":1}`, []string{
-			`: Invalid value: "": "spec" must validate at least one schema (anyOf)`,
+			`<nil>: Invalid value: "": "spec" must validate at least one schema (anyOf)`,
 			`spec.n: Invalid value: 1: spec.n in body should be greater than or equal to 5`}},
 		{"oneOf met", spec(`"oneOf":[{"required":["a"]},{"required":["b"]}]`), `{"a":"x"}`, nil},
 		{"oneOf none", spec(`"oneOf":[{"required":["a"]},{"required":["b"]}]`), `{}`, []string{
-			`: Invalid value: "": "spec" must validate one and only one schema (oneOf). Found none valid`,
+			`<nil>: Invalid value: "": "spec" must validate one and only one schema (oneOf). Found none valid`,
 			`spec.a: Required value`}},
 		{"oneOf two", spec(`"oneOf":[{"required":["a"]},{"required":["b"]},{"required":["n"]}]`), `{"a":"x","b":"y"}`, []string{
-			`: Invalid value: "": "spec" must validate one and only one schema (oneOf). Found 2 valid alternatives`}},
+			`<nil>: Invalid value: "": "spec" must validate one and only one schema (oneOf). Found 2 valid alternatives`}},
 		{"allOf met", spec(`"allOf":[{"required":["a"]},{"required":["b"]}]`), `{"a":"x","b":"y"}`, nil},
 		{"allOf one failed", spec(`"allOf":[{"required":["a"]},{"properties":{"b":{"maxLength":1}}}]`), `{"a":"x","b":"yy"}`, []string{
 			`spec.b: Too long: may not be more than 1 byte`,
-			`: Invalid value: "": "spec" must validate all the schemas (allOf)`}},
+			`<nil>: Invalid value: "": "spec" must validate all the schemas (allOf)`}},
 		{"allOf none", spec(`"allOf":[{"required":["a"]},{"required":["b"]}]`), `{}`, []string{
 			`spec.a: Required value`, `spec.b: Required value`,
-			`: Invalid value: "": "spec" must validate all the schemas (allOf). None validated`}},
+			`<nil>: Invalid value: "": "spec" must validate all the schemas (allOf). None validated`}},
 		{"not met", spec(`"not":{"required":["a"]}`), `{"b":"x"}`, nil},
 		{"not failed", spec(`"not":{"required":["a"]}`), `{"a":"x"}`, []string{
-			`: Invalid value: "": "spec" must not validate the schema (not)`}},
+			`<nil>: Invalid value: "": "spec" must not validate the schema (not)`}},
 		{"on a field", field("a", `{"type":"string","not":{"enum":["x"]}}`), `{"a":"x"}`, []string{
-			`: Invalid value: "": "spec.a" must not validate the schema (not)`}},
+			`<nil>: Invalid value: "": "spec.a" must not validate the schema (not)`}},
 		{"on items", field("list", `{"type":"array","items":{"type":"string","anyOf":[{"pattern":"^a"},{"maxLength":1}]}}`), `{"list":["ab","bc"]}`, []string{
-			`: Invalid value: "": "spec.list[1]" must validate at least one schema (anyOf)`,
+			`<nil>: Invalid value: "": "spec.list[1]" must validate at least one schema (anyOf)`,
 			`spec.list[1]: Invalid value: "bc": spec.list[1] in body should match '^a'`}},
 		{"nested junctors", spec(`"anyOf":[{"not":{"required":["a"]}},{"required":["b"]}]`), `{"a":"x"}`, []string{
-			`: Invalid value: "": "spec" must validate at least one schema (anyOf)`,
-			`: Invalid value: "": "spec" must not validate the schema (not)`}},
+			`<nil>: Invalid value: "": "spec" must validate at least one schema (anyOf)`,
+			`<nil>: Invalid value: "": "spec" must not validate the schema (not)`}},
+		// As kube-apiserver: the anyOf is checked whatever the type.
 		{"int-or-string", `{"type":"object","properties":{"spec":{"type":"object","properties":{"p":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}]}}}}}`, `{"p":true}`, []string{
+			`spec.p: Invalid value: "boolean": spec.p in body must be of type integer,string: "boolean"`,
+			`<nil>: Invalid value: "": "spec.p" must validate at least one schema (anyOf)`,
+			`spec.p: Invalid value: "boolean": spec.p in body must be of type integer: "boolean"`}},
+		{"int-or-string without anyOf", `{"type":"object","properties":{"spec":{"type":"object","properties":{"p":{"x-kubernetes-int-or-string":true}}}}}`, `{"p":true}`, []string{
 			`spec.p: Invalid value: "boolean": spec.p in body must be of type integer,string: "boolean"`}},
+		{"int-or-string first in allOf", `{"type":"object","properties":{"spec":{"type":"object","properties":{"p":{"x-kubernetes-int-or-string":true,"allOf":[{"anyOf":[{"type":"integer"},{"type":"string"}]},{"pattern":"^[0-9]+%?$"}]}}}}}`, `{"p":true}`, []string{
+			`spec.p: Invalid value: "boolean": spec.p in body must be of type integer,string: "boolean"`,
+			`<nil>: Invalid value: "": "spec.p" must validate at least one schema (anyOf)`,
+			`spec.p: Invalid value: "boolean": spec.p in body must be of type integer: "boolean"`,
+			`<nil>: Invalid value: "": "spec.p" must validate all the schemas (allOf)`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -53,9 +53,13 @@ type RuleProvider interface {
 // without rules do not carry it.
 type RuleEngine interface {
 	// Compile compiles every rule of the schema tree rooted at s, the
-	// root of a kind, and checks their estimated cost. The error lists
-	// every rule that does not compile or may cost too much.
-	Compile(s *Schema) (RuleValidator, error)
+	// root of a kind, and checks their estimated cost. root names s in
+	// the errors, as kube-apiserver names a CustomResourceDefinition's
+	// schema (spec.validation.openAPIV3Schema, or
+	// spec.versions[1].schema.openAPIV3Schema). The error is a
+	// status.FieldErrors with one error per problem, at the rule's path
+	// (root.properties[spec].x-kubernetes-validations[0].rule).
+	Compile(s *Schema, root status.Path) (RuleValidator, error)
 }
 
 // RuleValidator evaluates a kind's compiled rules.

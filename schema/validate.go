@@ -90,19 +90,36 @@ func (v *Validator) Validate(p status.Path, x any) status.FieldErrors {
 	return errs
 }
 
-// node validates x against s, appending to errs.
+// ValidateValue returns the problems of x as a value of its own, as
+// kube-apiserver checks a schema's default: the messages name x's
+// fields from x ("a.b in body ..."; x itself is ""), and the errors
+// are at p, or below it after a dot (p.a.b, p.[0]); those without a
+// field (a junctor's) are at p.
+func (v *Validator) ValidateValue(p status.Path, x any) status.FieldErrors {
+	errs := v.Validate(status.Path{}, x)
+	for _, e := range errs {
+		switch e.Field {
+		case "", noField.String():
+			e.Field = p.String()
+		default:
+			e.Field = p.String() + "." + e.Field
+		}
+	}
+	return errs
+}
+
+// node validates x against s, appending to errs, in the order
+// kube-apiserver's validator checks a value: its type, its value
+// validations, then what applies to the kind of value it is (whatever
+// the type the schema says: a wrong type does not stop them), its enum,
+// and an object's members.
 func (v *Validator) node(s *Schema, p *vpath, x any, errs *status.FieldErrors) {
 	if s == nil {
 		return
 	}
-	if !v.typeOK(s, p, x, errs) || x == nil {
-		return
-	}
-	if s.hasJunctors() {
+	typeOK := v.typeOK(s, p, x, errs)
+	if x != nil && s.hasJunctors() {
 		v.junctors(s, p, x, errs)
-	}
-	if len(s.Enum) > 0 && !enumHas(s.Enum, x) {
-		*errs = append(*errs, status.NotSupported(p.path(), x, enumStrings(s.Enum)))
 	}
 	switch t := x.(type) {
 	case string:
@@ -111,35 +128,13 @@ func (v *Validator) node(s *Schema, p *vpath, x any, errs *status.FieldErrors) {
 		number(s, p, x, errs)
 	case []any:
 		v.array(s, p, t, errs)
-	case map[string]any:
+	}
+	if len(s.Enum) > 0 && !enumHas(s.Enum, x) {
+		*errs = append(*errs, status.NotSupported(p.path(), x, enumStrings(s.Enum)))
+	}
+	if t, ok := x.(map[string]any); ok && typeOK {
 		v.object(s, p, t, errs)
 	}
-}
-
-// typeOK checks x's JSON type; false means nothing more can be checked.
-func (v *Validator) typeOK(s *Schema, p *vpath, x any, errs *status.FieldErrors) bool {
-	got := jsonType(x)
-	want := s.Type
-	ok := false
-	switch {
-	case s.XIntOrString:
-		want = "integer,string"
-		ok = got == "integer" || got == "string" || x == nil && s.Nullable
-	case s.Type == "":
-		ok = true
-	case x == nil:
-		ok = s.Nullable
-	case got == s.Type, got == "integer" && s.Type == "number":
-		ok = true
-	case got == "number" && s.Type == "integer":
-		f := x.(float64)
-		ok = f == math.Trunc(f) && !math.IsInf(f, 0)
-	}
-	if !ok {
-		msg := fmt.Sprintf("%s in body must be of type %s: %q", name(p.path()), want, got)
-		*errs = append(*errs, status.TypeInvalid(p.path(), got, msg))
-	}
-	return ok
 }
 
 func jsonType(x any) string {
@@ -162,22 +157,22 @@ func jsonType(x any) string {
 	return fmt.Sprintf("%T", x)
 }
 
-// name is how a path is named inside messages.
-func name(p status.Path) string {
-	if p.String() == "" {
-		return "."
-	}
-	return p.String()
-}
+// name is how a path is named inside messages; the root of the value
+// validated is "", as kube-apiserver names it (" in body must be ...").
+func name(p status.Path) string { return p.String() }
 
+// str checks a string's length and pattern; as kube-apiserver, only
+// the first that fails is reported.
 func (v *Validator) str(s *Schema, p *vpath, x string, errs *status.FieldErrors) {
 	n := int64(utf8.RuneCountInString(x))
 	if s.MaxLength != nil && n > *s.MaxLength {
 		*errs = append(*errs, status.TooLong(p.path(), x, int(*s.MaxLength)))
+		return
 	}
 	if s.MinLength != nil && n < *s.MinLength {
 		*errs = append(*errs, status.InvalidValue(p.path(), x,
 			fmt.Sprintf("%s in body should be at least %d chars long", name(p.path()), *s.MinLength)))
+		return
 	}
 	if s.Pattern == "" {
 		return
@@ -188,27 +183,47 @@ func (v *Validator) str(s *Schema, p *vpath, x string, errs *status.FieldErrors)
 	}
 }
 
+// number checks a number as kube-apiserver does: that it fits the
+// node's type and format, then multipleOf, minimum and maximum, each
+// bound first checked to fit the type and format too.
 func number(s *Schema, p *vpath, x any, errs *status.FieldErrors) {
 	f, _ := toFloat(x)
-	if m := s.Maximum; m != nil && (f > *m || s.ExclusiveMaximum && f == *m) {
-		word := "less than or equal to"
-		if s.ExclusiveMaximum {
-			word = "less than"
+	typ, format := numericFormat(s)
+	at := name(p.path())
+	fits := func(v any, what string) {
+		if msg := rangeProblem(v, typ, format, what, at); msg != "" {
+			*errs = append(*errs, status.InvalidValue(noField, "", msg))
 		}
-		*errs = append(*errs, status.InvalidValue(p.path(), x,
-			fmt.Sprintf("%s in body should be %s %s", name(p.path()), word, formatNumber(*m))))
 	}
-	if m := s.Minimum; m != nil && (f < *m || s.ExclusiveMinimum && f == *m) {
-		word := "greater than or equal to"
-		if s.ExclusiveMinimum {
-			word = "greater than"
+	fits(x, "Checked")
+	if m := s.MultipleOf; m != nil {
+		fits(*m, "MultipleOf")
+		if !isMultiple(f, *m) {
+			*errs = append(*errs, status.InvalidValue(p.path(), x,
+				fmt.Sprintf("%s in body should be a multiple of %s", at, formatNumber(*m))))
 		}
-		*errs = append(*errs, status.InvalidValue(p.path(), x,
-			fmt.Sprintf("%s in body should be %s %s", name(p.path()), word, formatNumber(*m))))
 	}
-	if m := s.MultipleOf; m != nil && !isMultiple(f, *m) {
-		*errs = append(*errs, status.InvalidValue(p.path(), x,
-			fmt.Sprintf("%s in body should be a multiple of %s", name(p.path()), formatNumber(*m))))
+	if m := s.Minimum; m != nil {
+		fits(*m, "Minimum boundary")
+		if f < *m || s.ExclusiveMinimum && f == *m {
+			word := "greater than or equal to"
+			if s.ExclusiveMinimum {
+				word = "greater than"
+			}
+			*errs = append(*errs, status.InvalidValue(p.path(), x,
+				fmt.Sprintf("%s in body should be %s %s", at, word, formatNumber(*m))))
+		}
+	}
+	if m := s.Maximum; m != nil {
+		fits(*m, "Maximum boundary")
+		if f > *m || s.ExclusiveMaximum && f == *m {
+			word := "less than or equal to"
+			if s.ExclusiveMaximum {
+				word = "less than"
+			}
+			*errs = append(*errs, status.InvalidValue(p.path(), x,
+				fmt.Sprintf("%s in body should be %s %s", at, word, formatNumber(*m))))
+		}
 	}
 }
 
@@ -238,19 +253,21 @@ func formatNumber(f float64) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
+// array checks a list's items, then its length, then that the items of
+// a set or map are unique, in kube-apiserver's order.
 func (v *Validator) array(s *Schema, p *vpath, x []any, errs *status.FieldErrors) {
-	n := int64(len(x))
-	if s.MaxItems != nil && n > *s.MaxItems {
-		*errs = append(*errs, status.TooMany(p.path(), len(x), int(*s.MaxItems)))
-	}
-	if s.MinItems != nil && n < *s.MinItems {
-		*errs = append(*errs, status.InvalidValue(p.path(), n,
-			fmt.Sprintf("%s in body should have at least %d items", name(p.path()), *s.MinItems)))
-	}
 	for i, item := range x {
 		p.push("", i)
 		v.node(s.Items, p, item, errs)
 		p.pop()
+	}
+	n := int64(len(x))
+	if s.MinItems != nil && n < *s.MinItems {
+		*errs = append(*errs, status.InvalidValue(p.path(), n,
+			fmt.Sprintf("%s in body should have at least %d items", name(p.path()), *s.MinItems)))
+	}
+	if s.MaxItems != nil && n > *s.MaxItems {
+		*errs = append(*errs, status.TooMany(p.path(), len(x), int(*s.MaxItems)))
 	}
 	switch s.XListType {
 	case "set":

@@ -11,7 +11,7 @@ import (
 // resources (its OpenAPI validator): a junctor that fails is one error
 // without a field, naming the value's path in its message, for example
 //
-//	: Invalid value: "": "spec.mode" must validate one and only one schema (oneOf). Found none valid
+//	<nil>: Invalid value: "": "spec.mode" must validate one and only one schema (oneOf). Found none valid
 //
 // with the errors of the alternative that came closest (anyOf, and oneOf
 // when none is valid) after it, or the errors of every schema of an
@@ -91,11 +91,16 @@ func (v *Validator) try(s *Schema, p *vpath, x any) status.FieldErrors {
 	return errs
 }
 
-// junctorError is a junctor's failure: kube-apiserver reports it without
-// a field and with an empty value, the path being in the message.
+// junctorError is a junctor's failure: kube-apiserver reports it with
+// no field (which it writes "<nil>") and an empty value, the path being
+// in the message.
 func junctorError(msg string) *status.FieldError {
-	return status.InvalidValue(status.Path{}, "", msg)
+	return status.InvalidValue(noField, "", msg)
 }
+
+// noField is the field of errors kube-apiserver's validator reports
+// without one.
+var noField = status.NewPath("<nil>")
 
 // checks counts the checks validating x against s applies: a few per
 // node of x that s describes (its type, value validations, enum, and the

@@ -260,15 +260,15 @@ func TestDefinitionRefused(t *testing.T) {
 	}{
 		{"untyped field", func(d *apiextensionsv1.CustomResourceDefinition) {
 			d.Spec.Versions[0].Schema.OpenAPIV3Schema = []byte(`{"type":"object","properties":{"spec":{"properties":{"a":{"type":"string"}}}}}`)
-		}, []string{"spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields"}},
+		}, []string{"spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields"}},
 		{"root not an object", func(d *apiextensionsv1.CustomResourceDefinition) {
 			d.Spec.Versions[0].Schema.OpenAPIV3Schema = []byte(`{"type":"string"}`)
-		}, []string{`spec.versions[0].schema.openAPIV3Schema.type: Invalid value: "string": must be object at the root`}},
+		}, []string{`spec.validation.openAPIV3Schema.type: Invalid value: "string": must be object at the root`}},
 		{"typed anyOf", func(d *apiextensionsv1.CustomResourceDefinition) {
 			d.Spec.Versions[0].Schema.OpenAPIV3Schema = []byte(`{"type":"object","properties":{"a":{"type":"string","anyOf":[{"type":"string"}]}}}`)
-		}, []string{"spec.versions[0].schema.openAPIV3Schema.properties[a].anyOf[0].type: Forbidden: must be empty to be structural"}},
+		}, []string{"spec.validation.openAPIV3Schema.properties[a].anyOf[0].type: Forbidden: must be empty to be structural"}},
 		{"no schema", func(d *apiextensionsv1.CustomResourceDefinition) { d.Spec.Versions[0].Schema = nil },
-			[]string{"spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required"}},
+			[]string{"spec.versions[0].schema.openAPIV3Schema: Required value"}},
 		{"wrong name", func(d *apiextensionsv1.CustomResourceDefinition) { d.Name = "crontab.stable.example.com" },
 			[]string{`metadata.name: Invalid value: "crontab.stable.example.com": must be spec.names.plural+"."+spec.group`}},
 		{"no storage version", func(d *apiextensionsv1.CustomResourceDefinition) { d.Spec.Versions[0].Storage = false },

@@ -113,11 +113,11 @@ func TestKubectlBadCustomResourceDefinitions(t *testing.T) {
 		{"collides with a built-in kind", crdYAML("widgets", "stable.example.com", "Widget", `{type: object}`),
 			`spec.names.plural: Invalid value: "widgets": resource widgets.stable.example.com is already registered`},
 		{"not structural", crdYAML("things", "bad.example.com", "Thing", `{type: object, properties: {spec: {properties: {a: {type: string}}}}}`),
-			"spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields"},
+			"spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields"},
 		{"malformed", strings.Replace(crdYAML("things", "bad.example.com", "Thing", `{type: object}`), "scope: Namespaced", "scope: [Namespaced]", 1),
 			"cannot unmarshal"},
 		{"bad CEL rule", crdYAML("things", "bad.example.com", "Thing", `{type: object, properties: {spec: {type: object, x-kubernetes-validations: [{rule: "self.nope +"}]}}}`),
-			"spec.versions[0].schema.openAPIV3Schema"},
+			`spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: {"Rule":"self.nope +",`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

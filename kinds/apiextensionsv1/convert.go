@@ -38,10 +38,11 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 		ShortNames: n.ShortNames, Categories: n.Categories, Namespaced: crd.Spec.Scope == NamespaceScoped,
 		New: func() meta.Object { return &meta.Unstructured{} },
 	}
-	var errs status.FieldErrors
+	errs := missingSchemas(crd)
+	places := schemaPlacesOf(crd)
 	versions := make([]apiserver.KindVersion, len(crd.Spec.Versions))
 	for i := range crd.Spec.Versions {
-		kv, verrs := kindVersion(&crd.Spec.Versions[i], status.NewPath("spec", "versions").Index(i))
+		kv, verrs := kindVersion(&crd.Spec.Versions[i], status.NewPath("spec", "versions").Index(i), places, i)
 		versions[i] = kv
 		errs = append(errs, verrs...)
 	}
@@ -78,14 +79,18 @@ func versionFields(crd *CustomResourceDefinition, i int, sch *schema.Schema) (ma
 		status.NewPath("spec", "versions").Index(i).Child("selectableFields"))
 }
 
-// kindVersion is one version of a definition as a version of its kind.
-func kindVersion(v *CustomResourceDefinitionVersion, vp status.Path) (apiserver.KindVersion, status.FieldErrors) {
+// kindVersion is one version, the i-th, of a definition as a version of
+// its kind; places says where its schema's problems are reported.
+func kindVersion(v *CustomResourceDefinitionVersion, vp status.Path, places schemaPlaces, i int) (apiserver.KindVersion, status.FieldErrors) {
 	kv := apiserver.KindVersion{Name: v.Name, Storage: v.Storage, NotServed: !v.Served, Deprecated: v.Deprecated,
 		Subresources: &apiserver.Subresources{}}
 	if v.DeprecationWarning != nil {
 		kv.DeprecationWarning = *v.DeprecationWarning
 	}
-	sch, errs := compileSchema(v, vp.Child("schema").Child("openAPIV3Schema"))
+	sch, errs := compileSchema(v, places.path(i))
+	if !places.reports(i) {
+		errs = nil // the first version's are the same
+	}
 	kv.Schema = sch
 	if sr := v.Subresources; sr != nil {
 		kv.Subresources.Status = sr.Status != nil
@@ -102,10 +107,10 @@ func kindVersion(v *CustomResourceDefinitionVersion, vp status.Path) (apiserver.
 }
 
 // compileSchema checks that a version's schema is structural and
-// compiles it.
+// compiles it; a version without one (see missingSchemas) has none.
 func compileSchema(v *CustomResourceDefinitionVersion, p status.Path) (*schema.Schema, status.FieldErrors) {
-	if v.Schema == nil || len(v.Schema.OpenAPIV3Schema) == 0 {
-		return nil, status.FieldErrors{status.Required(p, "schemas are required")}
+	if !hasSchema(v) {
+		return nil, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(v.Schema.OpenAPIV3Schema))
 	dec.UseNumber()
@@ -113,7 +118,13 @@ func compileSchema(v *CustomResourceDefinitionVersion, p status.Path) (*schema.S
 	if err := dec.Decode(&doc); err != nil || doc == nil {
 		return nil, status.FieldErrors{status.InvalidValue(p, string(v.Schema.OpenAPIV3Schema), "must be a JSON object")}
 	}
-	if errs := structuralErrors(doc, p); len(errs) > 0 {
+	// As kube-apiserver: the defaults are checked once the schema is
+	// structural; defaults where none may be are refused either way.
+	errs := structuralErrors(doc, p)
+	if len(errs) == 0 {
+		errs = defaultErrors(doc, p)
+	}
+	if errs = append(errs, schemaErrors(doc, p)...); len(errs) > 0 {
 		return nil, errs
 	}
 	if props, ok := doc["properties"].(map[string]any); ok && props["metadata"] != nil {

@@ -7,7 +7,8 @@ import (
 )
 
 // KindFor turns a definition into the kind it defines, or into the
-// field errors kube-apiserver would answer with.
+// field errors kube-apiserver would answer with (a schema every version
+// shares is kube's spec.validation).
 func ExampleKindFor() {
 	crd := &apiextensionsv1.CustomResourceDefinition{Spec: apiextensionsv1.CustomResourceDefinitionSpec{
 		Group: "stable.example.com", Scope: apiextensionsv1.NamespaceScoped,
@@ -20,5 +21,5 @@ func ExampleKindFor() {
 	}}
 	_, errs := apiextensionsv1.KindFor(crd)
 	fmt.Println(errs)
-	// Output: spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields
+	// Output: spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields
 }

@@ -13,8 +13,31 @@
 // nullable, additionalProperties, extensions or metadata in them), and
 // what those of the root name must be specified outside them; objects
 // are checked against them with kube's messages. A schema may restrict
-// metadata.name and generateName (and nothing else of metadata), which
-// writes then enforce.
+// metadata.name and generateName (and nothing else of metadata, not even
+// a description), which writes then enforce.
+//
+// # Where problems are reported
+//
+// As kube-apiserver, a definition is refused with one cause per problem,
+// at its path: a schema every version shares (one version's, always)
+// under spec.validation.openAPIV3Schema, as kube's internal form holds
+// it, other schemas under spec.versions[i].schema.openAPIV3Schema. The
+// structural checks come first; then each default, checked against its
+// node (fields it would prune, the value's problems below .default, the
+// node's CEL rules); then, node by node, defaults where none may be,
+// list and map extensions and the shape of each rule; then, when a
+// server's rule engine is given (see [DefinitionKind]), each rule that
+// does not compile, costs too much or uses oldSelf where nothing
+// correlates.
+//
+// Where kapi knowingly refuses more than kube-apiserver: a schema whose
+// bounds contradict each other (minimum above maximum, minLength above
+// maxLength, minItems above maxItems, minProperties above
+// maxProperties), which no value could satisfy, and a default below
+// additionalProperties that its own node refuses (kube does not check
+// those defaults). Both are refused with one cause on the schema naming
+// the node, so that a definition never carries a constraint no value
+// can meet.
 //
 // The types mirror k8s.io/apiextensions-apiserver's v1 types field for
 // field, in JSON and in protobuf (with its field numbers); a version's
@@ -30,6 +53,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -46,13 +70,16 @@ const (
 // collides with a registered kind, or whose schema or rules do not
 // compile) is refused with 422 Invalid. It returns srv, as Register does.
 func Register(srv *apiserver.Server) *apiserver.Server {
-	return srv.Register(DefinitionKind(srv.CheckKind))
+	return srv.Register(DefinitionKind(srv.CheckKind, srv.RuleEngine()))
 }
 
 // DefinitionKind is the registration of CustomResourceDefinition; check,
 // when not nil, is asked about the kind each definition defines (see
-// [apiserver.Server.CheckKind]).
-func DefinitionKind(check func(apiserver.Kind) error) apiserver.Kind {
+// [apiserver.Server.CheckKind]). rules, when not nil, compiles the
+// x-kubernetes-validations of each version's schema first, so that each
+// rule that does not compile or costs too much is its own cause, at its
+// place in the definition.
+func DefinitionKind(check func(apiserver.Kind) error, rules schema.RuleEngine) apiserver.Kind {
 	return apiserver.Kind{
 		Group: Group, Version: Version, Kind: "CustomResourceDefinition", Resource: Resource,
 		Singular: "customresourcedefinition", ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"},
@@ -65,21 +92,27 @@ func DefinitionKind(check func(apiserver.Kind) error) apiserver.Kind {
 			if old != nil {
 				prev = old.(*CustomResourceDefinition)
 			}
-			return validateAll(obj.(*CustomResourceDefinition), prev, check)
+			return validateAll(obj.(*CustomResourceDefinition), prev, check, rules)
 		},
 		Deletion: &apiserver.DeletionHooks{Mark: markDeleting},
 	}
 }
 
 // validateAll checks a definition and the kind it defines.
-func validateAll(crd, old *CustomResourceDefinition, check func(apiserver.Kind) error) status.FieldErrors {
+func validateAll(crd, old *CustomResourceDefinition, check func(apiserver.Kind) error, rules schema.RuleEngine) status.FieldErrors {
 	errs := validate(crd, old)
 	if len(errs) > 0 {
 		return errs
 	}
 	k, errs := KindFor(crd)
-	if len(errs) > 0 || check == nil {
+	if len(errs) > 0 {
 		return errs
+	}
+	if errs := ruleErrors(crd, k, rules); len(errs) > 0 {
+		return errs
+	}
+	if check == nil {
+		return nil
 	}
 	if err := check(k); err != nil {
 		return status.FieldErrors{kindError(crd, err)}
@@ -96,7 +129,7 @@ func kindError(crd *CustomResourceDefinition, err error) *status.FieldError {
 	}
 	for i, v := range crd.Spec.Versions {
 		if v.Storage {
-			return status.InvalidValue(status.NewPath("spec", "versions").Index(i).Child("schema").Child("openAPIV3Schema"), "", msg)
+			return status.InvalidValue(schemaPlacesOf(crd).path(i), "", msg)
 		}
 	}
 	return status.InvalidValue(status.NewPath("spec"), "", msg)

@@ -96,7 +96,9 @@ var typeRequired = map[level]string{
 }
 
 // metadataErrors: the metadata of an object may only be typed object at
-// the root, and restrict nothing but name and generateName.
+// the root, and restrict nothing but name and generateName: as in kube,
+// not even a description or a title documents it (it is ObjectMeta's).
+// A default is refused apart.
 func metadataErrors(node map[string]any, lvl level, p status.Path) status.FieldErrors {
 	var errs status.FieldErrors
 	if typ, _ := node["type"].(string); typ != "object" {
@@ -107,7 +109,7 @@ func metadataErrors(node map[string]any, lvl level, p status.Path) status.FieldE
 	}
 	for k, v := range node {
 		switch k {
-		case "type", "description":
+		case "type", "default":
 			continue
 		case "properties":
 			props, _ := v.(map[string]any)
@@ -167,7 +169,6 @@ var nestedForbidden = []struct{ key, msg string }{
 	{"title", "must be empty to be structural"},
 	{"description", "must be empty to be structural"},
 	{"nullable", "must be false to be structural"},
-	{"externalDocs", "must be undefined to be structural"},
 	{"x-kubernetes-preserve-unknown-fields", "must be false to be structural"},
 	{"x-kubernetes-embedded-resource", "must be false to be structural"},
 	{"x-kubernetes-int-or-string", "must be false to be structural"},
