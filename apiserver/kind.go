@@ -94,6 +94,23 @@ type Kind struct {
 	// Namespace's spec.finalizers, which only /finalize changes). It runs
 	// before defaulting.
 	PrepareForUpdate func(obj, old meta.Object)
+	// PrepareForStatusUpdate, when set, makes a write to /status keep
+	// the request's object, metadata included (labels, annotations,
+	// finalizers, owner references), as the status strategies of kube's
+	// built-in kinds do (a Namespace's); the hook carries over from the
+	// stored object old what such a write may not change (the
+	// Namespace's spec). Unset, a write to /status changes status only,
+	// as for custom resources. It runs before defaulting.
+	PrepareForStatusUpdate func(obj, old meta.Object)
+	// Canonicalize, when set, brings the object to store in line with
+	// itself on every write (create, update, every patch, apply, the
+	// status subresource), after validation and before validating
+	// admission, as the Canonicalize of kube's strategies does: a
+	// Namespace's kubernetes.io/metadata.name label follows its name,
+	// which generateName may have only just chosen. It reports whether
+	// it changed the object. What it changes is stored but not recorded
+	// in managedFields, which were recorded before.
+	Canonicalize func(obj meta.Object) (changed bool)
 	// Finalize, when set, serves the /finalize subresource (get, update,
 	// patch): a write there changes only what Finalize copies from the
 	// request's object src onto the stored object dst.

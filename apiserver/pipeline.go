@@ -104,7 +104,8 @@ const maxCreateRaces = 3
 //  7. generate the name of a create that asks for one (generateName);
 //  8. bump the generation and record managedFields;
 //  9. validate: metadata, the schema, its CEL rules, the kind's Validate;
-//  10. run validating admission;
+//  10. bring the object to its canonical form (the kind's
+//     Canonicalize), then run validating admission;
 //  11. convert the object to the storage version (a 500 naming both
 //     versions when that fails, and nothing is stored);
 //  12. store with compare-and-swap, starting again at 1 when a
@@ -155,7 +156,11 @@ func (w *write) run(ctx context.Context) (written, error) {
 		if err := r.validate(ctx, obj, old, decoded); err != nil {
 			return written{}, err
 		}
-		// 10. Validating admission.
+		// 10. The canonical form, then validating admission.
+		if obj, err = w.canonicalize(obj); err != nil {
+			return written{}, err
+		}
+		a.Object = obj
 		if err := w.h.admit(ctx, r, a); err != nil {
 			return written{}, err
 		}
@@ -298,6 +303,23 @@ func (w *write) generateName(obj meta.Object) string {
 	return m.Name
 }
 
+// canonicalize runs the kind's Canonicalize on obj, the object about to
+// be stored, and returns the object to go on with. A change makes the
+// encoding recording managedFields made stale, so it is dropped and the
+// object encoded again when stored.
+func (w *write) canonicalize(obj meta.Object) (meta.Object, error) {
+	c := w.h.r.kind.Canonicalize
+	if c == nil {
+		return obj, nil
+	}
+	changed := false
+	obj, err := w.h.r.runHook(obj, func(obj meta.Object) { changed = c(obj) })
+	if changed {
+		w.encoded, w.splice = nil, spliceHints{}
+	}
+	return obj, err
+}
+
 // operation is the admission operation of a write over old.
 func operation(old meta.Object) Operation {
 	if old == nil {
@@ -358,6 +380,9 @@ func (w *write) store(ctx context.Context, cur *storage.KeyValue, obj, old meta.
 			}
 			m.Name = generateName(m.GenerateName)
 			w.encoded, w.splice = nil, spliceHints{} // of the old name
+			if c := r.kind.Canonicalize; c != nil {
+				c(obj) // obj is in the storage version here
+			}
 		}
 	}
 	r.keepManagedFieldsTimes(obj, old, cur, w.encoded)

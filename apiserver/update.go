@@ -54,12 +54,21 @@ func (req *request) checkName(obj meta.Object) error {
 // prepareForUpdate carries over what the server owns from the stored
 // object old and splits spec from status: a write to the main resource
 // keeps the stored status (and what the kind's PrepareForUpdate keeps), a
-// write to /status keeps everything else, and one to /finalize takes only
-// what the kind's Finalize copies.
+// write to /status keeps everything else (or, for a kind with
+// PrepareForStatusUpdate, what that hook keeps), and one to /finalize
+// takes only what the kind's Finalize copies.
 func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 	r := w.h.r
 	sub := w.req.subresource
 	switch {
+	case sub == "status" && r.kind.PrepareForStatusUpdate != nil:
+		// The kind keeps the request's metadata on /status, as the
+		// status strategies of kube's built-in kinds do: only what its
+		// hook carries over comes from the stored object.
+		var err error
+		if obj, err = r.prepareHook(obj, old, r.kind.PrepareForStatusUpdate); err != nil {
+			return nil, err
+		}
 	case sub == "status" || sub == "finalize":
 		// A status (finalize) write changes status (what Finalize
 		// copies) only: start from the stored object and take that, and
@@ -78,7 +87,7 @@ func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 		obj = base
 	case r.kind.PrepareForUpdate != nil:
 		var err error
-		if obj, err = r.prepareHook(obj, old); err != nil {
+		if obj, err = r.prepareHook(obj, old, r.kind.PrepareForUpdate); err != nil {
 			return nil, err
 		}
 	}
@@ -109,18 +118,19 @@ func (r *resource) finalize(dst, src meta.Object) (meta.Object, error) {
 	return r.runHook(dst, func(dst meta.Object) { r.kind.Finalize(dst, src) })
 }
 
-// prepareHook runs the kind's PrepareForUpdate on obj and old in the
-// storage version and returns obj as it left it.
-func (r *resource) prepareHook(obj, old meta.Object) (meta.Object, error) {
+// prepareHook runs hook, the kind's PrepareForUpdate or
+// PrepareForStatusUpdate, on obj and old in the storage version and
+// returns obj as it left it.
+func (r *resource) prepareHook(obj, old meta.Object, hook func(obj, old meta.Object)) (meta.Object, error) {
 	if r.isStorage() {
-		r.kind.PrepareForUpdate(obj, old)
+		hook(obj, old)
 		return obj, nil
 	}
 	old, err := r.hookObject(old)
 	if err != nil {
 		return nil, err
 	}
-	return r.runHook(obj, func(obj meta.Object) { r.kind.PrepareForUpdate(obj, old) })
+	return r.runHook(obj, func(obj meta.Object) { hook(obj, old) })
 }
 
 // decodeCopy returns a deep copy of a stored object. A JSON copy is

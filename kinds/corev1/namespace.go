@@ -67,7 +67,8 @@ const (
 
 // NamespaceKind is the registration of Namespace: /api/v1 namespaces,
 // short name ns, cluster-scoped, with /status and /finalize. A namespace
-// is created Active with the kubernetes finalizer; deleting it marks it
+// is created Active with the kubernetes finalizer, and always carries
+// the label LabelMetadataName with its name; deleting it marks it
 // Terminating, and it goes once its spec and metadata finalizers are all
 // removed (see package controllers/namespace).
 func NamespaceKind() apiserver.Kind {
@@ -83,6 +84,23 @@ func NamespaceKind() apiserver.Kind {
 		PrepareForUpdate: func(obj, old meta.Object) {
 			obj.(*Namespace).Spec.Finalizers = old.(*Namespace).Spec.Finalizers
 		},
+		// A status write keeps the request's metadata and status, as
+		// kube's namespace status strategy does; only spec is the
+		// stored one.
+		PrepareForStatusUpdate: func(obj, old meta.Object) {
+			obj.(*Namespace).Spec = old.(*Namespace).Spec
+		},
+		// The name label is set twice, as kube-apiserver sets it: by
+		// defaulting, when the name is known, so that the write's field
+		// manager records it, and once the name is final (generateName),
+		// so that no write stores a namespace without it or with another
+		// value.
+		Default: func(_ context.Context, obj meta.Object) {
+			if ns := obj.(*Namespace); ns.Name != "" {
+				setNameLabel(ns)
+			}
+		},
+		Canonicalize: func(obj meta.Object) bool { return setNameLabel(obj.(*Namespace)) },
 		Finalize: func(dst, src meta.Object) {
 			dst.(*Namespace).Spec.Finalizers = src.(*Namespace).Spec.Finalizers
 		},
@@ -121,6 +139,23 @@ func validateNamespace(ns *Namespace) status.FieldErrors {
 		errs = append(errs, status.NotSupported(status.NewPath("status", "phase"), ns.Status.Phase, []string{NamespaceActive, NamespaceTerminating}))
 	}
 	return errs
+}
+
+// LabelMetadataName is the label every Namespace carries, whose value is
+// its name, so that label selectors can pick namespaces by name.
+const LabelMetadataName = "kubernetes.io/metadata.name"
+
+// setNameLabel sets ns's LabelMetadataName label to its name and reports
+// whether that changed it.
+func setNameLabel(ns *Namespace) bool {
+	if v, ok := ns.Labels[LabelMetadataName]; ok && v == ns.Name {
+		return false
+	}
+	if ns.Labels == nil {
+		ns.Labels = map[string]string{}
+	}
+	ns.Labels[LabelMetadataName] = ns.Name
+	return true
 }
 
 func appendMissing(list []string, v string) []string {

@@ -1,0 +1,105 @@
+package apiserver_test
+
+import (
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/kapi-dev/kapi/kinds/corev1"
+)
+
+const nameLabel = "kubernetes.io/metadata.name"
+
+// TestNamespaceNameLabel: every write of a Namespace stores the label
+// kubernetes.io/metadata.name with its name, as kube-apiserver does,
+// whatever the request sets or removes: create (named, generateName,
+// dry run), update, each patch type, apply, and the status subresource.
+func TestNamespaceNameLabel(t *testing.T) {
+	ts := startWith(t, corev1.NamespaceKind())
+	const nsPath = "/api/v1/namespaces"
+	const (
+		merge = "application/merge-patch+json"
+		jsonp = "application/json-patch+json"
+		smp   = "application/strategic-merge-patch+json"
+		apply = "application/apply-patch+yaml"
+	)
+	if r := do(t, ts.Server, "POST", nsPath, "application/json", `{"metadata":{"name":"team","labels":{"a":"b","kubernetes.io/metadata.name":"other"}}}`); r.code != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.code, r.body)
+	}
+	for _, tc := range []struct {
+		name, method, path, contentType, body string
+		want                                  map[string]string
+	}{
+		{"update without it", "PUT", "/team", "application/json", `{"metadata":{"name":"team","labels":{"a":"c"}}}`, map[string]string{"a": "c"}},
+		{"update without labels", "PUT", "/team", "application/json", `{"metadata":{"name":"team"}}`, nil},
+		{"merge patch removing it", "PATCH", "/team", merge, `{"metadata":{"labels":{"kubernetes.io/metadata.name":null,"a":"d"}}}`, map[string]string{"a": "d"}},
+		{"JSON patch removing it", "PATCH", "/team", jsonp, `[{"op":"remove","path":"/metadata/labels/kubernetes.io~1metadata.name"}]`, map[string]string{"a": "d"}},
+		{"JSON patch removing the labels", "PATCH", "/team", jsonp, `[{"op":"remove","path":"/metadata/labels"}]`, nil},
+		{"strategic merge patch changing it", "PATCH", "/team", smp, `{"metadata":{"labels":{"kubernetes.io/metadata.name":"x","a":"e"}}}`, map[string]string{"a": "e"}},
+		{"apply changing it, forced", "PATCH", "/team?fieldManager=tool&force=true", apply, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team","labels":{"kubernetes.io/metadata.name":"y"}}}`, map[string]string{"a": "e"}},
+		{"dry-run update removing it", "PATCH", "/team?dryRun=All", merge, `{"metadata":{"labels":{"kubernetes.io/metadata.name":null}}}`, map[string]string{"a": "e"}},
+		{"status update without it", "PUT", "/team/status", "application/json", `{"metadata":{"name":"team","labels":{"a":"f"}},"status":{"phase":"Active"}}`, map[string]string{"a": "f"}},
+		{"status merge patch removing it", "PATCH", "/team/status", merge, `{"metadata":{"labels":{"kubernetes.io/metadata.name":null}}}`, map[string]string{"a": "f"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := do(t, ts.Server, tc.method, nsPath+tc.path, tc.contentType, tc.body)
+			if r.code != http.StatusOK {
+				t.Fatalf("%d %s", r.code, r.body)
+			}
+			want := map[string]string{nameLabel: "team"}
+			for k, v := range tc.want {
+				want[k] = v
+			}
+			if got := decodeNamespace(t, r).Labels; !reflect.DeepEqual(got, want) {
+				t.Errorf("answered labels %v, want %v", got, want)
+			}
+			if got := decodeNamespace(t, do(t, ts.Server, "GET", nsPath+"/team", "", "")).Labels; !reflect.DeepEqual(got, want) {
+				t.Errorf("stored labels %v, want %v", got, want)
+			}
+		})
+	}
+	for _, dry := range []string{"", "?dryRun=All"} {
+		r := do(t, ts.Server, "POST", nsPath+dry, "application/json", `{"metadata":{"generateName":"gen-"}}`)
+		ns := decodeNamespace(t, r)
+		if r.code != http.StatusCreated || !strings.HasPrefix(ns.Name, "gen-") || !reflect.DeepEqual(ns.Labels, map[string]string{nameLabel: ns.Name}) {
+			t.Errorf("create%s with generateName: %d %s", dry, r.code, r.body)
+		}
+	}
+	r := do(t, ts.Server, "PATCH", nsPath+"/applied?fieldManager=tool", apply, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"applied"}}`)
+	if ns := decodeNamespace(t, r); r.code != http.StatusCreated || !reflect.DeepEqual(ns.Labels, map[string]string{nameLabel: "applied"}) {
+		t.Errorf("create by apply: %d %s", r.code, r.body)
+	}
+}
+
+// TestNamespaceStatusKeepsMetadata: a write to namespaces/status keeps
+// the request's labels, annotations and finalizers, as kube's namespace
+// status strategy does, and changes nothing of spec.
+func TestNamespaceStatusKeepsMetadata(t *testing.T) {
+	ts := startWith(t, corev1.NamespaceKind())
+	const path = "/api/v1/namespaces/team"
+	if r := do(t, ts.Server, "POST", "/api/v1/namespaces", "application/json", `{"metadata":{"name":"team"}}`); r.code != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.code, r.body)
+	}
+	r := do(t, ts.Server, "PATCH", path+"/status", "application/merge-patch+json", `{"metadata":{"annotations":{"note":"merged"}},"spec":{"finalizers":null}}`)
+	ns := decodeNamespace(t, r)
+	if r.code != http.StatusOK || ns.Annotations["note"] != "merged" || !reflect.DeepEqual(ns.Spec.Finalizers, []string{"kubernetes"}) {
+		t.Fatalf("merge patch of status: %d %s", r.code, r.body)
+	}
+	r = do(t, ts.Server, "PUT", path+"/status", "application/json",
+		`{"metadata":{"name":"team","labels":{"team":"a"},"annotations":{"note":"put"},"finalizers":["example.com/keep"]},"spec":{"finalizers":["other"]},"status":{"phase":"Active"}}`)
+	if r.code != http.StatusOK {
+		t.Fatalf("put status: %d %s", r.code, r.body)
+	}
+	ns = decodeNamespace(t, do(t, ts.Server, "GET", path, "", ""))
+	want := corev1.Namespace{}
+	want.Labels = map[string]string{"team": "a", nameLabel: "team"}
+	want.Annotations = map[string]string{"note": "put"}
+	want.Finalizers = []string{"example.com/keep"}
+	want.Spec.Finalizers = []string{"kubernetes"}
+	got := corev1.Namespace{Spec: ns.Spec}
+	got.Labels, got.Annotations, got.Finalizers = ns.Labels, ns.Annotations, ns.Finalizers
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("after PUT of status\n got %+v\nwant %+v", got, want)
+	}
+}
