@@ -60,9 +60,9 @@ type Options struct {
 
 // Collector is the garbage collector of one server.
 type Collector struct {
-	c     *apiclient.Client
-	opts  Options
-	log   *slog.Logger
+	c      *apiclient.Client
+	opts   Options
+	log    *slog.Logger
 	graph  *graph
 	queue  *workqueue.Queue
 	events *recorder
