@@ -53,6 +53,18 @@ type Kind struct {
 	Schema *schema.Schema
 	// Subresources are the status and scale subresources served.
 	Subresources Subresources
+	// CreateFromEmpty records a create in managedFields as
+	// kube-apiserver records one of the kinds compiled into it: as a
+	// change from the kind's empty object (New's), so that what that
+	// object has already, such as a Namespace's empty spec, is nobody's.
+	// Unset, as for custom resources, a create is recorded as a change
+	// from nothing.
+	CreateFromEmpty bool
+	// NoGeneration leaves metadata.generation unset (0), as
+	// kube-apiserver leaves it on kinds whose strategies keep none (a
+	// Namespace); otherwise an object is created with generation 1,
+	// bumped by every change to anything but its metadata and status.
+	NoGeneration bool
 	// AllowCreateOnUpdate lets a PUT to a missing name create it.
 	AllowCreateOnUpdate bool
 	// Storage stores this kind; default: the server's storage.
@@ -87,12 +99,17 @@ type Kind struct {
 	PrinterColumns []PrinterColumn
 	// PrepareForCreate, when set, sets what the server decides on create
 	// whatever the request says (a Namespace's phase and finalizer). It
-	// runs before defaulting.
+	// runs where kube-apiserver runs its strategies' PrepareForCreate:
+	// after defaulting, mutating admission and generateName, and after
+	// managedFields were recorded, so what it sets is not recorded as the
+	// request's; then the object is validated.
 	PrepareForCreate func(obj meta.Object)
 	// PrepareForUpdate, when set, carries over from the stored object
-	// what writes to the main resource and /status may not change (a
-	// Namespace's spec.finalizers, which only /finalize changes). It runs
-	// before defaulting.
+	// what writes to the main resource may not change (a Namespace's
+	// spec.finalizers, which only /finalize changes). It runs where
+	// PrepareForCreate runs, on update: the request's field manager is
+	// recorded as owning what it sent, as in kube-apiserver, though the
+	// hook undoes it.
 	PrepareForUpdate func(obj, old meta.Object)
 	// PrepareForStatusUpdate, when set, makes a write to /status keep
 	// the request's object, metadata included (labels, annotations,

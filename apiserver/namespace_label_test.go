@@ -103,3 +103,53 @@ func TestNamespaceStatusKeepsMetadata(t *testing.T) {
 		t.Errorf("after PUT of status\n got %+v\nwant %+v", got, want)
 	}
 }
+
+// managed lists a Namespace's managedFields as "manager operation
+// subresource fieldsV1", to compare with what kube-apiserver records.
+func managed(ns corev1.Namespace) []string {
+	var out []string
+	for _, e := range ns.ManagedFields {
+		s := e.Manager + " " + string(e.Operation) + " " + e.Subresource + " "
+		if e.FieldsV1 != nil {
+			s += string(e.FieldsV1.Raw)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestNamespaceManagedFields: a Namespace's writes record in
+// managedFields what kube-apiserver records: the name label, set by
+// defaulting, is the creator's when the name is given and nobody's when
+// generated; the kubernetes finalizer, which the server adds, is nobody's;
+// an update claiming spec.finalizers owns them though they do not
+// change. A Namespace has no metadata.generation.
+func TestNamespaceManagedFields(t *testing.T) {
+	ts := startWith(t, corev1.NamespaceKind())
+	send := func(method, path, ua, body string) corev1.Namespace {
+		t.Helper()
+		r := send(t, ts.URL+path, method, map[string]string{"Content-Type": "application/json", "User-Agent": ua}, []byte(body))
+		if r.code/100 != 2 {
+			t.Fatalf("%s %s: %d %s", method, path, r.code, r.body)
+		}
+		return decodeNamespace(t, r)
+	}
+	ns := send("POST", "/api/v1/namespaces", "kubectl-create/v1.37", `{"metadata":{"name":"team","labels":{"x":"y"}}}`)
+	want := []string{`kubectl-create Update  {"f:metadata":{"f:labels":{".":{},"f:kubernetes.io/metadata.name":{},"f:x":{}}}}`}
+	if got := managed(ns); !reflect.DeepEqual(got, want) || ns.Generation != 0 {
+		t.Errorf("create: generation %d, managedFields\n got %q\nwant %q", ns.Generation, got, want)
+	}
+	ns = send("PUT", "/api/v1/namespaces/team", "kubectl-replace/v1.37", `{"metadata":{"name":"team","labels":{"a":"c"}},"spec":{"finalizers":["kubernetes","example.com/x"]}}`)
+	want = []string{
+		`kubectl-create Update  {"f:metadata":{"f:labels":{".":{},"f:kubernetes.io/metadata.name":{}}}}`,
+		`kubectl-replace Update  {"f:metadata":{"f:labels":{"f:a":{}}},"f:spec":{"f:finalizers":{}}}`,
+	}
+	if got := managed(ns); !reflect.DeepEqual(got, want) || ns.Generation != 0 || !reflect.DeepEqual(ns.Spec.Finalizers, []string{"kubernetes"}) {
+		t.Errorf("update: generation %d, finalizers %v, managedFields\n got %q\nwant %q", ns.Generation, ns.Spec.Finalizers, got, want)
+	}
+	ns = send("POST", "/api/v1/namespaces", "curl", `{"metadata":{"generateName":"gen-"}}`)
+	want = []string{`curl Update  {"f:metadata":{"f:generateName":{}}}`}
+	if got := managed(ns); !reflect.DeepEqual(got, want) {
+		t.Errorf("create with generateName: managedFields\n got %q\nwant %q", got, want)
+	}
+}

@@ -53,10 +53,11 @@ func (req *request) checkName(obj meta.Object) error {
 
 // prepareForUpdate carries over what the server owns from the stored
 // object old and splits spec from status: a write to the main resource
-// keeps the stored status (and what the kind's PrepareForUpdate keeps), a
-// write to /status keeps everything else (or, for a kind with
-// PrepareForStatusUpdate, what that hook keeps), and one to /finalize
-// takes only what the kind's Finalize copies.
+// keeps the stored status (and, later, what the kind's PrepareForUpdate
+// keeps: see [write.prepareKind]), a write to /status keeps everything
+// else (or, for a kind with PrepareForStatusUpdate, what that hook
+// keeps), and one to /finalize takes only what the kind's Finalize
+// copies.
 func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 	r := w.h.r
 	sub := w.req.subresource
@@ -85,11 +86,6 @@ func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 		}
 		base.GetObjectMeta().ManagedFields = managed
 		obj = base
-	case r.kind.PrepareForUpdate != nil:
-		var err error
-		if obj, err = r.prepareHook(obj, old, r.kind.PrepareForUpdate); err != nil {
-			return nil, err
-		}
 	}
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	if m.UID != "" && m.UID != om.UID {
