@@ -141,9 +141,13 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 		changed := r.setPropagationFinalizers(m, opts)
 		twoPhase := r.kind.Deletion != nil && !marked
 		if len(m.Finalizers) > 0 || twoPhase {
-			markDeleting(m)
-			if twoPhase && r.kind.Deletion.Mark != nil {
-				r.kind.Deletion.Mark(obj)
+			if twoPhase {
+				markFirstPhase(m)
+				if r.kind.Deletion.Mark != nil {
+					r.kind.Deletion.Mark(obj)
+				}
+			} else {
+				markDeleting(m)
 			}
 			if (marked && !changed) || w.dryRun {
 				return obj, false, nil
@@ -222,6 +226,15 @@ func markDeleting(m *meta.ObjectMeta) {
 	}
 	now, zero := meta.Now(), int64(0)
 	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = &now, &zero
+}
+
+// markFirstPhase marks an object of a kind with DeletionHooks as being
+// deleted, as kube-apiserver's Namespace and CustomResourceDefinition
+// stores mark them: a deletionTimestamp only, without the grace period
+// and generation bump of other objects kept by finalizers.
+func markFirstPhase(m *meta.ObjectMeta) {
+	now := meta.Now()
+	m.DeletionTimestamp = &now
 }
 
 func checkPreconditions(r *resource, obj meta.Object, p *meta.Preconditions) error {

@@ -153,3 +153,18 @@ func TestNamespaceManagedFields(t *testing.T) {
 		t.Errorf("create with generateName: managedFields\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestNamespaceDeletionMarksTimestampOnly: deleting a Namespace sets its
+// deletionTimestamp and Terminating phase only, as kube-apiserver's
+// namespace store does: no deletionGracePeriodSeconds, no generation.
+func TestNamespaceDeletionMarksTimestampOnly(t *testing.T) {
+	ts := startWith(t, corev1.NamespaceKind())
+	if r := do(t, ts.Server, "POST", "/api/v1/namespaces", "application/json", `{"metadata":{"name":"team"}}`); r.code != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.code, r.body)
+	}
+	r := do(t, ts.Server, "DELETE", "/api/v1/namespaces/team", "", "")
+	ns := decodeNamespace(t, r)
+	if r.code != http.StatusOK || ns.DeletionTimestamp == nil || ns.DeletionGracePeriodSeconds != nil || ns.Generation != 0 || ns.Status.Phase != "Terminating" {
+		t.Errorf("delete: %d %s", r.code, r.body)
+	}
+}
