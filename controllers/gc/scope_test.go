@@ -51,7 +51,7 @@ func TestClusterScopedDependentOfNamespacedOwner(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("event\n got %+v\nwant %+v", got, want)
 	}
-	if ev.FirstTimestamp.IsZero() || ev.LastTimestamp != ev.FirstTimestamp || ev.Namespace != "default" {
+	if ev.FirstTimestamp.IsZero() || ev.LastTimestamp != ev.FirstTimestamp || ev.Namespace != "default" || ev.Generation != 0 {
 		t.Errorf("event metadata and times: %+v %v %v", ev.ObjectMeta, ev.FirstTimestamp, ev.LastTimestamp)
 	}
 	if _, ok := byName["bad-mixed"]; !ok {
@@ -66,5 +66,28 @@ func TestClusterScopedDependentOfNamespacedOwner(t *testing.T) {
 		} else if len(d.OwnerReferences) == 0 {
 			t.Errorf("%s lost its owner references", name)
 		}
+	}
+}
+
+// TestDependentInAnotherNamespace: an object naming as its owner, by uid,
+// an object that lives in another namespace is collected, as kube's
+// collector collects it (the owner is looked for in the dependent's
+// namespace, where it is not), and a Warning Event
+// OwnerRefInvalidNamespace is recorded on it in its namespace.
+func TestDependentInAnotherNamespace(t *testing.T) {
+	e := start(t)
+	owner := e.create(ns("b"), "owner", nil)
+	dep := e.create(ns("a"), "dep", []meta.OwnerReference{ownerRef(owner, "Thing", false)})
+	e.eventually("the dependent to be collected", func() bool { return e.gone(ns("a") + "/dep") })
+	var evs []corev1.Event
+	e.eventually("the event", func() bool { evs = e.events("a"); return len(evs) == 1 })
+	ev := evs[0]
+	want := corev1.ObjectReference{Kind: "Thing", APIVersion: "test.kapi.dev/v1", Namespace: "a", Name: "dep", UID: dep.UID}
+	msg := fmt.Sprintf(`ownerRef [test.kapi.dev/v1/Thing, namespace: a, name: owner, uid: %s] does not exist in namespace "a"`, owner.UID)
+	if ev.InvolvedObject != want || ev.Message != msg || ev.Reason != "OwnerRefInvalidNamespace" || ev.Type != "Warning" {
+		t.Errorf("event %+v", ev)
+	}
+	if _, err := e.get(ns("b") + "/owner"); err != nil {
+		t.Errorf("the owner: %v", err)
 	}
 }
