@@ -168,3 +168,23 @@ func TestNamespaceDeletionMarksTimestampOnly(t *testing.T) {
 		t.Errorf("delete: %d %s", r.code, r.body)
 	}
 }
+
+// TestNamespaceFinalizeKeepsMetadata: a write to namespaces/finalize
+// keeps the request's metadata and spec, as kube's namespace finalize
+// strategy does, and none of its status.
+func TestNamespaceFinalizeKeepsMetadata(t *testing.T) {
+	ts := startWith(t, corev1.NamespaceKind())
+	if r := do(t, ts.Server, "POST", "/api/v1/namespaces", "application/json", `{"metadata":{"name":"team","labels":{"x":"y"}}}`); r.code != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.code, r.body)
+	}
+	r := do(t, ts.Server, "PUT", "/api/v1/namespaces/team/finalize", "application/json",
+		`{"metadata":{"name":"team","labels":{"f":"g"},"annotations":{"fin":"x"}},"spec":{"finalizers":["kubernetes","example.com/y"]},"status":{"phase":"Terminating"}}`)
+	if r.code != http.StatusOK {
+		t.Fatalf("finalize: %d %s", r.code, r.body)
+	}
+	ns := decodeNamespace(t, do(t, ts.Server, "GET", "/api/v1/namespaces/team", "", ""))
+	if !reflect.DeepEqual(ns.Labels, map[string]string{"f": "g", nameLabel: "team"}) || !reflect.DeepEqual(ns.Annotations, map[string]string{"fin": "x"}) ||
+		!reflect.DeepEqual(ns.Spec.Finalizers, []string{"kubernetes", "example.com/y"}) || ns.Status.Phase != "Active" {
+		t.Errorf("after finalize: %+v %+v %+v", ns.ObjectMeta, ns.Spec, ns.Status)
+	}
+}

@@ -102,8 +102,12 @@ func NamespaceKind() apiserver.Kind {
 			}
 		},
 		Canonicalize: func(obj meta.Object) bool { return setNameLabel(obj.(*Namespace)) },
+		// A finalize write keeps the request's metadata and spec, as
+		// kube's namespace finalize strategy does; only status is the
+		// stored one.
 		Finalize: func(dst, src meta.Object) {
-			dst.(*Namespace).Spec.Finalizers = src.(*Namespace).Spec.Finalizers
+			d, s := dst.(*Namespace), src.(*Namespace)
+			d.ObjectMeta, d.Spec = s.ObjectMeta, s.Spec
 		},
 		Deletion: &apiserver.DeletionHooks{
 			Mark:           func(obj meta.Object) { obj.(*Namespace).Status.Phase = NamespaceTerminating },
