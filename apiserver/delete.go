@@ -30,7 +30,7 @@ func (h *handler) delete(req *request) {
 		h.fail(req, err)
 		return
 	}
-	if deleted {
+	if deleted && !h.r.kind.ReturnDeletedObject {
 		h.writeObject(req, http.StatusOK, successStatus(h.r, out))
 		return
 	}
@@ -152,9 +152,11 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 			if (marked && !changed) || w.dryRun {
 				return obj, false, nil
 			}
-			if _, done, err := r.replace(ctx, cur.KV, obj, nil); err != nil || done {
-				// replace removes an object left with no finalizers.
-				return obj, err == nil && len(m.Finalizers) == 0 && !r.pending(obj), err
+			// replace removes an object left with no finalizers, but
+			// for the first delete of a two-phase kind, which only
+			// marks it, as kube-apiserver's Namespace store does.
+			if _, done, err := r.replaceOrRemove(ctx, cur.KV, obj, nil, !twoPhase); err != nil || done {
+				return obj, err == nil && !twoPhase && len(m.Finalizers) == 0 && !r.pending(obj), err
 			}
 			continue
 		}
@@ -166,6 +168,8 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 			return nil, false, storageError(err)
 		}
 		if resp.Succeeded {
+			// The object as deleted, at the revision of its deletion.
+			m.ResourceVersion = strconv.FormatInt(resp.Revision, 10)
 			return obj, true, nil
 		}
 	}

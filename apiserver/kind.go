@@ -136,6 +136,10 @@ type Kind struct {
 	// Background (the default), Foreground or Orphan, as kube-apiserver's
 	// per-kind defaults.
 	DeletePropagation meta.DeletionPropagation
+	// ReturnDeletedObject answers a DELETE that removes an object with
+	// the object as it was deleted, as kube-apiserver's stores of some
+	// kinds do (a Namespace's), rather than with a Status of Success.
+	ReturnDeletedObject bool
 	// Deletion, when set, makes deleting an object of the kind two-phase
 	// beyond its metadata finalizers (see [DeletionHooks]).
 	Deletion *DeletionHooks

@@ -167,6 +167,13 @@ func (r *resource) decodeCopy(obj meta.Object) (meta.Object, error) {
 // when a concurrent write won the race and the caller should retry. pre
 // is obj's encoding without managedFields, or nil (see storedValue).
 func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.Object, pre []byte) (kv *storage.KeyValue, done bool, err error) {
+	return r.replaceOrRemove(ctx, cur, obj, pre, true)
+}
+
+// replaceOrRemove is replace; with remove false, an object being deleted
+// that has no finalizers left is stored rather than removed (the first
+// delete of a kind with DeletionHooks only marks it).
+func (r *resource) replaceOrRemove(ctx context.Context, cur *storage.KeyValue, obj meta.Object, pre []byte, remove bool) (kv *storage.KeyValue, done bool, err error) {
 	f, err := r.storedParts(obj, pre, spliceHints{})
 	if err != nil {
 		return nil, false, status.InternalError(err)
@@ -176,7 +183,7 @@ func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.
 	}
 	m := obj.GetObjectMeta()
 	key := r.key(m.Namespace, m.Name)
-	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && !r.pending(obj) {
+	if remove && m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && !r.pending(obj) {
 		resp, err := r.store.OptimisticDelete(ctx, key, cur.ModRevision, storage.DeleteOptions{})
 		if err != nil {
 			return nil, false, storageError(err)

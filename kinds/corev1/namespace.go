@@ -75,7 +75,7 @@ func NamespaceKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "", Version: "v1", Kind: "Namespace", Resource: "namespaces", Singular: "namespace",
 		ShortNames: []string{"ns"}, Subresources: apiserver.Subresources{Status: true},
-		NoGeneration: true, CreateFromEmpty: true,
+		NoGeneration: true, CreateFromEmpty: true, ReturnDeletedObject: true,
 		New: func() meta.Object { return &Namespace{} },
 		PrepareForCreate: func(obj meta.Object) {
 			ns := obj.(*Namespace)
