@@ -136,7 +136,10 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 		m := obj.GetObjectMeta()
 		marked := m.DeletionTimestamp != nil
 		if marked && r.pending(obj) {
-			return nil, false, status.Conflict(r.gr, name, errors.New(r.kind.Deletion.PendingMessage))
+			if msg := r.kind.Deletion.PendingMessage; msg != "" {
+				return nil, false, status.Conflict(r.gr, name, errors.New(msg))
+			}
+			return obj, false, nil // changes nothing, as kube's namespace store
 		}
 		changed := r.setPropagationFinalizers(m, opts)
 		twoPhase := r.kind.Deletion != nil && !marked

@@ -185,10 +185,12 @@ type DeletionHooks struct {
 	// Namespace's phase becomes Terminating).
 	Mark func(obj meta.Object)
 	// Pending reports whether the kind's own finalizers remain (a
-	// Namespace's spec.finalizers). While they do, a further delete is
-	// refused with 409 Conflict and PendingMessage.
+	// Namespace's spec.finalizers). While they do, a further delete
+	// changes nothing and is answered with the object, as
+	// kube-apiserver's namespace store answers it.
 	Pending func(obj meta.Object) bool
-	// PendingMessage is the message of that Conflict.
+	// PendingMessage, when set, refuses such a delete instead, with 409
+	// Conflict and this message.
 	PendingMessage string
 }
 

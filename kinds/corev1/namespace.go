@@ -110,9 +110,8 @@ func NamespaceKind() apiserver.Kind {
 			d.ObjectMeta, d.Spec = s.ObjectMeta, s.Spec
 		},
 		Deletion: &apiserver.DeletionHooks{
-			Mark:           func(obj meta.Object) { obj.(*Namespace).Status.Phase = NamespaceTerminating },
-			Pending:        func(obj meta.Object) bool { return len(obj.(*Namespace).Spec.Finalizers) > 0 },
-			PendingMessage: "The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.",
+			Mark:    func(obj meta.Object) { obj.(*Namespace).Status.Phase = NamespaceTerminating },
+			Pending: func(obj meta.Object) bool { return len(obj.(*Namespace).Spec.Finalizers) > 0 },
 		},
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
 			return validateNamespace(obj.(*Namespace))
