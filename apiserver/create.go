@@ -31,13 +31,16 @@ func (h *handler) create(req *request) {
 	h.writeStored(req, http.StatusCreated, out.obj, out.kv)
 }
 
-// prepareForCreate sets the fields the server owns on a new object and
-// returns it.
-func (r *resource) prepareForCreate(obj meta.Object) (meta.Object, error) {
+// prepareForCreate sets the fields the server owns on a new object. The
+// kind's own PrepareForCreate runs later (see [write.prepareKind]).
+func (r *resource) prepareForCreate(obj meta.Object) {
 	m := obj.GetObjectMeta()
 	m.UID = newUID()
 	m.CreationTimestamp = meta.Now()
 	m.Generation = 1
+	if r.kind.NoGeneration {
+		m.Generation = 0
+	}
 	m.ResourceVersion = ""
 	m.SelfLink = ""
 	m.DeletionTimestamp = nil
@@ -45,10 +48,6 @@ func (r *resource) prepareForCreate(obj meta.Object) (meta.Object, error) {
 	if r.kind.Subresources.Status {
 		r.clearStatus(obj)
 	}
-	if r.kind.PrepareForCreate == nil {
-		return obj, nil
-	}
-	return r.runHook(obj, r.kind.PrepareForCreate)
 }
 
 // applyDefaults fills in the schema's defaults, then the kind's, and

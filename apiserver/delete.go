@@ -30,7 +30,7 @@ func (h *handler) delete(req *request) {
 		h.fail(req, err)
 		return
 	}
-	if deleted {
+	if deleted && !h.r.kind.ReturnDeletedObject {
 		h.writeObject(req, http.StatusOK, successStatus(h.r, out))
 		return
 	}
@@ -136,21 +136,30 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 		m := obj.GetObjectMeta()
 		marked := m.DeletionTimestamp != nil
 		if marked && r.pending(obj) {
-			return nil, false, status.Conflict(r.gr, name, errors.New(r.kind.Deletion.PendingMessage))
+			if msg := r.kind.Deletion.PendingMessage; msg != "" {
+				return nil, false, status.Conflict(r.gr, name, errors.New(msg))
+			}
+			return obj, false, nil // changes nothing, as kube's namespace store
 		}
 		changed := r.setPropagationFinalizers(m, opts)
 		twoPhase := r.kind.Deletion != nil && !marked
 		if len(m.Finalizers) > 0 || twoPhase {
-			markDeleting(m)
-			if twoPhase && r.kind.Deletion.Mark != nil {
-				r.kind.Deletion.Mark(obj)
+			if twoPhase {
+				markFirstPhase(m)
+				if r.kind.Deletion.Mark != nil {
+					r.kind.Deletion.Mark(obj)
+				}
+			} else {
+				markDeleting(m)
 			}
 			if (marked && !changed) || w.dryRun {
 				return obj, false, nil
 			}
-			if _, done, err := r.replace(ctx, cur.KV, obj, nil); err != nil || done {
-				// replace removes an object left with no finalizers.
-				return obj, err == nil && len(m.Finalizers) == 0 && !r.pending(obj), err
+			// replace removes an object left with no finalizers, but
+			// for the first delete of a two-phase kind, which only
+			// marks it, as kube-apiserver's Namespace store does.
+			if _, done, err := r.replaceOrRemove(ctx, cur.KV, obj, nil, !twoPhase); err != nil || done {
+				return obj, err == nil && !twoPhase && len(m.Finalizers) == 0 && !r.pending(obj), err
 			}
 			continue
 		}
@@ -162,6 +171,8 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 			return nil, false, storageError(err)
 		}
 		if resp.Succeeded {
+			// The object as deleted, at the revision of its deletion.
+			m.ResourceVersion = strconv.FormatInt(resp.Revision, 10)
 			return obj, true, nil
 		}
 	}
@@ -222,6 +233,15 @@ func markDeleting(m *meta.ObjectMeta) {
 	}
 	now, zero := meta.Now(), int64(0)
 	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = &now, &zero
+}
+
+// markFirstPhase marks an object of a kind with DeletionHooks as being
+// deleted, as kube-apiserver's Namespace and CustomResourceDefinition
+// stores mark them: a deletionTimestamp only, without the grace period
+// and generation bump of other objects kept by finalizers.
+func markFirstPhase(m *meta.ObjectMeta) {
+	now := meta.Now()
+	m.DeletionTimestamp = &now
 }
 
 func checkPreconditions(r *resource, obj meta.Object, p *meta.Preconditions) error {

@@ -151,9 +151,10 @@
 // [AdmissionRequest].Kind in the version of the request, on delete too,
 // as kube-apiserver's in-process admission sees custom resources. The
 // kind's Go hooks ([Kind].Default, Validate, PrepareForCreate,
-// PrepareForUpdate, Finalize, Deletion and SelectableFields) are written
-// against one Go type and see objects in the storage version, converted
-// to it and, for the hooks that change the object, back; the field
+// PrepareForUpdate, PrepareForStatusUpdate, Canonicalize, Finalize,
+// Deletion and SelectableFields) are written against one Go type and
+// see objects in the storage version, converted to it and, for the
+// hooks that change the object, back; the field
 // paths of Validate's errors are the storage version's, so a check whose
 // paths differ between versions belongs in each version's schema (its
 // bounds or x-kubernetes-validations). Field selectors on a version with

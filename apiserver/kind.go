@@ -53,6 +53,18 @@ type Kind struct {
 	Schema *schema.Schema
 	// Subresources are the status and scale subresources served.
 	Subresources Subresources
+	// CreateFromEmpty records a create in managedFields as
+	// kube-apiserver records one of the kinds compiled into it: as a
+	// change from the kind's empty object (New's), so that what that
+	// object has already, such as a Namespace's empty spec, is nobody's.
+	// Unset, as for custom resources, a create is recorded as a change
+	// from nothing.
+	CreateFromEmpty bool
+	// NoGeneration leaves metadata.generation unset (0), as
+	// kube-apiserver leaves it on kinds whose strategies keep none (a
+	// Namespace); otherwise an object is created with generation 1,
+	// bumped by every change to anything but its metadata and status.
+	NoGeneration bool
 	// AllowCreateOnUpdate lets a PUT to a missing name create it.
 	AllowCreateOnUpdate bool
 	// Storage stores this kind; default: the server's storage.
@@ -87,13 +99,35 @@ type Kind struct {
 	PrinterColumns []PrinterColumn
 	// PrepareForCreate, when set, sets what the server decides on create
 	// whatever the request says (a Namespace's phase and finalizer). It
-	// runs before defaulting.
+	// runs where kube-apiserver runs its strategies' PrepareForCreate:
+	// after defaulting, mutating admission and generateName, and after
+	// managedFields were recorded, so what it sets is not recorded as the
+	// request's; then the object is validated.
 	PrepareForCreate func(obj meta.Object)
 	// PrepareForUpdate, when set, carries over from the stored object
-	// what writes to the main resource and /status may not change (a
-	// Namespace's spec.finalizers, which only /finalize changes). It runs
-	// before defaulting.
+	// what writes to the main resource may not change (a Namespace's
+	// spec.finalizers, which only /finalize changes). It runs where
+	// PrepareForCreate runs, on update: the request's field manager is
+	// recorded as owning what it sent, as in kube-apiserver, though the
+	// hook undoes it.
 	PrepareForUpdate func(obj, old meta.Object)
+	// PrepareForStatusUpdate, when set, makes a write to /status keep
+	// the request's object, metadata included (labels, annotations,
+	// finalizers, owner references), as the status strategies of kube's
+	// built-in kinds do (a Namespace's); the hook carries over from the
+	// stored object old what such a write may not change (the
+	// Namespace's spec). Unset, a write to /status changes status only,
+	// as for custom resources. It runs before defaulting.
+	PrepareForStatusUpdate func(obj, old meta.Object)
+	// Canonicalize, when set, brings the object to store in line with
+	// itself on every write (create, update, every patch, apply, the
+	// status subresource), after validation and before validating
+	// admission, as the Canonicalize of kube's strategies does: a
+	// Namespace's kubernetes.io/metadata.name label follows its name,
+	// which generateName may have only just chosen. It reports whether
+	// it changed the object. What it changes is stored but not recorded
+	// in managedFields, which were recorded before.
+	Canonicalize func(obj meta.Object) (changed bool)
 	// Finalize, when set, serves the /finalize subresource (get, update,
 	// patch): a write there changes only what Finalize copies from the
 	// request's object src onto the stored object dst.
@@ -102,6 +136,10 @@ type Kind struct {
 	// Background (the default), Foreground or Orphan, as kube-apiserver's
 	// per-kind defaults.
 	DeletePropagation meta.DeletionPropagation
+	// ReturnDeletedObject answers a DELETE that removes an object with
+	// the object as it was deleted, as kube-apiserver's stores of some
+	// kinds do (a Namespace's), rather than with a Status of Success.
+	ReturnDeletedObject bool
 	// Deletion, when set, makes deleting an object of the kind two-phase
 	// beyond its metadata finalizers (see [DeletionHooks]).
 	Deletion *DeletionHooks
@@ -147,10 +185,12 @@ type DeletionHooks struct {
 	// Namespace's phase becomes Terminating).
 	Mark func(obj meta.Object)
 	// Pending reports whether the kind's own finalizers remain (a
-	// Namespace's spec.finalizers). While they do, a further delete is
-	// refused with 409 Conflict and PendingMessage.
+	// Namespace's spec.finalizers). While they do, a further delete
+	// changes nothing and is answered with the object, as
+	// kube-apiserver's namespace store answers it.
 	Pending func(obj meta.Object) bool
-	// PendingMessage is the message of that Conflict.
+	// PendingMessage, when set, refuses such a delete instead, with 409
+	// Conflict and this message.
 	PendingMessage string
 }
 

@@ -93,7 +93,7 @@ func (h *handler) updateTracker(w *write) trackFunc {
 // and, on update, of old, which it reads from cur's JSON unless liveObj,
 // that form without managedFields, is not nil.
 func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.Object, liveObj map[string]any, manager, subresource string) jsonForms {
-	if cur == nil {
+	if cur == nil && !r.kind.CreateFromEmpty {
 		if forms, ok := r.trackCreate(obj, manager, subresource); ok {
 			return forms
 		}
@@ -101,6 +101,13 @@ func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.
 	var live []byte
 	var liveManaged []meta.ManagedFieldsEntry
 	var err error
+	if cur == nil && r.kind.CreateFromEmpty {
+		// Recorded as a change from the kind's empty object.
+		if live, liveObj, err = r.emptyForm(); err != nil {
+			h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
+			return jsonForms{}
+		}
+	}
 	if cur != nil {
 		// The field manager reads the entries from old, in typed form.
 		if liveObj == nil {
@@ -131,7 +138,22 @@ func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.
 		h.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
 	}
 	m.ManagedFields = entries
+	if cur == nil {
+		return jsonForms{obj: tree, encoded: encoded}
+	}
 	return jsonForms{obj: tree, old: r.oldForm(liveObj, liveManaged), encoded: encoded}
+}
+
+// emptyForm is the JSON, and its form, of the kind's empty object (New's)
+// in the resource's version, which a create of a kind with
+// CreateFromEmpty is recorded as changing.
+func (r *resource) emptyForm() ([]byte, map[string]any, error) {
+	b, err := json.Marshal(r.newObject())
+	if err != nil {
+		return nil, nil, err
+	}
+	form, err := patch.DecodeObjectWithoutManagedFields(b)
+	return b, form, err
 }
 
 // liveForm is the JSON form of the stored object without

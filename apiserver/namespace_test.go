@@ -3,6 +3,7 @@ package apiserver_test
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"testing"
 
 	"github.com/kapi-dev/kapi/kinds/corev1"
@@ -47,11 +48,14 @@ func TestNamespaceKindHooks(t *testing.T) {
 		t.Errorf("GET finalize: %d %s", r.code, r.body)
 	}
 	r = do(t, ts.Server, "DELETE", nsPath+"/team", "", "")
-	if ns := decodeNamespace(t, r); r.code != http.StatusOK || ns.Status.Phase != "Terminating" || ns.DeletionTimestamp == nil {
+	ns = decodeNamespace(t, r)
+	if r.code != http.StatusOK || ns.Status.Phase != "Terminating" || ns.DeletionTimestamp == nil {
 		t.Fatalf("delete: %d %s", r.code, r.body)
 	}
+	// A second delete while the finalizer remains changes nothing and is
+	// answered with the namespace, as kube-apiserver answers it.
 	r = do(t, ts.Server, "DELETE", nsPath+"/team", "", "")
-	if st := decodeStatus(t, r); r.code != http.StatusConflict || st.Message == "" {
+	if again := decodeNamespace(t, r); r.code != http.StatusOK || again.ResourceVersion != ns.ResourceVersion || again.Status.Phase != "Terminating" {
 		t.Fatalf("second delete: %d %s", r.code, r.body)
 	}
 	ns = decodeNamespace(t, do(t, ts.Server, "GET", nsPath+"/team", "", ""))
@@ -66,7 +70,9 @@ func TestNamespaceKindHooks(t *testing.T) {
 }
 
 // TestNamespaceDeletedWithoutFinalizers: a namespace finalized before it
-// is deleted goes on its first delete, answered as a removal.
+// is deleted is only marked Terminating by its first delete, as
+// kube-apiserver marks it, and goes on the second, answered with the
+// namespace as it was deleted.
 func TestNamespaceDeletedWithoutFinalizers(t *testing.T) {
 	ts := startWith(t, corev1.NamespaceKind())
 	ns := decodeNamespace(t, do(t, ts.Server, "POST", "/api/v1/namespaces", "application/json", `{"metadata":{"name":"quick"}}`))
@@ -76,8 +82,17 @@ func TestNamespaceDeletedWithoutFinalizers(t *testing.T) {
 		t.Fatalf("finalize: %d %s", r.code, r.body)
 	}
 	r := do(t, ts.Server, "DELETE", "/api/v1/namespaces/quick", "", "")
-	if st := decodeStatus(t, r); r.code != http.StatusOK || st.Status != "Success" {
-		t.Fatalf("delete: %d %s", r.code, r.body)
+	marked := decodeNamespace(t, r)
+	if r.code != http.StatusOK || marked.Kind != "Namespace" || marked.Status.Phase != "Terminating" || marked.DeletionTimestamp == nil {
+		t.Fatalf("first delete: %d %s", r.code, r.body)
+	}
+	if r := do(t, ts.Server, "GET", "/api/v1/namespaces/quick", "", ""); r.code != http.StatusOK {
+		t.Fatalf("gone after the first delete: %d", r.code)
+	}
+	r = do(t, ts.Server, "DELETE", "/api/v1/namespaces/quick", "", "")
+	gone := decodeNamespace(t, r)
+	if r.code != http.StatusOK || gone.Kind != "Namespace" || gone.UID != marked.UID || rv(gone.ResourceVersion) <= rv(marked.ResourceVersion) {
+		t.Fatalf("second delete: %d %s", r.code, r.body)
 	}
 	if r := do(t, ts.Server, "GET", "/api/v1/namespaces/quick", "", ""); r.code != http.StatusNotFound {
 		t.Errorf("still there: %d", r.code)
@@ -113,4 +128,9 @@ func TestCoreDiscoveryListsV1(t *testing.T) {
 	if v := found["namespaces/finalize"]; len(v) != 1 || v[0] != "update" {
 		t.Errorf("namespaces/finalize verbs %v", v)
 	}
+}
+
+func rv(s string) int64 {
+	n, _ := strconv.ParseInt(s, 10, 64)
+	return n
 }

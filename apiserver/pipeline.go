@@ -102,9 +102,12 @@ const maxCreateRaces = 3
 //  5. default: the schema's defaults, then the kind's Default;
 //  6. run mutating admission, and default again what it changed;
 //  7. generate the name of a create that asks for one (generateName);
-//  8. bump the generation and record managedFields;
+//  8. bump the generation and record managedFields, then run the
+//     kind's PrepareForCreate or PrepareForUpdate (what they set is not
+//     recorded, as in kube-apiserver);
 //  9. validate: metadata, the schema, its CEL rules, the kind's Validate;
-//  10. run validating admission;
+//  10. bring the object to its canonical form (the kind's
+//     Canonicalize), then run validating admission;
 //  11. convert the object to the storage version (a 500 naming both
 //     versions when that fails, and nothing is stored);
 //  12. store with compare-and-swap, starting again at 1 when a
@@ -148,14 +151,21 @@ func (w *write) run(ctx context.Context) (written, error) {
 		obj = a.Object
 		// 7. Generated name.
 		a.Name = w.generateName(obj)
-		// 8. Generation and managedFields.
+		// 8. Generation and managedFields, then the kind's preparation.
 		decoded := w.record(cur, obj, old)
 		w.encoded, w.splice = decoded.encoded, decoded.splice
+		if obj, err = w.prepareKind(obj, old, &decoded); err != nil {
+			return written{}, err
+		}
 		// 9. Validation.
 		if err := r.validate(ctx, obj, old, decoded); err != nil {
 			return written{}, err
 		}
-		// 10. Validating admission.
+		// 10. The canonical form, then validating admission.
+		if obj, err = w.canonicalize(obj); err != nil {
+			return written{}, err
+		}
+		a.Object = obj
 		if err := w.h.admit(ctx, r, a); err != nil {
 			return written{}, err
 		}
@@ -282,9 +292,35 @@ func preconditionRevision(obj meta.Object, r *resource, name string) (int64, err
 // the new status.
 func (w *write) prepare(obj, old meta.Object) (meta.Object, error) {
 	if old == nil {
-		return w.h.r.prepareForCreate(obj)
+		w.h.r.prepareForCreate(obj)
+		return obj, nil
 	}
 	return w.prepareForUpdate(obj, old)
+}
+
+// prepareKind runs the kind's PrepareForCreate, or on an update of the
+// object itself (or of its scale) its PrepareForUpdate, where kube's
+// strategies run theirs: after mutating admission and after managedFields
+// were recorded, so that the request's field manager is not recorded as
+// owning what they set (a Namespace's kubernetes finalizer), and before
+// validation. The forms and encoding recording made are then stale and
+// dropped, and the generation is worked out again on what the hook left.
+func (w *write) prepareKind(obj, old meta.Object, decoded *jsonForms) (meta.Object, error) {
+	r := w.h.r
+	sub := w.req.subresource
+	var err error
+	switch {
+	case old == nil && r.kind.PrepareForCreate != nil:
+		obj, err = r.runHook(obj, r.kind.PrepareForCreate)
+	case old != nil && r.kind.PrepareForUpdate != nil && sub != "status" && sub != "finalize":
+		if obj, err = r.prepareHook(obj, old, r.kind.PrepareForUpdate); err == nil {
+			w.setGeneration(obj, old)
+		}
+	default:
+		return obj, nil
+	}
+	w.encoded, w.splice, *decoded = nil, spliceHints{}, jsonForms{}
+	return obj, err
 }
 
 // generateName names an object created without a name from its
@@ -296,6 +332,23 @@ func (w *write) generateName(obj meta.Object) string {
 		m.Name, w.generated = generateName(m.GenerateName), true
 	}
 	return m.Name
+}
+
+// canonicalize runs the kind's Canonicalize on obj, the object about to
+// be stored, and returns the object to go on with. A change makes the
+// encoding recording managedFields made stale, so it is dropped and the
+// object encoded again when stored.
+func (w *write) canonicalize(obj meta.Object) (meta.Object, error) {
+	c := w.h.r.kind.Canonicalize
+	if c == nil {
+		return obj, nil
+	}
+	changed := false
+	obj, err := w.h.r.runHook(obj, func(obj meta.Object) { changed = c(obj) })
+	if changed {
+		w.encoded, w.splice = nil, spliceHints{}
+	}
+	return obj, err
 }
 
 // operation is the admission operation of a write over old.
@@ -327,17 +380,24 @@ func (w *write) defaultAndMutate(ctx context.Context, a *AdmissionRequest) (err 
 // and old that recording decoded, for validation to use.
 func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
 	if old != nil {
-		m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 		// The generation follows the object as admission left it.
-		m.Generation = om.Generation
-		if w.h.r.specChanged(obj, old) {
-			m.Generation++
-		}
+		w.setGeneration(obj, old)
 	}
 	if w.track == nil {
 		return w.h.r.ruleForms(cur, obj, old)
 	}
 	return w.track(cur, obj, old)
+}
+
+// setGeneration carries the stored object's generation over to obj,
+// bumped when anything but metadata and status changed, unless the kind
+// keeps none.
+func (w *write) setGeneration(obj, old meta.Object) {
+	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
+	m.Generation = om.Generation
+	if !w.h.r.kind.NoGeneration && w.h.r.specChanged(obj, old) {
+		m.Generation++
+	}
 }
 
 // store writes obj: a create when there is no stored object (retrying a
@@ -358,6 +418,9 @@ func (w *write) store(ctx context.Context, cur *storage.KeyValue, obj, old meta.
 			}
 			m.Name = generateName(m.GenerateName)
 			w.encoded, w.splice = nil, spliceHints{} // of the old name
+			if c := r.kind.Canonicalize; c != nil {
+				c(obj) // obj is in the storage version here
+			}
 		}
 	}
 	r.keepManagedFieldsTimes(obj, old, cur, w.encoded)

@@ -53,13 +53,23 @@ func (req *request) checkName(obj meta.Object) error {
 
 // prepareForUpdate carries over what the server owns from the stored
 // object old and splits spec from status: a write to the main resource
-// keeps the stored status (and what the kind's PrepareForUpdate keeps), a
-// write to /status keeps everything else, and one to /finalize takes only
-// what the kind's Finalize copies.
+// keeps the stored status (and, later, what the kind's PrepareForUpdate
+// keeps: see [write.prepareKind]), a write to /status keeps everything
+// else (or, for a kind with PrepareForStatusUpdate, what that hook
+// keeps), and one to /finalize takes only what the kind's Finalize
+// copies.
 func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 	r := w.h.r
 	sub := w.req.subresource
 	switch {
+	case sub == "status" && r.kind.PrepareForStatusUpdate != nil:
+		// The kind keeps the request's metadata on /status, as the
+		// status strategies of kube's built-in kinds do: only what its
+		// hook carries over comes from the stored object.
+		var err error
+		if obj, err = r.prepareHook(obj, old, r.kind.PrepareForStatusUpdate); err != nil {
+			return nil, err
+		}
 	case sub == "status" || sub == "finalize":
 		// A status (finalize) write changes status (what Finalize
 		// copies) only: start from the stored object and take that, and
@@ -76,11 +86,6 @@ func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 		}
 		base.GetObjectMeta().ManagedFields = managed
 		obj = base
-	case r.kind.PrepareForUpdate != nil:
-		var err error
-		if obj, err = r.prepareHook(obj, old); err != nil {
-			return nil, err
-		}
 	}
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	if m.UID != "" && m.UID != om.UID {
@@ -109,18 +114,19 @@ func (r *resource) finalize(dst, src meta.Object) (meta.Object, error) {
 	return r.runHook(dst, func(dst meta.Object) { r.kind.Finalize(dst, src) })
 }
 
-// prepareHook runs the kind's PrepareForUpdate on obj and old in the
-// storage version and returns obj as it left it.
-func (r *resource) prepareHook(obj, old meta.Object) (meta.Object, error) {
+// prepareHook runs hook, the kind's PrepareForUpdate or
+// PrepareForStatusUpdate, on obj and old in the storage version and
+// returns obj as it left it.
+func (r *resource) prepareHook(obj, old meta.Object, hook func(obj, old meta.Object)) (meta.Object, error) {
 	if r.isStorage() {
-		r.kind.PrepareForUpdate(obj, old)
+		hook(obj, old)
 		return obj, nil
 	}
 	old, err := r.hookObject(old)
 	if err != nil {
 		return nil, err
 	}
-	return r.runHook(obj, func(obj meta.Object) { r.kind.PrepareForUpdate(obj, old) })
+	return r.runHook(obj, func(obj meta.Object) { hook(obj, old) })
 }
 
 // decodeCopy returns a deep copy of a stored object. A JSON copy is
@@ -161,6 +167,13 @@ func (r *resource) decodeCopy(obj meta.Object) (meta.Object, error) {
 // when a concurrent write won the race and the caller should retry. pre
 // is obj's encoding without managedFields, or nil (see storedValue).
 func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.Object, pre []byte) (kv *storage.KeyValue, done bool, err error) {
+	return r.replaceOrRemove(ctx, cur, obj, pre, true)
+}
+
+// replaceOrRemove is replace; with remove false, an object being deleted
+// that has no finalizers left is stored rather than removed (the first
+// delete of a kind with DeletionHooks only marks it).
+func (r *resource) replaceOrRemove(ctx context.Context, cur *storage.KeyValue, obj meta.Object, pre []byte, remove bool) (kv *storage.KeyValue, done bool, err error) {
 	f, err := r.storedParts(obj, pre, spliceHints{})
 	if err != nil {
 		return nil, false, status.InternalError(err)
@@ -170,7 +183,7 @@ func (r *resource) replace(ctx context.Context, cur *storage.KeyValue, obj meta.
 	}
 	m := obj.GetObjectMeta()
 	key := r.key(m.Namespace, m.Name)
-	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && !r.pending(obj) {
+	if remove && m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && !r.pending(obj) {
 		resp, err := r.store.OptimisticDelete(ctx, key, cur.ModRevision, storage.DeleteOptions{})
 		if err != nil {
 			return nil, false, storageError(err)

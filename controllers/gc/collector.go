@@ -16,11 +16,16 @@
 //     removes the references to it from its dependents, then it goes.
 //
 // An object with several owners is deleted only when none of them
-// remains. A namespaced owner owns only objects in its own namespace: a
-// reference from another namespace, or from a cluster-scoped object, is
-// dangling. An owner of a kind the server does not serve cannot be
-// checked and is taken to exist. Every write goes through the server's
-// handler like a client's.
+// remains. A namespaced owner owns only objects in its own namespace: it
+// is looked for in its dependent's namespace, so a reference from
+// another namespace is dangling there; a cluster-scoped object naming a
+// namespaced owner names one that cannot be looked for anywhere, and the
+// collector leaves it alone, as kube's does. When the owner such a
+// reference names is in the graph, in another namespace, the collector
+// records a Warning Event OwnerRefInvalidNamespace on the dependent (if
+// the server serves core/v1 Events). An owner of a kind the server does
+// not serve cannot be checked and is taken to exist. Every write goes
+// through the server's handler like a client's.
 //
 // Run the collector in one server at a time (see package
 // controllers/leader).
@@ -55,11 +60,12 @@ type Options struct {
 
 // Collector is the garbage collector of one server.
 type Collector struct {
-	c     *apiclient.Client
-	opts  Options
-	log   *slog.Logger
-	graph *graph
-	queue *workqueue.Queue
+	c      *apiclient.Client
+	opts   Options
+	log    *slog.Logger
+	graph  *graph
+	queue  *workqueue.Queue
+	events *recorder
 
 	mu      sync.RWMutex
 	byKind  map[kindKey]*apiclient.Resource
@@ -81,8 +87,9 @@ func New(h http.Handler, opts Options) *Collector {
 	if opts.DiscoveryInterval <= 0 {
 		opts.DiscoveryInterval = 5 * time.Second
 	}
-	return &Collector{c: apiclient.New(h), opts: opts, log: opts.Logger, graph: newGraph(), queue: workqueue.New(),
-		mirrors: map[string]*mirror{}}
+	c := apiclient.New(h)
+	return &Collector{c: c, opts: opts, log: opts.Logger, graph: newGraph(), queue: workqueue.New(),
+		events: newRecorder(c, opts.Logger), mirrors: map[string]*mirror{}}
 }
 
 // Run collects garbage until ctx is done. It discovers the served
@@ -101,6 +108,11 @@ func (c *Collector) Run(ctx context.Context) error {
 	defer wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		c.events.run(ctx)
+	}()
 	for _, s := range c.mirror(ctx, &wg, resources) {
 		select {
 		case <-s:
@@ -269,6 +281,7 @@ func (c *Collector) observe(res *apiclient.Resource) apiclient.Handler {
 		}
 		n := newNode(res, obj)
 		old := c.graph.put(n, obj.Metadata.UID)
+		c.reportInvalidNamespaces(n, old)
 		if !c.isSynced() {
 			return
 		}

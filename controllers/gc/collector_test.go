@@ -11,6 +11,7 @@ import (
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/controllers/gc"
 	"github.com/kapi-dev/kapi/controllers/internal/apiclient"
+	"github.com/kapi-dev/kapi/kinds/corev1"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -40,6 +41,7 @@ func start(t *testing.T) *env {
 		New: func() meta.Object { return &thing{} }})
 	srv.Register(apiserver.Kind{Group: "test.kapi.dev", Version: "v1", Kind: "ClusterThing", Resource: "clusterthings",
 		New: func() meta.Object { return &thing{} }})
+	srv.Register(corev1.EventKind())
 	if err := srv.Err(); err != nil {
 		t.Fatal(err)
 	}

@@ -37,6 +37,11 @@ const (
 	solid    ownerState = iota // exists
 	dangling                   // gone, or never could own the dependent
 	waiting                    // being deleted in the foreground
+	// invalid: a namespaced owner of a cluster-scoped dependent, which
+	// cannot be looked for anywhere. Kube's collector then leaves the
+	// dependent as it is, whatever its other owners, and so does this
+	// one.
+	invalid
 )
 
 // owner finds out what became of the owner that ref names for dependent
@@ -51,7 +56,7 @@ func (c *Collector) owner(ctx context.Context, n *node, ref meta.OwnerReference)
 	ns := ""
 	if res.Namespaced {
 		if n.namespace == "" {
-			return dangling, nil // a cluster-scoped object cannot have a namespaced owner
+			return invalid, nil
 		}
 		ns = n.namespace
 	}
@@ -102,6 +107,8 @@ func (c *Collector) attemptToDelete(ctx context.Context, n *node) error {
 			danglings = append(danglings, ref)
 		case waiting:
 			waitings = append(waitings, ref)
+		case invalid:
+			return nil // left alone, not retried: it will not resolve
 		}
 	}
 	if len(solids) > 0 {

@@ -24,11 +24,14 @@ type env struct {
 	srv *apiserver.Server
 }
 
-func start(t *testing.T, controller bool) *env {
+func start(t *testing.T, controller bool, kinds ...apiserver.Kind) *env {
 	t.Helper()
 	lc := namespace.NewLifecycle()
 	srv := apiserver.New(apiserver.Options{MutatingAdmission: []apiserver.AdmissionFunc{lc.Admit}})
 	srv.Register(corev1.NamespaceKind()).Register(corev1.ConfigMapKind()).Register(corev1.SecretKind())
+	for _, k := range kinds {
+		srv.Register(k)
+	}
 	if err := srv.Err(); err != nil {
 		t.Fatal(err)
 	}

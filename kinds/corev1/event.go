@@ -68,7 +68,7 @@ const (
 func EventKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "", Version: "v1", Kind: "Event", Resource: "events", Singular: "event",
-		ShortNames: []string{"ev"}, Namespaced: true,
+		ShortNames: []string{"ev"}, Namespaced: true, NoGeneration: true,
 		New: func() meta.Object { return &Event{} },
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
 			return validateEvent(obj.(*Event))

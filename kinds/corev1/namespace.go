@@ -67,13 +67,15 @@ const (
 
 // NamespaceKind is the registration of Namespace: /api/v1 namespaces,
 // short name ns, cluster-scoped, with /status and /finalize. A namespace
-// is created Active with the kubernetes finalizer; deleting it marks it
+// is created Active with the kubernetes finalizer, and always carries
+// the label LabelMetadataName with its name; deleting it marks it
 // Terminating, and it goes once its spec and metadata finalizers are all
 // removed (see package controllers/namespace).
 func NamespaceKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "", Version: "v1", Kind: "Namespace", Resource: "namespaces", Singular: "namespace",
 		ShortNames: []string{"ns"}, Subresources: apiserver.Subresources{Status: true},
+		NoGeneration: true, CreateFromEmpty: true, ReturnDeletedObject: true,
 		New: func() meta.Object { return &Namespace{} },
 		PrepareForCreate: func(obj meta.Object) {
 			ns := obj.(*Namespace)
@@ -83,13 +85,33 @@ func NamespaceKind() apiserver.Kind {
 		PrepareForUpdate: func(obj, old meta.Object) {
 			obj.(*Namespace).Spec.Finalizers = old.(*Namespace).Spec.Finalizers
 		},
+		// A status write keeps the request's metadata and status, as
+		// kube's namespace status strategy does; only spec is the
+		// stored one.
+		PrepareForStatusUpdate: func(obj, old meta.Object) {
+			obj.(*Namespace).Spec = old.(*Namespace).Spec
+		},
+		// The name label is set twice, as kube-apiserver sets it: by
+		// defaulting, when the name is known, so that the write's field
+		// manager records it, and once the name is final (generateName),
+		// so that no write stores a namespace without it or with another
+		// value.
+		Default: func(_ context.Context, obj meta.Object) {
+			if ns := obj.(*Namespace); ns.Name != "" {
+				setNameLabel(ns)
+			}
+		},
+		Canonicalize: func(obj meta.Object) bool { return setNameLabel(obj.(*Namespace)) },
+		// A finalize write keeps the request's metadata and spec, as
+		// kube's namespace finalize strategy does; only status is the
+		// stored one.
 		Finalize: func(dst, src meta.Object) {
-			dst.(*Namespace).Spec.Finalizers = src.(*Namespace).Spec.Finalizers
+			d, s := dst.(*Namespace), src.(*Namespace)
+			d.ObjectMeta, d.Spec = s.ObjectMeta, s.Spec
 		},
 		Deletion: &apiserver.DeletionHooks{
-			Mark:           func(obj meta.Object) { obj.(*Namespace).Status.Phase = NamespaceTerminating },
-			Pending:        func(obj meta.Object) bool { return len(obj.(*Namespace).Spec.Finalizers) > 0 },
-			PendingMessage: "The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.",
+			Mark:    func(obj meta.Object) { obj.(*Namespace).Status.Phase = NamespaceTerminating },
+			Pending: func(obj meta.Object) bool { return len(obj.(*Namespace).Spec.Finalizers) > 0 },
 		},
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
 			return validateNamespace(obj.(*Namespace))
@@ -121,6 +143,23 @@ func validateNamespace(ns *Namespace) status.FieldErrors {
 		errs = append(errs, status.NotSupported(status.NewPath("status", "phase"), ns.Status.Phase, []string{NamespaceActive, NamespaceTerminating}))
 	}
 	return errs
+}
+
+// LabelMetadataName is the label every Namespace carries, whose value is
+// its name, so that label selectors can pick namespaces by name.
+const LabelMetadataName = "kubernetes.io/metadata.name"
+
+// setNameLabel sets ns's LabelMetadataName label to its name and reports
+// whether that changed it.
+func setNameLabel(ns *Namespace) bool {
+	if v, ok := ns.Labels[LabelMetadataName]; ok && v == ns.Name {
+		return false
+	}
+	if ns.Labels == nil {
+		ns.Labels = map[string]string{}
+	}
+	ns.Labels[LabelMetadataName] = ns.Name
+	return true
 }
 
 func appendMissing(list []string, v string) []string {

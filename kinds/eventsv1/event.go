@@ -67,7 +67,7 @@ const MaxNoteBytes = 1024
 func EventKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "events.k8s.io", Version: "v1", Kind: "Event", Resource: "events", Singular: "event",
-		ShortNames: []string{"ev"}, Namespaced: true,
+		ShortNames: []string{"ev"}, Namespaced: true, NoGeneration: true,
 		New: func() meta.Object { return &Event{} },
 		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
 			var was *Event

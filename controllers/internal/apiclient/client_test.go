@@ -2,6 +2,7 @@ package apiclient_test
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -135,5 +136,29 @@ func TestRelistTellsObjectsApartByUID(t *testing.T) {
 	}
 	if byName["a"] != cm.UID {
 		t.Errorf("the handler's a has uid %q, want the new object's %q", byName["a"], cm.UID)
+	}
+}
+
+// TestPreferredResources: one version of each group and resource is
+// kept, the group's preferred one where it serves the resource, as
+// client-go's ServerPreferredResources keeps; so the namespace
+// controller counts an object of a kind served in two versions once.
+func TestPreferredResources(t *testing.T) {
+	r := func(group, version, resource string, preferred bool) apiclient.Resource {
+		return apiclient.Resource{Group: group, Version: version, Resource: resource, Preferred: preferred}
+	}
+	in := []apiclient.Resource{
+		r("", "v1", "configmaps", true),
+		r("a", "v1beta1", "things", false), r("a", "v1beta1", "olds", false),
+		r("a", "v1", "things", true),
+		r("b", "v2", "gadgets", false), r("b", "v1", "gadgets", false),
+	}
+	want := []apiclient.Resource{
+		r("", "v1", "configmaps", true),
+		r("a", "v1", "things", true), r("a", "v1beta1", "olds", false),
+		r("b", "v2", "gadgets", false),
+	}
+	if got := apiclient.PreferredResources(in); !reflect.DeepEqual(got, want) {
+		t.Errorf("preferred resources\n got %+v\nwant %+v", got, want)
 	}
 }
