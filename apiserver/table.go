@@ -41,6 +41,16 @@ type PrinterColumn struct {
 	Cell func(obj meta.Object) any
 }
 
+// AgeColumn is the Age column kube-apiserver's printers give the Tables
+// of built-in kinds: a string cell, the time since the object's creation
+// as kubectl shows ages ("5s", "3d4h"), or <unknown> without one. (A
+// custom resource's Age column is a date instead: its cell is the same
+// age, its type "date".)
+func AgeColumn() PrinterColumn {
+	return PrinterColumn{Name: "Age", Type: "string", Description: createdAtColumnDesc,
+		Cell: func(obj meta.Object) any { return obj.GetObjectMeta().CreationTimestamp }}
+}
+
 // Transformations a client can ask for in Accept, as kube-apiserver names
 // them.
 const (
@@ -52,8 +62,8 @@ const (
 	includeObjectNone   = "None"
 	includeObjectMeta   = "Metadata"
 	includeObjectFull   = "Object"
-	nameColumnDesc      = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated."
-	createdAtColumnDesc = "CreationTimestamp is a timestamp representing the server time when this object was created."
+	nameColumnDesc      = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"
+	createdAtColumnDesc = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
 	transformNone       = ""
 )
 

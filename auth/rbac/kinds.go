@@ -54,10 +54,10 @@ func ClusterRoleBindingKind() apiserver.Kind {
 			}
 			return validateBinding(b.RoleRef, oldRef, b.Subjects, true)
 		},
-		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Role", Type: "string", JSONPath: ".roleRef.name"},
-			{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
-		},
+		PrinterColumns: bindingColumns("clusterRoleBinding", clusterRoleRefDoc, func(obj meta.Object) (RoleRef, []Subject) {
+			b := obj.(*ClusterRoleBinding)
+			return b.RoleRef, b.Subjects
+		}),
 	}
 }
 
@@ -75,10 +75,10 @@ func RoleBindingKind() apiserver.Kind {
 			}
 			return validateBinding(b.RoleRef, oldRef, b.Subjects, false)
 		},
-		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Role", Type: "string", JSONPath: ".roleRef.name"},
-			{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
-		},
+		PrinterColumns: bindingColumns("roleBinding", roleRefDoc, func(obj meta.Object) (RoleRef, []Subject) {
+			b := obj.(*RoleBinding)
+			return b.RoleRef, b.Subjects
+		}),
 	}
 }
 

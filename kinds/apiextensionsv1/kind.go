@@ -65,7 +65,8 @@ func DefinitionKind(check func(apiserver.Kind) error) apiserver.Kind {
 			}
 			return validateAll(obj.(*CustomResourceDefinition), prev, check)
 		},
-		Deletion: &apiserver.DeletionHooks{Mark: markDeleting},
+		Deletion:       &apiserver.DeletionHooks{Mark: markDeleting},
+		PrinterColumns: columns(),
 	}
 }
 

@@ -48,7 +48,16 @@ func LeaseKind() apiserver.Kind {
 		Namespaced: true,
 		New:        func() meta.Object { return &Lease{} },
 		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Holder", Type: "string", JSONPath: ".spec.holderIdentity"},
+			{Name: "Holder", Type: "string", Description: holderDoc, Cell: func(obj meta.Object) any {
+				if h := obj.(*Lease).Spec.HolderIdentity; h != nil {
+					return *h
+				}
+				return ""
+			}},
+			apiserver.AgeColumn(),
 		},
 	}
 }
+
+// holderDoc describes the Holder column, as kube's Table of Leases does.
+const holderDoc = "holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field."

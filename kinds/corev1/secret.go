@@ -54,11 +54,12 @@ func SecretKind() apiserver.Kind {
 			"type": func(obj meta.Object) string { return obj.(*Secret).Type },
 		},
 		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Type", Type: "string", JSONPath: ".type", Description: "Used to facilitate programmatic handling of secret data."},
-			{Name: "Data", Type: "integer", Description: "Number of keys in data.", Cell: func(obj meta.Object) any {
+			{Name: "Type", Type: "string", Description: secretTypeDoc, Cell: func(obj meta.Object) any { return obj.(*Secret).Type }},
+			// A string column of numbers, as kube prints it.
+			{Name: "Data", Type: "string", Description: secretDataDoc, Cell: func(obj meta.Object) any {
 				return int64(len(obj.(*Secret).Data))
 			}},
-			ageColumn(),
+			apiserver.AgeColumn(),
 		},
 	}
 }
@@ -117,3 +118,9 @@ var requiredKeys = map[string][]string{
 	SecretTypeSSHAuth:          {"ssh-privatekey"},
 	SecretTypeDockerConfigJSON: {".dockerconfigjson"},
 }
+
+// The descriptions of the columns of kube's Tables of Secrets.
+const (
+	secretTypeDoc = "Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types"
+	secretDataDoc = "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4"
+)

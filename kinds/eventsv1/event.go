@@ -10,7 +10,6 @@ package eventsv1
 import (
 	"context"
 	"reflect"
-	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/kinds/corev1"
@@ -78,15 +77,8 @@ func EventKind() apiserver.Kind {
 		},
 		StoredAs:         storedAsCore(),
 		SelectableFields: fields(),
-		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Reason", Type: "string", JSONPath: ".reason"},
-			{Name: "Object", Type: "string", Cell: func(obj meta.Object) any {
-				r := obj.(*Event).Regarding
-				return strings.ToLower(r.Kind) + "/" + r.Name
-			}},
-			{Name: "Note", Type: "string", JSONPath: ".note"},
-			{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
-		},
+		// kube prints events.k8s.io Events as it prints core ones.
+		PrinterColumns: corev1.EventColumns(func(obj meta.Object) *corev1.Event { return ToCore(obj.(*Event)) }),
 	}
 }
 
