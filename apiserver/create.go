@@ -37,7 +37,9 @@ func (r *resource) prepareForCreate(obj meta.Object) (meta.Object, error) {
 	m := obj.GetObjectMeta()
 	m.UID = newUID()
 	m.CreationTimestamp = meta.Now()
-	m.Generation = 1
+	if !r.kind.NoGeneration {
+		m.Generation = 1
+	}
 	m.ResourceVersion = ""
 	m.SelfLink = ""
 	m.DeletionTimestamp = nil

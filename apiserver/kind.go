@@ -94,6 +94,14 @@ type Kind struct {
 	// Namespace's spec.finalizers, which only /finalize changes). It runs
 	// before defaulting.
 	PrepareForUpdate func(obj, old meta.Object)
+	// NoGeneration leaves metadata.generation to the client, as the
+	// strategies of kube-apiserver's built-in kinds that keep none do
+	// (Events, ConfigMaps, Secrets, Namespaces...): a create keeps the
+	// generation its body states (none, usually) and every later write
+	// keeps the stored one, never bumping it. By default a create sets
+	// generation 1 and a write that changes anything but metadata and
+	// status bumps it.
+	NoGeneration bool
 	// Finalize, when set, serves the /finalize subresource (get, update,
 	// patch): a write there changes only what Finalize copies from the
 	// request's object src onto the stored object dst.

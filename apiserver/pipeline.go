@@ -330,7 +330,7 @@ func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
 		m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 		// The generation follows the object as admission left it.
 		m.Generation = om.Generation
-		if w.h.r.specChanged(obj, old) {
+		if !w.h.r.kind.NoGeneration && w.h.r.specChanged(obj, old) {
 			m.Generation++
 		}
 	}

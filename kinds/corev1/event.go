@@ -72,6 +72,7 @@ func EventKind() apiserver.Kind {
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
 			return validateEvent(obj.(*Event))
 		},
+		NoGeneration:     true,
 		SelectableFields: eventFields(),
 		PrinterColumns:   EventColumns(func(obj meta.Object) *Event { return obj.(*Event) }),
 	}

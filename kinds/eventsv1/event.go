@@ -76,6 +76,7 @@ func EventKind() apiserver.Kind {
 			return validate(obj.(*Event), was)
 		},
 		StoredAs:         storedAsCore(),
+		NoGeneration:     true,
 		SelectableFields: fields(),
 		// kube prints events.k8s.io Events as it prints core ones.
 		PrinterColumns: corev1.EventColumns(func(obj meta.Object) *corev1.Event { return ToCore(obj.(*Event)) }),
