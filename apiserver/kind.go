@@ -96,7 +96,8 @@ type Kind struct {
 	PrepareForUpdate func(obj, old meta.Object)
 	// NoGeneration leaves metadata.generation to the client, as the
 	// strategies of kube-apiserver's built-in kinds that keep none do
-	// (Events, ConfigMaps, Secrets, Namespaces...): a create keeps the
+	// (Events, ConfigMaps, Secrets, Namespaces, ServiceAccounts, Leases,
+	// the RBAC kinds; not CustomResourceDefinitions): a create keeps the
 	// generation its body states (none, usually) and every later write
 	// keeps the stored one, never bumping it. By default a create sets
 	// generation 1 and a write that changes anything but metadata and

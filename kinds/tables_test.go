@@ -160,10 +160,10 @@ func TestBuiltinTables(t *testing.T) {
 			[]column{nameColumn, createdColumn},
 			[][]any{{"tables-clusterrole", fresh}}},
 		{"rolebindings", "/apis/rbac.authorization.k8s.io/v1/namespaces/tables-ns/rolebindings",
-			bindingColumns("roleBinding", "RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."),
+			bindingColumns("roleBinding", "roleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."),
 			[][]any{{"tables-rb", "Role/tables-role", fresh, "alice, bob", "devs", "tables-ns/robot"}}},
 		{"clusterrolebinding", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/tables-crb",
-			bindingColumns("clusterRoleBinding", "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."),
+			bindingColumns("clusterRoleBinding", "roleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."),
 			[][]any{{"tables-crb", "ClusterRole/tables-clusterrole", fresh, "", "", ""}}},
 		{"core events", "/api/v1/namespaces/tables-ns/events", eventColumns, events},
 		{"events.k8s.io events", "/apis/events.k8s.io/v1/namespaces/tables-ns/events", eventColumns, events},
@@ -339,4 +339,3 @@ func freshCells(cells []any, now time.Time) []any {
 	}
 	return out
 }
-

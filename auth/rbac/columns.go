@@ -10,8 +10,8 @@ import (
 // The descriptions of the Role columns, as kube's Tables of bindings
 // give them.
 const (
-	roleRefDoc        = "RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."
-	clusterRoleRefDoc = "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."
+	roleRefDoc        = "roleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."
+	clusterRoleRefDoc = "roleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."
 )
 
 const serviceAccountKind = "ServiceAccount"

@@ -45,8 +45,9 @@ type LeaseSpec struct {
 func LeaseKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", Resource: "leases", Singular: "lease",
-		Namespaced: true,
-		New:        func() meta.Object { return &Lease{} },
+		Namespaced:   true,
+		NoGeneration: true,
+		New:          func() meta.Object { return &Lease{} },
 		PrinterColumns: []apiserver.PrinterColumn{
 			{Name: "Holder", Type: "string", Description: holderDoc, Cell: func(obj meta.Object) any {
 				if h := obj.(*Lease).Spec.HolderIdentity; h != nil {

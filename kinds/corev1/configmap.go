@@ -32,7 +32,8 @@ func ConfigMapKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "", Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Singular: "configmap",
 		ShortNames: []string{"cm"}, Namespaced: true,
-		New: func() meta.Object { return &ConfigMap{} },
+		NoGeneration: true,
+		New:          func() meta.Object { return &ConfigMap{} },
 		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
 			var prev *ConfigMap
 			if old != nil {

@@ -74,7 +74,8 @@ func NamespaceKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "", Version: "v1", Kind: "Namespace", Resource: "namespaces", Singular: "namespace",
 		ShortNames: []string{"ns"}, Subresources: apiserver.Subresources{Status: true},
-		New: func() meta.Object { return &Namespace{} },
+		NoGeneration: true,
+		New:          func() meta.Object { return &Namespace{} },
 		PrepareForCreate: func(obj meta.Object) {
 			ns := obj.(*Namespace)
 			ns.Status = NamespaceStatus{Phase: NamespaceActive}

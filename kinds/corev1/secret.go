@@ -41,8 +41,9 @@ const MaxSecretBytes = 1 << 20
 func SecretKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "", Version: "v1", Kind: "Secret", Resource: "secrets", Singular: "secret", Namespaced: true,
-		New:     func() meta.Object { return &Secret{} },
-		Default: func(_ context.Context, obj meta.Object) { defaultSecret(obj.(*Secret)) },
+		NoGeneration: true,
+		New:          func() meta.Object { return &Secret{} },
+		Default:      func(_ context.Context, obj meta.Object) { defaultSecret(obj.(*Secret)) },
 		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
 			var prev *Secret
 			if old != nil {

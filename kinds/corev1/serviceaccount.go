@@ -23,7 +23,8 @@ func ServiceAccountKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "", Version: "v1", Kind: "ServiceAccount", Resource: "serviceaccounts", Singular: "serviceaccount",
 		ShortNames: []string{"sa"}, Namespaced: true,
-		New: func() meta.Object { return &ServiceAccount{} },
+		NoGeneration: true,
+		New:          func() meta.Object { return &ServiceAccount{} },
 		// Name and Age only: kube dropped the Secrets column.
 		PrinterColumns: []apiserver.PrinterColumn{apiserver.AgeColumn()},
 	}
