@@ -84,6 +84,7 @@ func NamespaceKind() apiserver.Kind {
 		PrepareForUpdate: func(obj, old meta.Object) {
 			obj.(*Namespace).Spec.Finalizers = old.(*Namespace).Spec.Finalizers
 		},
+		Default: func(_ context.Context, obj meta.Object) { labelName(obj.(*Namespace)) },
 		Finalize: func(dst, src meta.Object) {
 			dst.(*Namespace).Spec.Finalizers = src.(*Namespace).Spec.Finalizers
 		},
@@ -104,6 +105,24 @@ func NamespaceKind() apiserver.Kind {
 			apiserver.AgeColumn(),
 		},
 	}
+}
+
+// LabelMetadataName is the label kube-apiserver gives every Namespace,
+// its name as value, so that label selectors can pick namespaces by name.
+const LabelMetadataName = "kubernetes.io/metadata.name"
+
+// labelName sets the name label on every write, as kube-apiserver's
+// defaulting does (a client that removes it gets it back). A namespace
+// created by generateName is not named yet when defaults apply, and goes
+// without it.
+func labelName(ns *Namespace) {
+	if ns.Name == "" {
+		return
+	}
+	if ns.Labels == nil {
+		ns.Labels = map[string]string{}
+	}
+	ns.Labels[LabelMetadataName] = ns.Name
 }
 
 // validateNamespace checks the name is a DNS label and the finalizers
