@@ -97,7 +97,7 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded j
 		if name == "" {
 			name = m.GenerateName
 		}
-		return status.Invalid(r.kind.gvk(), name, errs)
+		return status.Invalid(r.invalidKind(), name, errs)
 	}
 	return nil
 }

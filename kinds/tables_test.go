@@ -83,6 +83,8 @@ const fresh = "<fresh>"
 // of each row, taken from the reference server for the same objects.
 func TestBuiltinTables(t *testing.T) {
 	ts := builtinServer(t)
+	// Ages of ten minutes and more are shown in whole minutes (or
+	// coarser): they stay the same while the test runs.
 	now := time.Now().UTC()
 	ago := func(d time.Duration) string { return now.Add(-d).Format(time.RFC3339) }
 	agoMicro := func(d time.Duration) string { return now.Add(-d).Format("2006-01-02T15:04:05.000000Z07:00") }
@@ -111,10 +113,10 @@ func TestBuiltinTables(t *testing.T) {
 			"source":{"component":"tables-controller","host":"node-1"},
 			"firstTimestamp":"` + ago(3*time.Hour) + `","lastTimestamp":"` + ago(50*time.Hour) + `"}`},
 		{"/api/v1/namespaces/tables-ns/events", `{"metadata":{"name":"tables-once"},
-			"involvedObject":{"kind":"Namespace","name":"tables-ns"},"reason":"Seen","type":"Warning",
-			"firstTimestamp":"` + ago(90*time.Second) + `"}`},
+			"involvedObject":{"kind":"Namespace","name":"tables-ns","namespace":"tables-ns"},"reason":"Seen","type":"Warning",
+			"firstTimestamp":"` + ago(20*time.Minute) + `"}`},
 		{"/apis/events.k8s.io/v1/namespaces/tables-ns/events", `{"metadata":{"name":"tables-new"},
-			"eventTime":"` + agoMicro(5*time.Minute) + `","reportingController":"example.com/tables","reportingInstance":"tables-1",
+			"eventTime":"` + agoMicro(15*time.Minute) + `","reportingController":"example.com/tables","reportingInstance":"tables-1",
 			"action":"Scale","reason":"Scaled","note":"to 3","type":"Normal","regarding":{"kind":"Lease","namespace":"tables-ns","name":"tables-held"},
 			"series":{"count":4,"lastObservedTime":"` + agoMicro(10*time.Minute) + `"}}`},
 		{"/apis/events.k8s.io/v1/namespaces/tables-ns/events", `{"metadata":{"name":"tables-nameless"},
@@ -127,8 +129,8 @@ func TestBuiltinTables(t *testing.T) {
 	events := [][]any{
 		{"2d2h", "Normal", "Changed", "configmap/tables-cm", "data[a]", "tables-controller, node-1", "changed twice", "3h", 2.0, "tables-legacy"},
 		{"26h", "Normal", "Looked", "widget", "", "example.com/tables, tables-1", "", "26h", 1.0, "tables-nameless"},
-		{"10m", "Normal", "Scaled", "lease/tables-held", "", "example.com/tables, tables-1", "to 3", "5m", 4.0, "tables-new"},
-		{"90s", "Warning", "Seen", "namespace/tables-ns", "", "", "", "90s", 1.0, "tables-once"},
+		{"10m", "Normal", "Scaled", "lease/tables-held", "", "example.com/tables, tables-1", "to 3", "15m", 4.0, "tables-new"},
+		{"20m", "Warning", "Seen", "namespace/tables-ns", "", "", "", "20m", 1.0, "tables-once"},
 	}
 	for _, c := range []struct {
 		name, path string

@@ -69,8 +69,14 @@ func EventKind() apiserver.Kind {
 		Group: "", Version: "v1", Kind: "Event", Resource: "events", Singular: "event",
 		ShortNames: []string{"ev"}, Namespaced: true,
 		New: func() meta.Object { return &Event{} },
-		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
-			return validateEvent(obj.(*Event))
+		// kube checks no metadata of a core Event, its name neither.
+		ValidateName: apiserver.PathSegmentNameErrors,
+		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
+			var was *Event
+			if old != nil {
+				was = old.(*Event)
+			}
+			return ValidateEvent(obj.(*Event), was, false)
 		},
 		NoGeneration:     true,
 		SelectableFields: eventFields(),
@@ -109,36 +115,6 @@ func eventSourceField(e *Event) string {
 		return e.ReportingController
 	}
 	return e.Source.Component
-}
-
-// validateEvent checks what kube-apiserver checks of a core Event: the
-// involved object is in the event's namespace, the type is known, and an
-// event in the events.k8s.io shape (with an eventTime) names its
-// reporter, action and reason.
-func validateEvent(e *Event) status.FieldErrors {
-	var errs status.FieldErrors
-	ns := e.InvolvedObject.Namespace
-	if ns != "" && ns != e.Namespace {
-		errs = append(errs, status.InvalidValue(status.NewPath("involvedObject", "namespace"), ns, "does not match event.namespace"))
-	}
-	if e.Type != "" && e.Type != EventTypeNormal && e.Type != EventTypeWarning {
-		errs = append(errs, status.NotSupported(status.NewPath("type"), e.Type, []string{EventTypeNormal, EventTypeWarning}))
-	}
-	if !e.EventTime.IsZero() {
-		if e.ReportingController == "" {
-			errs = append(errs, status.Required(status.NewPath("reportingController"), ""))
-		}
-		if e.ReportingInstance == "" {
-			errs = append(errs, status.Required(status.NewPath("reportingInstance"), ""))
-		}
-		if e.Action == "" {
-			errs = append(errs, status.Required(status.NewPath("action"), ""))
-		}
-		if e.Reason == "" {
-			errs = append(errs, status.Required(status.NewPath("reason"), ""))
-		}
-	}
-	return errs
 }
 
 // EventColumns are the columns of kube's Table of Events, core and

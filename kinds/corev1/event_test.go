@@ -23,8 +23,21 @@ func TestValidateEvent(t *testing.T) {
 	}{
 		{"legacy", ns(corev1.Event{InvolvedObject: corev1.ObjectReference{Namespace: "default", Name: "w"}, Type: "Normal", Reason: "Done"}), ""},
 		{"other namespace", ns(corev1.Event{InvolvedObject: corev1.ObjectReference{Namespace: "other"}}), "involvedObject.namespace"},
-		{"unknown type", ns(corev1.Event{Type: "Bad"}), "type"},
-		{"new style without reporter", ns(corev1.Event{EventTime: now, Action: "a", Reason: "r"}), "reportingController,reportingInstance"},
+		// The core API takes any type.
+		{"unknown type", ns(corev1.Event{Type: "Bad"}), ""},
+		{"cluster object in default", ns(corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "Node", Name: "n"}}), ""},
+		{"cluster object outside default", func() *corev1.Event {
+			e := &corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "Node", Name: "n"}}
+			e.Namespace = "team"
+			return e
+		}(), "involvedObject.namespace"},
+		{"new style without reporter", ns(corev1.Event{EventTime: now, Action: "a", Reason: "r",
+			InvolvedObject: corev1.ObjectReference{Namespace: "default"}}), "reportingComponent,reportingComponent,reportingComponent,reportingInstance"},
+		{"new style, cluster object in kube-system", func() *corev1.Event {
+			e := &corev1.Event{EventTime: now, Action: "a", Reason: "r", ReportingController: "c", ReportingInstance: "i"}
+			e.Namespace = "kube-system"
+			return e
+		}(), ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

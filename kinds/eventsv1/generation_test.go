@@ -90,11 +90,18 @@ func mustJSON(t *testing.T, v any) string {
 // unless it is 200 OK.
 func callPatch(t *testing.T, url, patch string) map[string]any {
 	t.Helper()
-	req, err := http.NewRequest("PATCH", url, strings.NewReader(patch))
+	return callWith(t, "PATCH", url, "application/merge-patch+json", patch, http.StatusOK)
+}
+
+// callWith sends a request with a body of the given type and decodes the
+// JSON answer, failing unless its status is code.
+func callWith(t *testing.T, method, url, contentType, body string, code int) map[string]any {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/merge-patch+json")
+	req.Header.Set("Content-Type", contentType)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -102,8 +109,8 @@ func callPatch(t *testing.T, url, patch string) map[string]any {
 	defer resp.Body.Close()
 	var out map[string]any
 	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, &out) != nil {
-		t.Fatalf("PATCH %s: %d %s", url, resp.StatusCode, b)
+	if resp.StatusCode != code || json.Unmarshal(b, &out) != nil {
+		t.Fatalf("%s %s: %d %s, want %d", method, url, resp.StatusCode, b, code)
 	}
 	return out
 }
