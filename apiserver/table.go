@@ -75,6 +75,9 @@ type readOutput struct {
 	as         string
 	apiVersion string // of the Table or partial metadata
 	include    string // includeObject for tables
+	// noHeaders leaves a Table's column definitions out (null), as
+	// kube-apiserver does in every Table event of a watch but the first.
+	noHeaders bool
 }
 
 // negotiateRead picks the rendering of a read. list is true for lists,
@@ -205,7 +208,9 @@ type tableRow struct {
 
 func (o readOutput) table(r *resource, v any) (*table, error) {
 	t := &table{TypeMeta: meta.TypeMeta{Kind: asTable, APIVersion: o.apiVersion}, Rows: []tableRow{}}
-	t.ColumnDefinitions = r.columns()
+	if !o.noHeaders {
+		t.ColumnDefinitions = r.columns()
+	}
 	var objs []meta.Object
 	switch x := v.(type) {
 	case *meta.List:

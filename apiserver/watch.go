@@ -350,12 +350,23 @@ func (ws *watchStream) event(ev watch.Event) error {
 		ws.startPending()
 		ws.pending = append(ws.pending, frame...)
 		size = len(frame)
+		ws.tableEventSent()
 	}
 	if o := ws.observer; o != nil {
 		k := &ws.r.kind
 		o.ObserveWatchEvent(k.Group, k.Version, k.Resource, size)
 	}
 	return nil
+}
+
+// tableEventSent notes that a Table stream sent an event: the column
+// definitions go with its first only, as kube-apiserver sends them, so
+// later events are rendered, and shared between streams, without.
+func (ws *watchStream) tableEventSent() {
+	if ws.out.as == asTable && !ws.out.noHeaders {
+		ws.out.noHeaders = true
+		ws.key += ";noHeaders"
+	}
 }
 
 // appendSpliced appends the event of a raw stream framed straight from
