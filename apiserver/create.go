@@ -15,6 +15,11 @@ const maxGenerateNameAttempts = 8
 
 // create serves POST on a collection.
 func (h *handler) create(req *request) {
+	rendering, err := h.negotiateWrite(req)
+	if err != nil {
+		h.fail(req, err)
+		return
+	}
 	in, err := h.readWrite(req, "CreateOptions")
 	if err != nil {
 		h.fail(req, err)
@@ -28,7 +33,7 @@ func (h *handler) create(req *request) {
 		h.fail(req, err)
 		return
 	}
-	h.writeStored(req, http.StatusCreated, out.obj, out.kv)
+	h.writeWritten(req, rendering, http.StatusCreated, out.obj, out.kv)
 }
 
 // prepareForCreate sets the fields the server owns on a new object and

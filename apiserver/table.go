@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -126,8 +125,8 @@ func (h *handler) negotiateRead(req *request, list bool, watch bool) (readOutput
 			out.include = includeObjectMeta
 		case includeObjectNone, includeObjectMeta, includeObjectFull:
 		default:
-			return out, status.BadRequest(fmt.Sprintf("includeObject: Unsupported value: %q: supported values: %q, %q, %q",
-				out.include, includeObjectMeta, includeObjectNone, includeObjectFull))
+			bad := status.InvalidValue(status.NewPath("includeObject"), out.include, "must be 'Metadata', 'Object', 'None', or empty")
+			return out, status.BadRequest("Unable to convert to Table as requested: " + bad.Error())
 		}
 	}
 	return out, nil
@@ -438,12 +437,17 @@ func (h *handler) writeRead(req *request, out readOutput, v any) {
 	h.writeEncoded(req, http.StatusOK, out.ser, out.contentType(), rendered)
 }
 
-// contentType adds the transformation to the media type, as
-// kube-apiserver's responses name it.
-func (o readOutput) contentType() string {
+// contentType is the Content-Type of a response in this rendering: the
+// serializer's media type alone, as kube-apiserver names a Table or
+// partial metadata response too.
+func (o readOutput) contentType() string { return o.ser.MediaType() }
+
+// key names the rendering: the media type with the transformation and
+// includeObject, which tell apart the encodings of one object.
+func (o readOutput) key() string {
 	if o.as == "" {
 		return o.ser.MediaType()
 	}
 	g, v, _ := strings.Cut(o.apiVersion, "/")
-	return o.ser.MediaType() + ";as=" + o.as + ";v=" + v + ";g=" + g
+	return o.ser.MediaType() + ";as=" + o.as + ";v=" + v + ";g=" + g + ";includeObject=" + o.include
 }

@@ -113,10 +113,8 @@ func (h *handler) watch(req *request) {
 	}
 
 	defer ws.clearDeadline()
+	// A transformed stream is named by its media type alone too.
 	req.w.Header().Set("Content-Type", ws.enc.StreamMediaType())
-	if out.as != "" {
-		req.w.Header().Set("Content-Type", out.contentType())
-	}
 	req.w.Header().Set("Cache-Control", "no-cache, private")
 	req.w.WriteHeader(http.StatusOK)
 	_ = ws.rc.Flush() // send the headers even when there is nothing yet
@@ -140,7 +138,7 @@ func (h *handler) watch(req *request) {
 func (h *handler) newWatchStream(ctx context.Context, req *request, out readOutput) *watchStream {
 	ws := &watchStream{ctx: ctx, ready: make(chan struct{}), req: req, r: h.r, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
 		raw:   out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON,
-		key:   h.r.versionKey(out.contentType() + ";includeObject=" + out.include),
+		key:   h.r.versionKey(out.key()),
 		stall: h.opts.WatchCache.StallTimeout, observer: h.observer, bufs: &h.watchBufs}
 	if ws.stall <= 0 {
 		ws.stall = watch.DefaultStallTimeout
