@@ -516,13 +516,6 @@ const (
 	labelDNSSubdomainMaxLen = 253
 )
 
-// QualifiedNameErrors returns why s is not a qualified name (an optional
-// DNS subdomain prefix and '/', then a name of alphanumerics, '-', '_'
-// and '.'), in kube-apiserver's words, or nothing. Label keys are
-// qualified names; so are the names of some fields, as an Event's
-// reporting controller.
-func QualifiedNameErrors(s string) []string { return labelKeyErrors(s) }
-
 // labelKeyErrors returns why k is not a valid label key, or nothing.
 func labelKeyErrors(k string) []string {
 	var errs []string
