@@ -105,6 +105,13 @@ func TestAuditObjectRef(t *testing.T) {
 			if d := cmp.Diff(ref("w2", "", "", ""), log.completed(t, invalid.id).ObjectRef); d != "" {
 				t.Errorf("invalid create: objectRef (-want +got):\n%s", d)
 			}
+
+			review := auditedRequest(t, ts, "POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", "application/json",
+				`{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","metadata":{"name":"r1"},"spec":{"resourceAttributes":{"verb":"get","resource":"widgets"}}}`, http.StatusCreated)
+			want := &audit.ObjectRef{Resource: "selfsubjectaccessreviews", Name: "r1", APIGroup: "authorization.k8s.io", APIVersion: "v1"}
+			if d := cmp.Diff(want, log.completed(t, review.id).ObjectRef); d != "" {
+				t.Errorf("review: objectRef (-want +got):\n%s", d)
+			}
 		})
 	}
 }
