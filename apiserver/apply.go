@@ -19,7 +19,7 @@ import (
 // apply: the configuration is merged into the stored object and its
 // manager owns the fields it sets. A missing object is created (201),
 // except through a subresource, as kube-apiserver does.
-func (h *handler) apply(req *request, pb patchBody) {
+func (h *handler) apply(req *request, pb patchBody, rendering readOutput) {
 	opts, body := pb.opts, pb.body
 	var strict []error
 	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry, createMissing: req.subresource == "",
@@ -54,7 +54,7 @@ func (h *handler) apply(req *request, pb patchBody) {
 	if out.created {
 		code = http.StatusCreated
 	}
-	h.writeStored(req, code, out.obj, out.kv)
+	h.writeWritten(req, rendering, code, out.obj, out.kv)
 }
 
 // applyConfig applies the configuration body to the stored object (cur

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net"
@@ -66,6 +67,42 @@ func newAuditRecorder(w http.ResponseWriter, r *http.Request, log *audit.Logger,
 		rec.request = &bytes.Buffer{}
 	}
 	return rec
+}
+
+// auditKey is the context key of a request's auditRecorder.
+type auditKey struct{}
+
+// withAudit puts the request's recorder on its context, for the verbs
+// that complete its objectRef once they have decoded the body.
+func withAudit(ctx context.Context, rec *auditRecorder) context.Context {
+	return context.WithValue(ctx, auditKey{}, rec)
+}
+
+// auditObject completes the objectRef of the request's audit record from
+// the metadata of the object its body carries, as kube-apiserver does
+// when a create or update has decoded its body (whatever the level): the
+// namespace and name the URL did not give (a create's name), and the uid
+// and resourceVersion the body states. A request without a record is
+// left alone.
+func auditObject(ctx context.Context, m *meta.ObjectMeta) {
+	rec, _ := ctx.Value(auditKey{}).(*auditRecorder)
+	if rec == nil || m == nil {
+		return
+	}
+	ref := rec.ev.ObjectRef
+	if ref == nil {
+		ref = &audit.ObjectRef{}
+		rec.ev.ObjectRef = ref
+	}
+	fill := func(dst *string, v string) {
+		if *dst == "" {
+			*dst = v
+		}
+	}
+	fill(&ref.Namespace, m.Namespace)
+	fill(&ref.Name, m.Name)
+	fill(&ref.UID, m.UID)
+	fill(&ref.ResourceVersion, m.ResourceVersion)
 }
 
 // sourceIPs lists X-Forwarded-For, X-Real-Ip and the peer address, as

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -50,8 +51,8 @@ func (s *Server) guard(w *statusRecorder, r *http.Request, path *requestPath) (h
 		s.writeError(out, r, err)
 		return out, nil, done
 	}
-	if user != nil {
-		r = r.WithContext(auth.WithUser(r.Context(), user))
+	if ctx := requestContext(r.Context(), user, rec); ctx != r.Context() {
+		r = r.WithContext(ctx)
 	}
 	if !open && s.opts.Authorizer != nil {
 		if err := s.authorize(r, attrs); err != nil {
@@ -60,6 +61,18 @@ func (s *Server) guard(w *statusRecorder, r *http.Request, path *requestPath) (h
 		}
 	}
 	return out, r, done
+}
+
+// requestContext adds the request's user and audit recorder, when there
+// are, to its context: one copy of the request for both.
+func requestContext(ctx context.Context, user *auth.User, rec *auditRecorder) context.Context {
+	if user != nil {
+		ctx = auth.WithUser(ctx, user)
+	}
+	if rec != nil {
+		ctx = withAudit(ctx, rec)
+	}
+	return ctx
 }
 
 // authenticate returns the request's user: one the host's own middleware

@@ -91,6 +91,7 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 	if err := h.r.checkTypeMeta(obj); err != nil {
 		return nil, err
 	}
+	auditObject(req.r.Context(), obj.GetObjectMeta())
 	if err := h.checkRequired(req, obj, bodyJSON(ser.MediaType(), body)); err != nil {
 		return nil, err
 	}

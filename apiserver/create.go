@@ -15,6 +15,11 @@ const maxGenerateNameAttempts = 8
 
 // create serves POST on a collection.
 func (h *handler) create(req *request) {
+	rendering, err := h.negotiateWrite(req)
+	if err != nil {
+		h.fail(req, err)
+		return
+	}
 	in, err := h.readWrite(req, "CreateOptions")
 	if err != nil {
 		h.fail(req, err)
@@ -28,7 +33,7 @@ func (h *handler) create(req *request) {
 		h.fail(req, err)
 		return
 	}
-	h.writeStored(req, http.StatusCreated, out.obj, out.kv)
+	h.writeWritten(req, rendering, http.StatusCreated, out.obj, out.kv)
 }
 
 // prepareForCreate sets the fields the server owns on a new object. The
@@ -37,9 +42,8 @@ func (r *resource) prepareForCreate(obj meta.Object) {
 	m := obj.GetObjectMeta()
 	m.UID = newUID()
 	m.CreationTimestamp = meta.Now()
-	m.Generation = 1
-	if r.kind.NoGeneration {
-		m.Generation = 0
+	if !r.kind.NoGeneration {
+		m.Generation = 1
 	}
 	m.ResourceVersion = ""
 	m.SelfLink = ""
@@ -94,7 +98,7 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded j
 		if name == "" {
 			name = m.GenerateName
 		}
-		return status.Invalid(r.kind.gvk(), name, errs)
+		return status.Invalid(r.invalidKind(), name, errs)
 	}
 	return nil
 }

@@ -15,6 +15,11 @@ import (
 
 // delete serves DELETE on an object.
 func (h *handler) delete(req *request) {
+	rendering, err := h.negotiateWrite(req)
+	if err != nil {
+		h.fail(req, err)
+		return
+	}
 	opts, dry, err := h.deleteOptions(req)
 	if err != nil {
 		h.fail(req, err)
@@ -31,14 +36,14 @@ func (h *handler) delete(req *request) {
 		return
 	}
 	if deleted && !h.r.kind.ReturnDeletedObject {
-		h.writeObject(req, http.StatusOK, successStatus(h.r, out))
+		h.writeRendered(req, rendering, http.StatusOK, successStatus(h.r, out))
 		return
 	}
 	code := http.StatusOK
 	if opts.OrphanDependents != nil && !*opts.OrphanDependents {
 		code = http.StatusAccepted
 	}
-	h.writeObject(req, code, out)
+	h.writeRendered(req, rendering, code, out)
 }
 
 // deleteOptions reads DeleteOptions from the body (when there is one) and

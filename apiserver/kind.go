@@ -60,11 +60,6 @@ type Kind struct {
 	// Unset, as for custom resources, a create is recorded as a change
 	// from nothing.
 	CreateFromEmpty bool
-	// NoGeneration leaves metadata.generation unset (0), as
-	// kube-apiserver leaves it on kinds whose strategies keep none (a
-	// Namespace); otherwise an object is created with generation 1,
-	// bumped by every change to anything but its metadata and status.
-	NoGeneration bool
 	// AllowCreateOnUpdate lets a PUT to a missing name create it.
 	AllowCreateOnUpdate bool
 	// Storage stores this kind; default: the server's storage.
@@ -128,6 +123,15 @@ type Kind struct {
 	// it changed the object. What it changes is stored but not recorded
 	// in managedFields, which were recorded before.
 	Canonicalize func(obj meta.Object) (changed bool)
+	// NoGeneration leaves metadata.generation to the client, as the
+	// strategies of kube-apiserver's built-in kinds that keep none do
+	// (Events, ConfigMaps, Secrets, Namespaces, ServiceAccounts, Leases,
+	// the RBAC kinds; not CustomResourceDefinitions): a create keeps the
+	// generation its body states (none, usually) and every later write
+	// keeps the stored one, never bumping it. By default a create sets
+	// generation 1 and a write that changes anything but metadata and
+	// status bumps it.
+	NoGeneration bool
 	// Finalize, when set, serves the /finalize subresource (get, update,
 	// patch): a write there changes only what Finalize copies from the
 	// request's object src onto the stored object dst.

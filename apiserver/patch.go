@@ -27,13 +27,18 @@ type patchOptions struct {
 // patch serves PATCH on an object or its status: JSON, merge and
 // strategic merge patches here, apply patches in apply.
 func (h *handler) patch(req *request) {
+	rendering, err := h.negotiateWrite(req)
+	if err != nil {
+		h.fail(req, err)
+		return
+	}
 	pb, err := h.decodePatch(req)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
 	if pb.opts.patchType == patch.ApplyPatchType {
-		h.apply(req, pb)
+		h.apply(req, pb, rendering)
 		return
 	}
 	r, opts, body, bodyStrict := h.r, pb.opts, pb.body, pb.strict
@@ -71,7 +76,7 @@ func (h *handler) patch(req *request) {
 		h.fail(req, err)
 		return
 	}
-	h.writeStored(req, http.StatusOK, out.obj, out.kv)
+	h.writeWritten(req, rendering, http.StatusOK, out.obj, out.kv)
 }
 
 // patchKeepingManagedFields applies a patch of type patchType to doc,

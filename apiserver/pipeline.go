@@ -278,7 +278,7 @@ func preconditionRevision(obj meta.Object, r *resource, name string) (int64, err
 	}
 	n, err := strconv.ParseInt(rv, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, status.Invalid(r.kind.gvk(), name, status.FieldErrors{
+		return 0, status.Invalid(r.invalidKind(), name, status.FieldErrors{
 			status.InvalidValue(status.NewPath("metadata", "resourceVersion"), rv, "must be a positive integer"),
 		})
 	}

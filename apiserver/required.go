@@ -61,7 +61,7 @@ func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any,
 	if name == "" {
 		name = m.GenerateName
 	}
-	return status.Invalid(h.r.kind.gvk(), name, errs)
+	return status.Invalid(h.r.invalidKind(), name, errs)
 }
 
 // bodyJSON returns a request body of the given media type as decoded

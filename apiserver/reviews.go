@@ -44,6 +44,7 @@ func (s *Server) serveReview(w http.ResponseWriter, r *http.Request) bool {
 		s.writeError(w, r, err)
 		return true
 	}
+	auditObject(r.Context(), obj.GetObjectMeta())
 	u, _ := auth.UserFrom(r.Context())
 	switch o := obj.(type) {
 	case *selfSubjectAccessReview:

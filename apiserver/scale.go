@@ -202,6 +202,7 @@ func (h *handler) scaleInput(req *request) (func(*scale) (*scale, error), error)
 		if _, err := ser.Decode(body, &sc); err != nil {
 			return nil, status.BadRequest(decodeErrorMessage(err))
 		}
+		auditObject(req.r.Context(), &sc.Metadata)
 		if sc.Metadata.Name != req.name {
 			return nil, status.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Metadata.Name, req.name))
 		}

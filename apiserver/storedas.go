@@ -35,6 +35,9 @@ type StoredAs struct {
 	FromStored func(stored meta.Object) (meta.Object, error)
 }
 
+// A 422 Invalid of a kind with StoredAs names the stored kind, as
+// kube-apiserver's name the internal kind both versions share.
+
 // checkStoredAs reports what is missing from a kind's StoredAs.
 func checkStoredAs(k *Kind) error {
 	sa := k.StoredAs
@@ -49,6 +52,17 @@ func checkStoredAs(k *Kind) error {
 		return errors.New("StoredAs names the kind's own resource")
 	}
 	return nil
+}
+
+// invalidKind is the kind a 422 Invalid names: the stored kind of a kind
+// with StoredAs, which is to kube-apiserver the same kind in another
+// version (an events.k8s.io Event's errors name the core Event), else the
+// kind itself.
+func (r *resource) invalidKind() meta.GroupVersionKind {
+	if sa := r.kind.StoredAs; sa != nil {
+		return meta.GroupVersionKind{Group: sa.Group, Version: sa.Version, Kind: sa.Kind}
+	}
+	return r.kind.gvk()
 }
 
 // storagePrefix is the key prefix of a resource's objects.

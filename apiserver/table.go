@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -41,6 +40,16 @@ type PrinterColumn struct {
 	Cell func(obj meta.Object) any
 }
 
+// AgeColumn is the Age column kube-apiserver's printers give the Tables
+// of built-in kinds: a string cell, the time since the object's creation
+// as kubectl shows ages ("5s", "3d4h"), or <unknown> without one. (A
+// custom resource's Age column is a date instead: its cell is the same
+// age, its type "date".)
+func AgeColumn() PrinterColumn {
+	return PrinterColumn{Name: "Age", Type: "string", Description: createdAtColumnDesc,
+		Cell: func(obj meta.Object) any { return obj.GetObjectMeta().CreationTimestamp }}
+}
+
 // Transformations a client can ask for in Accept, as kube-apiserver names
 // them.
 const (
@@ -52,8 +61,8 @@ const (
 	includeObjectNone   = "None"
 	includeObjectMeta   = "Metadata"
 	includeObjectFull   = "Object"
-	nameColumnDesc      = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated."
-	createdAtColumnDesc = "CreationTimestamp is a timestamp representing the server time when this object was created."
+	nameColumnDesc      = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"
+	createdAtColumnDesc = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
 	transformNone       = ""
 )
 
@@ -65,8 +74,8 @@ type readOutput struct {
 	as         string
 	apiVersion string // of the Table or partial metadata
 	include    string // includeObject for tables
-	// noHeaders leaves a Table's column definitions out (null), as in
-	// the events of a watch after its first.
+	// noHeaders leaves a Table's column definitions out (null), as
+	// kube-apiserver does in every Table event of a watch but the first.
 	noHeaders bool
 }
 
@@ -116,8 +125,8 @@ func (h *handler) negotiateRead(req *request, list bool, watch bool) (readOutput
 			out.include = includeObjectMeta
 		case includeObjectNone, includeObjectMeta, includeObjectFull:
 		default:
-			return out, status.BadRequest(fmt.Sprintf("includeObject: Unsupported value: %q: supported values: %q, %q, %q",
-				out.include, includeObjectMeta, includeObjectNone, includeObjectFull))
+			bad := status.InvalidValue(status.NewPath("includeObject"), out.include, "must be 'Metadata', 'Object', 'None', or empty")
+			return out, status.BadRequest("Unable to convert to Table as requested: " + bad.Error())
 		}
 	}
 	return out, nil
@@ -428,12 +437,17 @@ func (h *handler) writeRead(req *request, out readOutput, v any) {
 	h.writeEncoded(req, http.StatusOK, out.ser, out.contentType(), rendered)
 }
 
-// contentType adds the transformation to the media type, as
-// kube-apiserver's responses name it.
-func (o readOutput) contentType() string {
+// contentType is the Content-Type of a response in this rendering: the
+// serializer's media type alone, as kube-apiserver names a Table or
+// partial metadata response too.
+func (o readOutput) contentType() string { return o.ser.MediaType() }
+
+// key names the rendering: the media type with the transformation and
+// includeObject, which tell apart the encodings of one object.
+func (o readOutput) key() string {
 	if o.as == "" {
 		return o.ser.MediaType()
 	}
 	g, v, _ := strings.Cut(o.apiVersion, "/")
-	return o.ser.MediaType() + ";as=" + o.as + ";v=" + v + ";g=" + g
+	return o.ser.MediaType() + ";as=" + o.as + ";v=" + v + ";g=" + g + ";includeObject=" + o.include
 }

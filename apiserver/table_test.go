@@ -62,7 +62,8 @@ func TestTable(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := get(t, ts.URL+tc.path, tc.accept)
-			if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json;as=Table") {
+			// kube-apiserver names a Table response application/json.
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" {
 				t.Fatalf("%d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 			}
 			var tb tableBody
@@ -101,20 +102,55 @@ func TestTable(t *testing.T) {
 			}
 		})
 	}
-	if resp, _ := get(t, ts.URL+widgetsPath+"?includeObject=Some", kubectlTableAccept); resp.StatusCode != 400 {
-		t.Errorf("bad includeObject: %d", resp.StatusCode)
+	// A bad includeObject is refused in kube-apiserver's words.
+	resp, body := get(t, ts.URL+widgetsPath+"?includeObject=Some", kubectlTableAccept)
+	st := decodeStatus(t, response{code: resp.StatusCode, body: body})
+	want := `Unable to convert to Table as requested: includeObject: Invalid value: "Some": must be 'Metadata', 'Object', 'None', or empty`
+	if st.Code != 400 || st.Reason != "BadRequest" || st.Message != want {
+		t.Errorf("bad includeObject: %d %s %q, want 400 BadRequest %q", st.Code, st.Reason, st.Message, want)
 	}
-	// Only a Table is acceptable, and the request is a write: 406.
-	req, _ := http.NewRequest("POST", ts.URL+widgetsPath, strings.NewReader(`{"metadata":{"name":"c"}}`))
-	req.Header.Set("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// TestWriteRenderings: a write answers in the rendering the client asks
+// for, as kube-apiserver does: a create, update, patch or delete of an
+// object as a Table of one row or a PartialObjectMetadata, a delete's
+// Status as it is, all named application/json; a client that accepts
+// nothing the server sends gets 406 and nothing is written.
+func TestWriteRenderings(t *testing.T) {
+	ts := newTestServer(t)
+	const table, partial = "application/json;as=Table;v=v1;g=meta.k8s.io", "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io"
+	for _, c := range []struct {
+		name, method, path, contentType, body, accept string
+		code                                          int
+		kind, row                                     string // the answer's kind; a Table's first cell
+	}{
+		{"create as Table", "POST", widgetsPath, "application/json", `{"metadata":{"name":"c"},"spec":{"color":"red"}}`, table, 201, "Table", "c"},
+		{"update as PartialObjectMetadata", "PUT", widgetsPath + "/c", "application/json", `{"metadata":{"name":"c"},"spec":{"color":"blue"}}`, partial, 200, "PartialObjectMetadata", ""},
+		{"patch as Table", "PATCH", widgetsPath + "/c", "application/merge-patch+json", `{"spec":{"color":"green"}}`, table, 200, "Table", "c"},
+		{"apply as Table", "PATCH", widgetsPath + "/c?fieldManager=m", "application/apply-patch+yaml", `{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"c"},"spec":{"replicas":2}}`, table, 200, "Table", "c"},
+		{"delete's Status", "DELETE", widgetsPath + "/c", "", "", table, 200, "Status", ""},
+		{"create accepting nothing served", "POST", widgetsPath, "application/json", `{"metadata":{"name":"d"}}`, "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io", 406, "Status", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var body []byte
+			if c.body != "" {
+				body = []byte(c.body)
+			}
+			r := send(t, ts.URL+c.path, c.method, map[string]string{"Content-Type": c.contentType, "Accept": c.accept}, body)
+			var got struct {
+				Kind string
+				Rows []struct{ Cells []any }
+			}
+			if err := json.Unmarshal(r.body, &got); err != nil || r.code != c.code || got.Kind != c.kind || r.header.Get("Content-Type") != "application/json" {
+				t.Fatalf("%d %s %s, want %d %s as application/json", r.code, r.header.Get("Content-Type"), r.body, c.code, c.kind)
+			}
+			if c.row != "" && (len(got.Rows) != 1 || got.Rows[0].Cells[0] != c.row) {
+				t.Errorf("rows %v, want one of %s", got.Rows, c.row)
+			}
+		})
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotAcceptable {
-		t.Errorf("table accept on create: %d", resp.StatusCode)
+	if r := do(t, ts, "GET", widgetsPath+"/d", "", ""); r.code != http.StatusNotFound {
+		t.Errorf("a create answered 406 wrote: GET %d", r.code)
 	}
 }
 

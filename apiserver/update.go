@@ -15,6 +15,11 @@ import (
 
 // update serves PUT on an object or its status.
 func (h *handler) update(req *request) {
+	rendering, err := h.negotiateWrite(req)
+	if err != nil {
+		h.fail(req, err)
+		return
+	}
 	in, err := h.readWrite(req, "UpdateOptions")
 	if err != nil {
 		h.fail(req, err)
@@ -41,7 +46,7 @@ func (h *handler) update(req *request) {
 	if out.created {
 		code = http.StatusCreated
 	}
-	h.writeStored(req, code, out.obj, out.kv)
+	h.writeWritten(req, rendering, code, out.obj, out.kv)
 }
 
 func (req *request) checkName(obj meta.Object) error {

@@ -139,7 +139,7 @@ func (h *handler) watch(req *request) {
 func (h *handler) newWatchStream(ctx context.Context, req *request, out readOutput) *watchStream {
 	ws := &watchStream{ctx: ctx, ready: make(chan struct{}), req: req, r: h.r, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
 		raw:   out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON,
-		key:   h.r.versionKey(out.contentType() + ";includeObject=" + out.include),
+		key:   h.r.versionKey(out.key()),
 		stall: h.opts.WatchCache.StallTimeout, observer: h.observer, bufs: &h.watchBufs}
 	if ws.stall <= 0 {
 		ws.stall = watch.DefaultStallTimeout
@@ -350,12 +350,23 @@ func (ws *watchStream) event(ev watch.Event) error {
 		ws.startPending()
 		ws.pending = append(ws.pending, frame...)
 		size = len(frame)
+		ws.tableEventSent()
 	}
 	if o := ws.observer; o != nil {
 		k := &ws.r.kind
 		o.ObserveWatchEvent(k.Group, k.Version, k.Resource, size)
 	}
 	return nil
+}
+
+// tableEventSent notes that a Table stream sent an event: the column
+// definitions go with its first only, as kube-apiserver sends them, so
+// later events are rendered, and shared between streams, without.
+func (ws *watchStream) tableEventSent() {
+	if ws.out.as == asTable && !ws.out.noHeaders {
+		ws.out.noHeaders = true
+		ws.key += ";noHeaders"
+	}
 }
 
 // appendSpliced appends the event of a raw stream framed straight from

@@ -456,3 +456,46 @@ func TestWatchCatchesUpInLargeWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchTableHeaders: a Table watch sends the column definitions with
+// its first event only, later ones carrying null, as kube-apiserver's
+// do; a stream that starts later gets them with its own first event,
+// though other streams sent that event without.
+func TestWatchTableHeaders(t *testing.T) {
+	ts := newTestServer(t)
+	a := createWidget(t, ts, "a", `{"color":"red"}`)
+	early := watchLines(t, ts, "resourceVersion="+a.ResourceVersion, tableAccept)
+	var revs []string
+	for i := range 3 {
+		r := do(t, ts, "PATCH", widgetsPath+"/a", "application/merge-patch+json", fmt.Sprintf(`{"spec":{"replicas":%d}}`, i+2))
+		if r.code != 200 {
+			t.Fatalf("patch: %d %s", r.code, r.body)
+		}
+		revs = append(revs, decodeWidget(t, r).ResourceVersion)
+	}
+	late := watchLines(t, ts, "resourceVersion="+revs[0], tableAccept)
+	headers := func(l string) bool {
+		var e struct {
+			Object struct {
+				ColumnDefinitions *[]json.RawMessage `json:"columnDefinitions"`
+			}
+		}
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		if !strings.Contains(l, `"columnDefinitions":`) {
+			t.Errorf("event without a columnDefinitions field: %s", l)
+		}
+		return e.Object.ColumnDefinitions != nil && len(*e.Object.ColumnDefinitions) > 0
+	}
+	var got []bool
+	for range revs {
+		got = append(got, headers(nextLine(t, early)))
+	}
+	for range revs[1:] {
+		got = append(got, headers(nextLine(t, late)))
+	}
+	if want := []bool{true, false, false, true, false}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("events with column definitions: early stream then late one %v, want %v", got, want)
+	}
+}

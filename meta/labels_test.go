@@ -283,3 +283,22 @@ func TestLabelSelectorRequired(t *testing.T) {
 		}
 	}
 }
+
+// TestQualifiedNameErrors: the reasons a qualified name is refused are
+// kube-apiserver's.
+func TestQualifiedNameErrors(t *testing.T) {
+	const chars = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"example.com/widgets", nil},
+		{"rc", nil},
+		{"", []string{"name part must be non-empty", chars}},
+		{"bad rc!", []string{chars}},
+	} {
+		if got := QualifiedNameErrors(c.in); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("QualifiedNameErrors(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -15,6 +15,7 @@ func ClusterRoleKind() apiserver.Kind {
 		Group: Group, Version: "v1", Kind: "ClusterRole", Resource: "clusterroles", Singular: "clusterrole",
 		New:          func() meta.Object { return &ClusterRole{} },
 		ValidateName: apiserver.PathSegmentNameErrors,
+		NoGeneration: true,
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
 			cr := obj.(*ClusterRole)
 			errs := validateRules(cr.Rules, true)
@@ -34,6 +35,7 @@ func RoleKind() apiserver.Kind {
 		Group: Group, Version: "v1", Kind: "Role", Resource: "roles", Singular: "role", Namespaced: true,
 		New:          func() meta.Object { return &Role{} },
 		ValidateName: apiserver.PathSegmentNameErrors,
+		NoGeneration: true,
 		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
 			return validateRules(obj.(*Role).Rules, false)
 		},
@@ -46,6 +48,7 @@ func ClusterRoleBindingKind() apiserver.Kind {
 		Group: Group, Version: "v1", Kind: "ClusterRoleBinding", Resource: "clusterrolebindings", Singular: "clusterrolebinding",
 		New:          func() meta.Object { return &ClusterRoleBinding{} },
 		ValidateName: apiserver.PathSegmentNameErrors,
+		NoGeneration: true,
 		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
 			b := obj.(*ClusterRoleBinding)
 			var oldRef *RoleRef
@@ -54,10 +57,10 @@ func ClusterRoleBindingKind() apiserver.Kind {
 			}
 			return validateBinding(b.RoleRef, oldRef, b.Subjects, true)
 		},
-		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Role", Type: "string", JSONPath: ".roleRef.name"},
-			{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
-		},
+		PrinterColumns: bindingColumns("clusterRoleBinding", clusterRoleRefDoc, func(obj meta.Object) (RoleRef, []Subject) {
+			b := obj.(*ClusterRoleBinding)
+			return b.RoleRef, b.Subjects
+		}),
 	}
 }
 
@@ -67,6 +70,7 @@ func RoleBindingKind() apiserver.Kind {
 		Group: Group, Version: "v1", Kind: "RoleBinding", Resource: "rolebindings", Singular: "rolebinding", Namespaced: true,
 		New:          func() meta.Object { return &RoleBinding{} },
 		ValidateName: apiserver.PathSegmentNameErrors,
+		NoGeneration: true,
 		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
 			b := obj.(*RoleBinding)
 			var oldRef *RoleRef
@@ -75,10 +79,10 @@ func RoleBindingKind() apiserver.Kind {
 			}
 			return validateBinding(b.RoleRef, oldRef, b.Subjects, false)
 		},
-		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Role", Type: "string", JSONPath: ".roleRef.name"},
-			{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
-		},
+		PrinterColumns: bindingColumns("roleBinding", roleRefDoc, func(obj meta.Object) (RoleRef, []Subject) {
+			b := obj.(*RoleBinding)
+			return b.RoleRef, b.Subjects
+		}),
 	}
 }
 

@@ -137,6 +137,12 @@ func TestRBAC(t *testing.T) {
 	if out := kubectl(t, admin, "", "get", "rolebindings", "-n", "ns1", "-o", "yaml"); !strings.Contains(out, "name: edit") || !strings.Contains(out, "name: alice") {
 		t.Errorf("rolebindings:\n%s", out)
 	}
+	kubectl(t, admin, "", "create", "rolebinding", "team-view", "--clusterrole=view", "--user=bob", "--user=carol", "--group=qa", "--serviceaccount=ns1:robot", "-n", "ns1")
+	out := kubectl(t, admin, "", "get", "rolebinding", "team-view", "-n", "ns1", "-o", "wide")
+	if !headerIs(out, "NAME", "ROLE", "AGE", "USERS", "GROUPS", "SERVICEACCOUNTS") || !rowHas(out, "team-view", "ClusterRole/view") ||
+		!strings.Contains(out, "bob, carol") || !rowHas(out, "qa", "ns1/robot") {
+		t.Errorf("get rolebinding -o wide, as kube prints it:\n%s", out)
+	}
 
 	t.Run("alice edits ns1", func(t *testing.T) {
 		kubectl(t, alice, widgetManifest("w1", "red"), "apply", "-n", "ns1", "-f", "-")

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -159,10 +160,27 @@ count: 1
 			t.Errorf("get cm:\n%s", out)
 		}
 		kubectl(t, k, "", "create", "serviceaccount", "robot")
-		if out := kubectl(t, k, "", "get", "sa", "robot"); !rowHas(out, "robot", "0") {
+		// kube 1.37 prints a ServiceAccount's name and age only.
+		if out := kubectl(t, k, "", "get", "sa", "robot"); !headerIs(out, "NAME", "AGE") || !rowHas(out, "robot") {
 			t.Errorf("get sa:\n%s", out)
 		}
+		kubectl(t, k, "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: l1\nspec:\n  holderIdentity: node-1\n", "create", "-f", "-")
+		if out := kubectl(t, k, "", "get", "leases", "l1"); !headerIs(out, "NAME", "HOLDER", "AGE") || !rowHas(out, "l1", "node-1") {
+			t.Errorf("get leases:\n%s", out)
+		}
+		out = kubectl(t, k, "", "get", "events", "-o", "wide")
+		if !headerIs(out, "LAST SEEN", "TYPE", "REASON", "OBJECT", "SUBOBJECT", "SOURCE", "MESSAGE", "FIRST SEEN", "COUNT", "NAME") {
+			t.Errorf("get events -o wide:\n%s", out)
+		}
 	})
+}
+
+// headerIs reports whether out's first line has exactly these column
+// names, separated as kubectl separates them (three spaces or more).
+func headerIs(out string, names ...string) bool {
+	header, _, _ := strings.Cut(out, "\n")
+	got := regexp.MustCompile(`\s{3,}`).Split(strings.TrimSpace(header), -1)
+	return strings.Join(got, "|") == strings.Join(names, "|")
 }
 
 // rowHas reports whether a line of out has all the fields, in order.

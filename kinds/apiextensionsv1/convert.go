@@ -167,7 +167,7 @@ var columnTypes = []string{"integer", "number", "string", "boolean", "date"}
 func printerColumns(in []CustomResourceColumnDefinition, p status.Path) ([]apiserver.PrinterColumn, status.FieldErrors) {
 	if len(in) == 0 {
 		return []apiserver.PrinterColumn{{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp",
-			Description: "CreationTimestamp is a timestamp representing the server time when this object was created."}}, nil
+			Description: apiserver.AgeColumn().Description}}, nil
 	}
 	var errs status.FieldErrors
 	out := make([]apiserver.PrinterColumn, 0, len(in))
@@ -188,6 +188,10 @@ func printerColumns(in []CustomResourceColumnDefinition, p status.Path) ([]apise
 			continue
 		}
 		col := apiserver.PrinterColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority, JSONPath: c.JSONPath}
+		if col.Description == "" {
+			// kube describes a column its definition does not.
+			col.Description = "Custom resource definition column (in JSONPath format): " + c.JSONPath
+		}
 		if !path.simple() || path[0].field != "metadata" {
 			col.Cell = cellFunc(path, c.Type)
 		}

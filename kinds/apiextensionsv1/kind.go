@@ -94,7 +94,8 @@ func DefinitionKind(check func(apiserver.Kind) error, rules schema.RuleEngine) a
 			}
 			return validateAll(obj.(*CustomResourceDefinition), prev, check, rules)
 		},
-		Deletion: &apiserver.DeletionHooks{Mark: markDeleting},
+		Deletion:       &apiserver.DeletionHooks{Mark: markDeleting},
+		PrinterColumns: columns(),
 	}
 }
 

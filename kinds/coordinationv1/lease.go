@@ -45,10 +45,20 @@ type LeaseSpec struct {
 func LeaseKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", Resource: "leases", Singular: "lease",
-		Namespaced: true,
-		New:        func() meta.Object { return &Lease{} },
+		Namespaced:   true,
+		NoGeneration: true,
+		New:          func() meta.Object { return &Lease{} },
 		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Holder", Type: "string", JSONPath: ".spec.holderIdentity"},
+			{Name: "Holder", Type: "string", Description: holderDoc, Cell: func(obj meta.Object) any {
+				if h := obj.(*Lease).Spec.HolderIdentity; h != nil {
+					return *h
+				}
+				return ""
+			}},
+			apiserver.AgeColumn(),
 		},
 	}
 }
+
+// holderDoc describes the Holder column, as kube's Table of Leases does.
+const holderDoc = "holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field."

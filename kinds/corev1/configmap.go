@@ -32,7 +32,8 @@ func ConfigMapKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "", Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Singular: "configmap",
 		ShortNames: []string{"cm"}, Namespaced: true,
-		New: func() meta.Object { return &ConfigMap{} },
+		NoGeneration: true,
+		New:          func() meta.Object { return &ConfigMap{} },
 		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
 			var prev *ConfigMap
 			if old != nil {
@@ -41,11 +42,12 @@ func ConfigMapKind() apiserver.Kind {
 			return validateConfigMap(obj.(*ConfigMap), prev)
 		},
 		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Data", Type: "integer", Description: "Number of keys in data and binaryData.", Cell: func(obj meta.Object) any {
+			// A string column of numbers, as kube prints it.
+			{Name: "Data", Type: "string", Description: configMapDataDoc, Cell: func(obj meta.Object) any {
 				cm := obj.(*ConfigMap)
 				return int64(len(cm.Data) + len(cm.BinaryData))
 			}},
-			ageColumn(),
+			apiserver.AgeColumn(),
 		},
 	}
 }
@@ -125,11 +127,8 @@ func sortedKeys[V any](m map[string]V) []string {
 
 func isTrue(b *bool) bool { return b != nil && *b }
 
-// ageColumn is the Age column every built-in kind's Table ends with.
-func ageColumn() apiserver.PrinterColumn {
-	return apiserver.PrinterColumn{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp",
-		Description: "CreationTimestamp is a timestamp representing the server time when this object was created."}
-}
+// The descriptions of the columns of kube's Tables of ConfigMaps.
+const configMapDataDoc = "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process."
 
 var (
 	dnsLabel      = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)

@@ -2,7 +2,6 @@ package corev1
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver"
@@ -68,13 +67,20 @@ const (
 func EventKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "", Version: "v1", Kind: "Event", Resource: "events", Singular: "event",
-		ShortNames: []string{"ev"}, Namespaced: true, NoGeneration: true,
+		ShortNames: []string{"ev"}, Namespaced: true,
 		New: func() meta.Object { return &Event{} },
-		Validate: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
-			return validateEvent(obj.(*Event))
+		// kube checks no metadata of a core Event, its name neither.
+		ValidateName: apiserver.PathSegmentNameErrors,
+		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
+			var was *Event
+			if old != nil {
+				was = old.(*Event)
+			}
+			return ValidateEvent(obj.(*Event), was, false)
 		},
+		NoGeneration:     true,
 		SelectableFields: eventFields(),
-		PrinterColumns:   eventColumns(),
+		PrinterColumns:   EventColumns(func(obj meta.Object) *Event { return obj.(*Event) }),
 	}
 }
 
@@ -96,89 +102,105 @@ func eventFields() map[string]func(meta.Object) string {
 		"involvedObject.fieldPath":       involved(func(o ObjectReference) string { return o.FieldPath }),
 		"reason":                         event(func(e *Event) string { return e.Reason }),
 		"reportingComponent":             event(func(e *Event) string { return e.ReportingController }),
-		"source":                         event(func(e *Event) string { return e.Source.Component }),
+		"source":                         event(eventSourceField),
 		"type":                           event(func(e *Event) string { return e.Type }),
 	}
 }
 
-// validateEvent checks what kube-apiserver checks of a core Event: the
-// involved object is in the event's namespace, the type is known, and an
-// event in the events.k8s.io shape (with an eventTime) names its
-// reporter, action and reason.
-func validateEvent(e *Event) status.FieldErrors {
-	var errs status.FieldErrors
-	ns := e.InvolvedObject.Namespace
-	if ns != "" && ns != e.Namespace {
-		errs = append(errs, status.InvalidValue(status.NewPath("involvedObject", "namespace"), ns, "does not match event.namespace"))
+// eventSourceField is the value of the source field selector: the
+// reporting component, taken from the events.k8s.io reporter when the
+// core field is empty, as kube-apiserver selects it.
+func eventSourceField(e *Event) string {
+	if e.Source.Component == "" {
+		return e.ReportingController
 	}
-	if e.Type != "" && e.Type != EventTypeNormal && e.Type != EventTypeWarning {
-		errs = append(errs, status.NotSupported(status.NewPath("type"), e.Type, []string{EventTypeNormal, EventTypeWarning}))
-	}
-	if !e.EventTime.IsZero() {
-		if e.ReportingController == "" {
-			errs = append(errs, status.Required(status.NewPath("reportingController"), ""))
-		}
-		if e.ReportingInstance == "" {
-			errs = append(errs, status.Required(status.NewPath("reportingInstance"), ""))
-		}
-		if e.Action == "" {
-			errs = append(errs, status.Required(status.NewPath("action"), ""))
-		}
-		if e.Reason == "" {
-			errs = append(errs, status.Required(status.NewPath("reason"), ""))
-		}
-	}
-	return errs
+	return e.Source.Component
 }
 
-// eventColumns are kubectl get events' columns: Last Seen, Type, Reason,
-// Object and Message, and with -o wide Subobject, Source, First Seen,
-// Count and Name.
-func eventColumns() []apiserver.PrinterColumn {
-	ev := func(obj meta.Object) *Event { return obj.(*Event) }
+// EventColumns are the columns of kube's Table of Events, core and
+// events.k8s.io alike: Last Seen, Type, Reason, Object and Message, and
+// for -o wide Subobject, Source, First Seen, Count and Name (which comes
+// last, so the Table does not start with it). of reads an object of the
+// kind as a core Event.
+func EventColumns(of func(meta.Object) *Event) []apiserver.PrinterColumn {
+	cell := func(get func(e *Event) any) func(meta.Object) any {
+		return func(obj meta.Object) any { return get(of(obj)) }
+	}
 	return []apiserver.PrinterColumn{
-		{Name: "Last Seen", Type: "string", Description: "The time at which the most recent occurrence of this event was recorded.", Cell: func(obj meta.Object) any {
-			e := ev(obj)
-			switch {
-			case e.Series != nil:
-				return e.Series.LastObservedTime
-			case e.LastTimestamp.IsZero():
-				return e.EventTime
-			}
-			return e.LastTimestamp
-		}},
-		{Name: "Type", Type: "string", Description: "Type of this event (Normal, Warning), new types could be added in the future", Cell: func(obj meta.Object) any { return ev(obj).Type }},
-		{Name: "Reason", Type: "string", Description: "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.", Cell: func(obj meta.Object) any { return ev(obj).Reason }},
-		{Name: "Object", Type: "string", Description: "The object that this event is about.", Cell: func(obj meta.Object) any {
-			o := ev(obj).InvolvedObject
-			return strings.ToLower(o.Kind) + "/" + o.Name
-		}},
-		{Name: "Subobject", Type: "string", Priority: 1, Description: "The field of the object this event is about.", Cell: func(obj meta.Object) any { return ev(obj).InvolvedObject.FieldPath }},
-		{Name: "Source", Type: "string", Priority: 1, Description: "The component reporting this event.", Cell: func(obj meta.Object) any { return eventSource(ev(obj)) }},
-		{Name: "Message", Type: "string", Description: "A human-readable description of the status of this operation.", Cell: func(obj meta.Object) any { return strings.TrimSpace(ev(obj).Message) }},
-		{Name: "First Seen", Type: "string", Priority: 1, Description: "The time at which the event was first recorded.", Cell: func(obj meta.Object) any {
-			e := ev(obj)
-			if e.FirstTimestamp.IsZero() {
-				return e.EventTime
-			}
-			return e.FirstTimestamp
-		}},
-		{Name: "Count", Type: "string", Priority: 1, Description: "The number of times this event has occurred.", Cell: func(obj meta.Object) any {
-			e := ev(obj)
-			if e.Series != nil {
-				return strconv.Itoa(int(e.Series.Count))
-			}
-			return strconv.Itoa(int(e.Count))
-		}},
-		{Name: "Name", Type: "string", Format: "name", Priority: 1, Description: "Name of the event.", Cell: func(obj meta.Object) any { return obj.GetObjectMeta().Name }},
+		{Name: "Last Seen", Type: "string", Description: "The time at which the most recent occurrence of this event was recorded.", Cell: cell(lastSeen)},
+		{Name: "Type", Type: "string", Description: "Type of this event (Normal, Warning), new types could be added in the future", Cell: cell(func(e *Event) any { return e.Type })},
+		{Name: "Reason", Type: "string", Description: "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.", Cell: cell(func(e *Event) any { return e.Reason })},
+		{Name: "Object", Type: "string", Description: "The object that this event is about.", Cell: cell(eventTarget)},
+		{Name: "Subobject", Type: "string", Priority: 1, Description: fieldPathDoc, Cell: cell(func(e *Event) any { return e.InvolvedObject.FieldPath })},
+		{Name: "Source", Type: "string", Priority: 1, Description: "The component reporting this event. Should be a short machine understandable string.", Cell: cell(eventSource)},
+		{Name: "Message", Type: "string", Description: "A human-readable description of the status of this operation.", Cell: cell(func(e *Event) any { return strings.TrimSpace(e.Message) })},
+		{Name: "First Seen", Type: "string", Priority: 1, Description: "The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)", Cell: cell(firstSeen)},
+		// A string column of numbers, as kube prints it.
+		{Name: "Count", Type: "string", Priority: 1, Description: "The number of times this event has occurred.", Cell: cell(eventCount)},
+		{Name: "Name", Type: "string", Format: "name", Priority: 1, Description: nameDoc, Cell: cell(func(e *Event) any { return e.Name })},
 	}
 }
 
-// eventSource is the Source column: the reporting component and host.
-func eventSource(e *Event) string {
+// The descriptions of the Event columns that are too long to inline.
+const (
+	fieldPathDoc = `If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.`
+	nameDoc      = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"
+)
+
+// firstSeen is the First Seen cell: firstTimestamp, else eventTime (an
+// event written through events.k8s.io), as an age; a zero time prints as
+// <unknown>.
+func firstSeen(e *Event) any {
+	if e.FirstTimestamp.IsZero() {
+		return e.EventTime
+	}
+	return e.FirstTimestamp
+}
+
+// lastSeen is the Last Seen cell: the series' last observation, else
+// lastTimestamp, else what First Seen shows.
+func lastSeen(e *Event) any {
+	switch {
+	case e.Series != nil:
+		return e.Series.LastObservedTime
+	case e.LastTimestamp.IsZero():
+		return firstSeen(e)
+	}
+	return e.LastTimestamp
+}
+
+// eventCount is the Count cell: the series' count, else count, where 0
+// (an event written once through events.k8s.io) counts as one.
+func eventCount(e *Event) any {
+	switch {
+	case e.Series != nil:
+		return int64(e.Series.Count)
+	case e.Count == 0:
+		return int64(1)
+	}
+	return int64(e.Count)
+}
+
+// eventTarget is the Object cell: kind/name of the involved object, the
+// kind alone without a name, lower-cased.
+func eventTarget(e *Event) any {
+	o := e.InvolvedObject
+	if o.Name == "" {
+		return strings.ToLower(o.Kind)
+	}
+	return strings.ToLower(o.Kind) + "/" + o.Name
+}
+
+// eventSource is the Source column: the reporting component and host,
+// each taken from the events.k8s.io reporter when the core field is
+// empty.
+func eventSource(e *Event) any {
 	c, h := e.Source.Component, e.Source.Host
 	if c == "" {
-		c, h = e.ReportingController, e.ReportingInstance
+		c = e.ReportingController
+	}
+	if h == "" {
+		h = e.ReportingInstance
 	}
 	if h == "" {
 		return c

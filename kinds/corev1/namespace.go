@@ -120,8 +120,9 @@ func NamespaceKind() apiserver.Kind {
 			"status.phase": func(obj meta.Object) string { return obj.(*Namespace).Status.Phase },
 		},
 		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Status", Type: "string", JSONPath: ".status.phase", Description: "The status of the namespace"},
-			ageColumn(),
+			{Name: "Status", Type: "string", Description: "The status of the namespace",
+				Cell: func(obj meta.Object) any { return obj.(*Namespace).Status.Phase }},
+			apiserver.AgeColumn(),
 		},
 	}
 }

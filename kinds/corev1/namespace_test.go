@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/kapi-dev/kapi/kinds/corev1"
 )
 
@@ -29,6 +31,27 @@ func TestValidateNamespace(t *testing.T) {
 				t.Errorf("errors on %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestNamespaceNameLabel: every write of a Namespace carries the
+// kubernetes.io/metadata.name label with its name, as kube's defaulting
+// puts it.
+func TestNamespaceNameLabel(t *testing.T) {
+	k := corev1.NamespaceKind()
+	for _, c := range []struct {
+		labels map[string]string
+		want   map[string]string
+	}{
+		{nil, map[string]string{corev1.LabelMetadataName: "ns1"}},
+		{map[string]string{"a": "b", corev1.LabelMetadataName: "other"}, map[string]string{"a": "b", corev1.LabelMetadataName: "ns1"}},
+	} {
+		n := &corev1.Namespace{}
+		n.Name, n.Labels = "ns1", c.labels
+		k.Default(context.Background(), n)
+		if d := cmp.Diff(c.want, n.Labels); d != "" {
+			t.Errorf("labels of %v (-want +got):\n%s", c.labels, d)
+		}
 	}
 }
 

@@ -41,8 +41,9 @@ const MaxSecretBytes = 1 << 20
 func SecretKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "", Version: "v1", Kind: "Secret", Resource: "secrets", Singular: "secret", Namespaced: true,
-		New:     func() meta.Object { return &Secret{} },
-		Default: func(_ context.Context, obj meta.Object) { defaultSecret(obj.(*Secret)) },
+		NoGeneration: true,
+		New:          func() meta.Object { return &Secret{} },
+		Default:      func(_ context.Context, obj meta.Object) { defaultSecret(obj.(*Secret)) },
 		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
 			var prev *Secret
 			if old != nil {
@@ -54,11 +55,12 @@ func SecretKind() apiserver.Kind {
 			"type": func(obj meta.Object) string { return obj.(*Secret).Type },
 		},
 		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Type", Type: "string", JSONPath: ".type", Description: "Used to facilitate programmatic handling of secret data."},
-			{Name: "Data", Type: "integer", Description: "Number of keys in data.", Cell: func(obj meta.Object) any {
+			{Name: "Type", Type: "string", Description: secretTypeDoc, Cell: func(obj meta.Object) any { return obj.(*Secret).Type }},
+			// A string column of numbers, as kube prints it.
+			{Name: "Data", Type: "string", Description: secretDataDoc, Cell: func(obj meta.Object) any {
 				return int64(len(obj.(*Secret).Data))
 			}},
-			ageColumn(),
+			apiserver.AgeColumn(),
 		},
 	}
 }
@@ -117,3 +119,9 @@ var requiredKeys = map[string][]string{
 	SecretTypeSSHAuth:          {"ssh-privatekey"},
 	SecretTypeDockerConfigJSON: {".dockerconfigjson"},
 }
+
+// The descriptions of the columns of kube's Tables of Secrets.
+const (
+	secretTypeDoc = "Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types"
+	secretDataDoc = "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4"
+)

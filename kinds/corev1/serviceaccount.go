@@ -23,11 +23,9 @@ func ServiceAccountKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "", Version: "v1", Kind: "ServiceAccount", Resource: "serviceaccounts", Singular: "serviceaccount",
 		ShortNames: []string{"sa"}, Namespaced: true,
-		New: func() meta.Object { return &ServiceAccount{} },
-		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Secrets", Type: "integer", Description: "Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.",
-				Cell: func(obj meta.Object) any { return int64(len(obj.(*ServiceAccount).Secrets)) }},
-			ageColumn(),
-		},
+		NoGeneration: true,
+		New:          func() meta.Object { return &ServiceAccount{} },
+		// Name and Age only: kube dropped the Secrets column.
+		PrinterColumns: []apiserver.PrinterColumn{apiserver.AgeColumn()},
 	}
 }

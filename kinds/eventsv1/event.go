@@ -9,8 +9,6 @@ package eventsv1
 
 import (
 	"context"
-	"reflect"
-	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/kinds/corev1"
@@ -59,7 +57,7 @@ type EventSeries struct {
 }
 
 // MaxNoteBytes bounds an Event's note, as kube-apiserver does.
-const MaxNoteBytes = 1024
+const MaxNoteBytes = corev1.MaxNoteBytes
 
 // EventKind is the registration of Event: /apis/events.k8s.io/v1
 // events, short name ev, namespaced, selectable by the object it regards,
@@ -67,7 +65,7 @@ const MaxNoteBytes = 1024
 func EventKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: "events.k8s.io", Version: "v1", Kind: "Event", Resource: "events", Singular: "event",
-		ShortNames: []string{"ev"}, Namespaced: true, NoGeneration: true,
+		ShortNames: []string{"ev"}, Namespaced: true,
 		New: func() meta.Object { return &Event{} },
 		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
 			var was *Event
@@ -77,16 +75,10 @@ func EventKind() apiserver.Kind {
 			return validate(obj.(*Event), was)
 		},
 		StoredAs:         storedAsCore(),
+		NoGeneration:     true,
 		SelectableFields: fields(),
-		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Reason", Type: "string", JSONPath: ".reason"},
-			{Name: "Object", Type: "string", Cell: func(obj meta.Object) any {
-				r := obj.(*Event).Regarding
-				return strings.ToLower(r.Kind) + "/" + r.Name
-			}},
-			{Name: "Note", Type: "string", JSONPath: ".note"},
-			{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
-		},
+		// kube prints events.k8s.io Events as it prints core ones.
+		PrinterColumns: corev1.EventColumns(func(obj meta.Object) *corev1.Event { return ToCore(obj.(*Event)) }),
 	}
 }
 
@@ -113,130 +105,14 @@ func fields() map[string]func(meta.Object) string {
 	}
 }
 
-// The bounds kube-apiserver puts on an Event's strings.
-const (
-	maxReportingInstance = 128
-	maxAction            = 128
-	maxReason            = 128
-)
-
-// validate checks what kube-apiserver checks of an Event written through
-// events.k8s.io/v1: what it checks of every Event (see validateLegacy),
-// and on create that the time is set, the type known, the series sound
-// and the deprecated fields unset; on update, that nothing but the
-// metadata and the series changes. An Event created through the core API
-// may so be updated here without an eventTime.
+// validate checks an Event written through events.k8s.io/v1 as
+// kube-apiserver does: as the core Event it is stored as, with the
+// stricter rules of this API (see corev1.ValidateEvent), its errors
+// naming the core fields.
 func validate(e, old *Event) status.FieldErrors {
-	errs := validateLegacy(e)
+	var was *corev1.Event
 	if old != nil {
-		if !reflect.DeepEqual(e.Series, old.Series) {
-			errs = append(errs, validateSeries(e.Series)...)
-		}
-		return append(errs, validateImmutable(e, old)...)
+		was = ToCore(old)
 	}
-	if e.EventTime.IsZero() {
-		errs = append(errs, status.Required(status.NewPath("eventTime"), ""))
-	}
-	if e.Type != corev1.EventTypeNormal && e.Type != corev1.EventTypeWarning {
-		errs = append(errs, status.NotSupported(status.NewPath("type"), e.Type, []string{corev1.EventTypeNormal, corev1.EventTypeWarning}))
-	}
-	errs = append(errs, validateSeries(e.Series)...)
-	for _, f := range []struct {
-		name  string
-		unset bool
-	}{
-		{"deprecatedFirstTimestamp", e.DeprecatedFirstTimestamp.IsZero()},
-		{"deprecatedLastTimestamp", e.DeprecatedLastTimestamp.IsZero()},
-		{"deprecatedCount", e.DeprecatedCount == 0},
-		{"deprecatedSource", e.DeprecatedSource == corev1.EventSource{}},
-	} {
-		if !f.unset {
-			errs = append(errs, status.InvalidValue(status.NewPath(f.name), "", "needs to be unset"))
-		}
-	}
-	return errs
-}
-
-// validateLegacy is what kube-apiserver checks of every Event, whichever
-// API writes it: an event without an eventTime regards an object in its
-// namespace (or is in "default"); one with an eventTime names its
-// reporter, action and reason, within their bounds.
-func validateLegacy(e *Event) status.FieldErrors {
-	var errs status.FieldErrors
-	regNS := status.NewPath("regarding", "namespace")
-	ns := e.Regarding.Namespace
-	if e.EventTime.IsZero() {
-		if ns == "" && e.Namespace != "" && e.Namespace != "default" || ns != "" && ns != e.Namespace {
-			errs = append(errs, status.InvalidValue(regNS, ns, "does not match event.namespace"))
-		}
-		return errs
-	}
-	if ns == "" && e.Namespace != "default" && e.Namespace != "kube-system" || ns != "" && ns != e.Namespace {
-		errs = append(errs, status.InvalidValue(regNS, ns, "does not match event.namespace"))
-	}
-	for _, f := range []struct {
-		name, value string
-		max         int
-	}{
-		{"reportingController", e.ReportingController, 0},
-		{"reportingInstance", e.ReportingInstance, maxReportingInstance},
-		{"action", e.Action, maxAction},
-		{"reason", e.Reason, maxReason},
-	} {
-		switch {
-		case f.value == "":
-			errs = append(errs, status.Required(status.NewPath(f.name), ""))
-		case f.max > 0 && len(f.value) > f.max:
-			errs = append(errs, status.TooLong(status.NewPath(f.name), "", f.max))
-		}
-	}
-	if len(e.Note) > MaxNoteBytes {
-		errs = append(errs, status.TooLong(status.NewPath("note"), "", MaxNoteBytes))
-	}
-	return errs
-}
-
-// validateSeries checks a series: at least two occurrences, the last
-// one's time set.
-func validateSeries(s *EventSeries) status.FieldErrors {
-	var errs status.FieldErrors
-	if s == nil {
-		return nil
-	}
-	if s.Count < 2 {
-		errs = append(errs, status.InvalidValue(status.NewPath("series", "count"), s.Count, "should be at least 2"))
-	}
-	if s.LastObservedTime.IsZero() {
-		errs = append(errs, status.Required(status.NewPath("series", "lastObservedTime"), ""))
-	}
-	return errs
-}
-
-// validateImmutable refuses an update of anything but the metadata and
-// the series.
-func validateImmutable(e, old *Event) status.FieldErrors {
-	var errs status.FieldErrors
-	for _, f := range []struct {
-		name     string
-		now, was any
-	}{
-		{"regarding", e.Regarding, old.Regarding},
-		{"reason", e.Reason, old.Reason},
-		{"note", e.Note, old.Note},
-		{"deprecatedSource", e.DeprecatedSource, old.DeprecatedSource},
-		{"deprecatedFirstTimestamp", e.DeprecatedFirstTimestamp, old.DeprecatedFirstTimestamp},
-		{"deprecatedLastTimestamp", e.DeprecatedLastTimestamp, old.DeprecatedLastTimestamp},
-		{"deprecatedCount", e.DeprecatedCount, old.DeprecatedCount},
-		{"type", e.Type, old.Type},
-		{"eventTime", e.EventTime, old.EventTime},
-		{"action", e.Action, old.Action},
-		{"related", e.Related, old.Related},
-		{"reportingController", e.ReportingController, old.ReportingController},
-		{"reportingInstance", e.ReportingInstance, old.ReportingInstance},
-	} {
-		if !reflect.DeepEqual(f.now, f.was) {
-			errs = append(errs, status.InvalidValue(status.NewPath(f.name), f.now, "field is immutable"))
-		}
-	}
-	return errs
+	return corev1.ValidateEvent(ToCore(e), was, true)
 }

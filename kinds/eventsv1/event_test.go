@@ -26,21 +26,23 @@ func TestValidate(t *testing.T) {
 	}{
 		{"valid", func(*eventsv1.Event) {}, ""},
 		{"no time", func(e *eventsv1.Event) { e.EventTime = meta.MicroTime{} }, "eventTime"},
-		{"no reporter", func(e *eventsv1.Event) { e.ReportingController, e.Action = "", "" }, "reportingController,action"},
+		{"no reporter", func(e *eventsv1.Event) { e.ReportingController, e.Action = "", "" }, "reportingController,reportingController,reportingController,action"},
 		{"bad type", func(e *eventsv1.Event) { e.Type = "" }, "type"},
-		{"long note", func(e *eventsv1.Event) { e.Note = strings.Repeat("n", 1025) }, "note"},
-		{"other namespace", func(e *eventsv1.Event) { e.Regarding.Namespace = "x" }, "regarding.namespace"},
+		{"long note", func(e *eventsv1.Event) { e.Note = strings.Repeat("n", 1025) }, "message"},
+		// kube checks the namespace of a new-style event only when the
+		// regarded object has none.
+		{"other namespace", func(e *eventsv1.Event) { e.Regarding.Namespace = "x" }, ""},
 		{"series of one", func(e *eventsv1.Event) {
 			e.Series = &eventsv1.EventSeries{Count: 1, LastObservedTime: e.EventTime}
 		}, "series.count"},
 		{"series without time", func(e *eventsv1.Event) { e.Series = &eventsv1.EventSeries{Count: 2} }, "series.lastObservedTime"},
 		{"deprecated fields", func(e *eventsv1.Event) {
 			e.DeprecatedCount, e.DeprecatedSource.Component = 3, "kubelet"
-		}, "deprecatedCount,deprecatedSource"},
+		}, "count,source"},
 		{"long reason", func(e *eventsv1.Event) { e.Reason = strings.Repeat("r", 129) }, "reason"},
 		{"cluster object outside default", func(e *eventsv1.Event) {
 			e.Namespace, e.Regarding.Namespace = "team", ""
-		}, "regarding.namespace"},
+		}, "involvedObject.namespace"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -77,9 +79,9 @@ func TestValidateUpdate(t *testing.T) {
 		{"labels", func(e *eventsv1.Event) { e.Labels = map[string]string{"a": "b"} }, ""},
 		{"series", func(e *eventsv1.Event) { e.Series = &eventsv1.EventSeries{Count: 2, LastObservedTime: now} }, ""},
 		{"bad series", func(e *eventsv1.Event) { e.Series = &eventsv1.EventSeries{Count: 1, LastObservedTime: now} }, "series.count"},
-		{"note", func(e *eventsv1.Event) { e.Note = "changed" }, "note"},
-		{"count and type", func(e *eventsv1.Event) { e.DeprecatedCount, e.Type = 2, "Warning" }, "deprecatedCount,type"},
-		{"regarding", func(e *eventsv1.Event) { e.Regarding.Name = "v" }, "regarding"},
+		{"note", func(e *eventsv1.Event) { e.Note = "changed" }, "message"},
+		{"count and type", func(e *eventsv1.Event) { e.DeprecatedCount, e.Type = 2, "Warning" }, "count,type"},
+		{"regarding", func(e *eventsv1.Event) { e.Regarding.Name = "v" }, "involvedObject"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -85,7 +85,7 @@ func testSharedStorage(t *testing.T, base string) {
 	got["note"] = "changed"
 	got["metadata"].(map[string]any)["resourceVersion"] = at(updated, "metadata.resourceVersion")
 	body, _ = json.Marshal(got)
-	if st := call(t, "PUT", base+eventsEvents+"/w.1", string(body), http.StatusUnprocessableEntity); !strings.Contains(at(st, "message").(string), "note: Invalid value") {
+	if st := call(t, "PUT", base+eventsEvents+"/w.1", string(body), http.StatusUnprocessableEntity); !strings.Contains(at(st, "message").(string), "message: Invalid value") {
 		t.Errorf("changing the note: %v", st["message"])
 	}
 

@@ -1,0 +1,52 @@
+package apiserver
+
+import (
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/storage"
+)
+
+// A write answers in the rendering a read would: the object, or, when
+// the client asks for one, a Table of one row or a
+// PartialObjectMetadata, as kube-apiserver answers a create, update,
+// patch or delete. The rendering is picked before anything is written,
+// so that a client that accepts nothing the server sends gets 406 Not
+// Acceptable and the write is not made.
+
+// negotiateWrite picks the rendering of a write's response.
+func (h *handler) negotiateWrite(req *request) (readOutput, error) {
+	return h.negotiateRead(req, false, false)
+}
+
+// writeWritten writes the object a write left, in the negotiated
+// rendering.
+func (h *handler) writeWritten(req *request, out readOutput, code int, obj meta.Object, kv *storage.KeyValue) {
+	if out.as == "" {
+		h.writeStored(req, code, obj, kv)
+		return
+	}
+	obj, err := h.r.inVersion(obj)
+	if err != nil {
+		h.fail(req, err)
+		return
+	}
+	h.writeRendered(req, out, code, obj)
+}
+
+// writeRendered writes v (an object, a list or a Status, which no
+// transformation changes) in the negotiated rendering.
+func (h *handler) writeRendered(req *request, out readOutput, code int, v any) {
+	if out.as == "" {
+		h.writeObject(req, code, v)
+		return
+	}
+	if st, ok := v.(*meta.Status); ok {
+		h.writeEncoded(req, code, out.ser, out.contentType(), st)
+		return
+	}
+	rendered, err := out.render(h.r, v)
+	if err != nil {
+		h.fail(req, err)
+		return
+	}
+	h.writeEncoded(req, code, out.ser, out.contentType(), rendered)
+}
