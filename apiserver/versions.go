@@ -48,8 +48,11 @@ type KindVersion struct {
 	NotServed bool
 	// Deprecated adds a Warning header to every request to the version:
 	// DeprecationWarning, or by default "GROUP/VERSION KIND is
-	// deprecated; use GROUP/PREFERRED KIND", as kube-apiserver words it
-	// for custom resources.
+	// deprecated; use GROUP/NEWER KIND", as kube-apiserver words it for
+	// custom resources: NEWER is the highest ranked served version that
+	// is not deprecated and ranks above this one (v2 above v1 above
+	// v1beta2 above v1beta1 above v1alpha1); without one, the warning
+	// ends at "is deprecated".
 	Deprecated         bool
 	DeprecationWarning string
 }
@@ -223,14 +226,18 @@ func expandVersions(k Kind) ([]Kind, []bool, *versionSet, error) {
 		return nil, nil, nil, err
 	}
 	for i := range kinds {
-		kinds[i].deprecation = deprecationWarning(k, kinds[i].Version, vs.preferred)
+		kinds[i].deprecation = deprecationWarning(k, kinds[i].Version)
 	}
 	return kinds, served, vs, nil
 }
 
 // deprecationWarning is the warning of requests to version v of k, or
-// "" when v is not deprecated.
-func deprecationWarning(k Kind, v, preferred string) string {
+// "" when v is not deprecated. The default names the version to move to
+// as kube-apiserver picks it for custom resources: the highest of the
+// served, not deprecated versions that rank above v (not the preferred
+// version, which may be v itself, deprecated, or rank below it); with
+// none, the warning names no replacement.
+func deprecationWarning(k Kind, v string) string {
 	for _, kv := range k.Versions {
 		if kv.Name != v || !kv.Deprecated {
 			continue
@@ -240,12 +247,27 @@ func deprecationWarning(k Kind, v, preferred string) string {
 		}
 		gv := meta.GroupVersion{Group: k.Group, Version: v}
 		msg := fmt.Sprintf("%s %s is deprecated", gv, k.Kind)
-		if preferred != v {
-			msg += fmt.Sprintf("; use %s %s", meta.GroupVersion{Group: k.Group, Version: preferred}, k.Kind)
+		if to := replacementVersion(k.Versions, v); to != "" {
+			msg += fmt.Sprintf("; use %s %s", meta.GroupVersion{Group: k.Group, Version: to}, k.Kind)
 		}
 		return msg
 	}
 	return ""
+}
+
+// replacementVersion is the highest ranked served, not deprecated version
+// ranking above the deprecated version v, or "".
+func replacementVersion(versions []KindVersion, v string) string {
+	best := ""
+	for _, kv := range versions {
+		if kv.NotServed || kv.Deprecated || versionPriority(kv.Name) <= versionPriority(v) {
+			continue
+		}
+		if best == "" || versionPriority(kv.Name) > versionPriority(best) {
+			best = kv.Name
+		}
+	}
+	return best
 }
 
 // checkConvertible refuses Go types that cannot be converted to one
