@@ -91,12 +91,26 @@ func start(t *testing.T, kinds ...apiserver.Kind) *env {
 
 func (e *env) do(t *testing.T, method, path, contentType, body string) (int, string) {
 	t.Helper()
+	return e.send(t, method, path, map[string]string{"Content-Type": contentType}, body)
+}
+
+// get GETs path accepting the media type accept.
+func (e *env) get(t *testing.T, path, accept string) (int, string) {
+	t.Helper()
+	return e.send(t, "GET", path, map[string]string{"Accept": accept}, "")
+}
+
+// send makes a request with the headers that are not empty.
+func (e *env) send(t *testing.T, method, path string, headers map[string]string, body string) (int, string) {
+	t.Helper()
 	req, err := http.NewRequest(method, e.ts.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
+	for k, v := range headers {
+		if v != "" {
+			req.Header.Set(k, v)
+		}
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
