@@ -322,7 +322,28 @@ func (vs *versionSet) converted(obj, out meta.Object, toAPI string) (meta.Object
 	}
 	tm := out.GetTypeMeta()
 	tm.APIVersion, tm.Kind = toAPI, vs.kind
+	if u, ok := out.(*meta.Unstructured); ok {
+		vs.coerce(u)
+	}
 	return out, nil
+}
+
+// coerce reads a run-time object just converted through the schema of
+// the version it is now in, as kube-apiserver reads a custom resource it
+// converts: the fields that version does not know are pruned, and so are
+// the nulls it does not allow, but none of its defaults are added (an
+// object read in a version other than the one it is stored in has the
+// defaults of the latter). This is what a read in a version lacking a
+// field the object has in the version it is stored in returns, and what
+// a write in a version lacking a field of the storage version stores.
+// u's contents are the conversion's own, not shared.
+func (vs *versionSet) coerce(u *meta.Unstructured) {
+	sch := vs.byAPI[u.APIVersion].schema
+	if sch == nil || u.Content == nil {
+		return
+	}
+	sch.Prune(u.Content)
+	sch.PruneNulls(u.Content)
 }
 
 func (vs *versionSet) convertTyped(obj meta.Object, src, dst *versionInfo) (meta.Object, error) {
