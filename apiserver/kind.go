@@ -77,10 +77,14 @@ type Kind struct {
 	// object; metadata.name and metadata.namespace are always selectable.
 	SelectableFields map[string]func(obj meta.Object) string
 	// Admit, when set, admits or rejects every write of the kind (see
-	// [AdmissionFunc]) before the server's ValidatingAdmission; it must
-	// not change the object. Like all admission, it sees objects in the
-	// version of the request. A CustomResourceDefinition being deleted
-	// uses it to refuse new objects.
+	// [AdmissionFunc]) first of all admission, before the server's
+	// MutatingAdmission: after the request's object is decoded and
+	// defaulted, before its name is generated and before it is
+	// validated; it must not change the object. Like all admission, it
+	// sees objects in the version of the request. A
+	// CustomResourceDefinition being deleted uses it to refuse new
+	// objects, where kube-apiserver refuses them: an invalid object is
+	// refused as new, not as invalid.
 	Admit AdmissionFunc
 	// PrinterColumns are the columns of the Table kubectl prints, after
 	// Name; default: Created At.

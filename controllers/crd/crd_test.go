@@ -343,10 +343,7 @@ func TestDeleteDefinition(t *testing.T) {
 	if c := d.Condition(apiextensionsv1.Terminating); c == nil || c.Status != "True" || c.Reason != "InstanceDeletionInProgress" {
 		t.Fatalf("terminating: %+v", d.Status.Conditions)
 	}
-	code, body = e.do(t, "POST", crontabs, "application/json", `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"late"}}`)
-	if code != http.StatusMethodNotAllowed || !strings.Contains(body, "create not allowed while custom resource definition is terminating") {
-		t.Fatalf("create while terminating: %d %s", code, body)
-	}
+	checkTerminatingRequests(t, e)
 	if code, body := e.do(t, "PATCH", crontabs+"/held", "application/merge-patch+json", `{"metadata":{"finalizers":null}}`); code != http.StatusOK {
 		t.Fatalf("release: %d %s", code, body)
 	}
@@ -358,6 +355,67 @@ func TestDeleteDefinition(t *testing.T) {
 	// client that saw the definition deleted does not find the kind.
 	if code, body := e.do(t, "GET", crontabs, "", ""); code != http.StatusNotFound {
 		t.Fatalf("the kind is served after its definition is gone: %d %s", code, body)
+	}
+}
+
+// checkTerminatingRequests sends requests to the kind of a definition
+// being deleted, which holds the object "held": what would create an
+// object is 403 Forbidden, before validation and name generation, as
+// kube-apiserver answers; the rest is served.
+func checkTerminatingRequests(t *testing.T, e *env) {
+	t.Helper()
+	const refused = "create not allowed while custom resource definition is terminating"
+	forbidden := func(name string) string {
+		if name == "" {
+			return `{"code":403,"reason":"Forbidden","message":"crontabs.stable.example.com is forbidden: ` + refused +
+				`","details":{"group":"stable.example.com","kind":"crontabs"}}`
+		}
+		return `{"code":403,"reason":"Forbidden","message":"crontabs.stable.example.com \"` + name + `\" is forbidden: ` + refused +
+			`","details":{"name":"` + name + `","group":"stable.example.com","kind":"crontabs"}}`
+	}
+	notFound := `{"code":404,"reason":"NotFound","message":"crontabs.stable.example.com \"missing\" not found","details":{"name":"missing","group":"stable.example.com","kind":"crontabs"}}`
+	obj := func(meta, spec string) string {
+		return `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":` + meta + `,"spec":` + spec + `}`
+	}
+	tests := []struct {
+		name, method, path, ctype, body string
+		code                            int
+		status                          string // the Status answered, when not a success
+	}{
+		{"create", "POST", crontabs, "application/json", obj(`{"name":"late"}`, `{}`), 403, forbidden("late")},
+		{"create with generateName", "POST", crontabs, "application/json", obj(`{"generateName":"late-"}`, `{}`), 403, forbidden("")},
+		{"create of an invalid object", "POST", crontabs, "application/json", obj(`{"name":"bad"}`, `{"cronSpec":"nope"}`), 403, forbidden("bad")},
+		{"dry-run create", "POST", crontabs + "?dryRun=All", "application/json", obj(`{"name":"dry"}`, `{}`), 403, forbidden("dry")},
+		{"apply of a missing object", "PATCH", crontabs + "/applied?fieldManager=m", "application/apply-patch+yaml", obj(`{"name":"applied"}`, `{}`), 403, forbidden("applied")},
+		{"merge patch of a missing object", "PATCH", crontabs + "/missing", "application/merge-patch+json", `{"spec":{}}`, 404, notFound},
+		{"update of a missing object", "PUT", crontabs + "/missing", "application/json", obj(`{"name":"missing"}`, `{}`), 404, notFound},
+		{"get", "GET", crontabs + "/held", "", "", 200, ""},
+		{"list", "GET", crontabs, "", "", 200, ""},
+		{"patch", "PATCH", crontabs + "/held", "application/merge-patch+json", `{"spec":{"image":"y"}}`, 200, ""},
+		{"apply to an existing object", "PATCH", crontabs + "/held?fieldManager=m&force=true", "application/apply-patch+yaml", obj(`{"name":"held"}`, `{"image":"z"}`), 200, ""},
+		{"delete", "DELETE", crontabs + "/held", "", "", 200, ""},
+	}
+	for _, tc := range tests {
+		code, body := e.do(t, tc.method, tc.path, tc.ctype, tc.body)
+		if code != tc.code {
+			t.Errorf("%s: %d %s, want %d", tc.name, code, body, tc.code)
+			continue
+		}
+		if tc.status == "" {
+			continue
+		}
+		var st struct {
+			Code    int             `json:"code"`
+			Reason  string          `json:"reason"`
+			Message string          `json:"message"`
+			Details json.RawMessage `json:"details"`
+		}
+		if err := json.Unmarshal([]byte(body), &st); err != nil {
+			t.Fatalf("%s: %v: %s", tc.name, err, body)
+		}
+		if got, _ := json.Marshal(st); string(got) != tc.status {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.status)
+		}
 	}
 }
 

@@ -149,14 +149,16 @@ func (c *CustomResourceDefinition) IsTerminating() bool {
 var errTerminating = errors.New("create not allowed while custom resource definition is terminating")
 
 // RefuseCreates is the admission of a definition's kind while the
-// definition is deleted: new objects are refused with 405, as
-// kube-apiserver refuses them.
+// definition is deleted: writes that would create an object (a create,
+// an apply of a missing one) are refused with 403 Forbidden, as
+// kube-apiserver refuses them; updates, patches and deletes of the
+// objects there are go on. Run as the kind's Admit, it refuses before
+// the object is validated or its name generated, as kube does (the
+// message names no object for a generateName).
 func RefuseCreates(gr meta.GroupResource) apiserver.AdmissionFunc {
 	return func(_ context.Context, req *apiserver.AdmissionRequest) error {
 		if req.Operation == apiserver.OperationCreate {
-			err := status.MethodNotAllowed(gr, "create")
-			err.Status.Message = errTerminating.Error()
-			return err
+			return status.Forbidden(gr, req.Name, errTerminating)
 		}
 		return nil
 	}
