@@ -67,6 +67,11 @@ type Kind struct {
 	// checks; old is nil on create. Field errors (the schema's and the
 	// hook's) become one 422 Invalid Status.
 	Validate func(ctx context.Context, obj, old meta.Object) status.FieldErrors
+	// ValidateStatus, when set, checks writes to /status in place of
+	// Validate, as kube-apiserver's status strategies check only what a
+	// status write may change (a CustomResourceDefinition's status write
+	// is not held to the rules of its spec or storedVersions).
+	ValidateStatus func(ctx context.Context, obj, old meta.Object) status.FieldErrors
 	// ValidateName returns what is wrong with an object's name (and with
 	// the names its generateName makes); default: it must be a DNS
 	// subdomain, kube-apiserver's rule for most kinds. See

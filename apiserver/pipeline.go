@@ -152,7 +152,7 @@ func (w *write) run(ctx context.Context) (written, error) {
 		decoded := w.record(cur, obj, old)
 		w.encoded, w.splice = decoded.encoded, decoded.splice
 		// 9. Validation.
-		if err := r.validate(ctx, obj, old, decoded); err != nil {
+		if err := r.validate(ctx, obj, old, decoded, w.req.subresource); err != nil {
 			return written{}, err
 		}
 		// 10. Validating admission.

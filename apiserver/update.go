@@ -55,7 +55,10 @@ func (req *request) checkName(obj meta.Object) error {
 // object old and splits spec from status: a write to the main resource
 // keeps the stored status (and what the kind's PrepareForUpdate keeps), a
 // write to /status keeps everything else, and one to /finalize takes only
-// what the kind's Finalize copies.
+// what the kind's Finalize copies. PrepareForUpdate sees the object with
+// the stored status already, as kube-apiserver's strategies do, so that
+// it may derive status from the new spec (a CustomResourceDefinition's
+// new storage version joins its storedVersions).
 func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 	r := w.h.r
 	sub := w.req.subresource
@@ -76,10 +79,15 @@ func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 		}
 		base.GetObjectMeta().ManagedFields = managed
 		obj = base
-	case r.kind.PrepareForUpdate != nil:
-		var err error
-		if obj, err = r.prepareHook(obj, old); err != nil {
-			return nil, err
+	default:
+		if sub == "" && r.kind.Subresources.Status {
+			r.copyStatus(obj, old)
+		}
+		if r.kind.PrepareForUpdate != nil {
+			var err error
+			if obj, err = r.prepareHook(obj, old); err != nil {
+				return nil, err
+			}
 		}
 	}
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
@@ -93,9 +101,6 @@ func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 	m.DeletionGracePeriodSeconds = om.DeletionGracePeriodSeconds
 	m.SelfLink = ""
 	m.ResourceVersion = om.ResourceVersion
-	if sub == "" && r.kind.Subresources.Status {
-		r.copyStatus(obj, old)
-	}
 	return obj, nil
 }
 

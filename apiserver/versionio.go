@@ -248,11 +248,13 @@ func (r *resource) runHook(obj meta.Object, hook func(meta.Object)) (meta.Object
 	return r.inVersion(s)
 }
 
-// validateHook runs the kind's Validate on obj and old (nil on create)
-// in the storage version. Its field paths are the storage version's.
-func (r *resource) validateHook(ctx context.Context, obj, old meta.Object) (status.FieldErrors, error) {
+// validateHook runs hook, the kind's Validate or ValidateStatus, on obj
+// and old (nil on create) in the storage version. Its field paths are
+// the storage version's.
+func (r *resource) validateHook(ctx context.Context, hook func(ctx context.Context, obj, old meta.Object) status.FieldErrors,
+	obj, old meta.Object) (status.FieldErrors, error) {
 	if r.isStorage() {
-		return r.kind.Validate(ctx, obj, old), nil
+		return hook(ctx, obj, old), nil
 	}
 	s, err := r.hookObject(obj)
 	if err != nil {
@@ -261,5 +263,5 @@ func (r *resource) validateHook(ctx context.Context, obj, old meta.Object) (stat
 	if old, err = r.hookObject(old); err != nil {
 		return nil, err
 	}
-	return r.kind.Validate(ctx, s, old), nil
+	return hook(ctx, s, old), nil
 }

@@ -143,12 +143,9 @@ func (c *Controller) sync(ctx context.Context, name string) (time.Duration, erro
 	if cond := crd.Condition(apiextensionsv1.NamesAccepted); cond == nil || cond.Status != apiextensionsv1.ConditionTrue {
 		return 0, nil
 	}
-	// A new storage version joins the stored versions before objects
-	// can be written in it.
-	if sv := crd.StorageVersion(); !slices.Contains(crd.Status.StoredVersions, sv) {
-		crd.Status.StoredVersions = append(crd.Status.StoredVersions, sv)
-		return 0, c.updateStatus(ctx, &crd)
-	}
+	// A new storage version joined status.storedVersions with the write
+	// that made it the storage version; the controller leaves the list
+	// alone, as kube's do: a client that migrated the objects edits it.
 	if err := c.install(&crd); err != nil {
 		return 0, err
 	}

@@ -57,6 +57,7 @@ func DefinitionKind(check func(apiserver.Kind) error) apiserver.Kind {
 		New:              func() meta.Object { return &CustomResourceDefinition{} },
 		Subresources:     apiserver.Subresources{Status: true},
 		PrepareForCreate: prepareForCreate,
+		PrepareForUpdate: func(obj, _ meta.Object) { addStorageVersion(obj.(*CustomResourceDefinition)) },
 		Default:          func(_ context.Context, obj meta.Object) { setDefaults(obj.(*CustomResourceDefinition)) },
 		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
 			var prev *CustomResourceDefinition
@@ -65,13 +66,17 @@ func DefinitionKind(check func(apiserver.Kind) error) apiserver.Kind {
 			}
 			return validateAll(obj.(*CustomResourceDefinition), prev, check)
 		},
+		ValidateStatus: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
+			return validateStatus(obj.(*CustomResourceDefinition))
+		},
 		Deletion: &apiserver.DeletionHooks{Mark: markDeleting},
 	}
 }
 
-// validateAll checks a definition and the kind it defines.
+// validateAll checks a definition and the kind it defines, on writes but
+// those to /status.
 func validateAll(crd, old *CustomResourceDefinition, check func(apiserver.Kind) error) status.FieldErrors {
-	errs := validate(crd, old)
+	errs := append(validate(crd, old), validateStoredVersions(crd)...)
 	if len(errs) > 0 {
 		return errs
 	}
@@ -114,6 +119,7 @@ func setDefaults(crd *CustomResourceDefinition) {
 	if c := crd.Spec.Conversion; c.Strategy == WebhookConverter && c.Webhook != nil && len(c.Webhook.ConversionReviewVersions) == 0 {
 		c.Webhook.ConversionReviewVersions = []string{"v1"}
 	}
+	defaultStoredVersions(crd)
 }
 
 // prepareForCreate: the server decides the status; the storage version
