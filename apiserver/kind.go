@@ -128,16 +128,13 @@ type Kind struct {
 	// Validate's errors are the storage version's. A version's own
 	// KindVersion.SelectableFields read objects in that version.
 	Versions []KindVersion
-	// Convert converts meta.Unstructured objects between Versions; nil
-	// changes only their apiVersion, as a CustomResourceDefinition's
-	// strategy None.
+	// Convert converts meta.Unstructured objects between Versions, one
+	// object per call (as kube-apiserver sends a conversion webhook one
+	// object per ConversionReview, a list's objects too); each object
+	// converted for a read is kept for the reads that follow until it
+	// changes. Nil changes only their apiVersion, as a
+	// CustomResourceDefinition's strategy None.
 	Convert ConvertFunc
-	// ConvertList, when set, converts several such objects at once (as
-	// a conversion webhook takes a list's objects in one review), in
-	// place: a list read in another version than the one its objects
-	// are stored in makes one call rather than one per object. It has
-	// the contract of Convert for each object.
-	ConvertList ConvertListFunc
 
 	// deprecation is the warning of every request to this version.
 	deprecation string

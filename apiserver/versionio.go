@@ -130,7 +130,7 @@ func (r *resource) inVersion(obj meta.Object) (meta.Object, error) {
 // object returns an entry's object in the resource's version, shared
 // with other readers: it must not be modified.
 func (r *resource) object(e *watch.Entry) (meta.Object, error) {
-	if r.versions != nil && r.versions.convertList != nil {
+	if r.keepsConverted() {
 		return r.keptObject(e)
 	}
 	obj, err := object(e)

@@ -64,10 +64,6 @@ type KindVersion struct {
 // the object's metadata.
 type ConvertFunc func(obj *meta.Unstructured, toAPIVersion string) error
 
-// ConvertListFunc converts several objects of a kind defined at run
-// time, each as a ConvertFunc does (see [Kind].ConvertList).
-type ConvertListFunc func(objs []*meta.Unstructured, toAPIVersion string) error
-
 // Hub is implemented by the Go type of the version every other version
 // converts through (often, not necessarily, the storage version), as
 // controller-runtime's conversion.Hub.
@@ -93,7 +89,6 @@ type versionSet struct {
 	preferred   string // the served version discovery prefers
 	byAPI       map[string]*versionInfo
 	convertFn   ConvertFunc // run-time kinds; nil: apiVersion only
-	convertList ConvertListFunc
 	hub         reflect.Type
 }
 
@@ -148,7 +143,7 @@ func expandVersions(k Kind) ([]Kind, []bool, *versionSet, error) {
 	if len(k.Versions) == 0 {
 		return []Kind{k}, []bool{true}, nil, nil
 	}
-	vs := &versionSet{group: k.Group, kind: k.Kind, byAPI: map[string]*versionInfo{}, convertFn: k.Convert, convertList: k.ConvertList}
+	vs := &versionSet{group: k.Group, kind: k.Kind, byAPI: map[string]*versionInfo{}, convertFn: k.Convert}
 	var kinds []Kind
 	var served []bool
 	var served1 []string

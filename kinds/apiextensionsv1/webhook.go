@@ -136,47 +136,31 @@ type conversionResponse struct {
 	Result           meta.Status       `json:"result"`
 }
 
-// convert sends one object to the webhook and takes back the converted
-// one (see convertList).
+// convert sends one object to the webhook in a ConversionReview and
+// takes back the converted one: it must have the apiVersion asked for
+// and its metadata is kept as it was, but for labels and annotations,
+// as kube-apiserver keeps it.
 func (w *webhook) convert(obj *meta.Unstructured, toAPIVersion string) error {
-	return w.convertList([]*meta.Unstructured{obj}, toAPIVersion)
-}
-
-// convertList sends objects to the webhook in one ConversionReview and
-// takes back the converted ones: each must have the apiVersion asked
-// for and its metadata is kept as it was, but for labels and
-// annotations, as kube-apiserver keeps it.
-func (w *webhook) convertList(objs []*meta.Unstructured, toAPIVersion string) error {
-	in := make([]json.RawMessage, len(objs))
-	for i, obj := range objs {
-		b, err := json.Marshal(obj)
-		if err != nil {
-			return err
-		}
-		in[i] = b
+	in, err := json.Marshal(obj)
+	if err != nil {
+		return err
 	}
-	converted, err := w.send(in, toAPIVersion)
+	converted, err := w.send([]json.RawMessage{in}, toAPIVersion)
 	if err != nil {
 		return w.fail(err)
 	}
-	if len(converted) != len(objs) {
-		return w.fail(fmt.Errorf("returned %d objects, expected %d", len(converted), len(objs)))
+	if len(converted) != 1 {
+		return w.fail(fmt.Errorf("returned %d objects, expected 1", len(converted)))
 	}
-	outs := make([]meta.Unstructured, len(objs))
-	for i, obj := range objs {
-		out := &outs[i]
-		if err := json.Unmarshal(converted[i], out); err != nil {
-			return w.fail(err)
-		}
-		if out.APIVersion != toAPIVersion || out.Kind != obj.Kind {
-			return w.fail(fmt.Errorf("converted object has apiVersion %q and kind %q, expected %q and %q", out.APIVersion, out.Kind, toAPIVersion, obj.Kind))
-		}
+	var out meta.Unstructured
+	if err := json.Unmarshal(converted[0], &out); err != nil {
+		return w.fail(err)
 	}
-	for i, obj := range objs {
-		out := &outs[i]
-		obj.APIVersion, obj.Content = out.APIVersion, out.Content
-		obj.Labels, obj.Annotations = out.Labels, out.Annotations
+	if out.APIVersion != toAPIVersion || out.Kind != obj.Kind {
+		return w.fail(fmt.Errorf("converted object has apiVersion %q and kind %q, expected %q and %q", out.APIVersion, out.Kind, toAPIVersion, obj.Kind))
 	}
+	obj.APIVersion, obj.Content = out.APIVersion, out.Content
+	obj.Labels, obj.Annotations = out.Labels, out.Annotations
 	return nil
 }
 
