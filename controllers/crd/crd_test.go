@@ -3,8 +3,10 @@ package crd_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -332,7 +334,15 @@ func TestDeleteDefinition(t *testing.T) {
 		t.Fatalf("%d %s", code, body)
 	}
 	e.do(t, "POST", crontabs, "application/json", `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"free"}}`)
-	if code, body := e.do(t, "DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com", "", ""); code != http.StatusOK {
+	// The definition's watch shows the deletion's stages, as kube's.
+	watch, err := http.Get(e.ts.URL + "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?watch=1&fieldSelector=metadata.name%3Dcrontabs.stable.example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Body.Close()
+	code, body = e.do(t, "DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com", "", "")
+	if code != http.StatusOK || !strings.Contains(body, `"type":"Terminating","status":"True","lastTransitionTime":`) ||
+		!strings.Contains(body, `"reason":"InstanceDeletionPending","message":"CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon"`) {
 		t.Fatalf("delete: %d %s", code, body)
 	}
 	eventually(t, "the free object deleted", func() (bool, string) {
@@ -351,10 +361,45 @@ func TestDeleteDefinition(t *testing.T) {
 		code, body := e.do(t, "GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com", "", "")
 		return code == http.StatusNotFound, body
 	})
+	checkDeletionStages(t, watch.Body)
 	// The kind stops being served before the definition goes, so a
 	// client that saw the definition deleted does not find the kind.
 	if code, body := e.do(t, "GET", crontabs, "", ""); code != http.StatusNotFound {
 		t.Fatalf("the kind is served after its definition is gone: %d %s", code, body)
+	}
+}
+
+// checkDeletionStages reads a definition's watch up to its DELETED event
+// and checks the stages its Terminating condition went through.
+func checkDeletionStages(t *testing.T, body io.Reader) {
+	t.Helper()
+	dec := json.NewDecoder(body)
+	var stages []string
+	for {
+		var ev struct {
+			Type   string
+			Object apiextensionsv1.CustomResourceDefinition
+		}
+		if err := dec.Decode(&ev); err != nil {
+			t.Fatalf("watch: %v after %v", err, stages)
+		}
+		if c := ev.Object.Condition(apiextensionsv1.Terminating); c != nil {
+			stage := c.Status + "/" + c.Reason + ": " + c.Message
+			if len(stages) == 0 || stages[len(stages)-1] != stage {
+				stages = append(stages, stage)
+			}
+		}
+		if ev.Type == "DELETED" {
+			break
+		}
+	}
+	want := []string{
+		"True/InstanceDeletionPending: CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+		"True/InstanceDeletionInProgress: CustomResource deletion is in progress",
+		"False/InstanceDeletionCompleted: removed all instances",
+	}
+	if !slices.Equal(stages, want) {
+		t.Errorf("deletion stages:\n got %q\nwant %q", stages, want)
 	}
 }
 

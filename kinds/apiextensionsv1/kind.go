@@ -134,14 +134,37 @@ func prepareForCreate(obj meta.Object) {
 
 // markDeleting is kube's first delete of a definition: the cleanup
 // finalizer keeps it while its objects are deleted, and Terminating
-// says so.
+// says the deletion is pending (the controller then says it is in
+// progress, then done; see TerminatingCondition).
 func markDeleting(obj meta.Object) {
 	crd := obj.(*CustomResourceDefinition)
 	if !contains(crd.Finalizers, CleanupFinalizer) {
 		crd.Finalizers = append(crd.Finalizers, CleanupFinalizer)
 	}
-	crd.SetCondition(CustomResourceDefinitionCondition{Type: Terminating, Status: ConditionTrue,
-		Reason: "InstanceDeletionInProgress", Message: "CustomResource deletion is in progress"}, meta.Now())
+	crd.SetCondition(TerminatingCondition(DeletionPending), meta.Now())
+}
+
+// The stages of a definition's deletion its Terminating condition
+// reports, as kube-apiserver's.
+const (
+	DeletionPending    = "InstanceDeletionPending"
+	DeletionInProgress = "InstanceDeletionInProgress"
+	DeletionCompleted  = "InstanceDeletionCompleted"
+)
+
+// TerminatingCondition is the Terminating condition of a deletion at the
+// stage reason, with kube-apiserver's status and message.
+func TerminatingCondition(reason string) CustomResourceDefinitionCondition {
+	c := CustomResourceDefinitionCondition{Type: Terminating, Status: ConditionTrue, Reason: reason}
+	switch reason {
+	case DeletionPending:
+		c.Message = "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon"
+	case DeletionInProgress:
+		c.Message = "CustomResource deletion is in progress"
+	case DeletionCompleted:
+		c.Status, c.Message = ConditionFalse, "removed all instances"
+	}
+	return c
 }
 
 // IsTerminating reports whether the definition is being deleted.

@@ -154,7 +154,7 @@ type ServiceReference struct {
 
 // CustomResourceDefinitionStatus is what the server reports.
 type CustomResourceDefinitionStatus struct {
-	Conditions     []CustomResourceDefinitionCondition `json:"conditions,omitempty" listType:"map" listMapKey:"type"`
+	Conditions     []CustomResourceDefinitionCondition `json:"conditions" listType:"map" listMapKey:"type"` // null when none, as kube writes it
 	AcceptedNames  CustomResourceDefinitionNames       `json:"acceptedNames"`
 	StoredVersions []string                            `json:"storedVersions"`
 }
