@@ -37,7 +37,7 @@ func (r *resource) encoded(e *watch.Entry, ser codec.Serializer) ([]byte, error)
 		return buf.Bytes(), nil
 	})
 	if err != nil {
-		return nil, status.InternalError(err)
+		return nil, internalError(err)
 	}
 	return b, nil
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
-	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/watch"
 )
 
@@ -79,7 +78,7 @@ func (p *page) list(r *resource) (*meta.List, error) {
 	for i, e := range p.entries {
 		obj, err := r.listObject(e)
 		if err != nil {
-			return nil, status.InternalError(err)
+			return nil, internalError(err)
 		}
 		l.Items[i] = obj
 	}

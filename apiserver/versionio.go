@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -178,9 +179,20 @@ func (r *resource) convertedJSON(e *watch.Entry) ([]byte, error) {
 		return json.Marshal(obj)
 	})
 	if err != nil {
-		return nil, status.InternalError(err)
+		return nil, internalError(err)
 	}
 	return b, nil
+}
+
+// internalError is err as a 500 InternalError, unless it is a Status
+// already (a failed conversion), which is answered as it is rather than
+// wrapped in another "Internal error occurred".
+func internalError(err error) error {
+	var se *status.Error
+	if errors.As(err, &se) {
+		return err
+	}
+	return status.InternalError(err)
 }
 
 // versionKey qualifies a key of values kept per entry or per change

@@ -285,8 +285,14 @@ func (vs *versionSet) checkConvertible() error {
 	return nil
 }
 
-// conversionError is the 500 of a failed conversion, naming the versions.
+// conversionError is the 500 of a failed conversion, naming the versions;
+// an error that is a Status already (a run-time kind's Convert, which
+// names what it converted in kube's words) is answered as it is.
 func (vs *versionSet) conversionError(from, to string, err error) error {
+	var se *status.Error
+	if errors.As(err, &se) {
+		return err
+	}
 	return status.InternalError(fmt.Errorf("converting %s %s to %s: %w", from, vs.kind, to, err))
 }
 
@@ -347,7 +353,7 @@ func (vs *versionSet) convertTyped(obj meta.Object, src, dst *versionInfo) (meta
 		c.Content = deepCopyJSON(u.Content).(map[string]any)
 		if vs.convertFn != nil {
 			if err := vs.convertFn(&c, dst.apiVersion); err != nil {
-				return nil, err
+				return nil, internalError(err)
 			}
 			if c.APIVersion != dst.apiVersion {
 				return nil, fmt.Errorf("the conversion returned apiVersion %q", c.APIVersion)

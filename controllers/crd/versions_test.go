@@ -130,7 +130,11 @@ func TestWebhookConversion(t *testing.T) {
 		t.Fatal("the webhook was not called")
 	}
 	hook.Close()
-	if code, body := e.do(t, "GET", beta+"/a", "", ""); code != http.StatusInternalServerError || !strings.Contains(body, "conversion webhook for crontabs.stable.example.com failed") {
+	// Named as kube names the object it could not convert, in one
+	// InternalError.
+	code, body := e.do(t, "GET", beta+"/a", "", "")
+	if code != http.StatusInternalServerError || !strings.Contains(body, `"message":"Internal error occurred: conversion webhook for stable.example.com/v1, Kind=CronTab failed: `) ||
+		strings.Count(body, "Internal error occurred") != 1 {
 		t.Fatalf("read with the webhook down: %d %s", code, body)
 	}
 }

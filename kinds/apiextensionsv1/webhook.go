@@ -60,7 +60,7 @@ func newWebhook(crd *CustomResourceDefinition) (*webhook, *status.FieldError) {
 		tlsCfg.RootCAs = pool
 	}
 	w := &webhook{review: review, url: target, client: &http.Client{Timeout: 30 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: tlsCfg, ForceAttemptHTTP2: true}}, name: crd.Name}
+		Transport: &http.Transport{TLSClientConfig: tlsCfg, ForceAttemptHTTP2: true}}}
 	return w, nil
 }
 
@@ -88,7 +88,6 @@ func webhookURL(cc *WebhookClientConfig) (string, error) {
 }
 
 type webhook struct {
-	name   string
 	review string // the ConversionReview version sent: v1 or v1beta1
 	url    string
 	client *http.Client
@@ -145,19 +144,23 @@ func (w *webhook) convert(obj *meta.Unstructured, toAPIVersion string) error {
 	if err != nil {
 		return err
 	}
+	gvk := obj.APIVersion + ", Kind=" + obj.Kind // as kube names the object converted
 	converted, err := w.send([]json.RawMessage{in}, toAPIVersion)
 	if err != nil {
-		return w.fail(err)
+		return fmt.Errorf("conversion webhook for %s failed: %w", gvk, err)
 	}
 	if len(converted) != 1 {
-		return w.fail(fmt.Errorf("returned %d objects, expected 1", len(converted)))
+		return fmt.Errorf("conversion webhook for %s returned %d objects, expected 1", gvk, len(converted))
 	}
 	var out meta.Unstructured
 	if err := json.Unmarshal(converted[0], &out); err != nil {
-		return w.fail(err)
+		return fmt.Errorf("conversion webhook for %s failed: %w", gvk, err)
 	}
-	if out.APIVersion != toAPIVersion || out.Kind != obj.Kind {
-		return w.fail(fmt.Errorf("converted object has apiVersion %q and kind %q, expected %q and %q", out.APIVersion, out.Kind, toAPIVersion, obj.Kind))
+	switch {
+	case out.APIVersion != toAPIVersion:
+		return fmt.Errorf("conversion webhook for %s returned invalid object at index 0: invalid groupVersion (expected %s, received %s)", gvk, toAPIVersion, out.APIVersion)
+	case out.Kind != obj.Kind:
+		return fmt.Errorf("conversion webhook for %s returned invalid object at index 0: invalid kind (expected %s, received %s)", gvk, obj.Kind, out.Kind)
 	}
 	obj.APIVersion, obj.Content = out.APIVersion, out.Content
 	obj.Labels, obj.Annotations = out.Labels, out.Annotations
@@ -203,10 +206,6 @@ func (w *webhook) send(objects []json.RawMessage, toAPIVersion string) ([]json.R
 		return nil, fmt.Errorf("conversion failed: %s", r.Result.Message)
 	}
 	return r.ConvertedObjects, nil
-}
-
-func (w *webhook) fail(err error) error {
-	return status.InternalError(fmt.Errorf("conversion webhook for %s failed: %w", w.name, err))
 }
 
 // newUID returns a random (version 4) UUID for a review.
