@@ -55,6 +55,13 @@ type Kind struct {
 	Subresources Subresources
 	// AllowCreateOnUpdate lets a PUT to a missing name create it.
 	AllowCreateOnUpdate bool
+	// RequireResourceVersion refuses with 422 Invalid an update of a
+	// stored object that names no resourceVersion to replace (a PUT
+	// without one, a patch removing it), as kube-apiserver refuses it
+	// for custom resources and CustomResourceDefinitions; by default such
+	// an update replaces whatever is stored, as kube allows for most
+	// built-in kinds.
+	RequireResourceVersion bool
 	// Storage stores this kind; default: the server's storage.
 	Storage storage.Interface
 	// StoredAs, when set, keeps the kind's objects as another kind's, in

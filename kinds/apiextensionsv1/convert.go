@@ -35,7 +35,8 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 	k := apiserver.Kind{
 		Group: crd.Spec.Group, Kind: n.Kind, Resource: n.Plural, Singular: n.Singular,
 		ShortNames: n.ShortNames, Categories: n.Categories, Namespaced: crd.Spec.Scope == NamespaceScoped,
-		New: func() meta.Object { return &meta.Unstructured{} },
+		New:                    func() meta.Object { return &meta.Unstructured{} },
+		RequireResourceVersion: true,
 	}
 	var errs status.FieldErrors
 	versions := make([]apiserver.KindVersion, len(crd.Spec.Versions))

@@ -54,11 +54,12 @@ func DefinitionKind(check func(apiserver.Kind) error) apiserver.Kind {
 	return apiserver.Kind{
 		Group: Group, Version: Version, Kind: "CustomResourceDefinition", Resource: Resource,
 		Singular: "customresourcedefinition", ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"},
-		New:              func() meta.Object { return &CustomResourceDefinition{} },
-		Subresources:     apiserver.Subresources{Status: true},
-		PrepareForCreate: prepareForCreate,
-		PrepareForUpdate: func(obj, _ meta.Object) { addStorageVersion(obj.(*CustomResourceDefinition)) },
-		Default:          func(_ context.Context, obj meta.Object) { setDefaults(obj.(*CustomResourceDefinition)) },
+		New:                    func() meta.Object { return &CustomResourceDefinition{} },
+		Subresources:           apiserver.Subresources{Status: true},
+		RequireResourceVersion: true,
+		PrepareForCreate:       prepareForCreate,
+		PrepareForUpdate:       func(obj, _ meta.Object) { addStorageVersion(obj.(*CustomResourceDefinition)) },
+		Default:                func(_ context.Context, obj meta.Object) { setDefaults(obj.(*CustomResourceDefinition)) },
 		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
 			var prev *CustomResourceDefinition
 			if old != nil {
