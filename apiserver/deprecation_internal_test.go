@@ -45,6 +45,15 @@ func TestDeprecationWarningNamesNewerVersion(t *testing.T) {
 			[]v{{Name: "v1", Storage: true}, {Name: "v1beta1", Deprecated: true, DeprecationWarning: "move on"}}, "v1beta1",
 			"move on"},
 		{"not deprecated", []v{{Name: "v1", Storage: true}, {Name: "v1beta1"}}, "v1beta1", ""},
+		{"a name that is not kube-like ranks below every kube-like one",
+			[]v{{Name: "v1", Storage: true}, {Name: "foo", Deprecated: true}}, "foo",
+			"stable.example.com/foo Widget is deprecated; use stable.example.com/v1 Widget"},
+		{"a kube-like name ranks above any other",
+			[]v{{Name: "v1alpha1", Storage: true, Deprecated: true}, {Name: "foo"}}, "v1alpha1",
+			"stable.example.com/v1alpha1 Widget is deprecated"},
+		{"other names rank alphabetically",
+			[]v{{Name: "zeta", Storage: true, Deprecated: true}, {Name: "beta"}, {Name: "alpha"}}, "zeta",
+			"stable.example.com/zeta Widget is deprecated; use stable.example.com/alpha Widget"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

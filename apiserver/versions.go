@@ -148,8 +148,8 @@ func expandVersions(k Kind) ([]Kind, []bool, *versionSet, error) {
 	var served []bool
 	var served1 []string
 	for _, v := range k.Versions {
-		if !versionPattern.MatchString(v.Name) {
-			return nil, nil, nil, fmt.Errorf("version %q is not of the form v1, v1beta1, v2alpha3", v.Name)
+		if !validVersion(v.Name) {
+			return nil, nil, nil, fmt.Errorf("version %q is not a DNS-1035 label (v1, v1beta1, v2alpha3, ...)", v.Name)
 		}
 		gv := meta.GroupVersion{Group: k.Group, Version: v.Name}.String()
 		if vs.byAPI[gv] != nil {
@@ -255,10 +255,10 @@ func deprecationWarning(k Kind, v string) string {
 func replacementVersion(versions []KindVersion, v string) string {
 	best := ""
 	for _, kv := range versions {
-		if kv.NotServed || kv.Deprecated || versionPriority(kv.Name) <= versionPriority(v) {
+		if kv.NotServed || kv.Deprecated || compareVersions(kv.Name, v) <= 0 {
 			continue
 		}
-		if best == "" || versionPriority(kv.Name) > versionPriority(best) {
+		if best == "" || compareVersions(kv.Name, best) > 0 {
 			best = kv.Name
 		}
 	}
