@@ -51,8 +51,8 @@ type KindVersion struct {
 	// deprecated; use GROUP/NEWER KIND", as kube-apiserver words it for
 	// custom resources: NEWER is the highest ranked served version that
 	// is not deprecated and ranks above this one (v2 above v1 above
-	// v1beta2 above v1beta1 above v1alpha1); without one, the warning
-	// ends at "is deprecated".
+	// v1beta2 above v1beta1 above v1alpha1 above any other name, those
+	// alphabetically); without one, the warning ends at "is deprecated".
 	Deprecated         bool
 	DeprecationWarning string
 }
