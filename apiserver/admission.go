@@ -97,19 +97,20 @@ func (w *write) options(op Operation) any {
 		DryRun: dry, FieldManager: fm, FieldValidation: fv}
 }
 
-// mutate runs the mutating admission functions. It reports whether there
-// were any, so that the caller can default what they changed.
+// mutate runs the kind's Admit, then the mutating admission functions.
+// It reports whether there were any of the latter, so that the caller
+// can default what they changed (Admit changes nothing).
 func (s *core) mutate(ctx context.Context, r *resource, a *AdmissionRequest) (bool, error) {
+	if r.kind.Admit != nil {
+		if err := runAdmission(ctx, r, a, []AdmissionFunc{r.kind.Admit}); err != nil {
+			return false, err
+		}
+	}
 	return len(s.opts.MutatingAdmission) > 0, runAdmission(ctx, r, a, s.opts.MutatingAdmission)
 }
 
 // admit runs the validating admission functions.
 func (s *core) admit(ctx context.Context, r *resource, a *AdmissionRequest) error {
-	if r.kind.Admit != nil {
-		if err := runAdmission(ctx, r, a, []AdmissionFunc{r.kind.Admit}); err != nil {
-			return err
-		}
-	}
 	return runAdmission(ctx, r, a, s.opts.ValidatingAdmission)
 }
 

@@ -1,71 +1,97 @@
 package apiserver
 
 import (
-	"fmt"
+	"sync"
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/watch"
 )
 
-// A run-time kind whose conversion takes several objects at once
-// (Kind.ConvertList, a conversion webhook) converts the objects of a
-// list page that are stored in another version in one call, as
-// kube-apiserver sends a list's objects in one ConversionReview. Each
-// converted object is kept on its entry, once per object version, for
-// every encoding of it that follows; a get or a watch event converts
-// one object as before.
+// A run-time kind with a conversion function ([Kind].Convert, a
+// conversion webhook) converts each object alone, as kube-apiserver
+// does: it decodes, and so converts, every object of a list one by one
+// (its watch cache of each version converts each object as it changes),
+// so a webhook gets one ConversionReview per object, never a list's
+// objects together. Each converted object is kept on its entry, once per
+// object version and version asked for, for every read and encoding of
+// it that follows: kapi converts an object when a read first needs it in
+// that version, where kube converts every change for every version it
+// serves as the change happens, and again on every read that bypasses
+// its cache.
 
 // convertedKey keys the converted object kept on an entry.
 const convertedKey = "apiserver/converted"
 
-// convertPage converts the objects of entries not yet converted to the
-// resource's version, in one ConvertList call, and keeps them on their
-// entries. A page with one such object leaves it to keptObject.
+// pageConversions is how many objects of a list page are converted at
+// once: a page read for the first time in another version waits for its
+// conversions, which one at a time would take a round trip each.
+const pageConversions = 4
+
+// keepsConverted reports whether the resource keeps the objects it
+// converts on their entries (see keptObject).
+func (r *resource) keepsConverted() bool {
+	return r.versions != nil && r.versions.convertFn != nil
+}
+
+// convertPage converts the objects of a list page not yet converted to
+// the resource's version, each in its own call, a few at once, and keeps
+// them on their entries for the encoding that follows.
 func (r *resource) convertPage(entries []*watch.Entry) error {
-	vs := r.versions
-	if vs == nil || vs.convertList == nil {
+	if !r.keepsConverted() {
 		return nil
 	}
 	key := r.versionKey(convertedKey)
 	var todo []*watch.Entry
-	var in []meta.Object
-	var out []*meta.Unstructured
 	for _, e := range entries {
 		if r.spliceable(e.KV) {
 			continue // stored in this version, as JSON
 		}
-		if _, ok := e.Kept(key); ok {
-			continue
+		if _, ok := e.Kept(key); !ok {
+			todo = append(todo, e)
 		}
-		obj, err := object(e)
-		if err != nil {
-			return err
-		}
-		u, ok := obj.(*meta.Unstructured)
-		if !ok || u.APIVersion == r.apiVersion {
-			continue
-		}
-		c := *u
-		c.Content = deepCopyJSON(u.Content).(map[string]any)
-		todo, in, out = append(todo, e), append(in, obj), append(out, &c)
 	}
-	if len(out) < 2 {
-		return nil
+	if len(todo) < 2 {
+		return nil // converted as it is encoded
 	}
-	if err := vs.convertList(out, r.apiVersion); err != nil {
-		return vs.conversionError(in[0].GetTypeMeta().APIVersion, r.apiVersion, err)
-	}
-	for i, e := range todo {
-		if out[i].APIVersion != r.apiVersion {
-			return vs.conversionError(in[i].GetTypeMeta().APIVersion, r.apiVersion, fmt.Errorf("the conversion returned apiVersion %q", out[i].APIVersion))
+	return r.convertEach(todo)
+}
+
+// convertEach converts entries' objects with up to pageConversions calls
+// at a time; the first error stops it (the list fails with it).
+func (r *resource) convertEach(entries []*watch.Entry) error {
+	var (
+		mu    sync.Mutex
+		first error
+		i     int
+		wg    sync.WaitGroup
+	)
+	// take returns the next entry to convert, nil when done or failed.
+	take := func() *watch.Entry {
+		mu.Lock()
+		defer mu.Unlock()
+		if first != nil || i == len(entries) {
+			return nil
 		}
-		conv, err := vs.converted(in[i], out[i], r.apiVersion)
-		if err != nil {
-			return err
-		}
-		_, _ = e.Derived(key, func() (any, error) { return conv, nil })
+		i++
+		return entries[i-1]
 	}
-	return nil
+	for range min(pageConversions, len(entries)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for e := take(); e != nil; e = take() {
+				if _, err := r.keptObject(e); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
 }
 
 // keptObject returns an entry's object in the resource's version,

@@ -72,8 +72,9 @@ func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) (meta.Obj
 
 // validate checks an object about to be written against the rules for
 // metadata, the schema and the kind's hook; old is nil on create. decoded
-// holds the JSON forms of obj and old the write already has.
-func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded jsonForms) error {
+// holds the JSON forms of obj and old the write already has; subresource
+// is the one written to, "" for the resource itself.
+func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded jsonForms, subresource string) error {
 	m := obj.GetObjectMeta()
 	errs := validateObjectMeta(m, r.kind.Namespaced, r.kind.ValidateName)
 	schemaErrs, err := r.plan.validate(obj, decoded.obj, decoded.objNullFree)
@@ -86,8 +87,8 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded j
 		return status.InternalError(err)
 	}
 	errs = append(errs, ruleErrs...)
-	if r.kind.Validate != nil {
-		hookErrs, err := r.validateHook(ctx, obj, old)
+	if hook := r.validateFunc(subresource); hook != nil {
+		hookErrs, err := r.validateHook(ctx, hook, obj, old)
 		if err != nil {
 			return err
 		}
@@ -101,6 +102,15 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded j
 		return status.Invalid(r.invalidKind(), name, errs)
 	}
 	return nil
+}
+
+// validateFunc is the kind's hook validating a write to subresource:
+// ValidateStatus for /status when the kind has one, else Validate.
+func (r *resource) validateFunc(subresource string) func(ctx context.Context, obj, old meta.Object) status.FieldErrors {
+	if subresource == "status" && r.kind.ValidateStatus != nil {
+		return r.kind.ValidateStatus
+	}
+	return r.kind.Validate
 }
 
 // create stores a new object. It returns the stored value, or nil when

@@ -128,6 +128,11 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 		if cur.KV == nil {
 			return nil, false, status.NotFound(r.gr, name)
 		}
+		if r.normalized {
+			// Read as the cache reads it: the object a delete answers
+			// with, or marks and stores, is the one a get returns.
+			cur.KV = r.normalize(cur.KV)
+		}
 		obj, err := r.decode(cur.KV)
 		if err != nil {
 			return nil, false, status.InternalError(err)

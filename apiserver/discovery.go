@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"sort"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -321,34 +320,6 @@ func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request, d *discove
 func storageVersionHash(gvk meta.GroupVersionKind) string {
 	sum := sha256.Sum256([]byte(gvk.Group + "/" + gvk.Version + "/" + gvk.Kind))
 	return base64.StdEncoding.EncodeToString(sum[:8])
-}
-
-// sortVersions orders versions as Kubernetes prefers them: GA before beta
-// before alpha, higher numbers first.
-func sortVersions(vs []string) []string {
-	out := append([]string(nil), vs...)
-	sort.SliceStable(out, func(i, j int) bool { return versionPriority(out[i]) > versionPriority(out[j]) })
-	return out
-}
-
-func versionPriority(v string) int {
-	major, level, minor := 0, 2, 0
-	i := 1
-	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
-		major = major*10 + int(v[i]-'0')
-		i++
-	}
-	rest := v[i:]
-	switch {
-	case len(rest) >= 4 && rest[:4] == "beta":
-		level, rest = 1, rest[4:]
-	case len(rest) >= 5 && rest[:5] == "alpha":
-		level, rest = 0, rest[5:]
-	}
-	for j := 0; j < len(rest); j++ {
-		minor = minor*10 + int(rest[j]-'0')
-	}
-	return level*1_000_000 + major*1000 + minor
 }
 
 func mustJSON(v any) []byte {

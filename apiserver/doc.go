@@ -130,9 +130,9 @@
 // storage-version objects; a read converts each object to the version
 // asked for once per object version and keeps the encoding, which every
 // later get, list and watch in that version and media type reuses. A
-// run-time kind with [Kind].ConvertList (a conversion webhook) converts
-// the objects of a list page in one call, as kube-apiserver sends a
-// list's objects in one ConversionReview.
+// run-time kind's [Kind].Convert (a conversion webhook) converts one
+// object per call, a list's objects too, as kube-apiserver sends one
+// object per ConversionReview; what it converts is kept likewise.
 // Values stored in an earlier storage version are read (converted) as
 // they are and rewritten in the current one by their next write;
 // [Server.StoredVersions] says when none is left. managedFields entries

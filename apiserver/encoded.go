@@ -22,8 +22,8 @@ import (
 func (r *resource) encoded(e *watch.Entry, ser codec.Serializer) ([]byte, error) {
 	b, err := e.Encoded(r.versionKey(ser.MediaType()), func() ([]byte, error) {
 		decode := r.decode
-		if r.versions != nil && r.versions.convertList != nil {
-			// converted with the rest of the list (convertPage)
+		if r.keepsConverted() {
+			// converted once for every encoding (keptObject)
 			decode = func(*storage.KeyValue) (meta.Object, error) { return r.keptObject(e) }
 		}
 		obj, err := decode(e.KV)
@@ -37,7 +37,7 @@ func (r *resource) encoded(e *watch.Entry, ser codec.Serializer) ([]byte, error)
 		return buf.Bytes(), nil
 	})
 	if err != nil {
-		return nil, status.InternalError(err)
+		return nil, internalError(err)
 	}
 	return b, nil
 }

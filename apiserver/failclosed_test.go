@@ -33,7 +33,7 @@ func TestRegistrationFailureServesNothing(t *testing.T) {
 	log := &countingHandler{}
 	srv := apiserver.New(apiserver.Options{Logger: slog.New(log)})
 	bad := gadgetKind()
-	bad.Version = "one"
+	bad.Version = "v1.0"
 	noNew := widgetKind()
 	noNew.Kind, noNew.Resource, noNew.New = "Thing", "things", nil
 	srv.Register(widgetKind()).Register(bad).Register(noNew)
@@ -42,7 +42,7 @@ func TestRegistrationFailureServesNothing(t *testing.T) {
 	if err == nil {
 		t.Fatal("Err() = nil after two failed registrations")
 	}
-	for _, want := range []string{`kind Gadget: version "one"`, "kind Thing: New is required"} {
+	for _, want := range []string{`kind Gadget: version "v1.0"`, "kind Thing: New is required"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Err() = %q, want it to name %q", err, want)
 		}
@@ -56,7 +56,7 @@ func TestRegistrationFailureServesNothing(t *testing.T) {
 			t.Fatalf("GET %s: %d %s, want 500", path, r.code, r.body)
 		}
 		st := decodeStatus(t, r)
-		if st.Reason != meta.StatusReasonInternalError || !strings.Contains(st.Message, `version "one"`) ||
+		if st.Reason != meta.StatusReasonInternalError || !strings.Contains(st.Message, `version "v1.0"`) ||
 			!strings.Contains(st.Message, "New is required") {
 			t.Errorf("GET %s: Status %+v, want InternalError naming both registration errors", path, st)
 		}

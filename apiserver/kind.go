@@ -62,6 +62,13 @@ type Kind struct {
 	CreateFromEmpty bool
 	// AllowCreateOnUpdate lets a PUT to a missing name create it.
 	AllowCreateOnUpdate bool
+	// RequireResourceVersion refuses with 422 Invalid an update of a
+	// stored object that names no resourceVersion to replace (a PUT
+	// without one, a patch removing it), as kube-apiserver refuses it
+	// for custom resources and CustomResourceDefinitions; by default such
+	// an update replaces whatever is stored, as kube allows for most
+	// built-in kinds.
+	RequireResourceVersion bool
 	// Storage stores this kind; default: the server's storage.
 	Storage storage.Interface
 	// StoredAs, when set, keeps the kind's objects as another kind's, in
@@ -74,6 +81,11 @@ type Kind struct {
 	// checks; old is nil on create. Field errors (the schema's and the
 	// hook's) become one 422 Invalid Status.
 	Validate func(ctx context.Context, obj, old meta.Object) status.FieldErrors
+	// ValidateStatus, when set, checks writes to /status in place of
+	// Validate, as kube-apiserver's status strategies check only what a
+	// status write may change (a CustomResourceDefinition's status write
+	// is not held to the rules of its spec or storedVersions).
+	ValidateStatus func(ctx context.Context, obj, old meta.Object) status.FieldErrors
 	// ValidateName returns what is wrong with an object's name (and with
 	// the names its generateName makes); default: it must be a DNS
 	// subdomain, kube-apiserver's rule for most kinds. See
@@ -84,10 +96,14 @@ type Kind struct {
 	// object; metadata.name and metadata.namespace are always selectable.
 	SelectableFields map[string]func(obj meta.Object) string
 	// Admit, when set, admits or rejects every write of the kind (see
-	// [AdmissionFunc]) before the server's ValidatingAdmission; it must
-	// not change the object. Like all admission, it sees objects in the
-	// version of the request. A CustomResourceDefinition being deleted
-	// uses it to refuse new objects.
+	// [AdmissionFunc]) first of all admission, before the server's
+	// MutatingAdmission: after the request's object is decoded and
+	// defaulted, before its name is generated and before it is
+	// validated; it must not change the object. Like all admission, it
+	// sees objects in the version of the request. A
+	// CustomResourceDefinition being deleted uses it to refuse new
+	// objects, where kube-apiserver refuses them: an invalid object is
+	// refused as new, not as invalid.
 	Admit AdmissionFunc
 	// PrinterColumns are the columns of the Table kubectl prints, after
 	// Name; default: Created At.
@@ -161,16 +177,13 @@ type Kind struct {
 	// Validate's errors are the storage version's. A version's own
 	// KindVersion.SelectableFields read objects in that version.
 	Versions []KindVersion
-	// Convert converts meta.Unstructured objects between Versions; nil
-	// changes only their apiVersion, as a CustomResourceDefinition's
-	// strategy None.
+	// Convert converts meta.Unstructured objects between Versions, one
+	// object per call (as kube-apiserver sends a conversion webhook one
+	// object per ConversionReview, a list's objects too); each object
+	// converted for a read is kept for the reads that follow until it
+	// changes. Nil changes only their apiVersion, as a
+	// CustomResourceDefinition's strategy None.
 	Convert ConvertFunc
-	// ConvertList, when set, converts several such objects at once (as
-	// a conversion webhook takes a list's objects in one review), in
-	// place: a list read in another version than the one its objects
-	// are stored in makes one call rather than one per object. It has
-	// the contract of Convert for each object.
-	ConvertList ConvertListFunc
 
 	// deprecation is the warning of every request to this version.
 	deprecation string

@@ -8,7 +8,6 @@ import (
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
-	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/watch"
 )
 
@@ -77,13 +76,31 @@ func (p *page) list(r *resource) (*meta.List, error) {
 	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta,
 		Items: make([]meta.Object, len(p.entries))}
 	for i, e := range p.entries {
-		obj, err := r.decode(e.KV)
+		obj, err := r.listObject(e)
 		if err != nil {
-			return nil, status.InternalError(err)
+			return nil, internalError(err)
 		}
 		l.Items[i] = obj
 	}
 	return l, nil
+}
+
+// listObject returns an entry's object in the resource's version, freshly
+// decoded. An object its kind converts by a call (a webhook) is decoded
+// from the JSON kept for it, so that it is not converted again.
+func (r *resource) listObject(e *watch.Entry) (meta.Object, error) {
+	if !r.keepsConverted() || r.spliceable(e.KV) {
+		return r.decode(e.KV)
+	}
+	b, err := r.convertedJSON(e)
+	if err != nil {
+		return nil, err
+	}
+	obj := r.newObject()
+	if err := r.decodeValue(b, obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
 }
 
 // listPage reads one page (or all) of a collection from the watch cache as

@@ -115,7 +115,7 @@ func TestInstallRefuses(t *testing.T) {
 			"resource widgets.stable.example.com is already registered"},
 		{"registered kind", func(k *apiserver.Kind) { k.Group, k.Kind = "stable.example.com", "Widget" },
 			"kind Widget is already registered in stable.example.com/v1"},
-		{"bad version", func(k *apiserver.Kind) { k.Version = "one" }, `version "one" is not of the form`},
+		{"bad version", func(k *apiserver.Kind) { k.Version = "v1.0" }, `version "v1.0" is not a DNS-1035 label`},
 		{"bad resource", func(k *apiserver.Kind) { k.Resource = "Things" }, `resource "Things" is not a lower-case DNS label`},
 		{"rules without an engine", func(k *apiserver.Kind) {
 			k.Schema.Properties["spec"].XValidations = []schema.Rule{{Rule: "self.size > 1"}}

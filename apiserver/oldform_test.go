@@ -39,7 +39,9 @@ type formedSpec struct {
 // evaluation was given.
 type recordingRules struct{ olds *[]map[string]any }
 
-func (e recordingRules) Compile(*schema.Schema, status.Path) (schema.RuleValidator, error) { return e, nil }
+func (e recordingRules) Compile(*schema.Schema, status.Path) (schema.RuleValidator, error) {
+	return e, nil
+}
 
 func (e recordingRules) Validate(_ context.Context, _, old map[string]any) (status.FieldErrors, []string) {
 	*e.olds = append(*e.olds, old)

@@ -158,7 +158,7 @@ func (w *write) run(ctx context.Context) (written, error) {
 			return written{}, err
 		}
 		// 9. Validation.
-		if err := r.validate(ctx, obj, old, decoded); err != nil {
+		if err := r.validate(ctx, obj, old, decoded, w.req.subresource); err != nil {
 			return written{}, err
 		}
 		// 10. The canonical form, then validating admission.
@@ -256,17 +256,24 @@ func (w *write) inRequestVersion(old meta.Object) (meta.Object, error) {
 }
 
 // checkPreconditions checks the resourceVersion an update carries against
-// the stored one: a mismatch is 409 Conflict.
+// the stored one: a mismatch is 409 Conflict, and none at all is 422 for
+// a kind that requires one (a scale write takes the stored object's, as
+// kube-apiserver's does).
 func (w *write) checkPreconditions(obj meta.Object, cur *storage.KeyValue) error {
 	if cur == nil {
 		return nil
 	}
-	precondition, err := preconditionRevision(obj, w.h.r, w.req.name)
+	r := w.h.r
+	precondition, err := preconditionRevision(obj, r, w.req.name)
 	if err != nil {
 		return err
 	}
+	if precondition == 0 && r.kind.RequireResourceVersion && w.req.subresource != "scale" {
+		return status.Invalid(meta.GroupVersionKind{Group: r.gr.Group, Kind: r.gr.Resource}, w.req.name, status.FieldErrors{
+			status.InvalidValue(status.NewPath("metadata", "resourceVersion"), 0, "must be specified for an update")})
+	}
 	if precondition != 0 && precondition != cur.ModRevision {
-		return status.Conflict(w.h.r.gr, w.req.name, fmt.Errorf(status.OptimisticLockMessage))
+		return status.Conflict(r.gr, w.req.name, fmt.Errorf(status.OptimisticLockMessage))
 	}
 	return nil
 }

@@ -192,7 +192,7 @@ func (h *handler) writeRawObject(req *request, e *watch.Entry) {
 	defer end(nil)
 	b, err := h.r.convertedJSON(e)
 	if err != nil {
-		h.fail(req, status.InternalError(err))
+		h.fail(req, err)
 		return
 	}
 	out, done := startBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, len(b)+1)

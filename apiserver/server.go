@@ -268,9 +268,8 @@ func New(opts Options) *Server {
 }
 
 var (
-	dnsLabel       = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	dnsSubdomain   = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-	versionPattern = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
+	dnsLabel     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 )
 
 // Register adds a kind. Problems are recorded, every one of them, and
@@ -410,8 +409,8 @@ func checkKind(k *Kind) error {
 		return errors.New("New is required")
 	case k.Group != "" && !dnsSubdomain.MatchString(k.Group):
 		return fmt.Errorf("group %q is not a DNS subdomain", k.Group)
-	case !versionPattern.MatchString(k.Version):
-		return fmt.Errorf("version %q is not of the form v1, v1beta1, v2alpha3", k.Version)
+	case !validVersion(k.Version):
+		return fmt.Errorf("version %q is not a DNS-1035 label (v1, v1beta1, v2alpha3, ...)", k.Version)
 	case !dnsLabel.MatchString(k.Resource):
 		return fmt.Errorf("resource %q is not a lower-case DNS label", k.Resource)
 	case k.Resource == "namespaces" && k.Group == "" && k.Namespaced:

@@ -54,7 +54,7 @@ type rowData struct {
 func (r *resource) row(e *watch.Entry) (*rowData, error) {
 	v, err := e.Derived(r.versionKey(rowKey), func() (any, error) { return r.computeRow(e) })
 	if err != nil {
-		return nil, status.InternalError(err)
+		return nil, internalError(err)
 	}
 	return v.(*rowData), nil
 }

@@ -62,7 +62,10 @@ func (req *request) checkName(obj meta.Object) error {
 // keeps: see [write.prepareKind]), a write to /status keeps everything
 // else (or, for a kind with PrepareForStatusUpdate, what that hook
 // keeps), and one to /finalize takes only what the kind's Finalize
-// copies.
+// copies. PrepareForUpdate sees the object with the stored status, as
+// kube-apiserver's strategies do, so that it may derive status from the
+// new spec (a CustomResourceDefinition's new storage version joins its
+// storedVersions).
 func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 	r := w.h.r
 	sub := w.req.subresource
@@ -103,9 +106,6 @@ func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 	m.DeletionGracePeriodSeconds = om.DeletionGracePeriodSeconds
 	m.SelfLink = ""
 	m.ResourceVersion = om.ResourceVersion
-	if sub == "" && r.kind.Subresources.Status {
-		r.copyStatus(obj, old)
-	}
 	return obj, nil
 }
 

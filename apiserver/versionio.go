@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -130,7 +131,7 @@ func (r *resource) inVersion(obj meta.Object) (meta.Object, error) {
 // object returns an entry's object in the resource's version, shared
 // with other readers: it must not be modified.
 func (r *resource) object(e *watch.Entry) (meta.Object, error) {
-	if r.versions != nil && r.versions.convertList != nil {
+	if r.keepsConverted() {
 		return r.keptObject(e)
 	}
 	obj, err := object(e)
@@ -178,9 +179,20 @@ func (r *resource) convertedJSON(e *watch.Entry) ([]byte, error) {
 		return json.Marshal(obj)
 	})
 	if err != nil {
-		return nil, status.InternalError(err)
+		return nil, internalError(err)
 	}
 	return b, nil
+}
+
+// internalError is err as a 500 InternalError, unless it is a Status
+// already (a failed conversion), which is answered as it is rather than
+// wrapped in another "Internal error occurred".
+func internalError(err error) error {
+	var se *status.Error
+	if errors.As(err, &se) {
+		return err
+	}
+	return status.InternalError(err)
 }
 
 // versionKey qualifies a key of values kept per entry or per change
@@ -248,11 +260,13 @@ func (r *resource) runHook(obj meta.Object, hook func(meta.Object)) (meta.Object
 	return r.inVersion(s)
 }
 
-// validateHook runs the kind's Validate on obj and old (nil on create)
-// in the storage version. Its field paths are the storage version's.
-func (r *resource) validateHook(ctx context.Context, obj, old meta.Object) (status.FieldErrors, error) {
+// validateHook runs hook, the kind's Validate or ValidateStatus, on obj
+// and old (nil on create) in the storage version. Its field paths are
+// the storage version's.
+func (r *resource) validateHook(ctx context.Context, hook func(ctx context.Context, obj, old meta.Object) status.FieldErrors,
+	obj, old meta.Object) (status.FieldErrors, error) {
 	if r.isStorage() {
-		return r.kind.Validate(ctx, obj, old), nil
+		return hook(ctx, obj, old), nil
 	}
 	s, err := r.hookObject(obj)
 	if err != nil {
@@ -261,5 +275,5 @@ func (r *resource) validateHook(ctx context.Context, obj, old meta.Object) (stat
 	if old, err = r.hookObject(old); err != nil {
 		return nil, err
 	}
-	return r.kind.Validate(ctx, s, old), nil
+	return hook(ctx, s, old), nil
 }

@@ -48,8 +48,11 @@ type KindVersion struct {
 	NotServed bool
 	// Deprecated adds a Warning header to every request to the version:
 	// DeprecationWarning, or by default "GROUP/VERSION KIND is
-	// deprecated; use GROUP/PREFERRED KIND", as kube-apiserver words it
-	// for custom resources.
+	// deprecated; use GROUP/NEWER KIND", as kube-apiserver words it for
+	// custom resources: NEWER is the highest ranked served version that
+	// is not deprecated and ranks above this one (v2 above v1 above
+	// v1beta2 above v1beta1 above v1alpha1 above any other name, those
+	// alphabetically); without one, the warning ends at "is deprecated".
 	Deprecated         bool
 	DeprecationWarning string
 }
@@ -60,10 +63,6 @@ type KindVersion struct {
 // apiVersion; a conversion webhook fits behind it. It must not change
 // the object's metadata.
 type ConvertFunc func(obj *meta.Unstructured, toAPIVersion string) error
-
-// ConvertListFunc converts several objects of a kind defined at run
-// time, each as a ConvertFunc does (see [Kind].ConvertList).
-type ConvertListFunc func(objs []*meta.Unstructured, toAPIVersion string) error
 
 // Hub is implemented by the Go type of the version every other version
 // converts through (often, not necessarily, the storage version), as
@@ -90,7 +89,6 @@ type versionSet struct {
 	preferred   string // the served version discovery prefers
 	byAPI       map[string]*versionInfo
 	convertFn   ConvertFunc // run-time kinds; nil: apiVersion only
-	convertList ConvertListFunc
 	hub         reflect.Type
 }
 
@@ -145,13 +143,13 @@ func expandVersions(k Kind) ([]Kind, []bool, *versionSet, error) {
 	if len(k.Versions) == 0 {
 		return []Kind{k}, []bool{true}, nil, nil
 	}
-	vs := &versionSet{group: k.Group, kind: k.Kind, byAPI: map[string]*versionInfo{}, convertFn: k.Convert, convertList: k.ConvertList}
+	vs := &versionSet{group: k.Group, kind: k.Kind, byAPI: map[string]*versionInfo{}, convertFn: k.Convert}
 	var kinds []Kind
 	var served []bool
 	var served1 []string
 	for _, v := range k.Versions {
-		if !versionPattern.MatchString(v.Name) {
-			return nil, nil, nil, fmt.Errorf("version %q is not of the form v1, v1beta1, v2alpha3", v.Name)
+		if !validVersion(v.Name) {
+			return nil, nil, nil, fmt.Errorf("version %q is not a DNS-1035 label (v1, v1beta1, v2alpha3, ...)", v.Name)
 		}
 		gv := meta.GroupVersion{Group: k.Group, Version: v.Name}.String()
 		if vs.byAPI[gv] != nil {
@@ -223,14 +221,18 @@ func expandVersions(k Kind) ([]Kind, []bool, *versionSet, error) {
 		return nil, nil, nil, err
 	}
 	for i := range kinds {
-		kinds[i].deprecation = deprecationWarning(k, kinds[i].Version, vs.preferred)
+		kinds[i].deprecation = deprecationWarning(k, kinds[i].Version)
 	}
 	return kinds, served, vs, nil
 }
 
 // deprecationWarning is the warning of requests to version v of k, or
-// "" when v is not deprecated.
-func deprecationWarning(k Kind, v, preferred string) string {
+// "" when v is not deprecated. The default names the version to move to
+// as kube-apiserver picks it for custom resources: the highest of the
+// served, not deprecated versions that rank above v (not the preferred
+// version, which may be v itself, deprecated, or rank below it); with
+// none, the warning names no replacement.
+func deprecationWarning(k Kind, v string) string {
 	for _, kv := range k.Versions {
 		if kv.Name != v || !kv.Deprecated {
 			continue
@@ -240,12 +242,27 @@ func deprecationWarning(k Kind, v, preferred string) string {
 		}
 		gv := meta.GroupVersion{Group: k.Group, Version: v}
 		msg := fmt.Sprintf("%s %s is deprecated", gv, k.Kind)
-		if preferred != v {
-			msg += fmt.Sprintf("; use %s %s", meta.GroupVersion{Group: k.Group, Version: preferred}, k.Kind)
+		if to := replacementVersion(k.Versions, v); to != "" {
+			msg += fmt.Sprintf("; use %s %s", meta.GroupVersion{Group: k.Group, Version: to}, k.Kind)
 		}
 		return msg
 	}
 	return ""
+}
+
+// replacementVersion is the highest ranked served, not deprecated version
+// ranking above the deprecated version v, or "".
+func replacementVersion(versions []KindVersion, v string) string {
+	best := ""
+	for _, kv := range versions {
+		if kv.NotServed || kv.Deprecated || compareVersions(kv.Name, v) <= 0 {
+			continue
+		}
+		if best == "" || compareVersions(kv.Name, best) > 0 {
+			best = kv.Name
+		}
+	}
+	return best
 }
 
 // checkConvertible refuses Go types that cannot be converted to one
@@ -268,8 +285,14 @@ func (vs *versionSet) checkConvertible() error {
 	return nil
 }
 
-// conversionError is the 500 of a failed conversion, naming the versions.
+// conversionError is the 500 of a failed conversion, naming the versions;
+// an error that is a Status already (a run-time kind's Convert, which
+// names what it converted in kube's words) is answered as it is.
 func (vs *versionSet) conversionError(from, to string, err error) error {
+	var se *status.Error
+	if errors.As(err, &se) {
+		return err
+	}
 	return status.InternalError(fmt.Errorf("converting %s %s to %s: %w", from, vs.kind, to, err))
 }
 
@@ -300,7 +323,28 @@ func (vs *versionSet) converted(obj, out meta.Object, toAPI string) (meta.Object
 	}
 	tm := out.GetTypeMeta()
 	tm.APIVersion, tm.Kind = toAPI, vs.kind
+	if u, ok := out.(*meta.Unstructured); ok {
+		vs.coerce(u)
+	}
 	return out, nil
+}
+
+// coerce reads a run-time object just converted through the schema of
+// the version it is now in, as kube-apiserver reads a custom resource it
+// converts: the fields that version does not know are pruned, and so are
+// the nulls it does not allow, but none of its defaults are added (an
+// object read in a version other than the one it is stored in has the
+// defaults of the latter). This is what a read in a version lacking a
+// field the object has in the version it is stored in returns, and what
+// a write in a version lacking a field of the storage version stores.
+// u's contents are the conversion's own, not shared.
+func (vs *versionSet) coerce(u *meta.Unstructured) {
+	sch := vs.byAPI[u.APIVersion].schema
+	if sch == nil || u.Content == nil {
+		return
+	}
+	sch.Prune(u.Content)
+	sch.PruneNulls(u.Content)
 }
 
 func (vs *versionSet) convertTyped(obj meta.Object, src, dst *versionInfo) (meta.Object, error) {
@@ -309,7 +353,7 @@ func (vs *versionSet) convertTyped(obj meta.Object, src, dst *versionInfo) (meta
 		c.Content = deepCopyJSON(u.Content).(map[string]any)
 		if vs.convertFn != nil {
 			if err := vs.convertFn(&c, dst.apiVersion); err != nil {
-				return nil, err
+				return nil, internalError(err)
 			}
 			if c.APIVersion != dst.apiVersion {
 				return nil, fmt.Errorf("the conversion returned apiVersion %q", c.APIVersion)

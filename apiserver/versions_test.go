@@ -27,7 +27,7 @@ func TestRegisterVersions(t *testing.T) {
 		{"Version naming the storage version", func(k *apiserver.Kind) { k.Version = "v1" }, ""},
 		{"no version served", func(k *apiserver.Kind) { k.Versions[0].NotServed, k.Versions[1].NotServed = true, true }, "no version is served"},
 		{"a version twice", func(k *apiserver.Kind) { k.Versions[1].Name = "v1" }, "listed twice"},
-		{"a bad version name", func(k *apiserver.Kind) { k.Versions[1].Name = "beta" }, `version "beta" is not of the form`},
+		{"a bad version name", func(k *apiserver.Kind) { k.Versions[1].Name = "1beta" }, `version "1beta" is not a DNS-1035 label`},
 		{"a type that converts to nothing", func(k *apiserver.Kind) {
 			k.Versions[1].New = func() meta.Object { return &widgetNoConversion{} }
 		}, "converts to no other version"},

@@ -84,3 +84,30 @@ func TestPrune(t *testing.T) {
 		})
 	}
 }
+
+// PruneNulls drops the nulls a schema neither allows nor defaults, and
+// adds no defaults, as kube-apiserver treats a converted custom resource.
+func TestPruneNulls(t *testing.T) {
+	s := sprocketSchema(t)
+	tests := []struct {
+		name, in, want string
+		changed        bool
+	}{
+		{"null without a default is dropped", `{"spec":{"size":null,"name":"ab"}}`, `{"spec":{"name":"ab"}}`, true},
+		{"null with a default is kept, not defaulted", `{"spec":{"mode":null}}`, `{"spec":{"mode":null}}`, false},
+		{"missing fields are not defaulted", `{"spec":{"teeth":[{"name":"a"}]}}`, `{"spec":{"teeth":[{"name":"a"}]}}`, false},
+		{"nullable null is kept", `{"spec":{"note":null}}`, `{"spec":{"note":null}}`, false},
+		{"in array items and map values", `{"spec":{"teeth":[{"name":null}],"labels":{"a":null}}}`, `{"spec":{"labels":{},"teeth":[{}]}}`, true},
+		{"unknown fields are left alone", `{"spec":{"zzz":null}}`, `{"spec":{"zzz":null}}`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			x := mustJSON(t, tc.in)
+			changed := s.PruneNulls(x)
+			b, _ := json.Marshal(x)
+			if string(b) != tc.want || changed != tc.changed {
+				t.Errorf("got %s (changed %v), want %s (changed %v)", b, changed, tc.want, tc.changed)
+			}
+		})
+	}
+}

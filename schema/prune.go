@@ -42,3 +42,38 @@ func (s *Schema) prune(p status.Path, x any, dropped *[]string) {
 		}
 	}
 }
+
+// PruneNulls drops from the decoded JSON value x, in place, the nulls s
+// neither allows (nullable) nor replaces (default), as kube-apiserver
+// drops them from a custom resource it converts; it reports whether it
+// dropped any. Unlike ApplyDefaults it adds nothing: a conversion's
+// result is pruned by the target version's schema, not defaulted by it.
+func (s *Schema) PruneNulls(x any) bool {
+	if s == nil {
+		return false
+	}
+	changed := false
+	switch t := x.(type) {
+	case map[string]any:
+		for k, v := range t {
+			ps := s.Properties[k]
+			if ps == nil {
+				ps = s.AdditionalProperties
+			}
+			if ps == nil {
+				continue
+			}
+			if v == nil && !ps.Nullable && ps.Default == nil {
+				delete(t, k)
+				changed = true
+				continue
+			}
+			changed = ps.PruneNulls(v) || changed
+		}
+	case []any:
+		for _, item := range t {
+			changed = s.Items.PruneNulls(item) || changed
+		}
+	}
+	return changed
+}

@@ -143,12 +143,9 @@ func (c *Controller) sync(ctx context.Context, name string) (time.Duration, erro
 	if cond := crd.Condition(apiextensionsv1.NamesAccepted); cond == nil || cond.Status != apiextensionsv1.ConditionTrue {
 		return 0, nil
 	}
-	// A new storage version joins the stored versions before objects
-	// can be written in it.
-	if sv := crd.StorageVersion(); !slices.Contains(crd.Status.StoredVersions, sv) {
-		crd.Status.StoredVersions = append(crd.Status.StoredVersions, sv)
-		return 0, c.updateStatus(ctx, &crd)
-	}
+	// A new storage version joined status.storedVersions with the write
+	// that made it the storage version; the controller leaves the list
+	// alone, as kube's do: a client that migrated the objects edits it.
 	if err := c.install(&crd); err != nil {
 		return 0, err
 	}
@@ -234,6 +231,12 @@ func (c *Controller) finalize(ctx context.Context, crd *apiextensionsv1.CustomRe
 	in := c.installed[crd.Name]
 	c.mu.Unlock()
 	in.terminating.Store(true)
+	// Say the objects are being deleted before deleting them, as kube's
+	// finalizer does; the write comes back as an event.
+	if t := crd.Condition(apiextensionsv1.Terminating); t == nil || t.Reason != apiextensionsv1.DeletionInProgress {
+		crd.SetCondition(apiextensionsv1.TerminatingCondition(apiextensionsv1.DeletionInProgress), meta.Now())
+		return 0, c.updateStatus(ctx, crd)
+	}
 	path := "/apis/" + in.group + "/" + crd.StorageVersion() + "/" + in.resource
 	err := c.c.Delete(ctx, path, meta.DeleteOptions{})
 	if err != nil && !status.IsNotFound(err) {
@@ -247,16 +250,27 @@ func (c *Controller) finalize(ctx context.Context, crd *apiextensionsv1.CustomRe
 		return c.opts.CleanupInterval, nil
 	}
 	// Stop serving the kind before the definition goes, so that a client
-	// that saw the definition deleted finds the kind gone too. Should the
-	// update below fail, the next round installs the kind again.
+	// that saw the definition deleted finds the kind gone too. Should a
+	// write below fail, the next round installs the kind again.
 	c.uninstall(crd.Name)
-	crd.Finalizers = slices.DeleteFunc(crd.Finalizers, func(f string) bool { return f == apiextensionsv1.CleanupFinalizer })
-	err = c.c.Update(ctx, definitions+"/"+crd.Name, crd)
+	return 0, c.release(ctx, crd)
+}
+
+// release says a deleted definition's objects are all gone, then removes
+// its cleanup finalizer, which lets it go; a conflict or the definition
+// gone is left to the next event.
+func (c *Controller) release(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) error {
+	crd.SetCondition(apiextensionsv1.TerminatingCondition(apiextensionsv1.DeletionCompleted), meta.Now())
+	err := c.c.Update(ctx, definitions+"/"+crd.Name+"/status", crd)
+	if err == nil {
+		crd.Finalizers = slices.DeleteFunc(crd.Finalizers, func(f string) bool { return f == apiextensionsv1.CleanupFinalizer })
+		err = c.c.Update(ctx, definitions+"/"+crd.Name, crd)
+	}
 	var se *status.Error
 	if errors.As(err, &se) && (status.IsConflict(err) || status.IsNotFound(err)) {
-		return 0, nil
+		return nil
 	}
-	return 0, err
+	return err
 }
 
 // Installed reports whether this controller serves the kind of the

@@ -3,8 +3,10 @@ package crd_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,12 +93,26 @@ func start(t *testing.T, kinds ...apiserver.Kind) *env {
 
 func (e *env) do(t *testing.T, method, path, contentType, body string) (int, string) {
 	t.Helper()
+	return e.send(t, method, path, map[string]string{"Content-Type": contentType}, body)
+}
+
+// get GETs path accepting the media type accept.
+func (e *env) get(t *testing.T, path, accept string) (int, string) {
+	t.Helper()
+	return e.send(t, "GET", path, map[string]string{"Accept": accept}, "")
+}
+
+// send makes a request with the headers that are not empty.
+func (e *env) send(t *testing.T, method, path string, headers map[string]string, body string) (int, string) {
+	t.Helper()
 	req, err := http.NewRequest(method, e.ts.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
+	for k, v := range headers {
+		if v != "" {
+			req.Header.Set(k, v)
+		}
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -318,7 +334,15 @@ func TestDeleteDefinition(t *testing.T) {
 		t.Fatalf("%d %s", code, body)
 	}
 	e.do(t, "POST", crontabs, "application/json", `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"free"}}`)
-	if code, body := e.do(t, "DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com", "", ""); code != http.StatusOK {
+	// The definition's watch shows the deletion's stages, as kube's.
+	watch, err := http.Get(e.ts.URL + "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?watch=1&fieldSelector=metadata.name%3Dcrontabs.stable.example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Body.Close()
+	code, body = e.do(t, "DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com", "", "")
+	if code != http.StatusOK || !strings.Contains(body, `"type":"Terminating","status":"True","lastTransitionTime":`) ||
+		!strings.Contains(body, `"reason":"InstanceDeletionPending","message":"CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon"`) {
 		t.Fatalf("delete: %d %s", code, body)
 	}
 	eventually(t, "the free object deleted", func() (bool, string) {
@@ -329,10 +353,7 @@ func TestDeleteDefinition(t *testing.T) {
 	if c := d.Condition(apiextensionsv1.Terminating); c == nil || c.Status != "True" || c.Reason != "InstanceDeletionInProgress" {
 		t.Fatalf("terminating: %+v", d.Status.Conditions)
 	}
-	code, body = e.do(t, "POST", crontabs, "application/json", `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"late"}}`)
-	if code != http.StatusMethodNotAllowed || !strings.Contains(body, "create not allowed while custom resource definition is terminating") {
-		t.Fatalf("create while terminating: %d %s", code, body)
-	}
+	checkTerminatingRequests(t, e)
 	if code, body := e.do(t, "PATCH", crontabs+"/held", "application/merge-patch+json", `{"metadata":{"finalizers":null}}`); code != http.StatusOK {
 		t.Fatalf("release: %d %s", code, body)
 	}
@@ -340,10 +361,106 @@ func TestDeleteDefinition(t *testing.T) {
 		code, body := e.do(t, "GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com", "", "")
 		return code == http.StatusNotFound, body
 	})
+	checkDeletionStages(t, watch.Body)
 	// The kind stops being served before the definition goes, so a
 	// client that saw the definition deleted does not find the kind.
 	if code, body := e.do(t, "GET", crontabs, "", ""); code != http.StatusNotFound {
 		t.Fatalf("the kind is served after its definition is gone: %d %s", code, body)
+	}
+}
+
+// checkDeletionStages reads a definition's watch up to its DELETED event
+// and checks the stages its Terminating condition went through.
+func checkDeletionStages(t *testing.T, body io.Reader) {
+	t.Helper()
+	dec := json.NewDecoder(body)
+	var stages []string
+	for {
+		var ev struct {
+			Type   string
+			Object apiextensionsv1.CustomResourceDefinition
+		}
+		if err := dec.Decode(&ev); err != nil {
+			t.Fatalf("watch: %v after %v", err, stages)
+		}
+		if c := ev.Object.Condition(apiextensionsv1.Terminating); c != nil {
+			stage := c.Status + "/" + c.Reason + ": " + c.Message
+			if len(stages) == 0 || stages[len(stages)-1] != stage {
+				stages = append(stages, stage)
+			}
+		}
+		if ev.Type == "DELETED" {
+			break
+		}
+	}
+	want := []string{
+		"True/InstanceDeletionPending: CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+		"True/InstanceDeletionInProgress: CustomResource deletion is in progress",
+		"False/InstanceDeletionCompleted: removed all instances",
+	}
+	if !slices.Equal(stages, want) {
+		t.Errorf("deletion stages:\n got %q\nwant %q", stages, want)
+	}
+}
+
+// checkTerminatingRequests sends requests to the kind of a definition
+// being deleted, which holds the object "held": what would create an
+// object is 403 Forbidden, before validation and name generation, as
+// kube-apiserver answers; the rest is served.
+func checkTerminatingRequests(t *testing.T, e *env) {
+	t.Helper()
+	const refused = "create not allowed while custom resource definition is terminating"
+	forbidden := func(name string) string {
+		if name == "" {
+			return `{"code":403,"reason":"Forbidden","message":"crontabs.stable.example.com is forbidden: ` + refused +
+				`","details":{"group":"stable.example.com","kind":"crontabs"}}`
+		}
+		return `{"code":403,"reason":"Forbidden","message":"crontabs.stable.example.com \"` + name + `\" is forbidden: ` + refused +
+			`","details":{"name":"` + name + `","group":"stable.example.com","kind":"crontabs"}}`
+	}
+	notFound := `{"code":404,"reason":"NotFound","message":"crontabs.stable.example.com \"missing\" not found","details":{"name":"missing","group":"stable.example.com","kind":"crontabs"}}`
+	obj := func(meta, spec string) string {
+		return `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":` + meta + `,"spec":` + spec + `}`
+	}
+	tests := []struct {
+		name, method, path, ctype, body string
+		code                            int
+		status                          string // the Status answered, when not a success
+	}{
+		{"create", "POST", crontabs, "application/json", obj(`{"name":"late"}`, `{}`), 403, forbidden("late")},
+		{"create with generateName", "POST", crontabs, "application/json", obj(`{"generateName":"late-"}`, `{}`), 403, forbidden("")},
+		{"create of an invalid object", "POST", crontabs, "application/json", obj(`{"name":"bad"}`, `{"cronSpec":"nope"}`), 403, forbidden("bad")},
+		{"dry-run create", "POST", crontabs + "?dryRun=All", "application/json", obj(`{"name":"dry"}`, `{}`), 403, forbidden("dry")},
+		{"apply of a missing object", "PATCH", crontabs + "/applied?fieldManager=m", "application/apply-patch+yaml", obj(`{"name":"applied"}`, `{}`), 403, forbidden("applied")},
+		{"merge patch of a missing object", "PATCH", crontabs + "/missing", "application/merge-patch+json", `{"spec":{}}`, 404, notFound},
+		{"update of a missing object", "PUT", crontabs + "/missing", "application/json", obj(`{"name":"missing"}`, `{}`), 404, notFound},
+		{"get", "GET", crontabs + "/held", "", "", 200, ""},
+		{"list", "GET", crontabs, "", "", 200, ""},
+		{"patch", "PATCH", crontabs + "/held", "application/merge-patch+json", `{"spec":{"image":"y"}}`, 200, ""},
+		{"apply to an existing object", "PATCH", crontabs + "/held?fieldManager=m&force=true", "application/apply-patch+yaml", obj(`{"name":"held"}`, `{"image":"z"}`), 200, ""},
+		{"delete", "DELETE", crontabs + "/held", "", "", 200, ""},
+	}
+	for _, tc := range tests {
+		code, body := e.do(t, tc.method, tc.path, tc.ctype, tc.body)
+		if code != tc.code {
+			t.Errorf("%s: %d %s, want %d", tc.name, code, body, tc.code)
+			continue
+		}
+		if tc.status == "" {
+			continue
+		}
+		var st struct {
+			Code    int             `json:"code"`
+			Reason  string          `json:"reason"`
+			Message string          `json:"message"`
+			Details json.RawMessage `json:"details"`
+		}
+		if err := json.Unmarshal([]byte(body), &st); err != nil {
+			t.Fatalf("%s: %v: %s", tc.name, err, body)
+		}
+		if got, _ := json.Marshal(st); string(got) != tc.status {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.status)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,9 +81,10 @@ func TestConversionReviewVersions(t *testing.T) {
 }
 
 // A list read in another version than its objects are stored in
-// converts them in one ConversionReview, and keeps them converted for
-// the lists that follow.
-func TestConversionReviewPerList(t *testing.T) {
+// converts each object in a ConversionReview of its own, as
+// kube-apiserver sends them (never a list's objects together), and
+// keeps them converted for the reads that follow.
+func TestConversionReviewPerObject(t *testing.T) {
 	var calls atomic.Int64
 	var mu sync.Mutex
 	var sizes []int
@@ -129,33 +131,30 @@ func TestConversionReviewPerList(t *testing.T) {
 	sizes = nil
 	mu.Unlock()
 	const beta = "/apis/stable.example.com/v1beta1/namespaces/default/crontabs"
+	// Lists are served from the watch cache once it holds the last
+	// create: resourceVersion=0 alone may answer before it does.
+	atLast := "?resourceVersionMatch=NotOlderThan&resourceVersion=" + last.Metadata.ResourceVersion
 	tests := []struct {
-		name, accept string
-		reviews      []int // the objects in each review sent
+		name, path, accept string
+		objects            int   // the objects answered in JSON
+		reviews            []int // the objects in each review sent
 	}{
-		{"json list", "application/json", []int{n}},
-		{"again, converted already", "application/json", nil},
-		{"table", "application/json;as=Table;v=v1;g=meta.k8s.io", nil},
+		{"json list", beta + atLast, "application/json", n, []int{1, 1, 1, 1, 1}},
+		{"again, converted already", beta + atLast, "application/json", n, nil},
+		{"table", beta + atLast, "application/json;as=Table;v=v1;g=meta.k8s.io", 0, nil},
+		{"yaml", beta + atLast, "application/yaml", 0, nil},
+		{"one object", beta + "/ca", "application/json", 1, nil},
 	}
 	for _, tc := range tests {
-		// Served from the watch cache, once it holds the last create:
-		// resourceVersion=0 alone may answer before it does.
-		req, _ := http.NewRequest("GET", e.ts.URL+beta+"?resourceVersionMatch=NotOlderThan&resourceVersion="+last.Metadata.ResourceVersion, nil)
-		req.Header.Set("Accept", tc.accept)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK || strings.Count(string(b), `"cron":"* * * * *"`) != n && tc.accept == "application/json" {
-			t.Fatalf("%s: %d %s", tc.name, resp.StatusCode, b)
+		code, b := e.get(t, tc.path, tc.accept)
+		if code != http.StatusOK || tc.objects > 0 && strings.Count(b, `"cron":"* * * * *"`) != tc.objects {
+			t.Fatalf("%s: %d %s", tc.name, code, b)
 		}
 		mu.Lock()
 		got := sizes
 		sizes = nil
 		mu.Unlock()
-		if len(got) != len(tc.reviews) || len(got) > 0 && got[0] != tc.reviews[0] {
+		if !slices.Equal(got, tc.reviews) {
 			t.Errorf("%s: reviews of %v objects, want %v", tc.name, got, tc.reviews)
 		}
 	}

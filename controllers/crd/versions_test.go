@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/kapi-dev/kapi/controllers/crd"
 	"github.com/kapi-dev/kapi/kinds/apiextensionsv1"
@@ -129,7 +130,11 @@ func TestWebhookConversion(t *testing.T) {
 		t.Fatal("the webhook was not called")
 	}
 	hook.Close()
-	if code, body := e.do(t, "GET", beta+"/a", "", ""); code != http.StatusInternalServerError || !strings.Contains(body, "conversion webhook for crontabs.stable.example.com failed") {
+	// Named as kube names the object it could not convert, in one
+	// InternalError.
+	code, body := e.do(t, "GET", beta+"/a", "", "")
+	if code != http.StatusInternalServerError || !strings.Contains(body, `"message":"Internal error occurred: conversion webhook for stable.example.com/v1, Kind=CronTab failed: `) ||
+		strings.Count(body, "Internal error occurred") != 1 {
 		t.Fatalf("read with the webhook down: %d %s", code, body)
 	}
 }
@@ -151,38 +156,73 @@ func TestNoneConversion(t *testing.T) {
 	}
 }
 
-// The stored versions are kept: a new storage version is added to them,
-// and a version objects may be stored in cannot leave spec.versions.
+// status.storedVersions as kube-apiserver keeps it: the write that
+// changes the storage version adds it (the answer has it), a version
+// objects may be stored in cannot leave spec.versions, and a write to
+// /status may set the list to anything (an empty one becomes the storage
+// version), which the next write to the definition is held to.
 func TestStoredVersions(t *testing.T) {
 	e := start(t)
 	d := manifest(t, strings.ReplaceAll(twoVersionCRD, "cron: {type: string}", "cronSpec: {type: string}"))
 	if err := crd.Create(ctx(t), e.srv, d); err != nil {
 		t.Fatal(err)
 	}
-	cur := e.definition(t, d.Name)
-	cur.Spec.Versions[0].Storage, cur.Spec.Versions[1].Storage = true, false
-	b, _ := json.Marshal(cur)
-	code, body := e.do(t, "PUT", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+d.Name, "application/json", string(b))
-	if code != http.StatusOK {
-		t.Fatalf("new storage version: %d %s", code, body)
+	path := "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + d.Name
+	missing := func(i int, v string) string {
+		return `status.storedVersions[` + string(rune('0'+i)) + `]: Invalid value: \"` + v + `\": missing from spec.versions; ` + v +
+			` was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in ` +
+			v + ` and removes ` + v + ` from status.storedVersions`
 	}
-	eventually(t, "the new storage version stored", func() (bool, string) {
-		cur = e.definition(t, d.Name)
-		got := strings.Join(cur.Status.StoredVersions, ",")
-		return got == "v1,v1beta1", got
-	})
-	cur.Spec.Versions = cur.Spec.Versions[:1]
-	b, _ = json.Marshal(cur)
-	code, body = e.do(t, "PUT", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+d.Name, "application/json", string(b))
-	if code != http.StatusUnprocessableEntity || !strings.Contains(body, `status.storedVersions[0]: Invalid value: \"v1\": must appear in spec.versions`) {
-		t.Fatalf("dropping a stored version: %d %s", code, body)
+	tests := []struct {
+		name, method, path, ctype, body string
+		code                            int
+		want                            string // storedVersions answered, or what the 422 says
+	}{
+		{"the storage version changes", "PATCH", path, "application/json-patch+json",
+			`[{"op":"replace","path":"/spec/versions/0/storage","value":true},{"op":"replace","path":"/spec/versions/1/storage","value":false}]`, // v1beta1
+			200, "v1,v1beta1"},
+		{"the old storage version leaves spec.versions", "PATCH", path, "application/json-patch+json",
+			`[{"op":"remove","path":"/spec/versions/1"}]`, 422, missing(0, "v1")},
+		{"a write to the definition does not change the list", "PATCH", path, "application/merge-patch+json",
+			`{"status":{"storedVersions":["v1beta1"]}}`, 200, "v1,v1beta1"},
+		{"a migration drops the old version", "PATCH", path + "/status", "application/merge-patch+json",
+			`{"status":{"storedVersions":["v1beta1"]}}`, 200, "v1beta1"},
+		{"then it may leave spec.versions", "PATCH", path, "application/json-patch+json",
+			`[{"op":"remove","path":"/spec/versions/1"}]`, 200, "v1beta1"},
+		{"an empty list is the storage version", "PATCH", path + "/status", "application/merge-patch+json",
+			`{"status":{"storedVersions":[]}}`, 200, "v1beta1"},
+		{"a status write is not checked", "PATCH", path + "/status", "application/merge-patch+json",
+			`{"status":{"storedVersions":["v9","v0"]}}`, 200, "v9,v0"},
+		{"but the next write to the definition is", "PATCH", path, "application/merge-patch+json",
+			`{"metadata":{"labels":{"a":"b"}}}`, 422, missing(0, "v9") + ", " + missing(1, "v0")},
+		{"back to the storage version", "PATCH", path + "/status", "application/merge-patch+json",
+			`{"status":{"storedVersions":["v1beta1"]}}`, 200, "v1beta1"},
+		{"the scope stays", "PATCH", path, "application/merge-patch+json",
+			`{"spec":{"scope":"Cluster"}}`, 422, `spec.scope: Invalid value: \"Cluster\": field is immutable`},
 	}
-	cur = e.definition(t, d.Name)
-	cur.Spec.Scope = "Cluster"
-	b, _ = json.Marshal(cur)
-	code, body = e.do(t, "PUT", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+d.Name, "application/json", string(b))
-	if code != http.StatusUnprocessableEntity || !strings.Contains(body, `spec.scope: Invalid value: \"Cluster\": field is immutable`) {
-		t.Fatalf("changing the scope: %d %s", code, body)
+	for _, tc := range tests {
+		code, body := e.do(t, tc.method, tc.path, tc.ctype, tc.body)
+		if code != tc.code {
+			t.Fatalf("%s: %d %s", tc.name, code, body)
+		}
+		if code != http.StatusOK {
+			if !strings.Contains(body, tc.want) {
+				t.Errorf("%s: %s\nwant it to hold %s", tc.name, body, tc.want)
+			}
+			continue
+		}
+		var got apiextensionsv1.CustomResourceDefinition
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Fatal(err)
+		}
+		if sv := strings.Join(got.Status.StoredVersions, ","); sv != tc.want {
+			t.Errorf("%s: storedVersions %s, want %s", tc.name, sv, tc.want)
+		}
+	}
+	// The controller leaves the list as the last write left it.
+	time.Sleep(50 * time.Millisecond)
+	if sv := strings.Join(e.definition(t, d.Name).Status.StoredVersions, ","); sv != "v1beta1" {
+		t.Errorf("storedVersions after a while: %s", sv)
 	}
 }
 

@@ -18,10 +18,9 @@ import (
 // objects: each version with its schema, subresources and printer
 // columns, stored in the storage version, converted between versions as
 // spec.conversion says (see [Converter]), each version with its own
-// selectable fields, read from objects in that version. A webhook
-// converts a list's objects in one ConversionReview. The errors are field
-// errors under spec, as in a 422
-// answer.
+// selectable fields, read from objects in that version. A webhook gets
+// one object per ConversionReview, as kube-apiserver sends them, for
+// lists too. The errors are field errors under spec, as in a 422 answer.
 func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors) {
 	vi := -1
 	for i, v := range crd.Spec.Versions {
@@ -36,7 +35,8 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 	k := apiserver.Kind{
 		Group: crd.Spec.Group, Kind: n.Kind, Resource: n.Plural, Singular: n.Singular,
 		ShortNames: n.ShortNames, Categories: n.Categories, Namespaced: crd.Spec.Scope == NamespaceScoped,
-		New: func() meta.Object { return &meta.Unstructured{} },
+		New:                    func() meta.Object { return &meta.Unstructured{} },
+		RequireResourceVersion: true,
 	}
 	errs := missingSchemas(crd)
 	places := schemaPlacesOf(crd)
@@ -67,7 +67,7 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 		errs = append(errs, cerr)
 	}
 	if w != nil {
-		k.Convert, k.ConvertList = w.convert, w.convertList
+		k.Convert = w.convert
 	}
 	return k, errs
 }

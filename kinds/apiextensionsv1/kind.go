@@ -83,10 +83,12 @@ func DefinitionKind(check func(apiserver.Kind) error, rules schema.RuleEngine) a
 	return apiserver.Kind{
 		Group: Group, Version: Version, Kind: "CustomResourceDefinition", Resource: Resource,
 		Singular: "customresourcedefinition", ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"},
-		New:              func() meta.Object { return &CustomResourceDefinition{} },
-		Subresources:     apiserver.Subresources{Status: true},
-		PrepareForCreate: prepareForCreate,
-		Default:          func(_ context.Context, obj meta.Object) { setDefaults(obj.(*CustomResourceDefinition)) },
+		New:                    func() meta.Object { return &CustomResourceDefinition{} },
+		Subresources:           apiserver.Subresources{Status: true},
+		RequireResourceVersion: true,
+		PrepareForCreate:       prepareForCreate,
+		PrepareForUpdate:       func(obj, _ meta.Object) { addStorageVersion(obj.(*CustomResourceDefinition)) },
+		Default:                func(_ context.Context, obj meta.Object) { setDefaults(obj.(*CustomResourceDefinition)) },
 		Validate: func(_ context.Context, obj, old meta.Object) status.FieldErrors {
 			var prev *CustomResourceDefinition
 			if old != nil {
@@ -94,14 +96,18 @@ func DefinitionKind(check func(apiserver.Kind) error, rules schema.RuleEngine) a
 			}
 			return validateAll(obj.(*CustomResourceDefinition), prev, check, rules)
 		},
+		ValidateStatus: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
+			return validateStatus(obj.(*CustomResourceDefinition))
+		},
 		Deletion:       &apiserver.DeletionHooks{Mark: markDeleting},
 		PrinterColumns: columns(),
 	}
 }
 
-// validateAll checks a definition and the kind it defines.
+// validateAll checks a definition and the kind it defines, on writes but
+// those to /status.
 func validateAll(crd, old *CustomResourceDefinition, check func(apiserver.Kind) error, rules schema.RuleEngine) status.FieldErrors {
-	errs := validate(crd, old)
+	errs := append(validate(crd, old), validateStoredVersions(crd)...)
 	if len(errs) > 0 {
 		return errs
 	}
@@ -150,6 +156,7 @@ func setDefaults(crd *CustomResourceDefinition) {
 	if c := crd.Spec.Conversion; c.Strategy == WebhookConverter && c.Webhook != nil && len(c.Webhook.ConversionReviewVersions) == 0 {
 		c.Webhook.ConversionReviewVersions = []string{"v1"}
 	}
+	defaultStoredVersions(crd)
 }
 
 // prepareForCreate: the server decides the status; the storage version
@@ -164,14 +171,37 @@ func prepareForCreate(obj meta.Object) {
 
 // markDeleting is kube's first delete of a definition: the cleanup
 // finalizer keeps it while its objects are deleted, and Terminating
-// says so.
+// says the deletion is pending (the controller then says it is in
+// progress, then done; see TerminatingCondition).
 func markDeleting(obj meta.Object) {
 	crd := obj.(*CustomResourceDefinition)
 	if !contains(crd.Finalizers, CleanupFinalizer) {
 		crd.Finalizers = append(crd.Finalizers, CleanupFinalizer)
 	}
-	crd.SetCondition(CustomResourceDefinitionCondition{Type: Terminating, Status: ConditionTrue,
-		Reason: "InstanceDeletionInProgress", Message: "CustomResource deletion is in progress"}, meta.Now())
+	crd.SetCondition(TerminatingCondition(DeletionPending), meta.Now())
+}
+
+// The stages of a definition's deletion its Terminating condition
+// reports, as kube-apiserver's.
+const (
+	DeletionPending    = "InstanceDeletionPending"
+	DeletionInProgress = "InstanceDeletionInProgress"
+	DeletionCompleted  = "InstanceDeletionCompleted"
+)
+
+// TerminatingCondition is the Terminating condition of a deletion at the
+// stage reason, with kube-apiserver's status and message.
+func TerminatingCondition(reason string) CustomResourceDefinitionCondition {
+	c := CustomResourceDefinitionCondition{Type: Terminating, Status: ConditionTrue, Reason: reason}
+	switch reason {
+	case DeletionPending:
+		c.Message = "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon"
+	case DeletionInProgress:
+		c.Message = "CustomResource deletion is in progress"
+	case DeletionCompleted:
+		c.Status, c.Message = ConditionFalse, "removed all instances"
+	}
+	return c
 }
 
 // IsTerminating reports whether the definition is being deleted.
@@ -185,14 +215,16 @@ func (c *CustomResourceDefinition) IsTerminating() bool {
 var errTerminating = errors.New("create not allowed while custom resource definition is terminating")
 
 // RefuseCreates is the admission of a definition's kind while the
-// definition is deleted: new objects are refused with 405, as
-// kube-apiserver refuses them.
+// definition is deleted: writes that would create an object (a create,
+// an apply of a missing one) are refused with 403 Forbidden, as
+// kube-apiserver refuses them; updates, patches and deletes of the
+// objects there are go on. Run as the kind's Admit, it refuses before
+// the object is validated or its name generated, as kube does (the
+// message names no object for a generateName).
 func RefuseCreates(gr meta.GroupResource) apiserver.AdmissionFunc {
 	return func(_ context.Context, req *apiserver.AdmissionRequest) error {
 		if req.Operation == apiserver.OperationCreate {
-			err := status.MethodNotAllowed(gr, "create")
-			err.Status.Message = errTerminating.Error()
-			return err
+			return status.Forbidden(gr, req.Name, errTerminating)
 		}
 		return nil
 	}

@@ -155,7 +155,7 @@ type ServiceReference struct {
 
 // CustomResourceDefinitionStatus is what the server reports.
 type CustomResourceDefinitionStatus struct {
-	Conditions     []CustomResourceDefinitionCondition `json:"conditions,omitempty" listType:"map" listMapKey:"type" protobuf:"bytes,1,opt,name=conditions"`
+	Conditions     []CustomResourceDefinitionCondition `json:"conditions" listType:"map" listMapKey:"type" protobuf:"bytes,1,opt,name=conditions"` // null when none, as kube writes it
 	AcceptedNames  CustomResourceDefinitionNames       `json:"acceptedNames" protobuf:"bytes,2,opt,name=acceptedNames"`
 	StoredVersions []string                            `json:"storedVersions" protobuf:"bytes,3,rep,name=storedVersions"`
 	// ObservedGeneration is the generation the status was last made

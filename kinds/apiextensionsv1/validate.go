@@ -142,21 +142,12 @@ func validateConversion(c *CustomResourceConversion, p status.Path) status.Field
 	return nil
 }
 
-// validateUpdate: the scope stays, and every version objects may be
-// stored in stays in spec.versions.
+// validateUpdate: the scope stays (the stored versions are checked by
+// validateStoredVersions).
 func validateUpdate(crd, old *CustomResourceDefinition) status.FieldErrors {
 	var errs status.FieldErrors
 	if crd.Spec.Scope != old.Spec.Scope && len(old.Status.StoredVersions) > 0 {
 		errs = append(errs, status.InvalidValue(status.NewPath("spec", "scope"), crd.Spec.Scope, "field is immutable"))
-	}
-	versions := map[string]bool{}
-	for _, v := range crd.Spec.Versions {
-		versions[v.Name] = true
-	}
-	for i, sv := range crd.Status.StoredVersions {
-		if !versions[sv] {
-			errs = append(errs, status.InvalidValue(status.NewPath("status", "storedVersions").Index(i), sv, "must appear in spec.versions"))
-		}
 	}
 	return errs
 }

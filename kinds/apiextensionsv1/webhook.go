@@ -60,7 +60,7 @@ func newWebhook(crd *CustomResourceDefinition) (*webhook, *status.FieldError) {
 		tlsCfg.RootCAs = pool
 	}
 	w := &webhook{review: review, url: target, client: &http.Client{Timeout: 30 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: tlsCfg, ForceAttemptHTTP2: true}}, name: crd.Name}
+		Transport: &http.Transport{TLSClientConfig: tlsCfg, ForceAttemptHTTP2: true}}}
 	return w, nil
 }
 
@@ -88,7 +88,6 @@ func webhookURL(cc *WebhookClientConfig) (string, error) {
 }
 
 type webhook struct {
-	name   string
 	review string // the ConversionReview version sent: v1 or v1beta1
 	url    string
 	client *http.Client
@@ -136,47 +135,35 @@ type conversionResponse struct {
 	Result           meta.Status       `json:"result"`
 }
 
-// convert sends one object to the webhook and takes back the converted
-// one (see convertList).
+// convert sends one object to the webhook in a ConversionReview and
+// takes back the converted one: it must have the apiVersion asked for
+// and its metadata is kept as it was, but for labels and annotations,
+// as kube-apiserver keeps it.
 func (w *webhook) convert(obj *meta.Unstructured, toAPIVersion string) error {
-	return w.convertList([]*meta.Unstructured{obj}, toAPIVersion)
-}
-
-// convertList sends objects to the webhook in one ConversionReview and
-// takes back the converted ones: each must have the apiVersion asked
-// for and its metadata is kept as it was, but for labels and
-// annotations, as kube-apiserver keeps it.
-func (w *webhook) convertList(objs []*meta.Unstructured, toAPIVersion string) error {
-	in := make([]json.RawMessage, len(objs))
-	for i, obj := range objs {
-		b, err := json.Marshal(obj)
-		if err != nil {
-			return err
-		}
-		in[i] = b
-	}
-	converted, err := w.send(in, toAPIVersion)
+	in, err := json.Marshal(obj)
 	if err != nil {
-		return w.fail(err)
+		return err
 	}
-	if len(converted) != len(objs) {
-		return w.fail(fmt.Errorf("returned %d objects, expected %d", len(converted), len(objs)))
+	gvk := obj.APIVersion + ", Kind=" + obj.Kind // as kube names the object converted
+	converted, err := w.send([]json.RawMessage{in}, toAPIVersion)
+	if err != nil {
+		return fmt.Errorf("conversion webhook for %s failed: %w", gvk, err)
 	}
-	outs := make([]meta.Unstructured, len(objs))
-	for i, obj := range objs {
-		out := &outs[i]
-		if err := json.Unmarshal(converted[i], out); err != nil {
-			return w.fail(err)
-		}
-		if out.APIVersion != toAPIVersion || out.Kind != obj.Kind {
-			return w.fail(fmt.Errorf("converted object has apiVersion %q and kind %q, expected %q and %q", out.APIVersion, out.Kind, toAPIVersion, obj.Kind))
-		}
+	if len(converted) != 1 {
+		return fmt.Errorf("conversion webhook for %s returned %d objects, expected 1", gvk, len(converted))
 	}
-	for i, obj := range objs {
-		out := &outs[i]
-		obj.APIVersion, obj.Content = out.APIVersion, out.Content
-		obj.Labels, obj.Annotations = out.Labels, out.Annotations
+	var out meta.Unstructured
+	if err := json.Unmarshal(converted[0], &out); err != nil {
+		return fmt.Errorf("conversion webhook for %s failed: %w", gvk, err)
 	}
+	switch {
+	case out.APIVersion != toAPIVersion:
+		return fmt.Errorf("conversion webhook for %s returned invalid object at index 0: invalid groupVersion (expected %s, received %s)", gvk, toAPIVersion, out.APIVersion)
+	case out.Kind != obj.Kind:
+		return fmt.Errorf("conversion webhook for %s returned invalid object at index 0: invalid kind (expected %s, received %s)", gvk, obj.Kind, out.Kind)
+	}
+	obj.APIVersion, obj.Content = out.APIVersion, out.Content
+	obj.Labels, obj.Annotations = out.Labels, out.Annotations
 	return nil
 }
 
@@ -219,10 +206,6 @@ func (w *webhook) send(objects []json.RawMessage, toAPIVersion string) ([]json.R
 		return nil, fmt.Errorf("conversion failed: %s", r.Result.Message)
 	}
 	return r.ConvertedObjects, nil
-}
-
-func (w *webhook) fail(err error) error {
-	return status.InternalError(fmt.Errorf("conversion webhook for %s failed: %w", w.name, err))
 }
 
 // newUID returns a random (version 4) UUID for a review.
