@@ -16,9 +16,11 @@
 //	controllers      the built-in controllers, run by one server at a time:
 //	                 controllers/gc (garbage collection), controllers/namespace
 //	                 (namespace lifecycle and deletion), controllers/leader
-//	kinds/corev1     typed core/v1 kinds: Namespace, ConfigMap, Secret, Event,
-//	                 ServiceAccount; kinds/eventsv1 and kinds/coordinationv1
-//	                 the events.k8s.io and coordination.k8s.io kinds
+//	kinds            the built-in kinds, a package per group and version:
+//	                 kinds/corev1 (Namespace, ConfigMap, Secret, Event,
+//	                 ServiceAccount), kinds/eventsv1, kinds/coordinationv1,
+//	                 kinds/apiextensionsv1 (CustomResourceDefinition); kinds
+//	                 itself holds the tests that check them together
 //	openapi          OpenAPI v3 documents, for kubectl validation and explain
 //	patch            JSON, merge and strategic merge patches, server-side
 //	                 apply and managedFields

@@ -94,6 +94,8 @@ func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 		}
 		base.GetObjectMeta().ManagedFields = managed
 		obj = base
+	case sub == "" && r.kind.Subresources.Status:
+		r.copyStatus(obj, old)
 	}
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	if m.UID != "" && m.UID != om.UID {
