@@ -24,7 +24,9 @@ type PrinterColumn struct {
 	// the place of the Name column the Table otherwise starts with, as
 	// in kube's Table of Events, whose names come last.
 	Format string
-	// Description says what the column shows.
+	// Description says what the column shows; default, for a JSONPath
+	// column: kube-apiserver's description of a custom resource's column,
+	// which names the path.
 	Description string
 	// Priority 0 columns are always shown; higher ones with -o wide.
 	Priority int32
@@ -239,9 +241,19 @@ func (r *resource) columns() []tableColumn {
 		return append(cols, tableColumn{Name: "Created At", Type: "date", Description: createdAtColumnDesc})
 	}
 	for _, c := range r.kind.PrinterColumns {
-		cols = append(cols, tableColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority})
+		cols = append(cols, tableColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.describe(), Priority: c.Priority})
 	}
 	return cols
+}
+
+// describe is the column's description: a column a kind does not
+// describe is described by its JSONPath, as kube-apiserver describes a
+// custom resource's.
+func (c PrinterColumn) describe() string {
+	if c.Description == "" && c.JSONPath != "" {
+		return "Custom resource definition column (in JSONPath format): " + c.JSONPath
+	}
+	return c.Description
 }
 
 func (o readOutput) row(r *resource, obj meta.Object) (tableRow, error) {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -173,5 +175,37 @@ func TestPartialObjectMetadata(t *testing.T) {
 	_, body = get(t, ts.URL+widgetsPath+"/a", "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1")
 	if !strings.Contains(string(body), `"kind":"PartialObjectMetadata"`) || strings.Contains(string(body), `"spec"`) {
 		t.Errorf("get partial: %s", body)
+	}
+}
+
+// TestTableColumnDescriptions: a JSONPath column its kind does not
+// describe is described as kube-apiserver describes a custom resource's,
+// by its path; a described one keeps its description.
+func TestTableColumnDescriptions(t *testing.T) {
+	k := widgetKind()
+	k.PrinterColumns = []apiserver.PrinterColumn{
+		{Name: "Color", Type: "string", JSONPath: ".spec.color"},
+		{Name: "Replicas", Type: "integer", JSONPath: ".spec.replicas", Description: "Desired replicas."},
+		{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
+	}
+	ts := startWith(t, k)
+	_, body := get(t, ts.URL+widgetsPath, kubectlTableAccept)
+	var tb struct {
+		ColumnDefinitions []struct{ Name, Description string } `json:"columnDefinitions"`
+	}
+	if err := json.Unmarshal(body, &tb); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	got := map[string]string{}
+	for _, c := range tb.ColumnDefinitions[1:] {
+		got[c.Name] = c.Description
+	}
+	want := map[string]string{
+		"Color":    "Custom resource definition column (in JSONPath format): .spec.color",
+		"Replicas": "Desired replicas.",
+		"Age":      "Custom resource definition column (in JSONPath format): .metadata.creationTimestamp",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("descriptions (-want +got):\n%s", d)
 	}
 }

@@ -58,7 +58,7 @@ func TestVersionsKubectl(t *testing.T) {
 	}
 	kubectl(t, k, "", "patch", "widgets.v1.stable.example.com", "beta", "--type=merge", "-p", `{"spec":{"replicas":4}}`)
 	out, errOut, err = k.Run(ctx, "", "get", "widgets.v1beta1.stable.example.com")
-	if err != nil || !strings.Contains(out, "COUNT") || !strings.Contains(out, "beta   red     4") {
+	if err != nil || !strings.Contains(out, "REPLICAS") || !strings.Contains(out, "beta   red     4") {
 		t.Errorf("table in v1beta1: %v\n%s", err, out)
 	}
 	if !strings.Contains(errOut, deprecationWarning) {

@@ -123,9 +123,9 @@ func WidgetKind() apiserver.Kind {
 			"spec.color": func(obj meta.Object) string { return obj.(*Widget).Spec.Color },
 		},
 		PrinterColumns: []apiserver.PrinterColumn{
-			{Name: "Color", Type: "string", JSONPath: ".spec.color", Description: "Color of the widget."},
-			{Name: "Replicas", Type: "integer", JSONPath: ".spec.replicas", Description: "Number of desired replicas."},
-			{Name: "Ready", Type: "integer", JSONPath: ".status.readyReplicas", Description: "Number of ready replicas."},
+			{Name: "Color", Type: "string", JSONPath: ".spec.color"},
+			{Name: "Replicas", Type: "integer", JSONPath: ".spec.replicas"},
+			{Name: "Ready", Type: "integer", JSONPath: ".status.readyReplicas"},
 			{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
 		},
 	}
@@ -135,9 +135,19 @@ func WidgetKind() apiserver.Kind {
 func GadgetKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: Group, Version: Version, Kind: "Gadget", Resource: "gadgets", Singular: "gadget",
-		Namespaced: false,
-		New:        func() meta.Object { return &Gadget{} },
+		Namespaced:     false,
+		New:            func() meta.Object { return &Gadget{} },
+		PrinterColumns: []apiserver.PrinterColumn{gadgetAge()},
 	}
+}
+
+// gadgetAge is the Age column kube-apiserver gives a custom resource
+// without printer columns of its own: Gadget's Table is the one kubectl
+// shows for the Gadget CRD of DESIGN.md.
+func gadgetAge() apiserver.PrinterColumn {
+	c := apiserver.AgeColumn()
+	c.Type = "date"
+	return c
 }
 
 // validateWidget checks what the schema does not: the schema requires

@@ -79,9 +79,9 @@ func widgetVersions() []apiserver.KindVersion {
 			Subresources: &apiserver.Subresources{Status: true, Scale: &apiserver.Scale{SpecReplicasPath: ".spec.count",
 				StatusReplicasPath: ".status.readyReplicas", LabelSelectorPath: ".status.selector"}},
 			PrinterColumns: []apiserver.PrinterColumn{
-				{Name: "Color", Type: "string", JSONPath: ".spec.color", Description: "Color of the widget."},
-				{Name: "Count", Type: "integer", JSONPath: ".spec.count", Description: "Number of desired replicas."},
-				{Name: "Ready", Type: "integer", JSONPath: ".status.readyReplicas", Description: "Number of ready replicas."},
+				{Name: "Color", Type: "string", JSONPath: ".spec.color"},
+				{Name: "Replicas", Type: "integer", JSONPath: ".spec.count"},
+				{Name: "Ready", Type: "integer", JSONPath: ".status.readyReplicas"},
 				{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
 			}},
 	}
