@@ -6,6 +6,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,4 +133,76 @@ func TestKeptAliveConnection(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTimeoutKeepsHTTP2Connection: over HTTP/2 a write that times out
+// leaves the connection to the client's other requests, as
+// kube-apiserver's does: the next request goes on the same connection.
+// The 504's "Connection: close", meant for HTTP/1.1, made net/http's
+// HTTP/2 server send GOAWAY, and every client sharing the connection
+// (client-go multiplexes all of its requests and watches on one) had
+// to dial a new one.
+func TestTimeoutKeepsHTTP2Connection(t *testing.T) {
+	store := newHangStore()
+	srv := apiserver.New(apiserver.Options{Storage: store})
+	srv.Register(widgetKind())
+	if err := srv.Err(); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(srv)
+	ts.EnableHTTP2 = true
+	ts.StartTLS()
+	t.Cleanup(ts.Close)
+	t.Cleanup(srv.Close)
+	hc := ts.Client()
+
+	first := sendTraced(t, hc, "GET", ts.URL+widgetsPath, "")
+	if first.resp.ProtoMajor != 2 {
+		t.Fatalf("served over %s, want HTTP/2", first.resp.Proto)
+	}
+	store.hang.Store(true)
+	timedOut := sendTraced(t, hc, "POST", ts.URL+widgetsPath+"?timeout=200ms",
+		`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"hung"}}`)
+	<-store.entered
+	store.hang.Store(false)
+	if timedOut.resp.StatusCode != http.StatusGatewayTimeout {
+		t.Fatalf("create: %d %s, want 504", timedOut.resp.StatusCode, timedOut.body)
+	}
+	time.Sleep(50 * time.Millisecond) // time for a GOAWAY to arrive
+	next := sendTraced(t, hc, "GET", ts.URL+widgetsPath, "")
+	if !next.reused {
+		t.Error("the request after a 504 Timeout went on a new connection: the server closed the one it shared")
+	}
+}
+
+// traced is a response and whether it came on a connection used before.
+type traced struct {
+	resp   *http.Response
+	body   []byte
+	reused bool
+}
+
+// sendTraced sends a request with hc, reads its body to the end and
+// reports whether it went on a reused connection.
+func sendTraced(t *testing.T, hc *http.Client, method, url, body string) traced {
+	t.Helper()
+	var tr traced
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) { tr.reused = info.Reused },
+	}))
+	if tr.resp, err = hc.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	defer tr.resp.Body.Close()
+	if tr.body, err = io.ReadAll(tr.resp.Body); err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }
