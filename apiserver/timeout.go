@@ -297,9 +297,13 @@ func (tw *timeoutWriter) timeout(s *Server, r *http.Request, cancel context.Canc
 		return
 	}
 	// The handler may still be running on this connection: a client must
-	// not send its next request on it (HTTP/1.1; HTTP/2 streams do not
-	// wait for each other).
-	tw.w.Header().Set("Connection", "close")
+	// not send its next request on it over HTTP/1.1. HTTP/2 streams do
+	// not wait for each other, and there the header would make net/http
+	// send GOAWAY: every other request and watch on the connection (a
+	// client-go's all) would have to move to a new one.
+	if r.ProtoMajor == 1 {
+		tw.w.Header().Set("Connection", "close")
+	}
 	s.writeError(tw.w, r, status.Timeout(msg, 0))
 	_ = http.NewResponseController(tw.w).Flush()
 }

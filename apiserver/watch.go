@@ -117,6 +117,13 @@ func (h *handler) watch(req *request) {
 	// kube-apiserver names it.
 	req.w.Header().Set("Content-Type", ws.enc.StreamMediaType())
 	req.w.Header().Set("Cache-Control", "no-cache, private")
+	if sink != nil && err == nil {
+		// The stream will take the connection and close it at its end,
+		// when net/http can no longer serve another request on it: the
+		// client must not keep it for one (Go's Transport would, and its
+		// next request would fail with "server closed idle connection").
+		req.w.Header().Set("Connection", "close")
+	}
 	req.w.WriteHeader(http.StatusOK)
 	_ = ws.rc.Flush() // send the headers even when there is nothing yet
 	if err != nil {
