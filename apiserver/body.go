@@ -94,6 +94,9 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 	if err := h.checkRequired(req, obj, bodyJSON(ser.MediaType(), body)); err != nil {
 		return nil, err
 	}
+	if err := h.defaultSent(obj, bodyJSON(ser.MediaType(), body)); err != nil {
+		return nil, err
+	}
 	return obj, nil
 }
 
