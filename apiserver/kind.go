@@ -50,6 +50,13 @@ type Kind struct {
 	// bound that rejects zero: otherwise an explicit 0 would become the
 	// default, or a write of 0 would remove the field instead of
 	// failing, and Register refuses the kind.
+	//
+	// Defaults apply below an object only when a write has it, as
+	// kube-apiserver defaults a custom resource. A struct field (a spec)
+	// tagged omitzero is absent when zero: an object written without it
+	// is stored without it, and one that sent it, even as {}, has it
+	// defaulted (the body is read again to tell them apart). Without
+	// omitzero a struct field is always present, and always defaulted.
 	Schema *schema.Schema
 	// Subresources are the status and scale subresources served.
 	Subresources Subresources
