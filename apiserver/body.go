@@ -91,10 +91,11 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 	if err := h.r.checkTypeMeta(obj); err != nil {
 		return nil, err
 	}
-	if err := h.checkRequired(req, obj, bodyJSON(ser.MediaType(), body)); err != nil {
+	asJSON := bodyJSON(ser.MediaType(), body)
+	if err := h.checkRequired(req, obj, asJSON); err != nil {
 		return nil, err
 	}
-	if err := h.defaultSent(obj, bodyJSON(ser.MediaType(), body)); err != nil {
+	if err := h.defaultSent(obj, asJSON); err != nil {
 		return nil, err
 	}
 	return obj, nil
