@@ -92,7 +92,11 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 		return nil, err
 	}
 	auditObject(req.r.Context(), obj.GetObjectMeta())
-	if err := h.checkRequired(req, obj, bodyJSON(ser.MediaType(), body)); err != nil {
+	asJSON := bodyJSON(ser.MediaType(), body)
+	if err := h.checkRequired(req, obj, asJSON); err != nil {
+		return nil, err
+	}
+	if err := h.defaultSent(obj, asJSON); err != nil {
 		return nil, err
 	}
 	return obj, nil

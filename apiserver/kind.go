@@ -50,6 +50,13 @@ type Kind struct {
 	// bound that rejects zero: otherwise an explicit 0 would become the
 	// default, or a write of 0 would remove the field instead of
 	// failing, and Register refuses the kind.
+	//
+	// Defaults apply below an object only when a write has it, as
+	// kube-apiserver defaults a custom resource. A struct field (a spec)
+	// tagged omitzero is absent when zero: an object written without it
+	// is stored without it, and one that sent it, even as {}, has it
+	// defaulted (the body is read again to tell them apart). Without
+	// omitzero a struct field is always present, and always defaulted.
 	Schema *schema.Schema
 	// Subresources are the status and scale subresources served.
 	Subresources Subresources
@@ -266,6 +273,10 @@ type fieldPlan struct {
 	// formDefaults applies them to the field's JSON form when it holds
 	// no null; nil when the subtree has none.
 	formDefaults *schema.FormDefaulter
+	// omitted is the field's omitzero test (see schema.OmitsZero), nil
+	// without the option: a value it calls zero is absent from the
+	// object's JSON, so neither defaulted nor validated.
+	omitted func(reflect.Value) bool
 }
 
 // compileSchema builds the kind's schema plan; engine compiles its
@@ -310,7 +321,7 @@ func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		fp := fieldPlan{index: i, name: name, schema: fs, validator: v, defaults: hasDefaults(fs)}
+		fp := fieldPlan{index: i, name: name, schema: fs, validator: v, defaults: hasDefaults(fs), omitted: schema.OmitsZero(f)}
 		if fp.defaults {
 			fp.formDefaults = schema.NewFormDefaulter(fs)
 			d, err := schema.NewDefaulter(fs, f.Type)
@@ -378,31 +389,73 @@ func (p *schemaPlan) applyDefaults(obj meta.Object) error {
 			continue
 		}
 		fv := reflect.ValueOf(obj).Elem().Field(fp.index)
-		if fp.defaulter != nil {
-			if _, err := fp.defaulter.Default(fv); err != nil {
-				return err
-			}
-			continue
+		var err error
+		switch {
+		case fp.absent(fv):
+			// Nothing below an absent object is defaulted; it gets
+			// its own default, if it has one.
+			err = fp.setDefault(fv)
+		case fp.defaulter != nil:
+			_, err = fp.defaulter.Default(fv)
+		default:
+			err = fp.defaultJSONForm(fv)
 		}
-		x, err := jsonForm(fv)
 		if err != nil {
 			return err
 		}
-		if !fp.schema.ApplyDefaults(x) {
-			continue
-		}
-		b, err := json.Marshal(x)
-		if err != nil {
-			return err
-		}
-		// Decode into a fresh value: decoding into the old one would
-		// merge maps instead of replacing them.
-		fresh := reflect.New(fv.Type())
-		if err := json.Unmarshal(b, fresh.Interface()); err != nil {
-			return err
-		}
-		fv.Set(fresh.Elem())
 	}
+	return nil
+}
+
+// absent reports whether the field's value fv is left out of the
+// object's JSON (omitzero).
+func (fp *fieldPlan) absent(fv reflect.Value) bool {
+	return fp.omitted != nil && fp.omitted(fv)
+}
+
+// setDefault sets fv, absent, to the field's own default, defaulted in
+// turn, when it has one.
+func (fp *fieldPlan) setDefault(fv reflect.Value) error {
+	if fp.schema.Default == nil {
+		return nil
+	}
+	b, err := json.Marshal(fp.schema.Default)
+	if err != nil {
+		return err
+	}
+	x, err := jsonFormOf(b) // a copy: the schema's must not change
+	if err != nil {
+		return err
+	}
+	fp.schema.ApplyDefaults(x)
+	return setJSON(fv, x)
+}
+
+// defaultJSONForm defaults fv through its JSON form, for a field whose
+// type the schema's Go plan does not follow.
+func (fp *fieldPlan) defaultJSONForm(fv reflect.Value) error {
+	x, err := jsonForm(fv)
+	if err != nil {
+		return err
+	}
+	if !fp.schema.ApplyDefaults(x) {
+		return nil
+	}
+	return setJSON(fv, x)
+}
+
+// setJSON sets fv to x, a JSON form, decoded into a fresh value:
+// decoding into the old one would merge maps instead of replacing them.
+func setJSON(fv reflect.Value, x any) error {
+	b, err := json.Marshal(x)
+	if err != nil {
+		return err
+	}
+	fresh := reflect.New(fv.Type())
+	if err := json.Unmarshal(b, fresh.Interface()); err != nil {
+		return err
+	}
+	fv.Set(fresh.Elem())
 	return nil
 }
 
@@ -432,8 +485,12 @@ func (p *schemaPlan) validate(obj meta.Object, decoded map[string]any, nullFree 
 		// as its own encoding, null or empty, as before.
 		x, ok := decoded[fp.name]
 		if !ok {
+			fv := reflect.ValueOf(obj).Elem().Field(fp.index)
+			if fp.absent(fv) {
+				continue // an absent object has nothing to check
+			}
 			var err error
-			if x, err = jsonForm(reflect.ValueOf(obj).Elem().Field(fp.index)); err != nil {
+			if x, err = jsonForm(fv); err != nil {
 				return nil, err
 			}
 		}

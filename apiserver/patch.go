@@ -267,7 +267,8 @@ func (h *handler) decodePatched(req *request, patched []byte) (meta.Object, []er
 }
 
 // checkPatched checks the decoded result of a patch as kube-apiserver
-// does; result is its JSON decoded, for the required fields check.
+// does; result is its JSON decoded, for the required fields check and
+// for telling the objects it holds (see defaultSent).
 func (h *handler) checkPatched(req *request, obj meta.Object, strict []error, result func() (any, error)) (meta.Object, []error, error) {
 	r := h.r
 	if err := r.checkTypeMeta(obj); err != nil {
@@ -280,6 +281,9 @@ func (h *handler) checkPatched(req *request, obj meta.Object, strict []error, re
 		return nil, nil, err
 	}
 	if err := h.checkRequired(req, obj, result); err != nil {
+		return nil, nil, err
+	}
+	if err := h.defaultSent(obj, result); err != nil {
 		return nil, nil, err
 	}
 	return obj, strict, nil

@@ -65,7 +65,7 @@ func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any,
 }
 
 // bodyJSON returns a request body of the given media type as decoded
-// JSON, for checkRequired.
+// JSON, for checkRequired and defaultSent.
 func bodyJSON(mediaType string, body []byte) func() (any, error) {
 	return func() (any, error) {
 		var err error

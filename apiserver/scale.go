@@ -3,6 +3,7 @@ package apiserver
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 
@@ -44,13 +45,20 @@ type scaleStatus struct {
 
 // scaleOf reads the Scale view of an object.
 func (r *resource) scaleOf(obj meta.Object) (*scale, error) {
+	sc, _, err := r.readScale(obj)
+	return sc, err
+}
+
+// readScale is scaleOf, and also reports whether the object has its
+// desired replica count (see hasReplicas).
+func (r *resource) readScale(obj meta.Object) (sc *scale, found bool, err error) {
 	doc, err := toMap(obj)
 	if err != nil {
-		return nil, status.InternalError(err)
+		return nil, false, status.InternalError(err)
 	}
 	sp := r.kind.Subresources.Scale
 	m := obj.GetObjectMeta()
-	sc := &scale{
+	sc = &scale{
 		TypeMeta: meta.TypeMeta{Kind: "Scale", APIVersion: "autoscaling/v1"},
 		Metadata: meta.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID,
 			ResourceVersion: m.ResourceVersion, CreationTimestamp: m.CreationTimestamp},
@@ -60,8 +68,36 @@ func (r *resource) scaleOf(obj meta.Object) (*scale, error) {
 	if sp.LabelSelectorPath != "" {
 		sc.Status.Selector, _ = lookupPath(doc, sp.LabelSelectorPath).(string)
 	}
-	return sc, nil
+	_, unstructured := obj.(*meta.Unstructured)
+	return sc, hasReplicas(doc, sp.SpecReplicasPath, !unstructured), nil
 }
+
+// hasReplicas reports whether doc, an object's JSON form, has its
+// desired replica count at the dotted path: kube-apiserver answers 500
+// to a read of the Scale of a custom resource without it, and 400 to a
+// patch of that Scale that does not set it. A typed object (typed true)
+// has it whenever the objects along the path are there: its Go type may
+// leave out a zero count (omitempty), which its JSON cannot tell from no
+// count, but it leaves out an object only when tagged omitzero, as
+// Widget's spec written without one.
+func hasReplicas(doc map[string]any, path string, typed bool) bool {
+	parts := strings.Split(strings.Trim(path, "."), ".")
+	cur := doc
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := cur[p].(map[string]any)
+		if !ok {
+			return false
+		}
+		cur = next
+	}
+	_, present := cur[parts[len(parts)-1]]
+	return typed || present
+}
+
+// noReplicas stands for the Scale's count of an object that has none,
+// so that a patch that does not set one can be told (as kube-apiserver
+// tells it).
+const noReplicas = math.MinInt32
 
 func number(v any) float64 {
 	f, _ := v.(float64)
@@ -144,13 +180,19 @@ func (h *handler) writeScale(req *request) {
 	}
 	w := &write{h: h, req: req, manager: manager, dryRun: dry, track: h.scaleTracker(manager),
 		build: func(_ *storage.KeyValue, old meta.Object) (meta.Object, error) {
-			cur, err := r.scaleOf(old)
+			cur, found, err := r.readScale(old)
 			if err != nil {
 				return nil, err
+			}
+			if !found {
+				cur.Spec.Replicas = noReplicas
 			}
 			sc, err := desired(cur)
 			if err != nil {
 				return nil, err
+			}
+			if sc.Spec.Replicas == noReplicas {
+				return nil, status.BadRequest(fmt.Sprintf("the spec replicas field %q cannot be empty", r.kind.Subresources.Scale.SpecReplicasPath))
 			}
 			if sc.Spec.Replicas < 0 {
 				return nil, status.Invalid(meta.GroupVersionKind{Group: "autoscaling", Kind: "Scale"}, req.name, status.FieldErrors{
@@ -178,9 +220,13 @@ func (h *handler) respondScale(req *request, obj meta.Object) {
 		h.fail(req, err)
 		return
 	}
-	sc, err := h.r.scaleOf(obj)
+	sc, found, err := h.r.readScale(obj)
 	if err != nil {
 		h.fail(req, err)
+		return
+	}
+	if !found {
+		h.fail(req, status.InternalError(fmt.Errorf("the spec replicas field %q does not exist", h.r.kind.Subresources.Scale.SpecReplicasPath)))
 		return
 	}
 	h.writeObject(req, http.StatusOK, sc)

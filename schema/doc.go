@@ -129,4 +129,12 @@
 // as kube-apiserver words them. For Go values, a [Defaulter] built once per
 // type gives the outcome of [Schema.ApplyDefaults] on their JSON form
 // without encoding them.
+//
+// Defaults apply below an object only when it is present. A struct field
+// is present in the JSON form unless tagged omitzero (see [OmitsZero]) and
+// zero: tag a spec omitzero so that an object written without one is
+// stored without one, as kube-apiserver stores the custom resource. Since
+// an object sent empty decodes to the same zero value, servers give the
+// [Defaulter] the JSON a value was decoded from ([Defaulter.DefaultDecoded])
+// when [Defaulter.Hides] says it matters.
 package schema

@@ -20,10 +20,14 @@ var ErrNotPlannable = errors.New("schema: defaults not expressible on the Go typ
 //
 // What "missing" means follows encoding/json: a property is missing from
 // the JSON form when its field is a nil pointer, slice or map (encoded as
-// null, or left out with omitempty) or an empty value of a field tagged
-// omitempty. A zero value of a field without omitempty is present and is
-// not defaulted; a nil of a field without omitempty is a null, which a
-// nullable property keeps.
+// null, or left out with omitempty), an empty value of a field tagged
+// omitempty, or a zero value of a field tagged omitzero (see
+// [OmitsZero]). A zero value of a field without either is present and
+// is not defaulted; a nil of a field without omitempty is a null, which a
+// nullable property keeps. An object that is missing is not created, so
+// nothing below it is defaulted: a struct field tagged omitzero is how a
+// Go type leaves one out (see [Defaulter.Hides] for telling {} from
+// nothing).
 type Defaulter struct {
 	t    reflect.Type
 	root *dnode // nil: nothing to default
@@ -35,15 +39,24 @@ type dnode struct {
 	elem   *dnode       // Pointer, Slice, Map: the plan of an element
 	item   *dvalue      // Slice, Map: the default of a null element
 	fields []dfield     // Struct
+	// hides is set when a field that hides its presence (see dfield) is
+	// at or below n.
+	hides bool
 }
 
 // dfield is one struct field with a default of its own or below it.
 type dfield struct {
 	index     int
+	name      string // the JSON name
 	omitEmpty bool
-	nullable  bool    // a null (nil without omitempty) stays
-	def       *dvalue // nil: no default of its own
-	node      *dnode  // nil: nothing below
+	// omitZero is the omitzero test of the field, nil without the option.
+	omitZero func(reflect.Value) bool
+	// hides is set for a struct tagged omitzero: its zero value is what
+	// decoding both {} and nothing gives.
+	hides    bool
+	nullable bool    // a null (nil without omitempty) stays
+	def      *dvalue // nil: no default of its own
+	node     *dnode  // nil: nothing below
 }
 
 // dvalue is a default decoded into a Go type once, at plan time.
@@ -56,8 +69,8 @@ type dvalue struct {
 // defaults of s itself are not applied, as [Schema.ApplyDefaults] does not
 // apply them to its argument. It returns an error wrapping
 // [ErrNotPlannable] when the type's JSON form is not what the plan can
-// follow: custom marshalling, embedded structs, omitzero or ",string"
-// fields, arrays, interfaces and maps with named properties on paths with
+// follow: custom marshalling, embedded structs, ",string" fields,
+// arrays, interfaces and maps with named properties on paths with
 // defaults, and defaults that do not decode into their field.
 func NewDefaulter(s *Schema, t reflect.Type) (*Defaulter, error) {
 	if t == nil {
@@ -78,13 +91,18 @@ func (d *Defaulter) Empty() bool { return d == nil || d.root == nil }
 // from v is never written: what changes is copied first, so v may share
 // slices, maps and pointers with values that must not change.
 func (d *Defaulter) Default(v reflect.Value) (bool, error) {
+	return d.defaultValue(v, nil)
+}
+
+// defaultValue is Default, and DefaultDecoded when x is v's decoded JSON.
+func (d *Defaulter) defaultValue(v reflect.Value, x any) (bool, error) {
 	if d.Empty() {
 		return false, nil
 	}
 	if v.Type() != d.t || !v.CanSet() {
 		return false, fmt.Errorf("schema: Default needs a settable %s, got %s", d.t, v.Type())
 	}
-	nv, changed, err := d.root.apply(v)
+	nv, changed, err := d.root.apply(v, x)
 	if changed && err == nil {
 		v.Set(nv)
 	}
@@ -149,7 +167,7 @@ func planDefaults(s *Schema, t reflect.Type, where string) (*dnode, error) {
 		if elem == nil || err != nil {
 			return nil, err
 		}
-		return &dnode{kind: reflect.Pointer, elem: elem}, nil
+		return &dnode{kind: reflect.Pointer, elem: elem, hides: elem.hides}, nil
 	case reflect.Struct:
 		return planStruct(s, t, where)
 	case reflect.Slice:
@@ -190,6 +208,7 @@ func planElems(es *Schema, t reflect.Type, where string) (*dnode, error) {
 	if n.elem == nil && n.item == nil {
 		return nil, nil
 	}
+	n.setHides()
 	return n, nil
 }
 
@@ -228,10 +247,10 @@ func planStruct(s *Schema, t reflect.Type, where string) (*dnode, error) {
 		if !hasDefault(ps) {
 			continue
 		}
-		if hasOption(opts, "omitzero") || hasOption(opts, "string") {
-			return nil, notPlannable(fwhere, "omitzero or string option")
+		if hasOption(opts, "string") {
+			return nil, notPlannable(fwhere, "string option")
 		}
-		f, err := planField(ps, sf, i, hasOption(opts, "omitempty"), fwhere)
+		f, err := planField(ps, sf, i, name, hasOption(opts, "omitempty"), fwhere)
 		if err != nil {
 			return nil, err
 		}
@@ -240,11 +259,13 @@ func planStruct(s *Schema, t reflect.Type, where string) (*dnode, error) {
 	if len(n.fields) == 0 {
 		return nil, nil
 	}
+	n.setHides()
 	return n, nil
 }
 
-func planField(ps *Schema, sf reflect.StructField, index int, omitEmpty bool, where string) (dfield, error) {
-	f := dfield{index: index, omitEmpty: omitEmpty, nullable: ps.Nullable}
+func planField(ps *Schema, sf reflect.StructField, index int, name string, omitEmpty bool, where string) (dfield, error) {
+	f := dfield{index: index, name: name, omitEmpty: omitEmpty, omitZero: OmitsZero(sf), nullable: ps.Nullable}
+	f.hides = f.omitZero != nil && sf.Type.Kind() == reflect.Struct
 	if ps.Default != nil {
 		if opaque(sf.Type) {
 			return f, notPlannable(where, "the field's type encodes itself")
@@ -325,14 +346,15 @@ func nilable(k reflect.Kind) bool {
 }
 
 // apply returns v with the defaults of n filled in, a copy where anything
-// changed.
-func (n *dnode) apply(v reflect.Value) (reflect.Value, bool, error) {
+// changed. x is v's decoded JSON when known, else nil: it only tells
+// structs that hide their presence apart.
+func (n *dnode) apply(v reflect.Value, x any) (reflect.Value, bool, error) {
 	switch n.kind {
 	case reflect.Pointer:
 		if v.IsNil() {
 			return v, false, nil
 		}
-		nv, changed, err := n.elem.apply(v.Elem())
+		nv, changed, err := n.elem.apply(v.Elem(), x)
 		if !changed || err != nil {
 			return v, false, err
 		}
@@ -340,20 +362,24 @@ func (n *dnode) apply(v reflect.Value) (reflect.Value, bool, error) {
 		p.Elem().Set(nv)
 		return p, true, nil
 	case reflect.Struct:
-		return n.applyStruct(v)
+		return n.applyStruct(v, x)
 	case reflect.Slice:
-		return n.applySlice(v)
+		return n.applySlice(v, x)
 	case reflect.Map:
-		return n.applyMap(v)
+		return n.applyMap(v, x)
 	}
 	return v, false, nil
 }
 
-func (n *dnode) applyStruct(v reflect.Value) (reflect.Value, bool, error) {
+func (n *dnode) applyStruct(v reflect.Value, x any) (reflect.Value, bool, error) {
 	var out reflect.Value
 	for i := range n.fields {
 		f := &n.fields[i]
-		nv, changed, err := f.apply(v.Field(f.index))
+		var fx any
+		if x != nil {
+			fx = member(x, f.name)
+		}
+		nv, changed, err := f.apply(v.Field(f.index), fx)
 		if err != nil {
 			return v, false, err
 		}
@@ -373,22 +399,30 @@ func (n *dnode) applyStruct(v reflect.Value) (reflect.Value, bool, error) {
 }
 
 // apply defaults one field's value: its own default when the JSON form
-// leaves it out (or has a null it does not allow), else what is below.
-func (f *dfield) apply(v reflect.Value) (reflect.Value, bool, error) {
-	if f.def != nil && f.missing(v) {
-		d, err := f.def.fresh()
-		return d, err == nil, err
+// leaves it out (or has a null it does not allow), else what is below;
+// nothing below a value left out, as nothing below an absent object is
+// defaulted. x is the value's decoded JSON, or nil: a struct that hides
+// its presence is defaulted below when x holds it.
+func (f *dfield) apply(v reflect.Value, x any) (reflect.Value, bool, error) {
+	if f.missing(v) {
+		if _, sent := x.(map[string]any); !f.hides || !sent {
+			if f.def == nil {
+				return v, false, nil
+			}
+			d, err := f.def.fresh()
+			return d, err == nil, err
+		}
 	}
 	if f.node == nil {
 		return v, false, nil
 	}
-	return f.node.apply(v)
+	return f.node.apply(v, x)
 }
 
 // missing reports whether the JSON form of the field's value v lacks the
 // property or has a null the property does not allow.
 func (f *dfield) missing(v reflect.Value) bool {
-	return f.omitEmpty && isEmptyValue(v) || !f.nullable && encodesNull(v)
+	return f.omitEmpty && isEmptyValue(v) || f.omitZero != nil && f.omitZero(v) || !f.nullable && encodesNull(v)
 }
 
 // encodesNull reports whether encoding/json encodes v as null: a nil
@@ -422,8 +456,9 @@ func isEmptyValue(v reflect.Value) bool {
 	return false
 }
 
-// elem defaults one element of a slice or map.
-func (n *dnode) elemValue(v reflect.Value) (reflect.Value, bool, error) {
+// elem defaults one element of a slice or map, whose decoded JSON is x
+// or nil.
+func (n *dnode) elemValue(v reflect.Value, x any) (reflect.Value, bool, error) {
 	if n.item != nil && encodesNull(v) {
 		d, err := n.item.fresh()
 		return d, err == nil, err
@@ -431,13 +466,17 @@ func (n *dnode) elemValue(v reflect.Value) (reflect.Value, bool, error) {
 	if n.elem == nil {
 		return v, false, nil
 	}
-	return n.elem.apply(v)
+	return n.elem.apply(v, x)
 }
 
-func (n *dnode) applySlice(v reflect.Value) (reflect.Value, bool, error) {
+func (n *dnode) applySlice(v reflect.Value, x any) (reflect.Value, bool, error) {
 	var out reflect.Value
 	for i := range v.Len() {
-		nv, changed, err := n.elemValue(v.Index(i))
+		var ix any
+		if x != nil {
+			ix = item(x, i, v.Len())
+		}
+		nv, changed, err := n.elemValue(v.Index(i), ix)
 		if err != nil {
 			return v, false, err
 		}
@@ -456,11 +495,15 @@ func (n *dnode) applySlice(v reflect.Value) (reflect.Value, bool, error) {
 	return out, true, nil
 }
 
-func (n *dnode) applyMap(v reflect.Value) (reflect.Value, bool, error) {
+func (n *dnode) applyMap(v reflect.Value, x any) (reflect.Value, bool, error) {
 	type change struct{ k, v reflect.Value }
 	var changes []change
 	for it := v.MapRange(); it.Next(); {
-		nv, changed, err := n.elemValue(it.Value())
+		var mx any
+		if x != nil {
+			mx = member(x, it.Key().String())
+		}
+		nv, changed, err := n.elemValue(it.Value(), mx)
 		if err != nil {
 			return v, false, err
 		}

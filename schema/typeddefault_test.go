@@ -37,13 +37,32 @@ type dfltSpec struct {
 	When       meta.Time             `json:"when,omitempty"`
 	Blob       []byte                `json:"blob,omitempty"`
 	Fixed      [2]int32              `json:"fixed,omitempty"`
+	Zeroed     dfltInner             `json:"zeroed,omitzero"`
+	ZeroedDef  dfltInner             `json:"zeroedDef,omitzero" default:"{\"note\":\"d\"}"`
+	Custom     dfltZeroer            `json:"custom,omitzero"`
 }
 
 type dfltInner struct {
 	Level int32     `json:"level,omitempty" default:"2"`
 	Note  string    `json:"note,omitempty"`
 	Deep  *dfltDeep `json:"deep,omitempty"`
+	Box   dfltBox   `json:"box,omitzero"`
 }
+
+// dfltBox is an object a Go value leaves out only when tagged
+// omitzero.
+type dfltBox struct {
+	Flag *bool `json:"flag,omitempty" default:"true"`
+}
+
+// dfltZeroer says by its own IsZero method when omitzero leaves it out:
+// when it has no note, whatever its level.
+type dfltZeroer struct {
+	Level int32  `json:"level,omitempty" default:"2"`
+	Note  string `json:"note,omitempty"`
+}
+
+func (z dfltZeroer) IsZero() bool { return z.Note == "" }
 
 type dfltDeep struct {
 	Flag *bool `json:"flag,omitempty" default:"false"`
@@ -152,6 +171,13 @@ func TestDefaulterTable(t *testing.T) {
 		{"map values", dfltSpec{ByName: map[string]dfltInner{"a": {}}}, `"byName":{"a":{"level":2}}`},
 		{"null map values", dfltSpec{PtrByName: map[string]*dfltInner{"a": nil}}, `"ptrByName":{"a":{"level":2}}`},
 		{"nested lists", dfltSpec{Nested: [][]dfltInner{nil, {{}}}}, `"nested":[null,[{"level":2}]]`},
+		{"zero omitzero struct is absent", dfltSpec{}, `"fixed":[0,0],"zeroedDef"`},
+		{"zero omitzero struct gets its default", dfltSpec{}, `"zeroedDef":{"level":2,"note":"d"}`},
+		{"omitzero struct set is defaulted inside", dfltSpec{Zeroed: dfltInner{Note: "n"}}, `"zeroed":{"level":2,"note":"n"}`},
+		{"zero omitzero struct below", dfltSpec{Items: []dfltInner{{Note: "n"}}}, `"items":[{"level":2,"note":"n"}]`},
+		{"omitzero struct below set", dfltSpec{Items: []dfltInner{{Box: dfltBox{Flag: new(bool)}}}}, `"items":[{"level":2,"box":{"flag":false}}]`},
+		{"IsZero says absent", dfltSpec{Custom: dfltZeroer{Level: 5}}, `"zeroedDef":{"level":2,"note":"d"}}`},
+		{"IsZero says present", dfltSpec{Custom: dfltZeroer{Note: "n"}}, `"custom":{"level":2,"note":"n"}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -172,9 +198,6 @@ func TestDefaulterNotPlannable(t *testing.T) {
 	type embedded struct {
 		dfltInner
 	}
-	type omitzero struct {
-		In dfltInner `json:"in,omitzero"`
-	}
 	type timeDefault struct {
 		When meta.Time `json:"when,omitempty" default:"\"2020-01-02T03:04:05Z\""`
 	}
@@ -190,7 +213,6 @@ func TestDefaulterNotPlannable(t *testing.T) {
 		edit func(*Schema)
 	}{
 		{"embedded struct", embedded{}, nil},
-		{"omitzero", omitzero{}, nil},
 		{"type with its own encoding", timeDefault{}, nil},
 		{"array", array{}, nil},
 		{"string option", quoted{}, nil},
@@ -337,4 +359,92 @@ func randomValue(r *rand.Rand, t reflect.Type, depth int) reflect.Value {
 		v.SetFloat([]float64{0, 0, 0.5, 2}[r.IntN(4)])
 	}
 	return v
+}
+
+// TestDefaulterDecoded: a struct tagged omitzero whose value is zero is
+// defaulted as present when the JSON it was decoded from holds it (as
+// kube-apiserver defaults an object sent empty), and left out otherwise,
+// at the top of the value and below pointers, slices and maps; the
+// outcome is that of defaulting the JSON itself.
+func TestDefaulterDecoded(t *testing.T) {
+	s := dfltSchema(t).Properties["spec"]
+	d, err := NewDefaulter(s, reflect.TypeFor[dfltSpec]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, in  string
+		hides     bool
+		want      string // the JSON of the fields that matter, checked on top of the reference
+		wantEqual bool   // DefaultDecoded gives what Default gives
+	}{
+		{"nothing sent", `{}`, true, `"zeroedDef":{"level":2,"note":"d"}}`, true},
+		{"sent empty", `{"zeroed":{}}`, true, `"zeroed":{"level":2}`, false},
+		{"sent with zero members", `{"zeroed":{"note":"","box":null}}`, true, `"zeroed":{"level":2}`, false},
+		{"sent empty has no default of its own", `{"zeroedDef":{}}`, true, `"zeroedDef":{"level":2}}`, false},
+		{"sent null", `{"zeroed":null}`, true, `"fixed":[0,0],"zeroedDef"`, true},
+		{"sent set", `{"zeroed":{"note":"n","box":{"flag":false}},"zeroedDef":{"note":"x","box":{"flag":true}},"custom":{"note":"c"}}`, false,
+			`"zeroed":{"level":2,"note":"n","box":{"flag":false}},"zeroedDef":{"level":2,"note":"x","box":{"flag":true}},"custom":{"level":2,"note":"c"}}`, true},
+		{"below a set struct", `{"zeroed":{"note":"n","box":{}}}`, true, `"zeroed":{"level":2,"note":"n","box":{"flag":true}}`, false},
+		{"below a pointer", `{"inner":{"box":{}}}`, true, `"inner":{"level":2,"box":{"flag":true}}`, false},
+		{"below items", `{"items":[{"box":{}},{}]}`, true, `"items":[{"level":2,"box":{"flag":true}},{"level":2}]`, false},
+		{"below map values", `{"byName":{"a":{"box":{}},"b":{}}}`, true, `"byName":{"a":{"level":2,"box":{"flag":true}},"b":{"level":2}}`, false},
+		// Hides asks the type's IsZero method; defaulted, the value is
+		// still zero to it, and left out.
+		{"by its IsZero method", `{"custom":{"level":5}}`, true, `"zeroedDef":{"level":2,"note":"d"}}`, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			x, err := decodeJSON(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			decoded := reflect.New(reflect.TypeFor[dfltSpec]())
+			if err := json.Unmarshal([]byte(tc.in), decoded.Interface()); err != nil {
+				t.Fatal(err)
+			}
+			v := decoded.Elem()
+			if got := d.Hides(v); got != tc.hides {
+				t.Errorf("Hides = %v, want %v", got, tc.hides)
+			}
+			plain := reflect.New(v.Type()).Elem()
+			plain.Set(v)
+			if _, err := d.Default(plain); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.DefaultDecoded(v, x); err != nil {
+				t.Fatal(err)
+			}
+			// The reference: the value's own JSON, with the members the
+			// input sent put back, defaulted.
+			ref, err := decodeJSON(encodeJSON(t, v.Interface()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, m := range x.(map[string]any) {
+				ref.(map[string]any)[k] = m
+			}
+			want := defaultViaJSON(t, s, reflect.ValueOf(ref))
+			got := encodeJSON(t, v.Interface())
+			if w := encodeJSON(t, decodeInto(t, encodeJSON(t, want.Interface()))); got != w {
+				t.Errorf("DefaultDecoded gave\n%s\nthe JSON defaulted gives\n%s", got, w)
+			}
+			if !bytes.Contains([]byte(got), []byte(tc.want)) {
+				t.Errorf("got %s, want it to contain %s", got, tc.want)
+			}
+			if eq := got == encodeJSON(t, plain.Interface()); eq != tc.wantEqual {
+				t.Errorf("DefaultDecoded equal to Default: %v, want %v (Default gave %s)", eq, tc.wantEqual, encodeJSON(t, plain.Interface()))
+			}
+		})
+	}
+}
+
+// decodeInto decodes JSON into a new dfltSpec.
+func decodeInto(t *testing.T, j string) dfltSpec {
+	t.Helper()
+	var out dfltSpec
+	if err := json.Unmarshal([]byte(j), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -25,7 +25,7 @@ import (
 type amWidget struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              amWidgetSpec   `json:"spec,omitempty"`
+	Spec              amWidgetSpec   `json:"spec,omitzero"`
 	Status            amWidgetStatus `json:"status,omitzero"`
 }
 
@@ -98,8 +98,8 @@ func fullWidget(name string) *api.Widget {
 	}
 }
 
-// bareWidget has only a name and a creation time, and so an empty spec
-// and status. (A zero creationTimestamp is left out: apimachinery omits it
+// bareWidget has only a name and a creation time, and so no spec and
+// no status. (A zero creationTimestamp is left out: apimachinery omits it
 // with omitzero, meta.ObjectMeta writes null, in JSON and CBOR alike.)
 func bareWidget() *api.Widget {
 	return &api.Widget{TypeMeta: meta.TypeMeta{APIVersion: "stable.example.com/v1", Kind: "Widget"},

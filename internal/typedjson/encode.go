@@ -99,7 +99,7 @@ func (w *writer) object(n *formNode, p unsafe.Pointer, depth int) bool {
 		if fd.omitEmpty && empty(fd.node, fp) {
 			continue
 		}
-		if fd.omitZero && reflect.NewAt(fd.node.typ, fp).Interface().(interface{ IsZero() bool }).IsZero() {
+		if fd.omitZero && fd.zero(fp) {
 			continue
 		}
 		if !first {

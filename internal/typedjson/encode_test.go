@@ -32,7 +32,7 @@ func checkEncode(t *testing.T, d *Decoder, v any) bool {
 	}
 	// Where each top-level member was written, as a scan of the
 	// encoding finds it.
-	for _, member := range []string{"metadata", "spec", "pspec", "self", "zero", "-", "nosuch"} {
+	for _, member := range []string{"metadata", "spec", "pspec", "self", "zero", "box", "-", "nosuch"} {
 		out, start, end, ok := d.AppendJSONMember([]byte("prefix"), v, member)
 		if !ok || !bytes.Equal(out, got) {
 			t.Fatalf("AppendJSONMember(%q) wrote %s, %v", member, out, ok)

@@ -15,7 +15,7 @@ import (
 // encoding/json's Marshal followed by such a decode would give, without
 // writing and reading the JSON. Types it does not build (floats, []byte,
 // interfaces, maps other than of strings to strings, text marshalers,
-// omitzero without an IsZero method) leave the form to that round trip.
+// pointers tagged omitzero) leave the form to that round trip.
 
 type formKind uint8
 
@@ -43,8 +43,21 @@ type formField struct {
 	key       string // the name as Marshal writes it, and a colon
 	offset    uintptr
 	omitEmpty bool
-	omitZero  bool // by the type's IsZero method
-	node      *formNode
+	omitZero  bool // tagged omitzero
+	// byMethod says omitzero asks the type's IsZero method; otherwise
+	// the zero value of the type is left out.
+	byMethod bool
+	node     *formNode
+}
+
+// zero reports whether omitzero leaves out the field's value at p, as
+// encoding/json decides it.
+func (fd *formField) zero(p unsafe.Pointer) bool {
+	v := reflect.NewAt(fd.node.typ, p)
+	if fd.byMethod {
+		return v.Interface().(interface{ IsZero() bool }).IsZero()
+	}
+	return v.Elem().IsZero()
 }
 
 var (
@@ -120,10 +133,10 @@ func (b *formBuilder) structFields(n *formNode, t reflect.Type, base uintptr, na
 		names[f.name] = true
 		ff := formField{name: f.name, key: quotedKey(f.name), offset: f.offset, omitEmpty: hasOption(f.opts, "omitempty")}
 		if hasOption(f.opts, "omitzero") {
-			if f.Type.Kind() == reflect.Pointer || !reflect.PointerTo(f.Type).Implements(isZeroerType) {
-				return fmt.Errorf("%v.%s: omitzero without an IsZero method", t, f.Name)
+			if f.Type.Kind() == reflect.Pointer || f.Type.Kind() == reflect.Interface {
+				return fmt.Errorf("%v.%s: omitzero on a pointer or interface", t, f.Name)
 			}
-			ff.omitZero = true
+			ff.omitZero, ff.byMethod = true, reflect.PointerTo(f.Type).Implements(isZeroerType)
 		}
 		fn, err := b.build(f.Type)
 		if err != nil {
@@ -233,7 +246,7 @@ func (f *former) object(n *formNode, ptr unsafe.Pointer) (map[string]any, bool) 
 		if fd.omitEmpty && empty(fd.node, p) {
 			continue
 		}
-		if fd.omitZero && reflect.NewAt(fd.node.typ, p).Interface().(interface{ IsZero() bool }).IsZero() {
+		if fd.omitZero && fd.zero(p) {
 			continue
 		}
 		v, ok := f.value(fd.node, p)

@@ -27,6 +27,8 @@ type formThing struct {
 	Zero   meta.Time         `json:"zero,omitzero"`
 	Named  label             `json:"named,omitempty"`
 	Map    map[string]string `json:"map"`
+	// Box is a struct without an IsZero method, left out when zero.
+	Box formSpec `json:"box,omitzero"`
 }
 
 type formSpec struct {
@@ -49,6 +51,9 @@ var formCorpus = []string{
 	`{"spec":{"u64":9223372036854775807,"tags":["a","<&>"]},"items":[],"nested":[[1],[],null],"pspec":{}}`,
 	`{"note":"n","times":["2024-01-02T03:04:05Z",null],"ptime":null,"fieldsV1":{"f:a":{}},"self":{"self":{}},"zero":"2024-01-02T03:04:05Z","-":"d","named":"x","map":{}}`,
 	`{"metadata":{"name":"caf\u00e9 \u2028"},"map":{"k":"v"}}`,
+	`{"box":{}}`,
+	`{"box":{"i16":1}}`,
+	`{"box":{"tags":[]}}`,
 	"{\"metadata\":{\"name\":\"\xff\"}}",
 	"{\"map\":{\"\xff\":\"v\"}}",
 }

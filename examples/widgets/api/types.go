@@ -34,7 +34,7 @@ const (
 type Widget struct {
 	meta.TypeMeta   `json:",inline"`
 	meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
-	Spec            WidgetSpec   `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
+	Spec            WidgetSpec   `json:"spec,omitzero" protobuf:"bytes,2,opt,name=spec"`
 	Status          WidgetStatus `json:"status,omitzero" protobuf:"bytes,3,opt,name=status"`
 }
 

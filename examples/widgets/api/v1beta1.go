@@ -17,8 +17,8 @@ const VersionV1beta1 = "v1beta1"
 type WidgetV1beta1 struct {
 	meta.TypeMeta   `json:",inline"`
 	meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
-	Spec            WidgetV1beta1Spec `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
-	Status          WidgetStatus      `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
+	Spec            WidgetV1beta1Spec `json:"spec,omitzero" protobuf:"bytes,2,opt,name=spec"`
+	Status          WidgetStatus      `json:"status,omitzero" protobuf:"bytes,3,opt,name=status"`
 }
 
 // WidgetV1beta1Spec is WidgetSpec with replicas named count.
