@@ -208,3 +208,24 @@ func TestHealthAndVersion(t *testing.T) {
 		t.Errorf("/version: %v %s", err, body)
 	}
 }
+
+// TestDiscoveryMethods: the version and the core group's discovery
+// documents answer only GET, as kube-apiserver's do; other methods get
+// its 405.
+func TestDiscoveryMethods(t *testing.T) {
+	ts := newTestServer(t)
+	const want = `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server does not allow this method on the requested resource","reason":"MethodNotAllowed","details":{},"code":405}`
+	for _, path := range []string{"/version", "/api", "/api/v1"} {
+		for _, method := range []string{"POST", "PUT", "PATCH", "DELETE"} {
+			r := do(t, ts, method, path, "application/json", "{}")
+			if r.code != http.StatusMethodNotAllowed || strings.TrimSpace(string(r.body)) != want {
+				t.Errorf("%s %s: %d %s", method, path, r.code, r.body)
+			}
+		}
+	}
+	for _, path := range []string{"/version", "/api"} {
+		if r := do(t, ts, "GET", path, "", ""); r.code != http.StatusOK {
+			t.Errorf("GET %s: %d %s", path, r.code, r.body)
+		}
+	}
+}

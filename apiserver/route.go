@@ -104,6 +104,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 	if s.serveHealth(w, r, path) {
 		return
 	}
+	if getOnly(path) && r.Method != http.MethodGet {
+		s.writeError(w, r, status.MethodNotAllowedPath())
+		return
+	}
 	switch path {
 	case "/version":
 		s.writeJSON(w, http.StatusOK, s.opts.Version)
@@ -139,6 +143,13 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 	default:
 		s.writeError(w, r, status.NotFoundPath(""))
 	}
+}
+
+// getOnly reports whether path is a document kube-apiserver serves to
+// GET alone, answering other methods (HEAD too) 405: the version and the
+// core group's discovery.
+func getOnly(path string) bool {
+	return path == "/version" || path == "/api" || path == "/api/v1"
 }
 
 // serveGroupVersion serves /apis/G/V/... (or /api/V/...): the resource

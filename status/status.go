@@ -206,6 +206,15 @@ func MethodNotAllowed(gr meta.GroupResource, action string) *Error {
 		fmt.Sprintf("%s is not supported on resources of kind %q", action, gr)), gr, "")
 }
 
+// MethodNotAllowedPath is kube-apiserver's 405 for a method a path
+// outside the resources does not serve (POST /version).
+func MethodNotAllowedPath() *Error {
+	e := New(http.StatusMethodNotAllowed, meta.StatusReasonMethodNotAllowed,
+		"the server does not allow this method on the requested resource")
+	e.Status.Details = &meta.StatusDetails{}
+	return e
+}
+
 // NotAcceptable is a 406: no media type in Accept can be served.
 func NotAcceptable(supported []string) *Error {
 	return New(http.StatusNotAcceptable, meta.StatusReasonNotAcceptable,
