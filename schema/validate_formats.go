@@ -366,17 +366,22 @@ func isDate(s string) bool {
 // isDateTime takes what kube-apiserver's date-time check takes: in
 // lower case, a date before the first "t" and, up to the next "t", a
 // time HH:MM:SS (23:59:59 at most), optionally a character and digits,
-// and "z" or an offset ±HH:MM.
+// and "z" or an offset ±HH:MM. An ASCII string is read without
+// lowering it, its "t" and "z" in either case.
 func isDateTime(s string) bool {
 	if len(s) < 4 {
 		return false
 	}
-	date, rest, found := strings.Cut(strings.ToLower(s), "t")
-	if !found || !isDate(date) {
+	if !isASCII(s) {
+		s = strings.ToLower(s) // as kube does: some runes change length
+	}
+	i := indexFold(s, 't')
+	if i < 0 || !isDate(s[:i]) {
 		return false
 	}
-	if i := strings.IndexByte(rest, 't'); i >= 0 {
-		rest = rest[:i]
+	rest := s[i+1:]
+	if j := indexFold(rest, 't'); j >= 0 {
+		rest = rest[:j]
 	}
 	if len(rest) < 8 || rest[2] != ':' || rest[5] != ':' {
 		return false
@@ -389,11 +394,31 @@ func isDateTime(s string) bool {
 	return ok && isFraction(fraction)
 }
 
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// indexFold is the index of the first ASCII letter c (lower case) or
+// its upper case in s, or -1.
+func indexFold(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 == c {
+			return i
+		}
+	}
+	return -1
+}
+
 // cutZone returns s before its zone, "z" or ±HH:MM, and whether it
 // has one.
 func cutZone(s string) (string, bool) {
-	if before, ok := strings.CutSuffix(s, "z"); ok {
-		return before, true
+	if n := len(s); n > 0 && s[n-1]|0x20 == 'z' {
+		return s[:n-1], true
 	}
 	n := len(s)
 	if n < 6 || s[n-6] != '+' && s[n-6] != '-' || s[n-3] != ':' ||
