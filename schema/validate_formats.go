@@ -20,9 +20,9 @@ import (
 // (a FieldValueTypeInvalid cause naming the format as the schema spells
 // it), after the string's length and pattern and before its enum. Only
 // strings are checked: null, numbers, objects and lists are not (a
-// value of another type is refused, or not, by its type check), and so
-// are only the formats kube-apiserver keeps, named without regard to
-// dashes ("date-time", "datetime", "k8s-short-name"). Each check
+// value of another type is refused, or not, by its type check). Only
+// the formats kube-apiserver keeps are checked, named without regard
+// to dashes ("date-time", "datetime", "k8s-short-name"). Each check
 // accepts exactly what kube-apiserver's does, quirks included: an
 // ipv4 may be an IPv4-mapped IPv6 address, a duration may be any text
 // holding a number and a unit, a credit card number is its digits
@@ -102,22 +102,18 @@ func (v *Validator) format(s *Schema, p *vpath, x string, errs *status.FieldErro
 // the type check a node without a type has only because of its format
 // (two when it passes, for a string or a list; one when it fails).
 func formatChecks(s *Schema, x any) int {
-	if x == nil || checkedFormat(s) == "" {
+	if x == nil || formatCheckOf(s) == nil {
 		return 0
 	}
 	n := 0
-	switch x.(type) {
-	case string:
+	if _, ok := x.(string); ok {
 		n++
-		if s.Type == "" && !s.XIntOrString {
+	}
+	if s.Type == "" && !s.XIntOrString {
+		switch x.(type) {
+		case string, []any:
 			n += 2
-		}
-	case []any:
-		if s.Type == "" && !s.XIntOrString {
-			n += 2
-		}
-	default:
-		if s.Type == "" && !s.XIntOrString {
+		default:
 			n++
 		}
 	}
@@ -188,7 +184,6 @@ func isUUID(s string, version byte) bool {
 		return true
 	}
 	return version == '3'
-
 }
 
 // isbnDigits is s without its whitespace and dashes.

@@ -40,6 +40,11 @@ const formatsCRD = `{"type":"object","properties":{"spec":{"type":"object","prop
  "intfmt":{"type":"integer","format":"date-time"},
  "anyof":{"type":"string","anyOf":[{"format":"email"},{"format":"hostname"}]},
  "anyof2":{"type":"string","anyOf":[{"pattern":"^a$"},{"format":"email"}]},
+ "anyof3":{"type":"string","anyOf":[{"pattern":"^a$"},{"format":"int32"}]},
+ "anyof4":{"type":"string","anyOf":[{"pattern":"^a$"},{"format":"date-time","maxLength":1}]},
+ "anyof5":{"type":"string","anyOf":[{"maxLength":1,"pattern":"^a$"},{"format":"email"}]},
+ "anyof6":{"type":"integer","anyOf":[{"maximum":1},{"format":"email"}]},
+ "anyof7":{"type":"integer","anyOf":[{"format":"email"},{"maximum":1,"minimum":0}]},
  "oneof":{"type":"string","oneOf":[{"format":"email"},{"format":"hostname"}]},
  "allof":{"type":"string","allOf":[{"format":"ipv4"}]},
  "notfmt":{"type":"string","not":{"format":"ipv4"}}}}}}`
@@ -133,7 +138,8 @@ func TestStringFormatsAgainstKube(t *testing.T) {
 		`{"patfmt":"x"}`, `{"patfmt":"12"}`, `{"maxfmt":"abcdef"}`, `{"minfmt":"abc"}`, `{"enumfmt":"b"}`,
 		`{"enumfmt":"a"}`, `{"ios":"x"}`, `{"ios":5}`, `{"ios":5.5}`, `{"ios":true}`, `{"nullfmt":null}`,
 		`{"nullfmt":"x"}`, `{"listitems":["x","a@b.c",null,5]}`, `{"intfmt":"x"}`, `{"intfmt":5}`,
-		`{"anyof":"@@"}`, `{"anyof":5}`, `{"anyof2":"@@"}`, `{"anyof2":5}`, `{"oneof":"@@"}`, `{"oneof":"a"}`,
+		`{"anyof":"@@"}`, `{"anyof":5}`, `{"anyof2":"@@"}`, `{"anyof2":5}`,
+		`{"anyof3":"@@"}`, `{"anyof4":"@@"}`, `{"anyof5":"@@"}`, `{"anyof6":5}`, `{"anyof7":5}`, `{"anyof7":"x"}`, `{"oneof":"@@"}`, `{"oneof":"a"}`,
 		`{"allof":"x"}`, `{"allof":true}`, `{"allof":{}}`, `{"allof":1.5}`, `{"notfmt":"1.2.3.4"}`, `{"notfmt":5}`,
 		`{"faa":5}`, `{"fbx":[1]}`, `{"fbx":{}}`,
 	} {
