@@ -15,10 +15,10 @@ import (
 )
 
 // Validator checks decoded JSON values against a schema: types, nullable,
-// required properties, enum, minimum/maximum, lengths, pattern, item and
-// property counts, list-type set and map uniqueness, int-or-string,
-// embedded resources and the value validations allOf, anyOf, oneOf and
-// not. Messages are worded as kube-apiserver words them
+// required properties, enum, minimum/maximum, lengths, pattern, string
+// formats, item and property counts, list-type set and map uniqueness,
+// int-or-string, embedded resources and the value validations allOf,
+// anyOf, oneOf and not. Messages are worded as kube-apiserver words them
 // for custom resources, for example
 //
 //	spec.replicas: Invalid value: 5000: spec.replicas in body should be less than or equal to 1000
@@ -32,6 +32,9 @@ type Validator struct {
 	// additional properties, sorted: an object is validated property
 	// by property in that order, without its keys sorted each time.
 	names map[*Schema][]property
+	// formats are the checks of the string formats kube-apiserver
+	// checks, by node.
+	formats map[*Schema]func(string) bool
 }
 
 // property is a schema's property and its name.
@@ -42,7 +45,8 @@ type property struct {
 
 // NewValidator compiles the patterns of s and returns its validator.
 func NewValidator(s *Schema) (*Validator, error) {
-	v := &Validator{root: s, patterns: map[*Schema]*regexp.Regexp{}, names: map[*Schema][]property{}}
+	v := &Validator{root: s, patterns: map[*Schema]*regexp.Regexp{}, names: map[*Schema][]property{},
+		formats: map[*Schema]func(string) bool{}}
 	if err := v.compile(s); err != nil {
 		return nil, err
 	}
@@ -59,6 +63,9 @@ func (v *Validator) compile(s *Schema) error {
 			return fmt.Errorf("schema: pattern %q: %w", s.Pattern, err)
 		}
 		v.patterns[s] = re
+	}
+	if check := formatCheckOf(s); check != nil {
+		v.formats[s] = check
 	}
 	if len(s.Properties) > 0 && s.AdditionalProperties == nil && v.names[s] == nil {
 		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
@@ -110,9 +117,10 @@ func (v *Validator) ValidateValue(p status.Path, x any) status.FieldErrors {
 
 // node validates x against s, appending to errs, in the order
 // kube-apiserver's validator checks a value: its type, its value
-// validations, then what applies to the kind of value it is (whatever
-// the type the schema says: a wrong type does not stop them), its enum,
-// and an object's members.
+// validations, then what applies to the kind of value it is (a
+// string's length, pattern and format; whatever the type the schema
+// says: a wrong type does not stop them), its enum, and an object's
+// members.
 func (v *Validator) node(s *Schema, p *vpath, x any, errs *status.FieldErrors) {
 	if s == nil {
 		return
@@ -124,6 +132,9 @@ func (v *Validator) node(s *Schema, p *vpath, x any, errs *status.FieldErrors) {
 	switch t := x.(type) {
 	case string:
 		v.str(s, p, t, errs)
+		if s.Format != "" {
+			v.format(s, p, t, errs)
+		}
 	case int64, float64:
 		number(s, p, x, errs)
 	case []any:

@@ -110,7 +110,7 @@ func checks(s *Schema, x any) int {
 	if s == nil {
 		return 0
 	}
-	n := 4
+	n := 4 + formatChecks(s, x)
 	switch t := x.(type) {
 	case nil, bool:
 		n--
