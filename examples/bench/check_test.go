@@ -219,7 +219,11 @@ func TestStoredWidgetSize(t *testing.T) {
 			if err := c.expect(http.StatusCreated, "POST", bench.CollectionPath, body); err != nil {
 				t.Fatal(err)
 			}
-			if err := c.expect(http.StatusOK, "PUT", bench.ObjectPath(name)+"/status", body); err != nil {
+			rv, ok := resourceVersionOf(c.resp.Bytes())
+			if !ok {
+				t.Fatalf("no resourceVersion in %s", c.resp.Bytes())
+			}
+			if err := c.expect(http.StatusOK, "PUT", bench.ObjectPath(name)+"/status", withResourceVersion(body, rv)); err != nil {
 				t.Fatal(err)
 			}
 			if err := c.expect(http.StatusOK, "GET", bench.ObjectPath(name), nil); err != nil {

@@ -501,6 +501,11 @@ func (c *client) load(i int) error {
 	if err := c.expect(http.StatusCreated, "POST", bench.CollectionPath, c.body); err != nil {
 		return err
 	}
+	created, ok := resourceVersionOf(c.resp.Bytes())
+	if !ok {
+		return fmt.Errorf("no resourceVersion in %s", c.resp.Bytes())
+	}
+	c.body = withResourceVersion(c.body, created)
 	if err := c.expect(http.StatusOK, "PUT", c.f.paths[i]+"/status", c.body); err != nil {
 		return err
 	}
@@ -536,6 +541,20 @@ func (c *client) update(i int) error {
 	}
 	f.rvs[i], f.replicas[i] = newRV, replicas
 	return nil
+}
+
+// withResourceVersion puts resourceVersion rv first in body's metadata:
+// an update of a Widget names the version it replaces, as one of a
+// custom resource must.
+func withResourceVersion(body []byte, rv string) []byte {
+	const key = `"metadata":{`
+	at := bytes.Index(body, []byte(key)) + len(key)
+	out := make([]byte, 0, len(body)+len(rv)+24)
+	out = append(out, body[:at]...)
+	out = append(out, `"resourceVersion":"`...)
+	out = append(out, rv...)
+	out = append(out, `",`...)
+	return append(out, body[at:]...)
 }
 
 // resourceVersionOf finds metadata.resourceVersion in an encoded Widget:

@@ -110,6 +110,9 @@ func WidgetKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: Group, Version: Version, Kind: "Widget", Resource: "widgets", Singular: "widget",
 		ShortNames: []string{"wd"}, Namespaced: true,
+		// An update names the resourceVersion it replaces, as
+		// kube-apiserver requires of a custom resource.
+		RequireResourceVersion: true,
 		Subresources: apiserver.Subresources{Status: true, Scale: &apiserver.Scale{SpecReplicasPath: ".spec.replicas",
 			StatusReplicasPath: ".status.readyReplicas", LabelSelectorPath: ".status.selector"}},
 		// The schema built from the struct tags defaults replicas and
@@ -135,9 +138,10 @@ func WidgetKind() apiserver.Kind {
 func GadgetKind() apiserver.Kind {
 	return apiserver.Kind{
 		Group: Group, Version: Version, Kind: "Gadget", Resource: "gadgets", Singular: "gadget",
-		Namespaced:     false,
-		New:            func() meta.Object { return &Gadget{} },
-		PrinterColumns: []apiserver.PrinterColumn{gadgetAge()},
+		Namespaced:             false,
+		RequireResourceVersion: true,
+		New:                    func() meta.Object { return &Gadget{} },
+		PrinterColumns:         []apiserver.PrinterColumn{gadgetAge()},
 	}
 }
 

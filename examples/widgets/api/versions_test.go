@@ -32,18 +32,27 @@ func TestWidgetV1beta1Validation(t *testing.T) {
 		v1      = "/apis/stable.example.com/v1/namespaces/default/widgets"
 		v1beta1 = "/apis/stable.example.com/v1beta1/namespaces/default/widgets"
 	)
-	if code, body := send(t, ts, "POST", v1beta1, `{"metadata":{"name":"w"},"spec":{"count":2,"color":"red","size":"L","serial":"SN-7"}}`); code != http.StatusCreated {
-		t.Fatalf("create: %d %s", code, body)
+	code, created := send(t, ts, "POST", v1beta1, `{"metadata":{"name":"w"},"spec":{"count":2,"color":"red","size":"L","serial":"SN-7"}}`)
+	if code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, created)
 	}
+	var w struct {
+		meta.ObjectMeta `json:"metadata"`
+	}
+	if err := json.Unmarshal(created, &w); err != nil {
+		t.Fatal(err)
+	}
+	// An update names the version it replaces (a failed one leaves it).
+	rv := `"resourceVersion":"` + w.ResourceVersion + `"`
 	tests := []struct {
 		name, method, path, body string
 		want                     []string
 	}{
 		{"count over its maximum", "POST", v1beta1, `{"metadata":{"name":"a"},"spec":{"count":1001}}`, []string{"spec.count"}},
-		{"count under its minimum", "PUT", v1beta1 + "/w", `{"metadata":{"name":"w"},"spec":{"count":-1,"size":"L","serial":"SN-7"}}`, []string{"spec.count"}},
+		{"count under its minimum", "PUT", v1beta1 + "/w", `{"metadata":{"name":"w",` + rv + `},"spec":{"count":-1,"size":"L","serial":"SN-7"}}`, []string{"spec.count"}},
 		{"serial malformed (CEL)", "POST", v1beta1, `{"metadata":{"name":"b"},"spec":{"serial":"7"}}`, []string{"spec.serial"}},
-		{"serial changed (CEL, oldSelf)", "PUT", v1beta1 + "/w", `{"metadata":{"name":"w"},"spec":{"count":2,"serial":"SN-8"}}`, []string{"spec.serial"}},
-		{"serial removed through v1 (CEL, oldSelf)", "PUT", v1 + "/w", `{"metadata":{"name":"w"},"spec":{"replicas":2,"size":"L"}}`, []string{"spec.serial"}},
+		{"serial changed (CEL, oldSelf)", "PUT", v1beta1 + "/w", `{"metadata":{"name":"w",` + rv + `},"spec":{"count":2,"serial":"SN-8"}}`, []string{"spec.serial"}},
+		{"serial removed through v1 (CEL, oldSelf)", "PUT", v1 + "/w", `{"metadata":{"name":"w",` + rv + `},"spec":{"replicas":2,"size":"L"}}`, []string{"spec.serial"}},
 		{"replicas over its maximum through v1", "POST", v1, `{"metadata":{"name":"a"},"spec":{"replicas":1001}}`, []string{"spec.replicas"}},
 	}
 	for _, tc := range tests {
