@@ -47,19 +47,17 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 		errs = append(errs, verrs...)
 	}
 	st := versions[vi]
-	if len(versions) == 1 && !st.Deprecated {
-		fields, ferrs := versionFields(crd, vi, st.Schema)
+	if len(versions) == 1 && !st.Deprecated && !st.NotServed {
 		k.Version, k.Schema, k.PrinterColumns, k.Subresources = st.Name, st.Schema, st.PrinterColumns, *st.Subresources
-		k.SelectableFields = fields
-		return k, append(errs, ferrs...)
+		k.SelectableFields = selectableFields(crd.Spec.Versions[vi].SelectableFields)
+		return k, errs
 	}
 	for i := range versions {
-		fields, ferrs := versionFields(crd, i, versions[i].Schema)
+		fields := selectableFields(crd.Spec.Versions[i].SelectableFields)
 		if fields == nil {
 			fields = map[string]func(meta.Object) string{} // none, not the kind's
 		}
 		versions[i].SelectableFields = fields
-		errs = append(errs, ferrs...)
 	}
 	k.Versions = versions
 	w, cerr := newWebhook(crd)
@@ -70,13 +68,6 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 		k.Convert, k.ConvertList = w.convert, w.convertList
 	}
 	return k, errs
-}
-
-// versionFields are the selectable fields of the definition's version i,
-// read from objects in that version.
-func versionFields(crd *CustomResourceDefinition, i int, sch *schema.Schema) (map[string]func(meta.Object) string, status.FieldErrors) {
-	return selectableFields(crd.Spec.Versions[i].SelectableFields, sch,
-		status.NewPath("spec", "versions").Index(i).Child("selectableFields"))
 }
 
 // kindVersion is one version, the i-th, of a definition as a version of
@@ -101,9 +92,8 @@ func kindVersion(v *CustomResourceDefinitionVersion, vp status.Path, places sche
 			}
 		}
 	}
-	cols, cerrs := printerColumns(v.AdditionalPrinterColumns, vp.Child("additionalPrinterColumns"))
-	kv.PrinterColumns = cols
-	return kv, append(errs, cerrs...)
+	kv.PrinterColumns = printerColumns(v.AdditionalPrinterColumns)
+	return kv, errs
 }
 
 // compileSchema checks that a version's schema is structural and
@@ -160,40 +150,28 @@ func metadataRestrictions(v any) map[string]any {
 	return out
 }
 
-var columnTypes = []string{"integer", "number", "string", "boolean", "date"}
-
 // printerColumns turns a version's columns into the kind's; a version
-// without any shows Age, as kube-apiserver does.
-func printerColumns(in []CustomResourceColumnDefinition, p status.Path) ([]apiserver.PrinterColumn, status.FieldErrors) {
+// without any shows Age, as kube-apiserver does. The columns were
+// checked with the definition (see columnErrors); a path kapi cannot
+// follow gives empty cells.
+func printerColumns(in []CustomResourceColumnDefinition) []apiserver.PrinterColumn {
 	if len(in) == 0 {
 		return []apiserver.PrinterColumn{{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp",
-			Description: "CreationTimestamp is a timestamp representing the server time when this object was created."}}, nil
+			Description: "CreationTimestamp is a timestamp representing the server time when this object was created."}}
 	}
-	var errs status.FieldErrors
 	out := make([]apiserver.PrinterColumn, 0, len(in))
-	for i, c := range in {
-		cp := p.Index(i)
-		if c.Name == "" {
-			errs = append(errs, status.Required(cp.Child("name"), ""))
-		}
-		if !contains(columnTypes, c.Type) {
-			errs = append(errs, status.NotSupported(cp.Child("type"), c.Type, columnTypes))
-		}
-		if c.Format != "" && !contains([]string{"int32", "int64", "float", "double", "byte", "date", "date-time", "password"}, c.Format) {
-			errs = append(errs, status.NotSupported(cp.Child("format"), c.Format, []string{"int32", "int64", "float", "double", "byte", "date", "date-time", "password"}))
-		}
-		path, err := parsePath(c.JSONPath)
-		if err != nil {
-			errs = append(errs, status.InvalidValue(cp.Child("jsonPath"), c.JSONPath, "must be a simple json path starting with .: "+err.Error()))
-			continue
-		}
+	for _, c := range in {
 		col := apiserver.PrinterColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority, JSONPath: c.JSONPath}
-		if !path.simple() || path[0].field != "metadata" {
+		path, err := parsePath(c.JSONPath)
+		switch {
+		case err != nil:
+			col.Cell = func(meta.Object) any { return nil }
+		case !path.simple() || path[0].field != "metadata":
 			col.Cell = cellFunc(path, c.Type)
 		}
 		out = append(out, col)
 	}
-	return out, errs
+	return out
 }
 
 // cellFunc computes a column's cell from an object's content.
@@ -251,42 +229,23 @@ func typedCell(v any, typ string) any {
 }
 
 // selectableFields turns a version's selectable fields into accessors
-// of the kind's objects; each must name a string, integer or boolean
-// field of the schema, as kube requires.
-func selectableFields(in []SelectableField, sch *schema.Schema, p status.Path) (map[string]func(meta.Object) string, status.FieldErrors) {
+// of the kind's objects. The fields were checked with the definition
+// (see selectableFieldErrors): each names a scalar property.
+func selectableFields(in []SelectableField) map[string]func(meta.Object) string {
 	if len(in) == 0 {
-		return nil, nil
+		return nil
 	}
-	var errs status.FieldErrors
 	out := map[string]func(meta.Object) string{}
-	for i, f := range in {
-		fp := p.Index(i).Child("jsonPath")
+	for _, f := range in {
 		path, err := parsePath(f.JSONPath)
 		if err != nil || !path.simple() {
-			errs = append(errs, status.InvalidValue(fp, f.JSONPath, "must be a simple json path starting with ."))
 			continue
 		}
 		names := make([]string, len(path))
 		for j, st := range path {
 			names[j] = st.field
 		}
-		if sch != nil {
-			fs := sch.Lookup(names...)
-			switch {
-			case fs == nil:
-				errs = append(errs, status.InvalidValue(fp, f.JSONPath, "is an invalid path"))
-				continue
-			case fs.Type != "string" && fs.Type != "integer" && fs.Type != "boolean":
-				errs = append(errs, status.InvalidValue(fp, f.JSONPath, "must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed."))
-				continue
-			}
-		}
-		name := strings.Join(names, ".")
-		if _, dup := out[name]; dup {
-			errs = append(errs, status.Duplicate(fp, f.JSONPath))
-			continue
-		}
-		out[name] = func(obj meta.Object) string {
+		out[strings.Join(names, ".")] = func(obj meta.Object) string {
 			u, ok := obj.(*meta.Unstructured)
 			if !ok {
 				return ""
@@ -304,7 +263,7 @@ func selectableFields(in []SelectableField, sch *schema.Schema, p status.Path) (
 			return fmt.Sprint(v)
 		}
 	}
-	return out, errs
+	return out
 }
 
 func contains(list []string, v string) bool {

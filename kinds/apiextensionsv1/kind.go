@@ -94,25 +94,21 @@ func DefinitionKind(check func(apiserver.Kind) error, rules schema.RuleEngine) a
 			}
 			return validateAll(obj.(*CustomResourceDefinition), prev, check, rules)
 		},
-		Deletion: &apiserver.DeletionHooks{Mark: markDeleting},
+		// The name is checked with the rest (see validate), as kube
+		// checks it: a DNS subdomain that is <plural>.<group>.
+		ValidateName: func(string) []string { return nil },
+		Deletion:     &apiserver.DeletionHooks{Mark: markDeleting},
 	}
 }
 
 // validateAll checks a definition and the kind it defines.
 func validateAll(crd, old *CustomResourceDefinition, check func(apiserver.Kind) error, rules schema.RuleEngine) status.FieldErrors {
-	errs := validate(crd, old)
-	if len(errs) > 0 {
+	if errs := validate(crd, old, rules); len(errs) > 0 {
 		return errs
 	}
 	k, errs := KindFor(crd)
-	if len(errs) > 0 {
+	if len(errs) > 0 || check == nil {
 		return errs
-	}
-	if errs := ruleErrors(crd, k, rules); len(errs) > 0 {
-		return errs
-	}
-	if check == nil {
-		return nil
 	}
 	if err := check(k); err != nil {
 		return status.FieldErrors{kindError(crd, err)}
@@ -146,8 +142,9 @@ func setDefaults(crd *CustomResourceDefinition) {
 	if crd.Spec.Conversion == nil {
 		crd.Spec.Conversion = &CustomResourceConversion{Strategy: NoneConverter}
 	}
-	if c := crd.Spec.Conversion; c.Strategy == WebhookConverter && c.Webhook != nil && len(c.Webhook.ConversionReviewVersions) == 0 {
-		c.Webhook.ConversionReviewVersions = []string{"v1"}
+	if w := crd.Spec.Conversion.Webhook; w != nil && w.ClientConfig != nil && w.ClientConfig.Service != nil && w.ClientConfig.Service.Port == nil {
+		port := int32(443)
+		w.ClientConfig.Service.Port = &port
 	}
 }
 

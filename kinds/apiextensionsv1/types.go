@@ -13,18 +13,18 @@ import (
 type CustomResourceDefinition struct {
 	meta.TypeMeta   `json:",inline"`
 	meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
-	Spec            CustomResourceDefinitionSpec   `json:"spec" protobuf:"bytes,2,opt,name=spec"`
+	Spec            CustomResourceDefinitionSpec   `json:"spec" protobuf:"bytes,2,opt,name=spec" optional:"true"`
 	Status          CustomResourceDefinitionStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // CustomResourceDefinitionSpec is what a definition asks for.
 type CustomResourceDefinitionSpec struct {
 	// Group is the API group of the kind ("stable.example.com").
-	Group string `json:"group" protobuf:"bytes,1,opt,name=group"`
+	Group string `json:"group" protobuf:"bytes,1,opt,name=group" optional:"true"`
 	// Names are the kind's names.
-	Names CustomResourceDefinitionNames `json:"names" protobuf:"bytes,3,opt,name=names"`
+	Names CustomResourceDefinitionNames `json:"names" protobuf:"bytes,3,opt,name=names" optional:"true"`
 	// Scope is Namespaced or Cluster.
-	Scope string `json:"scope" protobuf:"bytes,4,opt,name=scope"`
+	Scope string `json:"scope" protobuf:"bytes,4,opt,name=scope" optional:"true"`
 	// Versions are the versions served; exactly one is the storage
 	// version.
 	Versions []CustomResourceDefinitionVersion `json:"versions" protobuf:"bytes,7,rep,name=versions"`
@@ -36,19 +36,19 @@ type CustomResourceDefinitionSpec struct {
 
 // CustomResourceDefinitionNames are the names of a kind.
 type CustomResourceDefinitionNames struct {
-	Plural     string   `json:"plural" protobuf:"bytes,1,opt,name=plural"`
+	Plural     string   `json:"plural" protobuf:"bytes,1,opt,name=plural" optional:"true"`
 	Singular   string   `json:"singular,omitempty" protobuf:"bytes,2,opt,name=singular"`
 	ShortNames []string `json:"shortNames,omitempty" protobuf:"bytes,3,opt,name=shortNames"`
-	Kind       string   `json:"kind" protobuf:"bytes,4,opt,name=kind"`
+	Kind       string   `json:"kind" protobuf:"bytes,4,opt,name=kind" optional:"true"`
 	ListKind   string   `json:"listKind,omitempty" protobuf:"bytes,5,opt,name=listKind"`
 	Categories []string `json:"categories,omitempty" protobuf:"bytes,6,rep,name=categories"`
 }
 
 // CustomResourceDefinitionVersion is one version of the kind.
 type CustomResourceDefinitionVersion struct {
-	Name               string                    `json:"name" protobuf:"bytes,1,opt,name=name"`
-	Served             bool                      `json:"served" protobuf:"varint,2,opt,name=served"`
-	Storage            bool                      `json:"storage" protobuf:"varint,3,opt,name=storage"`
+	Name               string                    `json:"name" protobuf:"bytes,1,opt,name=name" optional:"true"`
+	Served             bool                      `json:"served" protobuf:"varint,2,opt,name=served" optional:"true"`
+	Storage            bool                      `json:"storage" protobuf:"varint,3,opt,name=storage" optional:"true"`
 	Deprecated         bool                      `json:"deprecated,omitempty" protobuf:"varint,7,opt,name=deprecated"`
 	DeprecationWarning *string                   `json:"deprecationWarning,omitempty" protobuf:"bytes,8,opt,name=deprecationWarning"`
 	Schema             *CustomResourceValidation `json:"schema,omitempty" protobuf:"bytes,4,opt,name=schema"`
@@ -105,30 +105,30 @@ type CustomResourceSubresourceStatus struct{}
 
 // CustomResourceSubresourceScale maps /scale onto the kind's fields.
 type CustomResourceSubresourceScale struct {
-	SpecReplicasPath   string  `json:"specReplicasPath" protobuf:"bytes,1,name=specReplicasPath"`
-	StatusReplicasPath string  `json:"statusReplicasPath" protobuf:"bytes,2,opt,name=statusReplicasPath"`
+	SpecReplicasPath   string  `json:"specReplicasPath" protobuf:"bytes,1,name=specReplicasPath" optional:"true"`
+	StatusReplicasPath string  `json:"statusReplicasPath" protobuf:"bytes,2,opt,name=statusReplicasPath" optional:"true"`
 	LabelSelectorPath  *string `json:"labelSelectorPath,omitempty" protobuf:"bytes,3,opt,name=labelSelectorPath"`
 }
 
 // CustomResourceColumnDefinition is a column of kubectl get.
 type CustomResourceColumnDefinition struct {
-	Name        string `json:"name" protobuf:"bytes,1,opt,name=name"`
-	Type        string `json:"type" protobuf:"bytes,2,opt,name=type"`
+	Name        string `json:"name" protobuf:"bytes,1,opt,name=name" optional:"true"`
+	Type        string `json:"type" protobuf:"bytes,2,opt,name=type" optional:"true"`
 	Format      string `json:"format,omitempty" protobuf:"bytes,3,opt,name=format"`
 	Description string `json:"description,omitempty" protobuf:"bytes,4,opt,name=description"`
 	Priority    int32  `json:"priority,omitempty" protobuf:"bytes,5,opt,name=priority"`
-	JSONPath    string `json:"jsonPath" protobuf:"bytes,6,opt,name=jsonPath"`
+	JSONPath    string `json:"jsonPath" protobuf:"bytes,6,opt,name=jsonPath" optional:"true"`
 }
 
 // SelectableField is a field field selectors may name.
 type SelectableField struct {
-	JSONPath string `json:"jsonPath" protobuf:"bytes,1,opt,name=jsonPath"`
+	JSONPath string `json:"jsonPath" protobuf:"bytes,1,opt,name=jsonPath" optional:"true"`
 }
 
 // CustomResourceConversion says how objects convert between versions.
 type CustomResourceConversion struct {
 	// Strategy is None or Webhook.
-	Strategy string             `json:"strategy" protobuf:"bytes,1,name=strategy"`
+	Strategy string             `json:"strategy" protobuf:"bytes,1,name=strategy" optional:"true"`
 	Webhook  *WebhookConversion `json:"webhook,omitempty" protobuf:"bytes,2,opt,name=webhook"`
 }
 
@@ -147,8 +147,8 @@ type WebhookClientConfig struct {
 
 // ServiceReference names a Service a webhook is reached through.
 type ServiceReference struct {
-	Namespace string  `json:"namespace" protobuf:"bytes,1,opt,name=namespace"`
-	Name      string  `json:"name" protobuf:"bytes,2,opt,name=name"`
+	Namespace string  `json:"namespace" protobuf:"bytes,1,opt,name=namespace" optional:"true"`
+	Name      string  `json:"name" protobuf:"bytes,2,opt,name=name" optional:"true"`
 	Path      *string `json:"path,omitempty" protobuf:"bytes,3,opt,name=path"`
 	Port      *int32  `json:"port,omitempty" protobuf:"varint,4,opt,name=port"`
 }
@@ -156,7 +156,7 @@ type ServiceReference struct {
 // CustomResourceDefinitionStatus is what the server reports.
 type CustomResourceDefinitionStatus struct {
 	Conditions     []CustomResourceDefinitionCondition `json:"conditions,omitempty" listType:"map" listMapKey:"type" protobuf:"bytes,1,opt,name=conditions"`
-	AcceptedNames  CustomResourceDefinitionNames       `json:"acceptedNames" protobuf:"bytes,2,opt,name=acceptedNames"`
+	AcceptedNames  CustomResourceDefinitionNames       `json:"acceptedNames" protobuf:"bytes,2,opt,name=acceptedNames" optional:"true"`
 	StoredVersions []string                            `json:"storedVersions" protobuf:"bytes,3,rep,name=storedVersions"`
 	// ObservedGeneration is the generation the status was last made
 	// from.
@@ -166,7 +166,7 @@ type CustomResourceDefinitionStatus struct {
 // CustomResourceDefinitionCondition is one condition of a definition.
 type CustomResourceDefinitionCondition struct {
 	Type               string    `json:"type" protobuf:"bytes,1,opt,name=type"`
-	Status             string    `json:"status" protobuf:"bytes,2,opt,name=status"`
+	Status             string    `json:"status" protobuf:"bytes,2,opt,name=status" optional:"true"`
 	LastTransitionTime meta.Time `json:"lastTransitionTime,omitempty" protobuf:"bytes,3,opt,name=lastTransitionTime"`
 	Reason             string    `json:"reason,omitempty" protobuf:"bytes,4,opt,name=reason"`
 	Message            string    `json:"message,omitempty" protobuf:"bytes,5,opt,name=message"`
