@@ -41,9 +41,12 @@
 //
 // The types mirror k8s.io/apiextensions-apiserver's v1 types field for
 // field, in JSON and in protobuf (with its field numbers); a version's
-// openAPIV3Schema is kept as the JSON it was written in, and travels in
-// protobuf as a typed JSONSchemaProps whose JSON values (default,
-// example, enum) are re-encoded as kube-apiserver stores them.
+// openAPIV3Schema is kept as JSON in the form kube-apiserver writes it
+// back (its fields in kube's order, unknown ones dropped, JSON values
+// such as default, example and enum re-encoded as kube stores them;
+// unknown and duplicate fields in it are reported as kube's decoder
+// reports them, see [CustomResourceDefinition.StrictShadow]), and
+// travels in protobuf as a typed JSONSchemaProps.
 package apiextensionsv1
 
 import (

@@ -3,6 +3,8 @@ package apiextensionsv1
 import (
 	"encoding/json"
 
+	kjson "sigs.k8s.io/json"
+
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 )
@@ -60,13 +62,13 @@ type CustomResourceDefinitionVersion struct {
 
 // CustomResourceValidation holds a version's schema.
 type CustomResourceValidation struct {
-	// OpenAPIV3Schema is the structural schema of the kind, kept as the
-	// JSON it was written in; in protobuf it is a typed JSONSchemaProps
-	// (see schemaproto.go).
+	// OpenAPIV3Schema is the structural schema of the kind, kept as
+	// the JSON kube-apiserver would write of it; in protobuf it is a
+	// typed JSONSchemaProps (see schemaproto.go).
 	OpenAPIV3Schema JSONSchemaProps `json:"openAPIV3Schema,omitempty" protobuf:"bytes,1,opt,name=openAPIV3Schema"`
 }
 
-// JSONSchemaProps is an OpenAPI v3 schema, kept as JSON.
+// JSONSchemaProps is an OpenAPI v3 schema, kept as JSON in kube's form.
 type JSONSchemaProps json.RawMessage
 
 // MarshalJSON writes the schema as it is, or null.
@@ -77,13 +79,24 @@ func (p JSONSchemaProps) MarshalJSON() ([]byte, error) {
 	return p, nil
 }
 
-// UnmarshalJSON keeps a copy of the JSON.
+// UnmarshalJSON keeps the schema as kube-apiserver keeps it: read into
+// its typed form and written back, so that its fields come in kube's
+// order, unknown ones are gone and JSON values (default, example, enum)
+// are re-encoded as kube stores them.
 func (p *JSONSchemaProps) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		*p = nil
 		return nil
 	}
-	*p = append((*p)[:0], b...)
+	s := &schemaProps{}
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(b, s); err != nil {
+		return err
+	}
+	out, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	*p = out
 	return nil
 }
 
