@@ -109,12 +109,22 @@ func compileSchema(v *CustomResourceDefinitionVersion, p status.Path) (*schema.S
 		return nil, status.FieldErrors{status.InvalidValue(p, string(v.Schema.OpenAPIV3Schema), "must be a JSON object")}
 	}
 	// As kube-apiserver: the defaults are checked once the schema is
-	// structural; defaults where none may be are refused either way.
-	errs := structuralErrors(doc, p)
-	if len(errs) == 0 {
-		errs = defaultErrors(doc, p)
+	// structural; defaults where none may be are refused either way. A
+	// schema with a keyword kube's structural form cannot hold is not
+	// checked as structural at all, and that keyword is its problem only
+	// when the nodes' checks find nothing else.
+	var errs status.FieldErrors
+	unsupported := unsupportedKeyword(doc)
+	if unsupported == "" {
+		if errs = structuralErrors(doc, p); len(errs) == 0 {
+			errs = defaultErrors(doc, p)
+		}
 	}
-	if errs = append(errs, schemaErrors(doc, p)...); len(errs) > 0 {
+	errs = append(errs, schemaErrors(doc, p)...)
+	if unsupported != "" && len(errs) == 0 {
+		errs = status.FieldErrors{status.InvalidValue(p, "", unsupported)}
+	}
+	if len(errs) > 0 {
 		return nil, errs
 	}
 	if props, ok := doc["properties"].(map[string]any); ok && props["metadata"] != nil {
