@@ -200,13 +200,17 @@ func (c *Controller) uninstall(name string) {
 	}
 }
 
-// establish sets Established once the kind is served.
+// establish sets Established once the kind is served (False while the
+// conversion webhook's caBundle trusts nothing, as kube says).
 func (c *Controller) establish(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) error {
 	if crd.IsEstablished() {
 		return nil
 	}
-	crd.SetCondition(apiextensionsv1.CustomResourceDefinitionCondition{Type: apiextensionsv1.Established,
-		Status: apiextensionsv1.ConditionTrue, Reason: "InitialNamesAccepted", Message: "the initial names have been accepted"}, meta.Now())
+	cond := apiextensionsv1.EstablishedCondition(crd)
+	if old := crd.Condition(apiextensionsv1.Established); old != nil && old.Status == cond.Status && old.Reason == cond.Reason {
+		return nil
+	}
+	crd.SetCondition(cond, meta.Now())
 	return c.updateStatus(ctx, crd)
 }
 

@@ -13,7 +13,10 @@ import (
 // that is otherwise sound.
 func validate(crd, old *CustomResourceDefinition, rules schema.RuleEngine) status.FieldErrors {
 	c := &checker{crd: crd, shared: sharedPartsOf(crd.Spec.Versions), rules: rules, conversion: conversionOptionsFor(old)}
-	errs := c.metadataErrors()
+	var errs status.FieldErrors
+	if old == nil {
+		errs = c.metadataErrors() // an update cannot change the name
+	}
 	errs = append(errs, c.specErrors()...)
 	if old != nil {
 		errs = append(errs, validateUpdate(crd, old)...)

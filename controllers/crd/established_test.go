@@ -1,0 +1,45 @@
+package crd_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/kapi-dev/kapi/kinds/apiextensionsv1"
+)
+
+// TestInvalidCABundleNotEstablished: a definition whose conversion
+// webhook's caBundle holds no certificate is taken, its names accepted,
+// but it is not established, with kube-apiserver's reason and message;
+// once the bundle is good it is.
+func TestInvalidCABundleNotEstablished(t *testing.T) {
+	e := start(t)
+	d := manifest(t, twoVersionCRD)
+	url := "https://x.example.com/convert"
+	d.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{Strategy: apiextensionsv1.WebhookConverter,
+		Webhook: &apiextensionsv1.WebhookConversion{ConversionReviewVersions: []string{"v1"},
+			ClientConfig: &apiextensionsv1.WebhookClientConfig{URL: &url, CABundle: []byte("foo")}}}
+	b, _ := json.Marshal(d)
+	if code, body := e.do(t, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "application/json", string(b)); code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	established := func(status, reason, message string) func() (bool, string) {
+		return func() (bool, string) {
+			got := e.definition(t, d.Name)
+			c := got.Condition(apiextensionsv1.Established)
+			if c == nil {
+				return false, "no Established condition"
+			}
+			return c.Status == status && c.Reason == reason && c.Message == message, c.Status + " " + c.Reason + ": " + c.Message
+		}
+	}
+	eventually(t, "Established False", established(apiextensionsv1.ConditionFalse, "InvalidCABundle", "The conversion webhook CABundle is invalid"))
+
+	got := e.definition(t, d.Name)
+	got.Spec.Conversion.Webhook.ClientConfig.CABundle = nil
+	b, _ = json.Marshal(&got)
+	if code, body := e.do(t, "PUT", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+d.Name, "application/json", string(b)); code != http.StatusOK {
+		t.Fatalf("update: %d %s", code, body)
+	}
+	eventually(t, "Established True", established(apiextensionsv1.ConditionTrue, "InitialNamesAccepted", "the initial names have been accepted"))
+}

@@ -1,0 +1,106 @@
+package apiextensionsv1
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// updateBase is the definition the updates below replace, as kube-apiserver
+// holds it after the create: defaulted, with a conversion webhook.
+const updateBase = `{"metadata":{"name":"ups.example.com"},"spec":{"group":"example.com","scope":"Namespaced",
+ "names":{"plural":"ups","singular":"up","kind":"Up","listKind":"UpList"},
+ "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object"}}}],
+ "conversion":{"strategy":"Webhook","webhook":{"clientConfig":{"url":"https://x.example.com/c"},"conversionReviewVersions":["v1"]}}},
+ "status":{"storedVersions":["v1"]}}`
+
+// TestValidateUpdate checks the rules of an update as kube-apiserver
+// v1.37 answered them: group and plural never change, scope and kind
+// not once the definition is established; the name is not checked again
+// against them; a caBundle is checked once the one replaced was good.
+func TestValidateUpdate(t *testing.T) {
+	tests := []struct {
+		name        string
+		established bool
+		oldCA       []byte
+		change      func(*CustomResourceDefinition)
+		want        []string
+	}{
+		{"scope before established", false, nil, func(d *CustomResourceDefinition) { d.Spec.Scope = ClusterScoped }, nil},
+		{"kind before established", false, nil, func(d *CustomResourceDefinition) { d.Spec.Names.Kind, d.Spec.Names.ListKind = "Up2", "Up2List" }, nil},
+		{"scope", true, nil, func(d *CustomResourceDefinition) { d.Spec.Scope = ClusterScoped },
+			[]string{`spec.scope: Invalid value: "Cluster": field is immutable`}},
+		{"kind", true, nil, func(d *CustomResourceDefinition) { d.Spec.Names.Kind, d.Spec.Names.ListKind = "Up2", "Up2List" },
+			[]string{`spec.names.kind: Invalid value: "Up2": field is immutable`}},
+		{"plural and group", false, nil, func(d *CustomResourceDefinition) { d.Spec.Names.Plural, d.Spec.Group = "ups2", "example2.com" },
+			[]string{`spec.group: Invalid value: "example2.com": field is immutable`, `spec.names.plural: Invalid value: "ups2": field is immutable`}},
+		{"all", true, nil, func(d *CustomResourceDefinition) {
+			d.Spec.Scope, d.Spec.Names.Kind, d.Spec.Names.ListKind = ClusterScoped, "Up2", "Up2List"
+			d.Spec.Names.Plural, d.Spec.Group = "ups2", "example2.com"
+		}, []string{`spec.scope: Invalid value: "Cluster": field is immutable`, `spec.names.kind: Invalid value: "Up2": field is immutable`,
+			`spec.group: Invalid value: "example2.com": field is immutable`, `spec.names.plural: Invalid value: "ups2": field is immutable`}},
+		{"singular", true, nil, func(d *CustomResourceDefinition) { d.Spec.Names.Singular = "upx" }, nil},
+		{"bad caBundle before established", false, nil, func(d *CustomResourceDefinition) { caBundle(d, []byte("foo")) }, nil},
+		{"bad caBundle after a bad one", true, []byte("bar"), func(d *CustomResourceDefinition) { caBundle(d, []byte("foo")) }, nil},
+		{"bad caBundle", true, nil, func(d *CustomResourceDefinition) { caBundle(d, []byte("foo")) },
+			[]string{`spec.conversion.webhookClientConfig.caBundle: Invalid value: "Zm9v": unable to load root certificates: unable to parse bytes as PEM block`}},
+		{"caBundle with a bad certificate", true, nil, func(d *CustomResourceDefinition) {
+			caBundle(d, []byte("-----BEGIN CERTIFICATE-----\nabcd\n-----END CERTIFICATE-----\n"))
+		}, []string{`spec.conversion.webhookClientConfig.caBundle: Invalid value: "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCmFiY2QKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=": unable to load root certificates: failed to parse certificate: x509: malformed certificate`}},
+		{"review versions none known", true, nil, func(d *CustomResourceDefinition) { d.Spec.Conversion.Webhook.ConversionReviewVersions = []string{"v9"} },
+			[]string{`spec.conversion.conversionReviewVersions: Invalid value: ["v9"]: must include at least one of v1, v1beta1`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			old := updateDefinition(t)
+			if tc.established {
+				old.SetCondition(EstablishedCondition(old), old.CreationTimestamp)
+			}
+			if tc.oldCA != nil {
+				caBundle(old, tc.oldCA)
+			}
+			crd := updateDefinition(t)
+			if tc.oldCA != nil {
+				caBundle(crd, tc.oldCA)
+			}
+			tc.change(crd)
+			var got []string
+			for _, e := range validate(crd, old, nil) {
+				got = append(got, e.Error())
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("errors (-kube-apiserver +kapi):\n%s", diff)
+			}
+		})
+	}
+}
+
+func updateDefinition(t *testing.T) *CustomResourceDefinition {
+	t.Helper()
+	crd := &CustomResourceDefinition{}
+	if err := json.Unmarshal([]byte(updateBase), crd); err != nil {
+		t.Fatal(err)
+	}
+	return crd
+}
+
+func caBundle(crd *CustomResourceDefinition, b []byte) {
+	crd.Spec.Conversion.Webhook.ClientConfig.CABundle = b
+}
+
+// TestEstablishedCondition: a conversion webhook whose caBundle trusts
+// nothing keeps the definition from being established, in kube's words.
+func TestEstablishedCondition(t *testing.T) {
+	crd := &CustomResourceDefinition{}
+	if got := EstablishedCondition(crd); got.Status != ConditionTrue || got.Reason != "InitialNamesAccepted" {
+		t.Errorf("without a webhook: %+v", got)
+	}
+	crd.Spec.Conversion = &CustomResourceConversion{Strategy: WebhookConverter,
+		Webhook: &WebhookConversion{ClientConfig: &WebhookClientConfig{CABundle: []byte("foo")}}}
+	want := CustomResourceDefinitionCondition{Type: Established, Status: ConditionFalse, Reason: "InvalidCABundle",
+		Message: "The conversion webhook CABundle is invalid"}
+	if diff := cmp.Diff(want, EstablishedCondition(crd)); diff != "" {
+		t.Errorf("bad caBundle (-want +got):\n%s", diff)
+	}
+}
