@@ -165,6 +165,10 @@ func (c *Controller) install(crd *apiextensionsv1.CustomResourceDefinition) erro
 		have.terminating.Store(crd.IsTerminating())
 		return nil
 	}
+	if !crd.Served() {
+		c.uninstall(crd.Name) // as kube, a definition serving no version is taken but serves nothing
+		return nil
+	}
 	k, errs := apiextensionsv1.KindFor(crd)
 	if len(errs) > 0 {
 		return errs
@@ -237,6 +241,11 @@ func (c *Controller) finalize(ctx context.Context, crd *apiextensionsv1.CustomRe
 	c.mu.Lock()
 	in := c.installed[crd.Name]
 	c.mu.Unlock()
+	if in == nil {
+		// No version is served: there is no kind to delete objects
+		// through (those written while one was served stay stored).
+		return 0, c.dropCleanupFinalizer(ctx, crd)
+	}
 	in.terminating.Store(true)
 	path := "/apis/" + in.group + "/" + crd.StorageVersion() + "/" + in.resource
 	err := c.c.Delete(ctx, path, meta.DeleteOptions{})
@@ -261,6 +270,17 @@ func (c *Controller) finalize(ctx context.Context, crd *apiextensionsv1.CustomRe
 		return 0, nil
 	}
 	return 0, err
+}
+
+// dropCleanupFinalizer lets a deleted definition go; a conflict or the
+// definition gone is left to the next event.
+func (c *Controller) dropCleanupFinalizer(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) error {
+	crd.Finalizers = slices.DeleteFunc(crd.Finalizers, func(f string) bool { return f == apiextensionsv1.CleanupFinalizer })
+	err := c.c.Update(ctx, definitions+"/"+crd.Name, crd)
+	if status.IsConflict(err) || status.IsNotFound(err) {
+		return nil
+	}
+	return err
 }
 
 // Installed reports whether this controller serves the kind of the

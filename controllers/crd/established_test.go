@@ -43,3 +43,52 @@ func TestInvalidCABundleNotEstablished(t *testing.T) {
 	}
 	eventually(t, "Established True", established(apiextensionsv1.ConditionTrue, "InitialNamesAccepted", "the initial names have been accepted"))
 }
+
+// TestNoVersionServed: a definition that serves no version is taken and
+// established, as kube-apiserver takes it, but its kind is not served;
+// serving a version serves it, and the definition deletes.
+func TestNoVersionServed(t *testing.T) {
+	e := start(t)
+	d := manifest(t, crontabCRD)
+	d.Spec.Versions[0].Served = false
+	b, _ := json.Marshal(d)
+	if code, body := e.do(t, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "application/json", string(b)); code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	eventually(t, "established", func() (bool, string) {
+		got := e.definition(t, d.Name)
+		return got.IsEstablished(), mustJSON(got.Status)
+	})
+	if code, body := e.do(t, "GET", crontabs, "", ""); code != http.StatusNotFound {
+		t.Fatalf("kind served: %d %s", code, body)
+	}
+
+	got := e.definition(t, d.Name)
+	got.Spec.Versions[0].Served = true
+	b, _ = json.Marshal(&got)
+	if code, body := e.do(t, "PUT", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+d.Name, "application/json", string(b)); code != http.StatusOK {
+		t.Fatalf("update: %d %s", code, body)
+	}
+	eventually(t, "kind served", func() (bool, string) {
+		code, body := e.do(t, "GET", crontabs, "", "")
+		return code == http.StatusOK, body
+	})
+
+	got = e.definition(t, d.Name)
+	got.Spec.Versions[0].Served = false
+	b, _ = json.Marshal(&got)
+	if code, body := e.do(t, "PUT", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+d.Name, "application/json", string(b)); code != http.StatusOK {
+		t.Fatalf("update: %d %s", code, body)
+	}
+	eventually(t, "kind no longer served", func() (bool, string) {
+		code, body := e.do(t, "GET", crontabs, "", "")
+		return code == http.StatusNotFound, body
+	})
+	if code, body := e.do(t, "DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+d.Name, "", ""); code != http.StatusOK {
+		t.Fatalf("delete: %d %s", code, body)
+	}
+	eventually(t, "definition gone", func() (bool, string) {
+		code, body := e.do(t, "GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+d.Name, "", "")
+		return code == http.StatusNotFound, body
+	})
+}

@@ -110,8 +110,8 @@ func validateAll(crd, old *CustomResourceDefinition, check func(apiserver.Kind) 
 		return errs
 	}
 	k, errs := KindFor(crd)
-	if len(errs) > 0 || check == nil {
-		return errs
+	if len(errs) > 0 || check == nil || !crd.Served() {
+		return errs // a definition serving no version defines no kind to check
 	}
 	if err := check(k); err != nil {
 		return status.FieldErrors{kindError(crd, err)}

@@ -246,6 +246,17 @@ func (c *CustomResourceDefinition) StorageVersion() string {
 	return ""
 }
 
+// Served reports whether the definition serves any version: kube-apiserver
+// takes a definition that serves none, whose kind it does not serve.
+func (c *CustomResourceDefinition) Served() bool {
+	for _, v := range c.Spec.Versions {
+		if v.Served {
+			return true
+		}
+	}
+	return false
+}
+
 // IsEstablished reports whether the definition's kind is served.
 func (c *CustomResourceDefinition) IsEstablished() bool {
 	e := c.Condition(Established)
