@@ -19,16 +19,28 @@
 // # Where problems are reported
 //
 // As kube-apiserver, a definition is refused with one cause per problem,
-// at its path: a schema every version shares (one version's, always)
-// under spec.validation.openAPIV3Schema, as kube's internal form holds
-// it, other schemas under spec.versions[i].schema.openAPIV3Schema. The
-// structural checks come first; then each default, checked against its
-// node (fields it would prune, the value's problems below .default, the
-// node's CEL rules); then, node by node, defaults where none may be,
-// list and map extensions and the shape of each rule; then, when a
-// server's rule engine is given (see [DefinitionKind]), each rule that
-// does not compile, costs too much or uses oldSelf where nothing
-// correlates.
+// at its path, in kube's order and words, as kube checks its internal
+// form: what every version shares is held once in spec there, so its
+// problems are reported under spec.validation.openAPIV3Schema,
+// spec.subresources, spec.additionalPrinterColumns (a column's path at
+// JSONPath) and spec.selectableFields, and otherwise under each
+// spec.versions[i]; the conversion webhook's clientConfig and review
+// versions under spec.conversion.webhookClientConfig and
+// spec.conversion.conversionReviewVersions; a list of versions is
+// printed as kube's internal type. The order is kube's: the name, the
+// group, the scope, versions without a schema, each version (its name,
+// its deprecation warning, then what it does not share), the versions
+// together, the names, what the versions share, conversion.
+//
+// In a schema, the structural checks come first; then each default,
+// checked against its node (fields it would prune, the value's problems
+// below .default, the node's CEL rules); then, node by node, its
+// keywords, defaults where none may be, list and map extensions and the
+// shape of each rule; then, when a server's rule engine is given (see
+// [DefinitionKind]), each rule that does not compile, costs too much or
+// uses oldSelf where nothing correlates. A schema kube cannot make
+// structural (an unsupported keyword) skips the structural checks, as
+// in kube.
 //
 // Where kapi knowingly refuses more than kube-apiserver: a schema whose
 // bounds contradict each other (minimum above maximum, minLength above
