@@ -137,6 +137,9 @@ func (c *Controller) sync(ctx context.Context, name string) (time.Duration, erro
 	if crd.DeletionTimestamp != nil {
 		return c.finalize(ctx, &crd)
 	}
+	if done, err := c.approve(ctx, &crd); done || err != nil {
+		return 0, err
+	}
 	if done, err := c.acceptNames(ctx, &crd); done || err != nil {
 		return 0, err
 	}

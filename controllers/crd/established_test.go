@@ -92,3 +92,22 @@ func TestNoVersionServed(t *testing.T) {
 		return code == http.StatusNotFound, body
 	})
 }
+
+// TestApprovalConditionSet: a definition of a protected group gets the
+// KubernetesAPIApprovalPolicyConformant condition from its annotation.
+func TestApprovalConditionSet(t *testing.T) {
+	e := start(t)
+	d := manifest(t, crontabCRD)
+	d.Name, d.Spec.Group = "crontabs.stable.k8s.io", "stable.k8s.io"
+	d.Annotations = map[string]string{apiextensionsv1.APIApprovedAnnotation: "unapproved, testing"}
+	b, _ := json.Marshal(d)
+	if code, body := e.do(t, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "application/json", string(b)); code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	eventually(t, "approval condition and established", func() (bool, string) {
+		got := e.definition(t, d.Name)
+		c := got.Condition(apiextensionsv1.KubernetesAPIApprovalPolicyConformant)
+		return c != nil && c.Status == "False" && c.Reason == "UnapprovedAnnotation" && c.Message == `not approved: "unapproved, testing"` &&
+			got.IsEstablished(), mustJSON(got.Status)
+	})
+}

@@ -104,3 +104,48 @@ func TestEstablishedCondition(t *testing.T) {
 		t.Errorf("bad caBundle (-want +got):\n%s", diff)
 	}
 }
+
+// TestApprovalCondition: the KubernetesAPIApprovalPolicyConformant
+// condition of a protected group's definition, as kube-apiserver v1.37
+// set it.
+func TestApprovalCondition(t *testing.T) {
+	tests := []struct {
+		group, annotation string
+		want              *CustomResourceDefinitionCondition
+	}{
+		{"example.com", "", nil},
+		{"a.x-k8s.io", "", nil},
+		{"a.k8s.io", "https://github.com/kubernetes/kubernetes/pull/78458", &CustomResourceDefinitionCondition{Type: KubernetesAPIApprovalPolicyConformant,
+			Status: ConditionTrue, Reason: "ApprovedAnnotation", Message: "approved in https://github.com/kubernetes/kubernetes/pull/78458"}},
+		{"a.k8s.io", "unapproved, experimental-only", &CustomResourceDefinitionCondition{Type: KubernetesAPIApprovalPolicyConformant,
+			Status: ConditionFalse, Reason: "UnapprovedAnnotation", Message: `not approved: "unapproved, experimental-only"`}},
+		{"kubernetes.io", "", &CustomResourceDefinitionCondition{Type: KubernetesAPIApprovalPolicyConformant, Status: ConditionFalse, Reason: "MissingAnnotation",
+			Message: `protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111`}},
+		{"a.kubernetes.io", "yes", &CustomResourceDefinitionCondition{Type: KubernetesAPIApprovalPolicyConformant, Status: ConditionFalse, Reason: "InvalidAnnotation",
+			Message: `protected groups must have approval annotation "api-approved.kubernetes.io" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`}},
+	}
+	for _, tc := range tests {
+		crd := &CustomResourceDefinition{Spec: CustomResourceDefinitionSpec{Group: tc.group}}
+		if tc.annotation != "" {
+			crd.Annotations = map[string]string{APIApprovedAnnotation: tc.annotation}
+		}
+		if diff := cmp.Diff(tc.want, ApprovalCondition(crd)); diff != "" {
+			t.Errorf("%s %q (-kube-apiserver +kapi):\n%s", tc.group, tc.annotation, diff)
+		}
+	}
+}
+
+// TestApprovalOnUpdate: an update that leaves the approval as it was is
+// not held to it; one that makes it invalid is.
+func TestApprovalOnUpdate(t *testing.T) {
+	old := &CustomResourceDefinition{Spec: CustomResourceDefinitionSpec{Group: "a.k8s.io"}}
+	crd := &CustomResourceDefinition{Spec: CustomResourceDefinitionSpec{Group: "a.k8s.io"}}
+	if errs := approvalErrors(crd, old); len(errs) != 0 {
+		t.Errorf("missing before and after: %v", errs)
+	}
+	old.Annotations = map[string]string{APIApprovedAnnotation: "https://example.com/pull/1"}
+	want := `metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111`
+	if errs := approvalErrors(crd, old); errs.Error() != want {
+		t.Errorf("approval dropped: %v, want %s", errs, want)
+	}
+}

@@ -21,6 +21,7 @@ func validate(crd, old *CustomResourceDefinition, rules schema.RuleEngine) statu
 	if old != nil {
 		errs = append(errs, validateUpdate(crd, old)...)
 	}
+	errs = append(errs, approvalErrors(crd, old)...)
 	if crd.Spec.PreserveUnknownFields {
 		errs = append(errs, status.InvalidValue(status.NewPath("spec", "preserveUnknownFields"), true,
 			"cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
