@@ -149,3 +149,20 @@ func TestApprovalOnUpdate(t *testing.T) {
 		t.Errorf("approval dropped: %v, want %s", errs, want)
 	}
 }
+
+// TestSetDefaults: kube-apiserver's v1 defaults: singular and listKind
+// from kind, conversion None, a webhook Service's port 443, and no
+// conversionReviewVersions (a webhook without them is refused).
+func TestSetDefaults(t *testing.T) {
+	crd := &CustomResourceDefinition{Spec: CustomResourceDefinitionSpec{Names: CustomResourceDefinitionNames{Kind: "Up"},
+		Conversion: &CustomResourceConversion{Strategy: WebhookConverter, Webhook: &WebhookConversion{
+			ClientConfig: &WebhookClientConfig{Service: &ServiceReference{Namespace: "n", Name: "s"}}}}}}
+	setDefaults(crd)
+	port := int32(443)
+	want := CustomResourceDefinitionSpec{Names: CustomResourceDefinitionNames{Kind: "Up", Singular: "up", ListKind: "UpList"},
+		Conversion: &CustomResourceConversion{Strategy: WebhookConverter, Webhook: &WebhookConversion{
+			ClientConfig: &WebhookClientConfig{Service: &ServiceReference{Namespace: "n", Name: "s", Port: &port}}}}}
+	if diff := cmp.Diff(want, crd.Spec); diff != "" {
+		t.Errorf("defaults (-kube-apiserver +kapi):\n%s", diff)
+	}
+}
