@@ -162,8 +162,10 @@ func metadataRestrictions(v any) map[string]any {
 
 // printerColumns turns a version's columns into the kind's; a version
 // without any shows Age, as kube-apiserver does. The columns were
-// checked with the definition (see columnErrors); a path kapi cannot
-// follow gives empty cells.
+// checked with the definition (see columnErrors), which takes paths
+// kube's JSONPath parser does not: as kube, a table shows the columns
+// before the first of those; a path kapi cannot follow gives empty
+// cells.
 func printerColumns(in []CustomResourceColumnDefinition) []apiserver.PrinterColumn {
 	if len(in) == 0 {
 		return []apiserver.PrinterColumn{{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp",
@@ -171,6 +173,9 @@ func printerColumns(in []CustomResourceColumnDefinition) []apiserver.PrinterColu
 	}
 	out := make([]apiserver.PrinterColumn, 0, len(in))
 	for _, c := range in {
+		if !balanced(c.JSONPath) {
+			break // as kube: the columns before it only
+		}
 		col := apiserver.PrinterColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority, JSONPath: c.JSONPath}
 		path, err := parsePath(c.JSONPath)
 		switch {
