@@ -3,8 +3,6 @@ package apiextensionsv1
 import (
 	"fmt"
 	"reflect"
-	"unicode"
-	"unicode/utf8"
 
 	kjson "sigs.k8s.io/json"
 
@@ -128,25 +126,4 @@ func appendEach(out []*schemaProps, list []schemaProps) []*schemaProps {
 		out = append(out, &list[i])
 	}
 	return out
-}
-
-// unprintable says where a deprecation warning holds a character it may
-// not: one not printable or a control character, or bytes that are not
-// UTF-8.
-func unprintable(w string) []string {
-	var msgs []string
-	for i, r := range w {
-		if !unicode.IsPrint(r) {
-			msgs = append(msgs, fmt.Sprintf("must only contain printable UTF-8 characters; non-printable character found at index %d", i))
-			break
-		}
-		if unicode.IsControl(r) {
-			msgs = append(msgs, fmt.Sprintf("must only contain printable UTF-8 characters; control character found at index %d", i))
-			break
-		}
-	}
-	if !utf8.ValidString(w) {
-		msgs = append(msgs, "must only contain printable UTF-8 characters")
-	}
-	return msgs
 }
