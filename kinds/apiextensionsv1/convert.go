@@ -42,7 +42,7 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 	places := schemaPlacesOf(crd)
 	versions := make([]apiserver.KindVersion, len(crd.Spec.Versions))
 	for i := range crd.Spec.Versions {
-		kv, verrs := kindVersion(&crd.Spec.Versions[i], status.NewPath("spec", "versions").Index(i), places, i)
+		kv, verrs := kindVersion(&crd.Spec.Versions[i], places, i)
 		versions[i] = kv
 		errs = append(errs, verrs...)
 	}
@@ -72,7 +72,7 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 
 // kindVersion is one version, the i-th, of a definition as a version of
 // its kind; places says where its schema's problems are reported.
-func kindVersion(v *CustomResourceDefinitionVersion, vp status.Path, places schemaPlaces, i int) (apiserver.KindVersion, status.FieldErrors) {
+func kindVersion(v *CustomResourceDefinitionVersion, places schemaPlaces, i int) (apiserver.KindVersion, status.FieldErrors) {
 	kv := apiserver.KindVersion{Name: v.Name, Storage: v.Storage, NotServed: !v.Served, Deprecated: v.Deprecated,
 		Subresources: &apiserver.Subresources{}}
 	if v.DeprecationWarning != nil {
