@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/internal/typedjson"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -13,7 +14,9 @@ import (
 
 // compileJSON compiles the typed JSON decoder of a kind's Go types: the
 // kind's and, for a kind served in several versions, every version's
-// whose New returns a zero value, as a decode must start from one.
+// whose New returns a zero value, as a decode must start from one. A
+// type that finds its unknown fields itself (fieldvalidation.Shadowed)
+// is left to its serializer.
 func compileJSON(k Kind, vs *versionSet) *typedjson.Decoder {
 	news := []func() meta.Object{k.New}
 	if vs != nil {
@@ -23,7 +26,11 @@ func compileJSON(k Kind, vs *versionSet) *typedjson.Decoder {
 	}
 	var types []reflect.Type
 	for _, n := range news {
-		v := reflect.ValueOf(n())
+		obj := n()
+		if _, own := obj.(fieldvalidation.Shadowed); own {
+			continue
+		}
+		v := reflect.ValueOf(obj)
 		if v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().IsZero() && !slices.Contains(types, v.Type()) {
 			types = append(types, v.Type())
 		}

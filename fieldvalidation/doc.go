@@ -16,5 +16,6 @@
 //
 // Problems name the field by its full path from the root of the body,
 // list indexes and map keys included: `unknown field "spec.ports[1].colour"`,
-// `duplicate field "spec"`.
+// `duplicate field "spec"`. A type that keeps part of itself as raw JSON
+// finds the problems there through a typed shadow ([Shadowed]).
 package fieldvalidation

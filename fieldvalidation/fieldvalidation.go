@@ -72,9 +72,31 @@ func Unknown(path string) error {
 // DecodeJSON decodes JSON into v case-sensitively, keeping integers in
 // interface values as int64. Unknown and duplicate fields do not fail the
 // decode: they come back as problems naming their full paths. err is a
-// malformed body or a value of the wrong type.
+// malformed body or a value of the wrong type. A [Shadowed] v has its
+// problems found in its shadow.
 func DecodeJSON(data []byte, v any) (problems []error, err error) {
+	if s, ok := v.(Shadowed); ok {
+		if problems, err = decodeStrict(data, s.StrictShadow()); err != nil {
+			return nil, err
+		}
+		return problems, kjson.UnmarshalCaseSensitivePreserveInts(data, v)
+	}
+	return decodeStrict(data, v)
+}
+
+func decodeStrict(data []byte, v any) ([]error, error) {
 	return kjson.UnmarshalStrict(data, v, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
+}
+
+// Shadowed is implemented by values that hold part of themselves in a
+// form strict decoding cannot look into, such as a document kept as raw
+// JSON (its UnmarshalJSON sees it whole). StrictShadow returns a new
+// value of a type that reads the same JSON with every part typed:
+// [DecodeJSON] finds the unknown and duplicate fields by decoding into
+// it, in the order and with the paths of a value typed throughout, then
+// decodes into the value itself.
+type Shadowed interface {
+	StrictShadow() any
 }
 
 // DecodeYAML decodes YAML (or JSON, which is YAML) as DecodeJSON does;

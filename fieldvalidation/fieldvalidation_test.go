@@ -1,6 +1,7 @@
 package fieldvalidation
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -132,5 +133,46 @@ func TestDecode(t *testing.T) {
 				t.Errorf("problems %q, want %q", got, tc.wantProblems)
 			}
 		})
+	}
+}
+
+// rawDoc keeps its document as raw JSON, as a definition keeps a schema;
+// its shadow types the document.
+type rawDoc struct {
+	Name string          `json:"name"`
+	Doc  json.RawMessage `json:"doc"`
+}
+
+func (*rawDoc) StrictShadow() any {
+	return &struct {
+		Name string `json:"name"`
+		Doc  struct {
+			Known int `json:"known"`
+		} `json:"doc"`
+	}{}
+}
+
+// TestDecodeShadowed: a Shadowed value's problems are its shadow's, in
+// the order and with the paths of the JSON, and the value itself is
+// decoded as it decodes.
+func TestDecodeShadowed(t *testing.T) {
+	var v rawDoc
+	problems, err := DecodeJSON([]byte(`{"name":"a","doc":{"known":1,"other":2,"known":3},"extra":true}`), &v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.Error())
+	}
+	want := []string{`unknown field "doc.other"`, `duplicate field "doc.known"`, `unknown field "extra"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems %q, want %q", got, want)
+	}
+	if v.Name != "a" || string(v.Doc) != `{"known":1,"other":2,"known":3}` {
+		t.Errorf("decoded %+v", v)
+	}
+	if _, err := DecodeJSON([]byte(`{"doc":{"known":"x"}}`), &v); err == nil {
+		t.Error("a value of the wrong type in the shadow decoded")
 	}
 }

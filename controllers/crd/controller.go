@@ -137,6 +137,9 @@ func (c *Controller) sync(ctx context.Context, name string) (time.Duration, erro
 	if crd.DeletionTimestamp != nil {
 		return c.finalize(ctx, &crd)
 	}
+	if done, err := c.approve(ctx, &crd); done || err != nil {
+		return 0, err
+	}
 	if done, err := c.acceptNames(ctx, &crd); done || err != nil {
 		return 0, err
 	}
@@ -160,6 +163,10 @@ func (c *Controller) install(crd *apiextensionsv1.CustomResourceDefinition) erro
 	c.mu.Unlock()
 	if have != nil && have.generation == crd.Generation && have.kind == crd.Spec.Names.Kind {
 		have.terminating.Store(crd.IsTerminating())
+		return nil
+	}
+	if !crd.Served() {
+		c.uninstall(crd.Name) // as kube, a definition serving no version is taken but serves nothing
 		return nil
 	}
 	k, errs := apiextensionsv1.KindFor(crd)
@@ -197,13 +204,17 @@ func (c *Controller) uninstall(name string) {
 	}
 }
 
-// establish sets Established once the kind is served.
+// establish sets Established once the kind is served (False while the
+// conversion webhook's caBundle trusts nothing, as kube says).
 func (c *Controller) establish(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) error {
 	if crd.IsEstablished() {
 		return nil
 	}
-	crd.SetCondition(apiextensionsv1.CustomResourceDefinitionCondition{Type: apiextensionsv1.Established,
-		Status: apiextensionsv1.ConditionTrue, Reason: "InitialNamesAccepted", Message: "the initial names have been accepted"}, meta.Now())
+	cond := apiextensionsv1.EstablishedCondition(crd)
+	if old := crd.Condition(apiextensionsv1.Established); old != nil && old.Status == cond.Status && old.Reason == cond.Reason {
+		return nil
+	}
+	crd.SetCondition(cond, meta.Now())
 	return c.updateStatus(ctx, crd)
 }
 
@@ -230,6 +241,11 @@ func (c *Controller) finalize(ctx context.Context, crd *apiextensionsv1.CustomRe
 	c.mu.Lock()
 	in := c.installed[crd.Name]
 	c.mu.Unlock()
+	if in == nil {
+		// No version is served: there is no kind to delete objects
+		// through (those written while one was served stay stored).
+		return 0, c.dropCleanupFinalizer(ctx, crd)
+	}
 	in.terminating.Store(true)
 	// Say the objects are being deleted before deleting them, as kube's
 	// finalizer does; the write comes back as an event.
@@ -268,6 +284,17 @@ func (c *Controller) release(ctx context.Context, crd *apiextensionsv1.CustomRes
 	}
 	var se *status.Error
 	if errors.As(err, &se) && (status.IsConflict(err) || status.IsNotFound(err)) {
+		return nil
+	}
+	return err
+}
+
+// dropCleanupFinalizer lets a deleted definition go; a conflict or the
+// definition gone is left to the next event.
+func (c *Controller) dropCleanupFinalizer(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) error {
+	crd.Finalizers = slices.DeleteFunc(crd.Finalizers, func(f string) bool { return f == apiextensionsv1.CleanupFinalizer })
+	err := c.c.Update(ctx, definitions+"/"+crd.Name, crd)
+	if status.IsConflict(err) || status.IsNotFound(err) {
 		return nil
 	}
 	return err

@@ -296,7 +296,7 @@ func TestDefinitionRefused(t *testing.T) {
 		}, []string{"spec.names.plural", "resource widgets.stable.example.com is already registered"}},
 		{"bad column path", func(d *apiextensionsv1.CustomResourceDefinition) {
 			d.Spec.Versions[0].AdditionalPrinterColumns[0].JSONPath = "spec"
-		}, []string{"spec.versions[0].additionalPrinterColumns[0].jsonPath"}},
+		}, []string{"spec.additionalPrinterColumns[0].JSONPath", "must be a simple json path starting with ."}},
 	}
 	e := start(t, widget)
 	for _, tc := range tests {

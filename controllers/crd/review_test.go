@@ -58,7 +58,7 @@ func TestConversionReviewVersions(t *testing.T) {
 			}}
 			err := crd.Create(ctx(t), e.srv, d)
 			if tc.want == "" {
-				if err == nil || !strings.Contains(err.Error(), "spec.conversion.webhook.conversionReviewVersions: Invalid value: [\"v2\"]: must include at least one of v1, v1beta1") {
+				if err == nil || !strings.Contains(err.Error(), "spec.conversion.conversionReviewVersions: Invalid value: [\"v2\"]: must include at least one of v1, v1beta1") {
 					t.Fatalf("created, or refused otherwise: %v", err)
 				}
 				return

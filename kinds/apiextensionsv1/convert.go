@@ -42,24 +42,22 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 	places := schemaPlacesOf(crd)
 	versions := make([]apiserver.KindVersion, len(crd.Spec.Versions))
 	for i := range crd.Spec.Versions {
-		kv, verrs := kindVersion(&crd.Spec.Versions[i], status.NewPath("spec", "versions").Index(i), places, i)
+		kv, verrs := kindVersion(&crd.Spec.Versions[i], places, i)
 		versions[i] = kv
 		errs = append(errs, verrs...)
 	}
 	st := versions[vi]
-	if len(versions) == 1 && !st.Deprecated {
-		fields, ferrs := versionFields(crd, vi, st.Schema)
+	if len(versions) == 1 && !st.Deprecated && !st.NotServed {
 		k.Version, k.Schema, k.PrinterColumns, k.Subresources = st.Name, st.Schema, st.PrinterColumns, *st.Subresources
-		k.SelectableFields = fields
-		return k, append(errs, ferrs...)
+		k.SelectableFields = selectableFields(crd.Spec.Versions[vi].SelectableFields)
+		return k, errs
 	}
 	for i := range versions {
-		fields, ferrs := versionFields(crd, i, versions[i].Schema)
+		fields := selectableFields(crd.Spec.Versions[i].SelectableFields)
 		if fields == nil {
 			fields = map[string]func(meta.Object) string{} // none, not the kind's
 		}
 		versions[i].SelectableFields = fields
-		errs = append(errs, ferrs...)
 	}
 	k.Versions = versions
 	w, cerr := newWebhook(crd)
@@ -72,16 +70,9 @@ func KindFor(crd *CustomResourceDefinition) (apiserver.Kind, status.FieldErrors)
 	return k, errs
 }
 
-// versionFields are the selectable fields of the definition's version i,
-// read from objects in that version.
-func versionFields(crd *CustomResourceDefinition, i int, sch *schema.Schema) (map[string]func(meta.Object) string, status.FieldErrors) {
-	return selectableFields(crd.Spec.Versions[i].SelectableFields, sch,
-		status.NewPath("spec", "versions").Index(i).Child("selectableFields"))
-}
-
 // kindVersion is one version, the i-th, of a definition as a version of
 // its kind; places says where its schema's problems are reported.
-func kindVersion(v *CustomResourceDefinitionVersion, vp status.Path, places schemaPlaces, i int) (apiserver.KindVersion, status.FieldErrors) {
+func kindVersion(v *CustomResourceDefinitionVersion, places schemaPlaces, i int) (apiserver.KindVersion, status.FieldErrors) {
 	kv := apiserver.KindVersion{Name: v.Name, Storage: v.Storage, NotServed: !v.Served, Deprecated: v.Deprecated,
 		Subresources: &apiserver.Subresources{}}
 	if v.DeprecationWarning != nil {
@@ -101,9 +92,8 @@ func kindVersion(v *CustomResourceDefinitionVersion, vp status.Path, places sche
 			}
 		}
 	}
-	cols, cerrs := printerColumns(v.AdditionalPrinterColumns, vp.Child("additionalPrinterColumns"))
-	kv.PrinterColumns = cols
-	return kv, append(errs, cerrs...)
+	kv.PrinterColumns = printerColumns(v.AdditionalPrinterColumns)
+	return kv, errs
 }
 
 // compileSchema checks that a version's schema is structural and
@@ -119,12 +109,22 @@ func compileSchema(v *CustomResourceDefinitionVersion, p status.Path) (*schema.S
 		return nil, status.FieldErrors{status.InvalidValue(p, string(v.Schema.OpenAPIV3Schema), "must be a JSON object")}
 	}
 	// As kube-apiserver: the defaults are checked once the schema is
-	// structural; defaults where none may be are refused either way.
-	errs := structuralErrors(doc, p)
-	if len(errs) == 0 {
-		errs = defaultErrors(doc, p)
+	// structural; defaults where none may be are refused either way. A
+	// schema with a keyword kube's structural form cannot hold is not
+	// checked as structural at all, and that keyword is its problem only
+	// when the nodes' checks find nothing else.
+	var errs status.FieldErrors
+	unsupported := unsupportedKeyword(doc)
+	if unsupported == "" {
+		if errs = structuralErrors(doc, p); len(errs) == 0 {
+			errs = defaultErrors(doc, p)
+		}
 	}
-	if errs = append(errs, schemaErrors(doc, p)...); len(errs) > 0 {
+	errs = append(errs, schemaErrors(doc, p)...)
+	if unsupported != "" && len(errs) == 0 {
+		errs = status.FieldErrors{status.InvalidValue(p, "", unsupported)}
+	}
+	if len(errs) > 0 {
 		return nil, errs
 	}
 	if props, ok := doc["properties"].(map[string]any); ok && props["metadata"] != nil {
@@ -160,44 +160,37 @@ func metadataRestrictions(v any) map[string]any {
 	return out
 }
 
-var columnTypes = []string{"integer", "number", "string", "boolean", "date"}
-
 // printerColumns turns a version's columns into the kind's; a version
-// without any shows Age, as kube-apiserver does.
-func printerColumns(in []CustomResourceColumnDefinition, p status.Path) ([]apiserver.PrinterColumn, status.FieldErrors) {
+// without any shows Age, as kube-apiserver does. The columns were
+// checked with the definition (see columnErrors), which takes paths
+// kube's JSONPath parser does not: as kube, a table shows the columns
+// before the first of those; a path kapi cannot follow gives empty
+// cells.
+func printerColumns(in []CustomResourceColumnDefinition) []apiserver.PrinterColumn {
 	if len(in) == 0 {
 		return []apiserver.PrinterColumn{{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp",
-			Description: apiserver.AgeColumn().Description}}, nil
+			Description: apiserver.AgeColumn().Description}}
 	}
-	var errs status.FieldErrors
 	out := make([]apiserver.PrinterColumn, 0, len(in))
-	for i, c := range in {
-		cp := p.Index(i)
-		if c.Name == "" {
-			errs = append(errs, status.Required(cp.Child("name"), ""))
-		}
-		if !contains(columnTypes, c.Type) {
-			errs = append(errs, status.NotSupported(cp.Child("type"), c.Type, columnTypes))
-		}
-		if c.Format != "" && !contains([]string{"int32", "int64", "float", "double", "byte", "date", "date-time", "password"}, c.Format) {
-			errs = append(errs, status.NotSupported(cp.Child("format"), c.Format, []string{"int32", "int64", "float", "double", "byte", "date", "date-time", "password"}))
-		}
-		path, err := parsePath(c.JSONPath)
-		if err != nil {
-			errs = append(errs, status.InvalidValue(cp.Child("jsonPath"), c.JSONPath, "must be a simple json path starting with .: "+err.Error()))
-			continue
+	for _, c := range in {
+		if !balanced(c.JSONPath) {
+			break // as kube: the columns before it only
 		}
 		col := apiserver.PrinterColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority, JSONPath: c.JSONPath}
 		if col.Description == "" {
 			// kube describes a column its definition does not.
 			col.Description = "Custom resource definition column (in JSONPath format): " + c.JSONPath
 		}
-		if !path.simple() || path[0].field != "metadata" {
+		path, err := parsePath(c.JSONPath)
+		switch {
+		case err != nil:
+			col.Cell = func(meta.Object) any { return nil }
+		case !path.simple() || path[0].field != "metadata":
 			col.Cell = cellFunc(path, c.Type)
 		}
 		out = append(out, col)
 	}
-	return out, errs
+	return out
 }
 
 // cellFunc computes a column's cell from an object's content.
@@ -255,42 +248,23 @@ func typedCell(v any, typ string) any {
 }
 
 // selectableFields turns a version's selectable fields into accessors
-// of the kind's objects; each must name a string, integer or boolean
-// field of the schema, as kube requires.
-func selectableFields(in []SelectableField, sch *schema.Schema, p status.Path) (map[string]func(meta.Object) string, status.FieldErrors) {
+// of the kind's objects. The fields were checked with the definition
+// (see selectableFieldErrors): each names a scalar property.
+func selectableFields(in []SelectableField) map[string]func(meta.Object) string {
 	if len(in) == 0 {
-		return nil, nil
+		return nil
 	}
-	var errs status.FieldErrors
 	out := map[string]func(meta.Object) string{}
-	for i, f := range in {
-		fp := p.Index(i).Child("jsonPath")
+	for _, f := range in {
 		path, err := parsePath(f.JSONPath)
 		if err != nil || !path.simple() {
-			errs = append(errs, status.InvalidValue(fp, f.JSONPath, "must be a simple json path starting with ."))
 			continue
 		}
 		names := make([]string, len(path))
 		for j, st := range path {
 			names[j] = st.field
 		}
-		if sch != nil {
-			fs := sch.Lookup(names...)
-			switch {
-			case fs == nil:
-				errs = append(errs, status.InvalidValue(fp, f.JSONPath, "is an invalid path"))
-				continue
-			case fs.Type != "string" && fs.Type != "integer" && fs.Type != "boolean":
-				errs = append(errs, status.InvalidValue(fp, f.JSONPath, "must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed."))
-				continue
-			}
-		}
-		name := strings.Join(names, ".")
-		if _, dup := out[name]; dup {
-			errs = append(errs, status.Duplicate(fp, f.JSONPath))
-			continue
-		}
-		out[name] = func(obj meta.Object) string {
+		out[strings.Join(names, ".")] = func(obj meta.Object) string {
 			u, ok := obj.(*meta.Unstructured)
 			if !ok {
 				return ""
@@ -308,7 +282,7 @@ func selectableFields(in []SelectableField, sch *schema.Schema, p status.Path) (
 			return fmt.Sprint(v)
 		}
 	}
-	return out, errs
+	return out
 }
 
 func contains(list []string, v string) bool {

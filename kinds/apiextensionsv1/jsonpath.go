@@ -7,14 +7,16 @@ import (
 )
 
 // A path is the JSONPath subset of printer columns and selectable
-// fields: .a.b, [n], [*] and [?(@.key=="value")] steps.
+// fields: .a.b, ..a (a at any depth), [n], [*] and [?(@.key=="value")]
+// steps.
 type path []step
 
 type step struct {
-	field  string // a field name, or ""
-	index  int    // an index, when field is "" and !all and filter == nil
-	all    bool   // [*]
-	filter *filter
+	field     string // a field name, or ""
+	recursive bool   // ..field: the field of the value or of anything below it
+	index     int    // an index, when field is "" and !all and filter == nil
+	all       bool   // [*]
+	filter    *filter
 }
 
 type filter struct {
@@ -35,6 +37,10 @@ func parsePath(s string) (path, error) {
 		switch s[0] {
 		case '.':
 			s = s[1:]
+			recursive := strings.HasPrefix(s, ".")
+			if recursive {
+				s = s[1:]
+			}
 			n := strings.IndexAny(s, ".[")
 			if n < 0 {
 				n = len(s)
@@ -42,7 +48,7 @@ func parsePath(s string) (path, error) {
 			if n == 0 {
 				return nil, fmt.Errorf("empty field name")
 			}
-			out = append(out, step{field: s[:n]})
+			out = append(out, step{field: s[:n], recursive: recursive})
 			s = s[n:]
 		case '[':
 			end := strings.Index(s, "]")
@@ -112,6 +118,10 @@ func (p path) first(v any) (any, bool) {
 
 func (st step) apply(v any, out []any) []any {
 	switch {
+	case st.recursive:
+		for _, x := range descendants(v, nil) {
+			out = step{field: st.field}.apply(x, out)
+		}
 	case st.field != "":
 		if m, ok := v.(map[string]any); ok {
 			if x, ok := m[st.field]; ok {
@@ -148,4 +158,47 @@ func fieldSteps(names []string) []step {
 		out[i] = step{field: n}
 	}
 	return out
+}
+
+// descendants appends v and every value below it, each before what is
+// below it, a map's values by key, as kube's recursive descent visits
+// them.
+func descendants(v any, out []any) []any {
+	out = append(out, v)
+	switch t := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(t) {
+			out = descendants(t[k], out)
+		}
+	case []any:
+		for _, x := range t {
+			out = descendants(x, out)
+		}
+	}
+	return out
+}
+
+// balanced reports whether a path's brackets and quotes close, as
+// kube's JSONPath parser needs them to: printer columns from the first
+// path it cannot parse on are left out of its tables.
+func balanced(s string) bool {
+	depth, quote := 0, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '[':
+			depth++
+		case c == ']':
+			if depth--; depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0 && quote == 0
 }

@@ -19,16 +19,28 @@
 // # Where problems are reported
 //
 // As kube-apiserver, a definition is refused with one cause per problem,
-// at its path: a schema every version shares (one version's, always)
-// under spec.validation.openAPIV3Schema, as kube's internal form holds
-// it, other schemas under spec.versions[i].schema.openAPIV3Schema. The
-// structural checks come first; then each default, checked against its
-// node (fields it would prune, the value's problems below .default, the
-// node's CEL rules); then, node by node, defaults where none may be,
-// list and map extensions and the shape of each rule; then, when a
-// server's rule engine is given (see [DefinitionKind]), each rule that
-// does not compile, costs too much or uses oldSelf where nothing
-// correlates.
+// at its path, in kube's order and words, as kube checks its internal
+// form: what every version shares is held once in spec there, so its
+// problems are reported under spec.validation.openAPIV3Schema,
+// spec.subresources, spec.additionalPrinterColumns (a column's path at
+// JSONPath) and spec.selectableFields, and otherwise under each
+// spec.versions[i]; the conversion webhook's clientConfig and review
+// versions under spec.conversion.webhookClientConfig and
+// spec.conversion.conversionReviewVersions; a list of versions is
+// printed as kube's internal type. The order is kube's: the name, the
+// group, the scope, versions without a schema, each version (its name,
+// its deprecation warning, then what it does not share), the versions
+// together, the names, what the versions share, conversion.
+//
+// In a schema, the structural checks come first; then each default,
+// checked against its node (fields it would prune, the value's problems
+// below .default, the node's CEL rules); then, node by node, its
+// keywords, defaults where none may be, list and map extensions and the
+// shape of each rule; then, when a server's rule engine is given (see
+// [DefinitionKind]), each rule that does not compile, costs too much or
+// uses oldSelf where nothing correlates. A schema kube cannot make
+// structural (an unsupported keyword) skips the structural checks, as
+// in kube.
 //
 // Where kapi knowingly refuses more than kube-apiserver: a schema whose
 // bounds contradict each other (minimum above maximum, minLength above
@@ -41,9 +53,12 @@
 //
 // The types mirror k8s.io/apiextensions-apiserver's v1 types field for
 // field, in JSON and in protobuf (with its field numbers); a version's
-// openAPIV3Schema is kept as the JSON it was written in, and travels in
-// protobuf as a typed JSONSchemaProps whose JSON values (default,
-// example, enum) are re-encoded as kube-apiserver stores them.
+// openAPIV3Schema is kept as JSON in the form kube-apiserver writes it
+// back (its fields in kube's order, unknown ones dropped, JSON values
+// such as default, example and enum re-encoded as kube stores them;
+// unknown and duplicate fields in it are reported as kube's decoder
+// reports them, see [CustomResourceDefinition.StrictShadow]), and
+// travels in protobuf as a typed JSONSchemaProps.
 package apiextensionsv1
 
 import (
@@ -99,6 +114,9 @@ func DefinitionKind(check func(apiserver.Kind) error, rules schema.RuleEngine) a
 		ValidateStatus: func(_ context.Context, obj, _ meta.Object) status.FieldErrors {
 			return validateStatus(obj.(*CustomResourceDefinition))
 		},
+		// The name is checked with the rest (see validate), as kube
+		// checks it: a DNS subdomain that is <plural>.<group>.
+		ValidateName:   func(string) []string { return nil },
 		Deletion:       &apiserver.DeletionHooks{Mark: markDeleting},
 		PrinterColumns: columns(),
 	}
@@ -107,19 +125,13 @@ func DefinitionKind(check func(apiserver.Kind) error, rules schema.RuleEngine) a
 // validateAll checks a definition and the kind it defines, on writes but
 // those to /status.
 func validateAll(crd, old *CustomResourceDefinition, check func(apiserver.Kind) error, rules schema.RuleEngine) status.FieldErrors {
-	errs := append(validate(crd, old), validateStoredVersions(crd)...)
+	errs := append(validate(crd, old, rules), validateStoredVersions(crd)...)
 	if len(errs) > 0 {
 		return errs
 	}
 	k, errs := KindFor(crd)
-	if len(errs) > 0 {
-		return errs
-	}
-	if errs := ruleErrors(crd, k, rules); len(errs) > 0 {
-		return errs
-	}
-	if check == nil {
-		return nil
+	if len(errs) > 0 || check == nil || !crd.Served() {
+		return errs // a definition serving no version defines no kind to check
 	}
 	if err := check(k); err != nil {
 		return status.FieldErrors{kindError(crd, err)}
@@ -153,8 +165,9 @@ func setDefaults(crd *CustomResourceDefinition) {
 	if crd.Spec.Conversion == nil {
 		crd.Spec.Conversion = &CustomResourceConversion{Strategy: NoneConverter}
 	}
-	if c := crd.Spec.Conversion; c.Strategy == WebhookConverter && c.Webhook != nil && len(c.Webhook.ConversionReviewVersions) == 0 {
-		c.Webhook.ConversionReviewVersions = []string{"v1"}
+	if w := crd.Spec.Conversion.Webhook; w != nil && w.ClientConfig != nil && w.ClientConfig.Service != nil && w.ClientConfig.Service.Port == nil {
+		port := int32(443)
+		w.ClientConfig.Service.Port = &port
 	}
 	defaultStoredVersions(crd)
 }
@@ -164,7 +177,7 @@ func setDefaults(crd *CustomResourceDefinition) {
 func prepareForCreate(obj meta.Object) {
 	crd := obj.(*CustomResourceDefinition)
 	crd.Status = CustomResourceDefinitionStatus{}
-	if v := crd.StorageVersion(); v != "" {
+	if v, ok := storageVersion(crd); ok {
 		crd.Status.StoredVersions = []string{v}
 	}
 }

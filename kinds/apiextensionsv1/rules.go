@@ -5,42 +5,29 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/status"
 )
 
-// ruleErrors compiles the rules of each version's schema with engine,
-// as kube-apiserver compiles a definition's rules when it is written:
-// each rule that does not compile, costs too much or uses oldSelf where
-// nothing correlates is a cause at its path under the version's
-// openAPIV3Schema (under spec.validation's when every version has the
-// same, reported once). Without an engine the server's check refuses
-// rules.
-func ruleErrors(crd *CustomResourceDefinition, k apiserver.Kind, engine schema.RuleEngine) status.FieldErrors {
-	if engine == nil {
+// schemaRuleErrors compiles the rules of a version's schema (sch, at
+// root) with engine, as kube-apiserver compiles a definition's rules
+// when it is written: each rule that does not compile, costs too much or
+// uses oldSelf where nothing correlates is a cause at its path, and so is
+// each default its rules refuse. Without an engine the server's check
+// refuses rules.
+func schemaRuleErrors(engine schema.RuleEngine, sch *schema.Schema, root status.Path) status.FieldErrors {
+	if engine == nil || !schema.HasRules(sch) {
 		return nil
 	}
-	var errs status.FieldErrors
-	places := schemaPlacesOf(crd)
-	for i := range crd.Spec.Versions {
-		sch := versionSchema(crd, k, i)
-		if !places.reports(i) || !schema.HasRules(sch) {
-			continue
-		}
-		root := places.path(i)
-		_, err := engine.Compile(sch, root)
-		var fes status.FieldErrors
-		switch {
-		case err == nil:
-			errs = append(errs, defaultRuleErrors(engine, sch, root)...)
-		case errors.As(err, &fes):
-			errs = append(errs, fes...)
-		default:
-			errs = append(errs, status.InvalidValue(root, "", err.Error()))
-		}
+	_, err := engine.Compile(sch, root)
+	var fes status.FieldErrors
+	switch {
+	case err == nil:
+		return defaultRuleErrors(engine, sch, root)
+	case errors.As(err, &fes):
+		return fes
 	}
-	return errs
+	return status.FieldErrors{status.InvalidValue(root, "", err.Error())}
 }
 
 // defaultRuleErrors evaluates on each default of the kind schema s (at
@@ -99,16 +86,4 @@ func propertyMap(s *schema.Schema) map[string]any {
 		out[k] = v
 	}
 	return out
-}
-
-// versionSchema is the schema of the definition's version i in k, the
-// kind KindFor made of it.
-func versionSchema(crd *CustomResourceDefinition, k apiserver.Kind, i int) *schema.Schema {
-	if len(k.Versions) > 0 {
-		return k.Versions[i].Schema
-	}
-	if crd.Spec.Versions[i].Storage {
-		return k.Schema
-	}
-	return nil
 }

@@ -2,8 +2,6 @@ package apiextensionsv1
 
 import (
 	"bytes"
-	"encoding/json"
-	"reflect"
 
 	"github.com/kapi-dev/kapi/status"
 )
@@ -19,19 +17,13 @@ type schemaPlaces struct {
 }
 
 // schemaPlacesOf looks at whether every version of crd has the same
-// schema (all of them one).
+// schema (all of them one), as kube's internal form compares them.
 func schemaPlacesOf(crd *CustomResourceDefinition) schemaPlaces {
 	vs := crd.Spec.Versions
 	if len(vs) == 0 || !hasSchema(&vs[0]) {
 		return schemaPlaces{}
 	}
-	first := decodeSchema(vs[0].Schema.OpenAPIV3Schema)
-	for i := 1; i < len(vs); i++ {
-		if !hasSchema(&vs[i]) || !reflect.DeepEqual(first, decodeSchema(vs[i].Schema.OpenAPIV3Schema)) {
-			return schemaPlaces{}
-		}
-	}
-	return schemaPlaces{shared: true}
+	return schemaPlaces{shared: sharedPartsOf(vs).schema}
 }
 
 // path is where the schema of version i is.
@@ -48,16 +40,6 @@ func (s schemaPlaces) reports(i int) bool { return !s.shared || i == 0 }
 
 func hasSchema(v *CustomResourceDefinitionVersion) bool {
 	return v.Schema != nil && len(bytes.TrimSpace(v.Schema.OpenAPIV3Schema)) > 0 && string(bytes.TrimSpace(v.Schema.OpenAPIV3Schema)) != "null"
-}
-
-// decodeSchema decodes a schema to compare it with another; numbers
-// compare by value.
-func decodeSchema(raw []byte) any {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return string(raw)
-	}
-	return v
 }
 
 // missingSchemas are kube-apiserver's first problems with the schemas: a

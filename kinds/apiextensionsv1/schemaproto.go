@@ -10,12 +10,13 @@ import (
 	"github.com/kapi-dev/kapi/codec/protobuf"
 )
 
-// A schema is kept as the JSON it was written in, but travels in protobuf
-// as apiextensions.k8s.io/v1 JSONSchemaProps: the typed mirror below,
-// field for field in kube's order, with its JSON names and protobuf
-// field numbers. Going through it also gives the schema kube's JSON form
-// when it comes from protobuf: fields in kube's order, JSON values
-// (default, example, enum) as kube re-encodes them.
+// A schema is kept as JSON, but travels in protobuf as
+// apiextensions.k8s.io/v1 JSONSchemaProps: the typed mirror below, field
+// for field in kube's order, with its JSON names and protobuf field
+// numbers. Going through it gives the schema kube's JSON form, from
+// JSON (see JSONSchemaProps.UnmarshalJSON) as from protobuf: fields in
+// kube's order, JSON values (default, example, enum) as kube re-encodes
+// them.
 
 var _ protobuf.Proxied = (*JSONSchemaProps)(nil)
 

@@ -24,8 +24,8 @@ import (
 // storage version joins the stored versions when it is new. The list is
 // copied, not appended to in place, as it may be the stored object's.
 func addStorageVersion(crd *CustomResourceDefinition) {
-	v := crd.StorageVersion()
-	if v == "" || slices.Contains(crd.Status.StoredVersions, v) {
+	v, ok := storageVersion(crd)
+	if !ok || slices.Contains(crd.Status.StoredVersions, v) {
 		return
 	}
 	crd.Status.StoredVersions = append(slices.Clip(crd.Status.StoredVersions), v)
@@ -36,10 +36,33 @@ func addStorageVersion(crd *CustomResourceDefinition) {
 // decodes.
 func defaultStoredVersions(crd *CustomResourceDefinition) {
 	if len(crd.Status.StoredVersions) == 0 {
-		if v := crd.StorageVersion(); v != "" {
+		if v, ok := storageVersion(crd); ok {
 			crd.Status.StoredVersions = []string{v}
 		}
 	}
+}
+
+// storageVersions counts the versions marked as the storage version.
+func storageVersions(crd *CustomResourceDefinition) int {
+	n := 0
+	for _, v := range crd.Spec.Versions {
+		if v.Storage {
+			n++
+		}
+	}
+	return n
+}
+
+// storageVersion is the name of the definition's storage version, even
+// an invalid one such as "" (which validation reports on its own, as
+// kube does), and whether it has one.
+func storageVersion(crd *CustomResourceDefinition) (string, bool) {
+	for _, v := range crd.Spec.Versions {
+		if v.Storage {
+			return v.Name, true
+		}
+	}
+	return "", false
 }
 
 // validateStoredVersions checks a definition's stored versions as
@@ -49,6 +72,11 @@ func defaultStoredVersions(crd *CustomResourceDefinition) {
 func validateStoredVersions(crd *CustomResourceDefinition) status.FieldErrors {
 	p := status.NewPath("status", "storedVersions")
 	stored := crd.Status.StoredVersions
+	if storageVersions(crd) != 1 {
+		// Without exactly one storage version the versions' own error
+		// says it all: kube-apiserver answers it alone.
+		return nil
+	}
 	if len(stored) == 0 {
 		return status.FieldErrors{status.InvalidValue(p, stored, "must have at least one stored version")}
 	}

@@ -3,6 +3,8 @@ package apiextensionsv1
 import (
 	"encoding/json"
 
+	kjson "sigs.k8s.io/json"
+
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 )
@@ -13,18 +15,18 @@ import (
 type CustomResourceDefinition struct {
 	meta.TypeMeta   `json:",inline"`
 	meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
-	Spec            CustomResourceDefinitionSpec   `json:"spec" protobuf:"bytes,2,opt,name=spec"`
+	Spec            CustomResourceDefinitionSpec   `json:"spec" protobuf:"bytes,2,opt,name=spec" optional:"true"`
 	Status          CustomResourceDefinitionStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // CustomResourceDefinitionSpec is what a definition asks for.
 type CustomResourceDefinitionSpec struct {
 	// Group is the API group of the kind ("stable.example.com").
-	Group string `json:"group" protobuf:"bytes,1,opt,name=group"`
+	Group string `json:"group" protobuf:"bytes,1,opt,name=group" optional:"true"`
 	// Names are the kind's names.
-	Names CustomResourceDefinitionNames `json:"names" protobuf:"bytes,3,opt,name=names"`
+	Names CustomResourceDefinitionNames `json:"names" protobuf:"bytes,3,opt,name=names" optional:"true"`
 	// Scope is Namespaced or Cluster.
-	Scope string `json:"scope" protobuf:"bytes,4,opt,name=scope"`
+	Scope string `json:"scope" protobuf:"bytes,4,opt,name=scope" optional:"true"`
 	// Versions are the versions served; exactly one is the storage
 	// version.
 	Versions []CustomResourceDefinitionVersion `json:"versions" protobuf:"bytes,7,rep,name=versions"`
@@ -36,19 +38,19 @@ type CustomResourceDefinitionSpec struct {
 
 // CustomResourceDefinitionNames are the names of a kind.
 type CustomResourceDefinitionNames struct {
-	Plural     string   `json:"plural" protobuf:"bytes,1,opt,name=plural"`
+	Plural     string   `json:"plural" protobuf:"bytes,1,opt,name=plural" optional:"true"`
 	Singular   string   `json:"singular,omitempty" protobuf:"bytes,2,opt,name=singular"`
 	ShortNames []string `json:"shortNames,omitempty" protobuf:"bytes,3,opt,name=shortNames"`
-	Kind       string   `json:"kind" protobuf:"bytes,4,opt,name=kind"`
+	Kind       string   `json:"kind" protobuf:"bytes,4,opt,name=kind" optional:"true"`
 	ListKind   string   `json:"listKind,omitempty" protobuf:"bytes,5,opt,name=listKind"`
 	Categories []string `json:"categories,omitempty" protobuf:"bytes,6,rep,name=categories"`
 }
 
 // CustomResourceDefinitionVersion is one version of the kind.
 type CustomResourceDefinitionVersion struct {
-	Name               string                    `json:"name" protobuf:"bytes,1,opt,name=name"`
-	Served             bool                      `json:"served" protobuf:"varint,2,opt,name=served"`
-	Storage            bool                      `json:"storage" protobuf:"varint,3,opt,name=storage"`
+	Name               string                    `json:"name" protobuf:"bytes,1,opt,name=name" optional:"true"`
+	Served             bool                      `json:"served" protobuf:"varint,2,opt,name=served" optional:"true"`
+	Storage            bool                      `json:"storage" protobuf:"varint,3,opt,name=storage" optional:"true"`
 	Deprecated         bool                      `json:"deprecated,omitempty" protobuf:"varint,7,opt,name=deprecated"`
 	DeprecationWarning *string                   `json:"deprecationWarning,omitempty" protobuf:"bytes,8,opt,name=deprecationWarning"`
 	Schema             *CustomResourceValidation `json:"schema,omitempty" protobuf:"bytes,4,opt,name=schema"`
@@ -60,13 +62,13 @@ type CustomResourceDefinitionVersion struct {
 
 // CustomResourceValidation holds a version's schema.
 type CustomResourceValidation struct {
-	// OpenAPIV3Schema is the structural schema of the kind, kept as the
-	// JSON it was written in; in protobuf it is a typed JSONSchemaProps
-	// (see schemaproto.go).
+	// OpenAPIV3Schema is the structural schema of the kind, kept as
+	// the JSON kube-apiserver would write of it; in protobuf it is a
+	// typed JSONSchemaProps (see schemaproto.go).
 	OpenAPIV3Schema JSONSchemaProps `json:"openAPIV3Schema,omitempty" protobuf:"bytes,1,opt,name=openAPIV3Schema"`
 }
 
-// JSONSchemaProps is an OpenAPI v3 schema, kept as JSON.
+// JSONSchemaProps is an OpenAPI v3 schema, kept as JSON in kube's form.
 type JSONSchemaProps json.RawMessage
 
 // MarshalJSON writes the schema as it is, or null.
@@ -77,13 +79,24 @@ func (p JSONSchemaProps) MarshalJSON() ([]byte, error) {
 	return p, nil
 }
 
-// UnmarshalJSON keeps a copy of the JSON.
+// UnmarshalJSON keeps the schema as kube-apiserver keeps it: read into
+// its typed form and written back, so that its fields come in kube's
+// order, unknown ones are gone and JSON values (default, example, enum)
+// are re-encoded as kube stores them.
 func (p *JSONSchemaProps) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		*p = nil
 		return nil
 	}
-	*p = append((*p)[:0], b...)
+	s := &schemaProps{}
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(b, s); err != nil {
+		return err
+	}
+	out, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	*p = out
 	return nil
 }
 
@@ -105,30 +118,30 @@ type CustomResourceSubresourceStatus struct{}
 
 // CustomResourceSubresourceScale maps /scale onto the kind's fields.
 type CustomResourceSubresourceScale struct {
-	SpecReplicasPath   string  `json:"specReplicasPath" protobuf:"bytes,1,name=specReplicasPath"`
-	StatusReplicasPath string  `json:"statusReplicasPath" protobuf:"bytes,2,opt,name=statusReplicasPath"`
+	SpecReplicasPath   string  `json:"specReplicasPath" protobuf:"bytes,1,name=specReplicasPath" optional:"true"`
+	StatusReplicasPath string  `json:"statusReplicasPath" protobuf:"bytes,2,opt,name=statusReplicasPath" optional:"true"`
 	LabelSelectorPath  *string `json:"labelSelectorPath,omitempty" protobuf:"bytes,3,opt,name=labelSelectorPath"`
 }
 
 // CustomResourceColumnDefinition is a column of kubectl get.
 type CustomResourceColumnDefinition struct {
-	Name        string `json:"name" protobuf:"bytes,1,opt,name=name"`
-	Type        string `json:"type" protobuf:"bytes,2,opt,name=type"`
+	Name        string `json:"name" protobuf:"bytes,1,opt,name=name" optional:"true"`
+	Type        string `json:"type" protobuf:"bytes,2,opt,name=type" optional:"true"`
 	Format      string `json:"format,omitempty" protobuf:"bytes,3,opt,name=format"`
 	Description string `json:"description,omitempty" protobuf:"bytes,4,opt,name=description"`
 	Priority    int32  `json:"priority,omitempty" protobuf:"bytes,5,opt,name=priority"`
-	JSONPath    string `json:"jsonPath" protobuf:"bytes,6,opt,name=jsonPath"`
+	JSONPath    string `json:"jsonPath" protobuf:"bytes,6,opt,name=jsonPath" optional:"true"`
 }
 
 // SelectableField is a field field selectors may name.
 type SelectableField struct {
-	JSONPath string `json:"jsonPath" protobuf:"bytes,1,opt,name=jsonPath"`
+	JSONPath string `json:"jsonPath" protobuf:"bytes,1,opt,name=jsonPath" optional:"true"`
 }
 
 // CustomResourceConversion says how objects convert between versions.
 type CustomResourceConversion struct {
 	// Strategy is None or Webhook.
-	Strategy string             `json:"strategy" protobuf:"bytes,1,name=strategy"`
+	Strategy string             `json:"strategy" protobuf:"bytes,1,name=strategy" optional:"true"`
 	Webhook  *WebhookConversion `json:"webhook,omitempty" protobuf:"bytes,2,opt,name=webhook"`
 }
 
@@ -147,8 +160,8 @@ type WebhookClientConfig struct {
 
 // ServiceReference names a Service a webhook is reached through.
 type ServiceReference struct {
-	Namespace string  `json:"namespace" protobuf:"bytes,1,opt,name=namespace"`
-	Name      string  `json:"name" protobuf:"bytes,2,opt,name=name"`
+	Namespace string  `json:"namespace" protobuf:"bytes,1,opt,name=namespace" optional:"true"`
+	Name      string  `json:"name" protobuf:"bytes,2,opt,name=name" optional:"true"`
 	Path      *string `json:"path,omitempty" protobuf:"bytes,3,opt,name=path"`
 	Port      *int32  `json:"port,omitempty" protobuf:"varint,4,opt,name=port"`
 }
@@ -156,7 +169,7 @@ type ServiceReference struct {
 // CustomResourceDefinitionStatus is what the server reports.
 type CustomResourceDefinitionStatus struct {
 	Conditions     []CustomResourceDefinitionCondition `json:"conditions" listType:"map" listMapKey:"type" protobuf:"bytes,1,opt,name=conditions"` // null when none, as kube writes it
-	AcceptedNames  CustomResourceDefinitionNames       `json:"acceptedNames" protobuf:"bytes,2,opt,name=acceptedNames"`
+	AcceptedNames  CustomResourceDefinitionNames       `json:"acceptedNames" protobuf:"bytes,2,opt,name=acceptedNames" optional:"true"`
 	StoredVersions []string                            `json:"storedVersions" protobuf:"bytes,3,rep,name=storedVersions"`
 	// ObservedGeneration is the generation the status was last made
 	// from.
@@ -166,7 +179,7 @@ type CustomResourceDefinitionStatus struct {
 // CustomResourceDefinitionCondition is one condition of a definition.
 type CustomResourceDefinitionCondition struct {
 	Type               string    `json:"type" protobuf:"bytes,1,opt,name=type"`
-	Status             string    `json:"status" protobuf:"bytes,2,opt,name=status"`
+	Status             string    `json:"status" protobuf:"bytes,2,opt,name=status" optional:"true"`
 	LastTransitionTime meta.Time `json:"lastTransitionTime,omitempty" protobuf:"bytes,3,opt,name=lastTransitionTime"`
 	Reason             string    `json:"reason,omitempty" protobuf:"bytes,4,opt,name=reason"`
 	Message            string    `json:"message,omitempty" protobuf:"bytes,5,opt,name=message"`
@@ -231,6 +244,17 @@ func (c *CustomResourceDefinition) StorageVersion() string {
 		}
 	}
 	return ""
+}
+
+// Served reports whether the definition serves any version: kube-apiserver
+// takes a definition that serves none, whose kind it does not serve.
+func (c *CustomResourceDefinition) Served() bool {
+	for _, v := range c.Spec.Versions {
+		if v.Served {
+			return true
+		}
+	}
+	return false
 }
 
 // IsEstablished reports whether the definition's kind is served.
