@@ -2,10 +2,12 @@ package apiserver
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"reflect"
+	"strings"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
@@ -79,13 +81,13 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 	}
 	strict, err := h.r.decodeJSON(ser, body, obj, false)
 	if err != nil {
-		return nil, status.BadRequest(decodeErrorMessage(err))
+		return nil, h.r.cannotHandle(err)
 	}
 	// Unstructured kinds learn their unknown fields from the schema.
 	strict = append(strict, h.r.plan.prune(obj)...)
 	warnings, err := directive.Check(strict)
 	if err != nil {
-		return nil, err
+		return nil, h.r.cannotHandle(err)
 	}
 	addWarnings(req.w, warnings)
 	if err := h.r.checkTypeMeta(obj); err != nil {
@@ -120,6 +122,19 @@ func blank(body []byte) bool { return len(bytes.TrimSpace(body)) == 0 }
 
 func decodeErrorMessage(err error) string {
 	return "error decoding request body: " + err.Error()
+}
+
+// cannotHandle is the 400 for a create or update body that does not
+// decode as the kind, or holds unknown or duplicate fields under
+// fieldValidation=Strict, worded as kube-apiserver words it.
+func (r *resource) cannotHandle(err error) error {
+	msg := err.Error()
+	var se *status.Error
+	if errors.As(err, &se) {
+		msg = se.Status.Message
+	}
+	version := r.apiVersion[strings.LastIndexByte(r.apiVersion, '/')+1:]
+	return status.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", r.kind.Kind, version, r.kind.Kind, msg))
 }
 
 // addWarnings adds one Warning header per message.

@@ -103,14 +103,14 @@ func TestCBORBadBodies(t *testing.T) {
 		message     string
 	}{
 		{"duplicate keys", "", []byte("\xd9\xd9\xf7\xa2\x44kind\x46Widget\x44kind\x46Widget"), 400,
-			"error decoding request body: cbor: found duplicate map key"},
-		{"not CBOR", "", []byte("{}"), 400, "error decoding request body: unexpected EOF"},
+			`Widget in version "v1" cannot be handled as a Widget: cbor: found duplicate map key`},
+		{"not CBOR", "", []byte("{}"), 400, `Widget in version "v1" cannot be handled as a Widget: unexpected EOF`},
 		{"unknown field under Strict", "?fieldValidation=Strict",
 			cborOf(t, `{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"u"},"spec":{"foo":1}}`), 400,
-			`strict decoding error: unknown field "spec.foo"`},
+			`Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.foo"`},
 		{"float for an integer", "",
 			cborOf(t, `{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"f"},"spec":{"replicas":1.5}}`), 400,
-			"error decoding request body: json: cannot unmarshal number 1.5"},
+			`Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number 1.5`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

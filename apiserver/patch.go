@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -67,7 +68,15 @@ func (h *handler) patch(req *request) {
 			w.keptEntries = nil
 		}
 		strict = append(append([]error(nil), bodyStrict...), resultStrict...)
-		return obj, strictError(opts.validation, strict)
+		if err := strictError(opts.validation, strict); err != nil {
+			// kube-apiserver refuses the patched object, at "patch".
+			patched, perr := general()
+			if perr != nil {
+				return nil, perr
+			}
+			return nil, patch.InvalidResult(patched, errors.New(err.(*status.Error).Status.Message))
+		}
+		return obj, nil
 	}
 	w.track = h.updateTracker(w)
 	out, err := w.run(req.r.Context())

@@ -145,10 +145,12 @@ func TestPatchErrors(t *testing.T) {
 		{"malformed JSON patch", path, "application/json-patch+json", `{"op":"add"}`, 400, meta.StatusReasonBadRequest,
 			"error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"},
 		{"malformed merge patch", path, merge, `[1]`, 400, meta.StatusReasonBadRequest, "error decoding patch: json: cannot unmarshal array"},
-		{"duplicate field in a merge patch, strict", path + "?fieldValidation=Strict", merge, `{"spec":{"color":"a","color":"b"}}`, 400, meta.StatusReasonBadRequest,
-			`strict decoding error: duplicate field "spec.color"`},
+		// kube-apiserver refuses the patched object under Strict: 422 at
+		// "patch", the problems after the object's JSON.
+		{"duplicate field in a merge patch, strict", path + "?fieldValidation=Strict", merge, `{"spec":{"color":"a","color":"b"}}`, 422, meta.StatusReasonInvalid,
+			`": strict decoding error: duplicate field "spec.color"`},
 		{"unknown field in a JSON patch op, strict", path + "?fieldValidation=Strict", "application/json-patch+json", `[{"op":"add","path":"/spec/color","value":"x","extra":1}]`,
-			400, meta.StatusReasonBadRequest, "strict decoding error: json patch unknown field"},
+			422, meta.StatusReasonInvalid, `": strict decoding error: json patch unknown field "[0].extra"`},
 		{"patch result of the wrong type", path, merge, `{"spec":{"replicas":"three"}}`, 422, meta.StatusReasonInvalid, `Invalid value: "{`},
 		{"stale resourceVersion in a patch", path, merge, `{"metadata":{"resourceVersion":"1"},"spec":{"color":"pink"}}`, 409, meta.StatusReasonConflict, "the object has been modified"},
 		{"stale resourceVersion in an apply", path + "?fieldManager=m", apply,

@@ -127,7 +127,7 @@ func TestUnstructuredFieldValidation(t *testing.T) {
 	r := do(t, ts.Server, "POST", cogsPath+"?fieldValidation=Strict", "application/json",
 		strings.Replace(body, `"spec"`, `"bar":2,"spec"`, 1))
 	st := decodeStatus(t, r)
-	if r.code != http.StatusBadRequest || st.Message != `strict decoding error: unknown field "bar", unknown field "spec.foo"` {
+	if r.code != http.StatusBadRequest || st.Message != `Cog in version "v1" cannot be handled as a Cog: strict decoding error: unknown field "bar", unknown field "spec.foo"` {
 		t.Errorf("strict: %d %s", r.code, r.body)
 	}
 	r = do(t, ts.Server, "POST", cogsPath+"?fieldValidation=Warn", "application/json", body)
@@ -138,7 +138,7 @@ func TestUnstructuredFieldValidation(t *testing.T) {
 		t.Errorf("warn: unknown field kept or preserved one dropped: %s", r.body)
 	}
 	r = do(t, ts.Server, "PATCH", cogsPath+"/c?fieldValidation=Strict", "application/merge-patch+json", `{"spec":{"baz":1}}`)
-	if st := decodeStatus(t, r); r.code != http.StatusBadRequest || !strings.Contains(st.Message, `unknown field "spec.baz"`) {
+	if st := decodeStatus(t, r); r.code != http.StatusUnprocessableEntity || !strings.HasSuffix(st.Message, `": strict decoding error: unknown field "spec.baz"`) {
 		t.Errorf("strict patch: %d %s", r.code, r.body)
 	}
 	r = do(t, ts.Server, "PATCH", cogsPath+"/c?fieldValidation=Ignore", "application/merge-patch+json", `{"spec":{"baz":1}}`)
@@ -148,7 +148,7 @@ func TestUnstructuredFieldValidation(t *testing.T) {
 	// Unknown metadata fields are reported too, and never stored.
 	withMeta := strings.Replace(cog("m", `{"teeth":5}`), `"name":"m"`, `"name":"m","labelz":{"a":"b"}`, 1)
 	r = do(t, ts.Server, "POST", cogsPath+"?fieldValidation=Strict", "application/json", withMeta)
-	if st := decodeStatus(t, r); r.code != http.StatusBadRequest || st.Message != `strict decoding error: unknown field "metadata.labelz"` {
+	if st := decodeStatus(t, r); r.code != http.StatusBadRequest || st.Message != `Cog in version "v1" cannot be handled as a Cog: strict decoding error: unknown field "metadata.labelz"` {
 		t.Errorf("strict, unknown metadata field: %d %s", r.code, r.body)
 	}
 	r = do(t, ts.Server, "POST", cogsPath+"?fieldValidation=Warn", "application/json", withMeta)
@@ -156,7 +156,7 @@ func TestUnstructuredFieldValidation(t *testing.T) {
 		t.Errorf("warn, unknown metadata field: %d %q %s", r.code, r.header.Get("Warning"), r.body)
 	}
 	r = do(t, ts.Server, "PATCH", cogsPath+"/m?fieldValidation=Strict", "application/merge-patch+json", `{"metadata":{"finalizerz":["x"]}}`)
-	if st := decodeStatus(t, r); r.code != http.StatusBadRequest || !strings.Contains(st.Message, `unknown field "metadata.finalizerz"`) {
+	if st := decodeStatus(t, r); r.code != http.StatusUnprocessableEntity || !strings.HasSuffix(st.Message, `": strict decoding error: unknown field "metadata.finalizerz"`) {
 		t.Errorf("strict patch, unknown metadata field: %d %s", r.code, r.body)
 	}
 }
