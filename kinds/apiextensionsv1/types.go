@@ -166,9 +166,14 @@ type ServiceReference struct {
 	Port      *int32  `json:"port,omitempty" protobuf:"varint,4,opt,name=port"`
 }
 
-// CustomResourceDefinitionStatus is what the server reports.
+// CustomResourceDefinitionStatus is what the server reports. Conditions
+// are left out while there are none, where kube-apiserver writes null:
+// `kubectl wait --for=condition=Established` fails on a null list
+// (".status.conditions accessor error") and waits on an absent one, and
+// a script that waits right after creating a definition must not lose
+// that race to the controller.
 type CustomResourceDefinitionStatus struct {
-	Conditions     []CustomResourceDefinitionCondition `json:"conditions" listType:"map" listMapKey:"type" protobuf:"bytes,1,opt,name=conditions"` // null when none, as kube writes it
+	Conditions     []CustomResourceDefinitionCondition `json:"conditions,omitempty" listType:"map" listMapKey:"type" protobuf:"bytes,1,opt,name=conditions"`
 	AcceptedNames  CustomResourceDefinitionNames       `json:"acceptedNames" protobuf:"bytes,2,opt,name=acceptedNames" optional:"true"`
 	StoredVersions []string                            `json:"storedVersions" protobuf:"bytes,3,rep,name=storedVersions"`
 	// ObservedGeneration is the generation the status was last made
