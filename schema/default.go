@@ -6,7 +6,8 @@ package schema
 //   - a property that is missing from an object that is present gets its
 //     default, and so does one that is null when the property is not
 //     nullable;
-//   - a null that is not allowed and has no default is dropped;
+//   - a null that is not allowed and has no default is dropped, from a
+//     property of any type or none and from a map's values alike;
 //   - array items and map values that are null, not nullable and have a
 //     default get it;
 //   - defaults are copied, then defaulted themselves, recursively.
@@ -43,7 +44,9 @@ func (s *Schema) defaultObject(obj map[string]any) bool {
 		case p.Default != nil && (!present || v == nil && !p.Nullable):
 			obj[k] = copyJSON(p.Default)
 			changed = true
-		case present && v == nil && !p.Nullable && p.Type != "":
+		case present && v == nil && !p.Nullable:
+			// kube drops such a null whatever the field's type, even
+			// when it has none (int-or-string, preserve-unknown-fields).
 			delete(obj, k)
 			changed = true
 		}
@@ -52,9 +55,15 @@ func (s *Schema) defaultObject(obj map[string]any) bool {
 		p := s.Properties[k]
 		if p == nil {
 			p = s.AdditionalProperties
-			if p != nil && v == nil && p.Default != nil && !p.Nullable {
+			if p != nil && v == nil && !p.Nullable && !p.Unschematic {
+				changed = true
+				if p.Default == nil {
+					// A map value is dropped as a property is.
+					delete(obj, k)
+					continue
+				}
 				obj[k] = copyJSON(p.Default)
-				v, changed = obj[k], true
+				v = obj[k]
 			}
 		}
 		changed = p.ApplyDefaults(v) || changed

@@ -506,7 +506,7 @@ func kwAdditional(s *Schema, v any, where string) error {
 		}
 		// true admits any value, as preserve-unknown-fields does for
 		// the map's values.
-		s.AdditionalProperties = &Schema{XPreserveUnknownFields: true}
+		s.AdditionalProperties = &Schema{XPreserveUnknownFields: true, Unschematic: true}
 		return nil
 	case map[string]any:
 		p, err := parseNode(t, where)

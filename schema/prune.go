@@ -60,7 +60,7 @@ func (s *Schema) PruneNulls(x any) bool {
 			if ps == nil {
 				ps = s.AdditionalProperties
 			}
-			if ps == nil {
+			if ps == nil || v == nil && ps.Unschematic {
 				continue
 			}
 			if v == nil && !ps.Nullable && ps.Default == nil {

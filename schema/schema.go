@@ -49,8 +49,14 @@ type Schema struct {
 	XPreserveUnknownFields bool     // x-kubernetes-preserve-unknown-fields
 	XIntOrString           bool     // x-kubernetes-int-or-string
 	XEmbeddedResource      bool     // x-kubernetes-embedded-resource
-	XPatchStrategy         string   // x-kubernetes-patch-strategy, e.g. "merge" or "merge,retainKeys"
-	XPatchMergeKey         string   // x-kubernetes-patch-merge-key
+
+	// Unschematic marks the value schema that additionalProperties: true
+	// stands for. kube-apiserver knows no schema for such map values, so
+	// it keeps their nulls where it drops those of a declared schema,
+	// even one with only x-kubernetes-preserve-unknown-fields.
+	Unschematic    bool
+	XPatchStrategy string // x-kubernetes-patch-strategy, e.g. "merge" or "merge,retainKeys"
+	XPatchMergeKey string // x-kubernetes-patch-merge-key
 
 	// XValidations are the node's CEL rules (x-kubernetes-validations),
 	// evaluated by the server's [RuleEngine].
