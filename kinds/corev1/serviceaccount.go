@@ -24,7 +24,9 @@ func ServiceAccountKind() apiserver.Kind {
 		Group: "", Version: "v1", Kind: "ServiceAccount", Resource: "serviceaccounts", Singular: "serviceaccount",
 		ShortNames: []string{"sa"}, Namespaced: true,
 		NoGeneration: true,
-		New:          func() meta.Object { return &ServiceAccount{} },
+		// kube's serviceaccount store answers a delete with the object.
+		ReturnDeletedObject: true,
+		New:                 func() meta.Object { return &ServiceAccount{} },
 		// Name and Age only: kube dropped the Secrets column.
 		PrinterColumns: []apiserver.PrinterColumn{apiserver.AgeColumn()},
 	}
