@@ -40,7 +40,9 @@ func (h *handler) delete(req *request) {
 		return
 	}
 	code := http.StatusOK
-	if opts.OrphanDependents != nil && !*opts.OrphanDependents {
+	// kube answers 202 only to a cascading delete that left the object in
+	// place: a kind that answers the object it removed at once gets 200.
+	if !deleted && opts.OrphanDependents != nil && !*opts.OrphanDependents {
 		code = http.StatusAccepted
 	}
 	h.writeRendered(req, rendering, code, out)

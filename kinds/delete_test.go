@@ -16,17 +16,20 @@ func TestBuiltinDeleteAnswers(t *testing.T) {
 	ts := builtinServer(t)
 	for _, c := range []struct {
 		collection, name, body, want string
+		query                        string
 	}{
-		{"/api/v1/namespaces/default/serviceaccounts", "sa", `{"metadata":{"name":"sa"}}`, "ServiceAccount"},
-		{"/api/v1/namespaces/default/configmaps", "cm", `{"metadata":{"name":"cm"}}`, "Status"},
-		{"/api/v1/namespaces/default/secrets", "s", `{"metadata":{"name":"s"}}`, "Status"},
-		{"/apis/coordination.k8s.io/v1/namespaces/default/leases", "l", `{"metadata":{"name":"l"}}`, "Status"},
-		{"/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles", "r", `{"metadata":{"name":"r"}}`, "Status"},
-		{"/apis/rbac.authorization.k8s.io/v1/clusterroles", "cr", `{"metadata":{"name":"cr"}}`, "Status"},
+		{"/api/v1/namespaces/default/serviceaccounts", "sa", `{"metadata":{"name":"sa"}}`, "ServiceAccount", ""},
+		// Removed at once, so 200 although the delete cascades.
+		{"/api/v1/namespaces/default/serviceaccounts", "sa2", `{"metadata":{"name":"sa2"}}`, "ServiceAccount", "?orphanDependents=false"},
+		{"/api/v1/namespaces/default/configmaps", "cm", `{"metadata":{"name":"cm"}}`, "Status", ""},
+		{"/api/v1/namespaces/default/secrets", "s", `{"metadata":{"name":"s"}}`, "Status", ""},
+		{"/apis/coordination.k8s.io/v1/namespaces/default/leases", "l", `{"metadata":{"name":"l"}}`, "Status", ""},
+		{"/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles", "r", `{"metadata":{"name":"r"}}`, "Status", ""},
+		{"/apis/rbac.authorization.k8s.io/v1/clusterroles", "cr", `{"metadata":{"name":"cr"}}`, "Status", ""},
 	} {
-		t.Run(c.collection, func(t *testing.T) {
+		t.Run(c.collection+"/"+c.name+c.query, func(t *testing.T) {
 			post(t, ts.URL+c.collection, c.body)
-			got := deleteAnswer(t, ts.URL+c.collection+"/"+c.name)
+			got := deleteAnswer(t, ts.URL+c.collection+"/"+c.name+c.query)
 			want := answer{Code: http.StatusOK, Kind: c.want, Name: c.name}
 			if c.want == "Status" {
 				want.Name = ""
