@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 const applyType = "application/apply-patch+yaml"
@@ -48,8 +50,8 @@ func TestApply(t *testing.T) {
 		if (w.ResourceVersion != prev.ResourceVersion) != st.rvChanges {
 			t.Errorf("%s: resourceVersion %s → %s", st.name, prev.ResourceVersion, w.ResourceVersion)
 		}
-		if got := managers(w); !reflect.DeepEqual(got, []string{"mgr/Apply"}) {
-			t.Errorf("%s: managers %v", st.name, got)
+		if diff := cmp.Diff([]string{"mgr/Apply"}, managers(w)); diff != "" {
+			t.Errorf("%s: managers (-want +got):\n%s", st.name, diff)
 		}
 		if st.query != "" { // dry run: nothing stored
 			continue
@@ -98,8 +100,8 @@ func TestApplyStatus(t *testing.T) {
 	if w.Status.ReadyReplicas != 2 || w.Spec.Color != "red" || w.Generation != 1 {
 		t.Errorf("after status apply: %s", r.body)
 	}
-	if got := managers(w); !reflect.DeepEqual(got, []string{"ctrl/Apply/status", "mgr/Apply"}) {
-		t.Errorf("managers %v", got)
+	if diff := cmp.Diff([]string{"ctrl/Apply/status", "mgr/Apply"}, managers(w)); diff != "" {
+		t.Errorf("managers (-want +got):\n%s", diff)
 	}
 	if f := fieldsOf(w, "ctrl"); f != `{"f:status":{"f:readyReplicas":{}}}` {
 		t.Errorf("ctrl fields %s", f)
@@ -116,8 +118,8 @@ func TestManagedFieldsOnWrites(t *testing.T) {
 		t.Fatalf("create: %d %s", r.code, r.body)
 	}
 	w := decodeWidget(t, r)
-	if got := managers(w); !reflect.DeepEqual(got, []string{"my-client/Update"}) {
-		t.Errorf("create: managers %v", got)
+	if diff := cmp.Diff([]string{"my-client/Update"}, managers(w)); diff != "" {
+		t.Errorf("create: managers (-want +got):\n%s", diff)
 	}
 	if f := fieldsOf(w, "my-client"); f != `{"f:spec":{".":{},"f:color":{},"f:replicas":{}}}` {
 		t.Errorf("create: fields %s", f)
@@ -139,8 +141,8 @@ func TestManagedFieldsOnWrites(t *testing.T) {
 
 	r = doAs(t, ts, "kubectl/v1.35.0 (linux)", "PATCH", widgetsPath+"/m", "application/merge-patch+json", `{"spec":{"replicas":3}}`)
 	w = decodeWidget(t, r)
-	if got := managers(w); !reflect.DeepEqual(got, []string{"kubectl/Update", "my-client/Update", "updater/Update"}) {
-		t.Errorf("patch: managers %v", got)
+	if diff := cmp.Diff([]string{"kubectl/Update", "my-client/Update", "updater/Update"}, managers(w)); diff != "" {
+		t.Errorf("patch: managers (-want +got):\n%s", diff)
 	}
 	if f := fieldsOf(w, "kubectl"); f != `{"f:spec":{"f:replicas":{}}}` {
 		t.Errorf("patch: fields %s", f)

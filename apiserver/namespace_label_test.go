@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/kinds/corev1"
 )
 
@@ -51,11 +52,11 @@ func TestNamespaceNameLabel(t *testing.T) {
 			for k, v := range tc.want {
 				want[k] = v
 			}
-			if got := decodeNamespace(t, r).Labels; !reflect.DeepEqual(got, want) {
-				t.Errorf("answered labels %v, want %v", got, want)
+			if diff := cmp.Diff(want, decodeNamespace(t, r).Labels); diff != "" {
+				t.Errorf("answered labels (-want +got):\n%s", diff)
 			}
-			if got := decodeNamespace(t, do(t, ts.Server, "GET", nsPath+"/team", "", "")).Labels; !reflect.DeepEqual(got, want) {
-				t.Errorf("stored labels %v, want %v", got, want)
+			if diff := cmp.Diff(want, decodeNamespace(t, do(t, ts.Server, "GET", nsPath+"/team", "", "")).Labels); diff != "" {
+				t.Errorf("stored labels (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -99,8 +100,8 @@ func TestNamespaceStatusKeepsMetadata(t *testing.T) {
 	want.Spec.Finalizers = []string{"kubernetes"}
 	got := corev1.Namespace{Spec: ns.Spec}
 	got.Labels, got.Annotations, got.Finalizers = ns.Labels, ns.Annotations, ns.Finalizers
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("after PUT of status\n got %+v\nwant %+v", got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("after PUT of status (-want +got):\n%s", diff)
 	}
 }
 
@@ -149,8 +150,8 @@ func TestNamespaceManagedFields(t *testing.T) {
 	}
 	ns = send("POST", "/api/v1/namespaces", "curl", `{"metadata":{"generateName":"gen-"}}`)
 	want = []string{`curl Update  {"f:metadata":{"f:generateName":{}}}`}
-	if got := managed(ns); !reflect.DeepEqual(got, want) {
-		t.Errorf("create with generateName: managedFields\n got %q\nwant %q", got, want)
+	if diff := cmp.Diff(want, managed(ns)); diff != "" {
+		t.Errorf("create with generateName: managedFields (-want +got):\n%s", diff)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestScaleOwnership follows the seed's hand-over of replicas from a user
@@ -36,8 +38,8 @@ func TestScaleOwnership(t *testing.T) {
 	if *w.Spec.Replicas != 5 {
 		t.Fatalf("replicas after scaling: %d", *w.Spec.Replicas)
 	}
-	if got, want := managers(w), []string{"controller/Update/scale", "user/Apply"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("managers after scaling: %v, want %v", got, want)
+	if diff := cmp.Diff([]string{"controller/Update/scale", "user/Apply"}, managers(w)); diff != "" {
+		t.Errorf("managers after scaling (-want +got):\n%s", diff)
 	}
 	if got := fieldsOf(w, "user"); got != `{"f:spec":{"f:color":{}}}` {
 		t.Errorf("user's fields after scaling: %s", got)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/storage/memory"
@@ -90,8 +91,8 @@ func TestVersionsReadWrite(t *testing.T) {
 		}
 		r = do(t, ts, "GET", v1beta1Path+"/"+tc.name, "", "")
 		checkBeta(t, "GET v1beta1 "+tc.name, r.body, tc.want)
-		if got := r.header.Values("Warning"); !reflect.DeepEqual(got, []string{deprecation}) {
-			t.Errorf("GET v1beta1: Warning %q", got)
+		if diff := cmp.Diff([]string{deprecation}, r.header.Values("Warning")); diff != "" {
+			t.Errorf("GET v1beta1: Warning (-want +got):\n%s", diff)
 		}
 	}
 	// Lists, in JSON and protobuf-less CBOR, are in the version asked for.

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -29,8 +30,8 @@ func (fakeSerializer) Decode([]byte, any) ([]error, error) { return nil, nil }
 
 func TestNewRegistry(t *testing.T) {
 	r := newTestRegistry()
-	if got, want := r.MediaTypes(), []string{MediaTypeJSON, MediaTypeYAML}; !reflect.DeepEqual(got, want) {
-		t.Errorf("MediaTypes() = %q, want %q", got, want)
+	if diff := cmp.Diff([]string{MediaTypeJSON, MediaTypeYAML}, r.MediaTypes()); diff != "" {
+		t.Errorf("MediaTypes() (-want +got):\n%s", diff)
 	}
 	if s, ok := r.Lookup(MediaTypeYAML); !ok || s.MediaType() != MediaTypeYAML {
 		t.Errorf("Lookup(yaml) = %v, %v", s, ok)
@@ -41,8 +42,8 @@ func TestNewRegistry(t *testing.T) {
 
 	// A later serializer of the same type replaces the earlier one in place.
 	r = NewRegistry(namedJSON{label: "first"}, YAML{}, namedJSON{label: "second"})
-	if got, want := r.MediaTypes(), []string{MediaTypeJSON, MediaTypeYAML}; !reflect.DeepEqual(got, want) {
-		t.Errorf("MediaTypes() = %q, want %q", got, want)
+	if diff := cmp.Diff([]string{MediaTypeJSON, MediaTypeYAML}, r.MediaTypes()); diff != "" {
+		t.Errorf("MediaTypes() (-want +got):\n%s", diff)
 	}
 	if s, _ := r.Lookup(MediaTypeJSON); s.(namedJSON).label != "second" {
 		t.Errorf("Lookup(json) = %v, want the second", s)
@@ -209,8 +210,8 @@ func TestNegotiateFilterSeesCandidates(t *testing.T) {
 		t.Fatalf("err = %v, want NotAcceptable", err)
 	}
 	want := []string{"application/json;as=Table", "application/yaml;as=Table"}
-	if !reflect.DeepEqual(asked, want) {
-		t.Errorf("filter asked %q, want %q", asked, want)
+	if diff := cmp.Diff(want, asked); diff != "" {
+		t.Errorf("filter asked (-want +got):\n%s", diff)
 	}
 }
 

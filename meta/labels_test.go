@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Label sets the valid-selector cases are matched against.
@@ -278,8 +280,8 @@ func TestLabelSelectorRequired(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.Required(); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%q: Required() = %v, want %v", tc.sel, got, tc.want)
+		if diff := cmp.Diff(tc.want, s.Required()); diff != "" {
+			t.Errorf("%q: Required() (-want +got):\n%s", tc.sel, diff)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/controllers/internal/apiclient"
 	"github.com/kapi-dev/kapi/kinds/corev1"
 	"github.com/kapi-dev/kapi/meta"
@@ -63,8 +64,8 @@ func TestConditionMessages(t *testing.T) {
 		{Type: "NamespaceFinalizersRemaining", Status: "True", Reason: "SomeFinalizersRemain",
 			Message: "Some content in the namespace has finalizers remaining: a/b in 1 resource instances, example.com/hold in 2 resource instances"},
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("conditions\n got %+v\nwant %+v", got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("conditions (-want +got):\n%s", diff)
 	}
 	if !r.failed() {
 		t.Error("a pass with failures is not failed")

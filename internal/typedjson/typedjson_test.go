@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 	kjson "sigs.k8s.io/json"
 )
@@ -69,8 +70,8 @@ func decodeBoth(t *testing.T, d *Decoder, doc []byte) bool {
 	problems, err := kjson.UnmarshalStrict(doc, &strict, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
 	terr := kjson.UnmarshalCaseSensitivePreserveInts(doc, &trusted)
 	if !ok {
-		if !reflect.DeepEqual(fast, thing{}) {
-			t.Fatalf("%s: the fast path gave up but left %+v", doc, fast)
+		if diff := cmp.Diff(thing{}, fast, cmp.AllowUnexported(thing{})); diff != "" {
+			t.Fatalf("%s: the fast path gave up but left (-want +got):\n%s", doc, diff)
 		}
 		return false
 	}
