@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -56,8 +55,8 @@ func TestApply(t *testing.T) {
 		if st.query != "" { // dry run: nothing stored
 			continue
 		}
-		if !st.rvChanges && !reflect.DeepEqual(w.ManagedFields, prev.ManagedFields) {
-			t.Errorf("%s: managedFields changed: %+v → %+v", st.name, prev.ManagedFields, w.ManagedFields)
+		if diff := cmp.Diff(prev.ManagedFields, w.ManagedFields); !st.rvChanges && diff != "" {
+			t.Errorf("%s: managedFields changed (-before +after):\n%s", st.name, diff)
 		}
 		got := decodeWidget(t, do(t, ts, "GET", widgetsPath+"/a", "", ""))
 		if got.ResourceVersion != w.ResourceVersion || got.Spec.Color != st.color {
@@ -129,8 +128,11 @@ func TestManagedFieldsOnWrites(t *testing.T) {
 	body, _ := json.Marshal(w)
 	r = doAs(t, ts, ua, "PUT", widgetsPath+"/m?fieldManager=updater", "application/json", string(body))
 	w = decodeWidget(t, r)
-	if got := managers(w); r.code != http.StatusOK || !reflect.DeepEqual(got, []string{"my-client/Update", "updater/Update"}) {
-		t.Fatalf("update: %d managers %v: %s", r.code, got, r.body)
+	if r.code != http.StatusOK {
+		t.Fatalf("update: %d %s", r.code, r.body)
+	}
+	if diff := cmp.Diff([]string{"my-client/Update", "updater/Update"}, managers(w)); diff != "" {
+		t.Fatalf("update: managers (-want +got):\n%s", diff)
 	}
 	if f := fieldsOf(w, "updater"); f != `{"f:spec":{"f:color":{}}}` {
 		t.Errorf("update: fields %s", f)
@@ -153,15 +155,20 @@ func TestManagedFieldsOnWrites(t *testing.T) {
 	rv, managed := w.ResourceVersion, w.ManagedFields
 	r = do(t, ts, "PATCH", widgetsPath+"/m?fieldManager=other", "application/merge-patch+json", `{"spec":{"replicas":3}}`)
 	w = decodeWidget(t, r)
-	if w.ResourceVersion != rv || !reflect.DeepEqual(w.ManagedFields, managed) {
-		t.Errorf("no-op patch: rv %s → %s, managers %v", rv, w.ResourceVersion, managers(w))
+	if w.ResourceVersion != rv {
+		t.Errorf("no-op patch: rv %s → %s", rv, w.ResourceVersion)
+	}
+	if diff := cmp.Diff(managed, w.ManagedFields); diff != "" {
+		t.Errorf("no-op patch: managedFields (-before +after):\n%s", diff)
 	}
 	// Nor does an update whose only change is the time of an entry.
 	w.ManagedFields[0].Time.Time = w.ManagedFields[0].Time.Add(-3600e9)
 	body, _ = json.Marshal(w)
 	r = do(t, ts, "PUT", widgetsPath+"/m", "application/json", string(body))
-	if got := decodeWidget(t, r); r.code != http.StatusOK || got.ResourceVersion != rv || !reflect.DeepEqual(got.ManagedFields, managed) {
+	if got := decodeWidget(t, r); r.code != http.StatusOK || got.ResourceVersion != rv {
 		t.Errorf("time-only update: %d %s", r.code, r.body)
+	} else if diff := cmp.Diff(managed, got.ManagedFields); diff != "" {
+		t.Errorf("time-only update: managedFields (-before +after):\n%s", diff)
 	}
 
 	r = do(t, ts, "PUT", widgetsPath+"/m/status?fieldManager=ctrl", "application/json",

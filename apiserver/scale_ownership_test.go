@@ -102,7 +102,10 @@ func TestScaleOwnershipUnchangedReplicas(t *testing.T) {
 		t.Fatalf("scale: %d %s", r.code, r.body)
 	}
 	after := decodeWidget(t, do(t, ts, "GET", widgetsPath+"/u", "", ""))
-	if !reflect.DeepEqual(before.ManagedFields, after.ManagedFields) || after.ResourceVersion != before.ResourceVersion {
-		t.Errorf("managedFields %+v → %+v, resourceVersion %s → %s", before.ManagedFields, after.ManagedFields, before.ResourceVersion, after.ResourceVersion)
+	if diff := cmp.Diff(before.ManagedFields, after.ManagedFields); diff != "" {
+		t.Errorf("managedFields (-before +after):\n%s", diff)
+	}
+	if after.ResourceVersion != before.ResourceVersion {
+		t.Errorf("resourceVersion %s → %s", before.ResourceVersion, after.ResourceVersion)
 	}
 }

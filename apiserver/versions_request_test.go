@@ -48,8 +48,8 @@ func (tc versionWrite) check(t *testing.T, url func(string) string, send func(me
 		got = append(got, c.Field)
 	}
 	sort.Strings(got)
-	if !reflect.DeepEqual(got, tc.causes) {
-		t.Errorf("causes name %q, want %q: %s", got, tc.causes, r.body)
+	if diff := cmp.Diff(tc.causes, got); diff != "" {
+		t.Errorf("cause fields (-want +got):\n%s\n%s", diff, r.body)
 	}
 }
 
