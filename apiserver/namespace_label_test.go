@@ -137,16 +137,25 @@ func TestNamespaceManagedFields(t *testing.T) {
 	}
 	ns := send("POST", "/api/v1/namespaces", "kubectl-create/v1.37", `{"metadata":{"name":"team","labels":{"x":"y"}}}`)
 	want := []string{`kubectl-create Update  {"f:metadata":{"f:labels":{".":{},"f:kubernetes.io/metadata.name":{},"f:x":{}}}}`}
-	if got := managed(ns); !reflect.DeepEqual(got, want) || ns.Generation != 0 {
-		t.Errorf("create: generation %d, managedFields\n got %q\nwant %q", ns.Generation, got, want)
+	if diff := cmp.Diff(want, managed(ns)); diff != "" {
+		t.Errorf("create: managedFields (-want +got):\n%s", diff)
+	}
+	if ns.Generation != 0 {
+		t.Errorf("create: generation %d", ns.Generation)
 	}
 	ns = send("PUT", "/api/v1/namespaces/team", "kubectl-replace/v1.37", `{"metadata":{"name":"team","labels":{"a":"c"}},"spec":{"finalizers":["kubernetes","example.com/x"]}}`)
 	want = []string{
 		`kubectl-create Update  {"f:metadata":{"f:labels":{".":{},"f:kubernetes.io/metadata.name":{}}}}`,
 		`kubectl-replace Update  {"f:metadata":{"f:labels":{"f:a":{}}},"f:spec":{"f:finalizers":{}}}`,
 	}
-	if got := managed(ns); !reflect.DeepEqual(got, want) || ns.Generation != 0 || !reflect.DeepEqual(ns.Spec.Finalizers, []string{"kubernetes"}) {
-		t.Errorf("update: generation %d, finalizers %v, managedFields\n got %q\nwant %q", ns.Generation, ns.Spec.Finalizers, got, want)
+	if diff := cmp.Diff(want, managed(ns)); diff != "" {
+		t.Errorf("update: managedFields (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"kubernetes"}, ns.Spec.Finalizers); diff != "" {
+		t.Errorf("update: finalizers (-want +got):\n%s", diff)
+	}
+	if ns.Generation != 0 {
+		t.Errorf("update: generation %d", ns.Generation)
 	}
 	ns = send("POST", "/api/v1/namespaces", "curl", `{"metadata":{"generateName":"gen-"}}`)
 	want = []string{`curl Update  {"f:metadata":{"f:generateName":{}}}`}

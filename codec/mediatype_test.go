@@ -2,7 +2,6 @@ package codec
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -169,8 +168,8 @@ func TestParseAccept(t *testing.T) {
 			if len(got) == 0 && len(tc.want) == 0 {
 				return
 			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("ParseAccept(%q) =\n\t%v\nwant\n\t%v", tc.header, fmtAccepted(got), fmtAccepted(tc.want))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("ParseAccept(%q) (-want +got):\n%s", tc.header, diff)
 			}
 		})
 	}

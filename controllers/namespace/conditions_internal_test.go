@@ -2,7 +2,6 @@ package namespace
 
 import (
 	"errors"
-	"reflect"
 	"testing"
 	"time"
 
@@ -38,8 +37,11 @@ func TestMergeConditions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			st := corev1.NamespaceStatus{Conditions: tc.had}
 			changed := mergeConditions(&st, tc.conds, now)
-			if !reflect.DeepEqual(st.Conditions, tc.want) || changed != tc.wantChanged {
-				t.Errorf("changed %v, want %v; conditions\n got %+v\nwant %+v", changed, tc.wantChanged, st.Conditions, tc.want)
+			if changed != tc.wantChanged {
+				t.Errorf("changed %v, want %v", changed, tc.wantChanged)
+			}
+			if diff := cmp.Diff(tc.want, st.Conditions); diff != "" {
+				t.Errorf("conditions (-want +got):\n%s", diff)
 			}
 		})
 	}
