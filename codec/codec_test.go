@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -218,8 +219,8 @@ func TestJSONDecodeStrict(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Decode: %v", err)
 			}
-			if s := strictStrings(strict); !(len(s) == 0 && len(tc.strict) == 0) && !reflect.DeepEqual(s, tc.strict) {
-				t.Errorf("strict errors = %q, want %q", s, tc.strict)
+			if diff := cmp.Diff(tc.strict, strictStrings(strict), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("strict errors (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("decoded (-want +got):\n%s", diff)
@@ -433,8 +434,8 @@ func TestYAMLDecode(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Decode: %v", err)
 			}
-			if s := strictStrings(strict); !(len(s) == 0 && len(tc.strict) == 0) && !reflect.DeepEqual(s, tc.strict) {
-				t.Errorf("strict errors = %q, want %q", s, tc.strict)
+			if diff := cmp.Diff(tc.strict, strictStrings(strict), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("strict errors (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("decoded (-want +got):\n%s", diff)

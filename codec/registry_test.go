@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -105,8 +106,8 @@ func TestNegotiate(t *testing.T) {
 			if s.MediaType() != tc.want || mt.Type != tc.want {
 				t.Errorf("Negotiate(%q) = %s (%s), want %s", tc.header, s.MediaType(), mt.Type, tc.want)
 			}
-			if !(len(mt.Params) == 0 && len(tc.params) == 0) && !reflect.DeepEqual(mt.Params, tc.params) {
-				t.Errorf("params = %v, want %v", mt.Params, tc.params)
+			if diff := cmp.Diff(tc.params, mt.Params, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("params (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -187,8 +188,8 @@ func TestNegotiateFilter(t *testing.T) {
 			if s.MediaType() != tc.want || mt.Type != tc.want {
 				t.Errorf("Negotiate(%q) = %s (%s), want %s", tc.header, s.MediaType(), mt.Type, tc.want)
 			}
-			if !(len(mt.Params) == 0 && len(tc.params) == 0) && !reflect.DeepEqual(mt.Params, tc.params) {
-				t.Errorf("params = %v, want %v", mt.Params, tc.params)
+			if diff := cmp.Diff(tc.params, mt.Params, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("params (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -277,8 +278,8 @@ func TestForContentType(t *testing.T) {
 			if s.MediaType() != tc.want || mt.Type != tc.want {
 				t.Errorf("ForContentType(%q) = %s (%s), want %s", tc.ct, s.MediaType(), mt.Type, tc.want)
 			}
-			if !(len(mt.Params) == 0 && len(tc.params) == 0) && !reflect.DeepEqual(mt.Params, tc.params) {
-				t.Errorf("params = %v, want %v", mt.Params, tc.params)
+			if diff := cmp.Diff(tc.params, mt.Params, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("params (-want +got):\n%s", diff)
 			}
 		})
 	}
