@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 const applyType = "application/apply-patch+yaml"
@@ -48,14 +49,14 @@ func TestApply(t *testing.T) {
 		if (w.ResourceVersion != prev.ResourceVersion) != st.rvChanges {
 			t.Errorf("%s: resourceVersion %s → %s", st.name, prev.ResourceVersion, w.ResourceVersion)
 		}
-		if got := managers(w); !reflect.DeepEqual(got, []string{"mgr/Apply"}) {
-			t.Errorf("%s: managers %v", st.name, got)
+		if diff := cmp.Diff([]string{"mgr/Apply"}, managers(w)); diff != "" {
+			t.Errorf("%s: managers (-want +got):\n%s", st.name, diff)
 		}
 		if st.query != "" { // dry run: nothing stored
 			continue
 		}
-		if !st.rvChanges && !reflect.DeepEqual(w.ManagedFields, prev.ManagedFields) {
-			t.Errorf("%s: managedFields changed: %+v → %+v", st.name, prev.ManagedFields, w.ManagedFields)
+		if diff := cmp.Diff(prev.ManagedFields, w.ManagedFields); !st.rvChanges && diff != "" {
+			t.Errorf("%s: managedFields changed (-before +after):\n%s", st.name, diff)
 		}
 		got := decodeWidget(t, do(t, ts, "GET", widgetsPath+"/a", "", ""))
 		if got.ResourceVersion != w.ResourceVersion || got.Spec.Color != st.color {
@@ -98,8 +99,8 @@ func TestApplyStatus(t *testing.T) {
 	if w.Status.ReadyReplicas != 2 || w.Spec.Color != "red" || w.Generation != 1 {
 		t.Errorf("after status apply: %s", r.body)
 	}
-	if got := managers(w); !reflect.DeepEqual(got, []string{"ctrl/Apply/status", "mgr/Apply"}) {
-		t.Errorf("managers %v", got)
+	if diff := cmp.Diff([]string{"ctrl/Apply/status", "mgr/Apply"}, managers(w)); diff != "" {
+		t.Errorf("managers (-want +got):\n%s", diff)
 	}
 	if f := fieldsOf(w, "ctrl"); f != `{"f:status":{"f:readyReplicas":{}}}` {
 		t.Errorf("ctrl fields %s", f)
@@ -116,8 +117,8 @@ func TestManagedFieldsOnWrites(t *testing.T) {
 		t.Fatalf("create: %d %s", r.code, r.body)
 	}
 	w := decodeWidget(t, r)
-	if got := managers(w); !reflect.DeepEqual(got, []string{"my-client/Update"}) {
-		t.Errorf("create: managers %v", got)
+	if diff := cmp.Diff([]string{"my-client/Update"}, managers(w)); diff != "" {
+		t.Errorf("create: managers (-want +got):\n%s", diff)
 	}
 	if f := fieldsOf(w, "my-client"); f != `{"f:spec":{".":{},"f:color":{},"f:replicas":{}}}` {
 		t.Errorf("create: fields %s", f)
@@ -127,8 +128,11 @@ func TestManagedFieldsOnWrites(t *testing.T) {
 	body, _ := json.Marshal(w)
 	r = doAs(t, ts, ua, "PUT", widgetsPath+"/m?fieldManager=updater", "application/json", string(body))
 	w = decodeWidget(t, r)
-	if got := managers(w); r.code != http.StatusOK || !reflect.DeepEqual(got, []string{"my-client/Update", "updater/Update"}) {
-		t.Fatalf("update: %d managers %v: %s", r.code, got, r.body)
+	if r.code != http.StatusOK {
+		t.Fatalf("update: %d %s", r.code, r.body)
+	}
+	if diff := cmp.Diff([]string{"my-client/Update", "updater/Update"}, managers(w)); diff != "" {
+		t.Fatalf("update: managers (-want +got):\n%s", diff)
 	}
 	if f := fieldsOf(w, "updater"); f != `{"f:spec":{"f:color":{}}}` {
 		t.Errorf("update: fields %s", f)
@@ -139,8 +143,8 @@ func TestManagedFieldsOnWrites(t *testing.T) {
 
 	r = doAs(t, ts, "kubectl/v1.35.0 (linux)", "PATCH", widgetsPath+"/m", "application/merge-patch+json", `{"spec":{"replicas":3}}`)
 	w = decodeWidget(t, r)
-	if got := managers(w); !reflect.DeepEqual(got, []string{"kubectl/Update", "my-client/Update", "updater/Update"}) {
-		t.Errorf("patch: managers %v", got)
+	if diff := cmp.Diff([]string{"kubectl/Update", "my-client/Update", "updater/Update"}, managers(w)); diff != "" {
+		t.Errorf("patch: managers (-want +got):\n%s", diff)
 	}
 	if f := fieldsOf(w, "kubectl"); f != `{"f:spec":{"f:replicas":{}}}` {
 		t.Errorf("patch: fields %s", f)
@@ -151,15 +155,20 @@ func TestManagedFieldsOnWrites(t *testing.T) {
 	rv, managed := w.ResourceVersion, w.ManagedFields
 	r = do(t, ts, "PATCH", widgetsPath+"/m?fieldManager=other", "application/merge-patch+json", `{"spec":{"replicas":3}}`)
 	w = decodeWidget(t, r)
-	if w.ResourceVersion != rv || !reflect.DeepEqual(w.ManagedFields, managed) {
-		t.Errorf("no-op patch: rv %s → %s, managers %v", rv, w.ResourceVersion, managers(w))
+	if w.ResourceVersion != rv {
+		t.Errorf("no-op patch: rv %s → %s", rv, w.ResourceVersion)
+	}
+	if diff := cmp.Diff(managed, w.ManagedFields); diff != "" {
+		t.Errorf("no-op patch: managedFields (-before +after):\n%s", diff)
 	}
 	// Nor does an update whose only change is the time of an entry.
 	w.ManagedFields[0].Time.Time = w.ManagedFields[0].Time.Add(-3600e9)
 	body, _ = json.Marshal(w)
 	r = do(t, ts, "PUT", widgetsPath+"/m", "application/json", string(body))
-	if got := decodeWidget(t, r); r.code != http.StatusOK || got.ResourceVersion != rv || !reflect.DeepEqual(got.ManagedFields, managed) {
+	if got := decodeWidget(t, r); r.code != http.StatusOK || got.ResourceVersion != rv {
 		t.Errorf("time-only update: %d %s", r.code, r.body)
+	} else if diff := cmp.Diff(managed, got.ManagedFields); diff != "" {
+		t.Errorf("time-only update: managedFields (-before +after):\n%s", diff)
 	}
 
 	r = do(t, ts, "PUT", widgetsPath+"/m/status?fieldManager=ctrl", "application/json",

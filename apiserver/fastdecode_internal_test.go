@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -51,8 +52,8 @@ func TestDecodeJSONMatchesGeneral(t *testing.T) {
 				if fmt.Sprint(problems) != fmt.Sprint(wantProblems) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
 					t.Errorf("got %v, %v; want %v, %v", problems, err, wantProblems, wantErr)
 				}
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("decoded %+v, want %+v", got, want)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("decoded (-want +got):\n%s", diff)
 				}
 			})
 		}
@@ -217,8 +218,8 @@ func TestDecodeTransientMatchesDecode(t *testing.T) {
 				for i := range kv.Value {
 					kv.Value[i] = 'x'
 				}
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("decodeTransient gave %+v, decode %+v", got, want)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("(-decode +decodeTransient):\n%s", diff)
 				}
 			})
 		}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/internal/typedjson"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -117,8 +118,8 @@ func TestValidateNullFreeFormMatchesGeneralPath(t *testing.T) {
 		if render(got) != render(want) {
 			t.Errorf("%s: errors\n%v\nwant\n%v", tc.name, render(got), render(want))
 		}
-		if !reflect.DeepEqual(fast, general) {
-			t.Errorf("%s: form\n%v\nwant\n%v", tc.name, fast, general)
+		if diff := cmp.Diff(general, fast); diff != "" {
+			t.Errorf("%s: form (-general +fast):\n%s", tc.name, diff)
 		}
 		if !nulls {
 			nullFree++

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // formSample is a Go value with every kind of field jsonForm meets in a
@@ -97,8 +99,8 @@ func TestJSONFormMatchesGeneralPath(t *testing.T) {
 			if (err != nil) != (werr != nil) {
 				t.Fatalf("sample %d: %s: error %v, general path %v", i, b, err, werr)
 			}
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("sample %d: %s:\n got  %#v\n want %#v", i, b, got, want)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("sample %d: %s (-want +got):\n%s", i, b, diff)
 			}
 		}
 	}

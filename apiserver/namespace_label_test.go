@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/kinds/corev1"
 )
 
@@ -51,11 +52,11 @@ func TestNamespaceNameLabel(t *testing.T) {
 			for k, v := range tc.want {
 				want[k] = v
 			}
-			if got := decodeNamespace(t, r).Labels; !reflect.DeepEqual(got, want) {
-				t.Errorf("answered labels %v, want %v", got, want)
+			if diff := cmp.Diff(want, decodeNamespace(t, r).Labels); diff != "" {
+				t.Errorf("answered labels (-want +got):\n%s", diff)
 			}
-			if got := decodeNamespace(t, do(t, ts.Server, "GET", nsPath+"/team", "", "")).Labels; !reflect.DeepEqual(got, want) {
-				t.Errorf("stored labels %v, want %v", got, want)
+			if diff := cmp.Diff(want, decodeNamespace(t, do(t, ts.Server, "GET", nsPath+"/team", "", "")).Labels); diff != "" {
+				t.Errorf("stored labels (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -99,8 +100,8 @@ func TestNamespaceStatusKeepsMetadata(t *testing.T) {
 	want.Spec.Finalizers = []string{"kubernetes"}
 	got := corev1.Namespace{Spec: ns.Spec}
 	got.Labels, got.Annotations, got.Finalizers = ns.Labels, ns.Annotations, ns.Finalizers
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("after PUT of status\n got %+v\nwant %+v", got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("after PUT of status (-want +got):\n%s", diff)
 	}
 }
 
@@ -136,21 +137,30 @@ func TestNamespaceManagedFields(t *testing.T) {
 	}
 	ns := send("POST", "/api/v1/namespaces", "kubectl-create/v1.37", `{"metadata":{"name":"team","labels":{"x":"y"}}}`)
 	want := []string{`kubectl-create Update  {"f:metadata":{"f:labels":{".":{},"f:kubernetes.io/metadata.name":{},"f:x":{}}}}`}
-	if got := managed(ns); !reflect.DeepEqual(got, want) || ns.Generation != 0 {
-		t.Errorf("create: generation %d, managedFields\n got %q\nwant %q", ns.Generation, got, want)
+	if diff := cmp.Diff(want, managed(ns)); diff != "" {
+		t.Errorf("create: managedFields (-want +got):\n%s", diff)
+	}
+	if ns.Generation != 0 {
+		t.Errorf("create: generation %d", ns.Generation)
 	}
 	ns = send("PUT", "/api/v1/namespaces/team", "kubectl-replace/v1.37", `{"metadata":{"name":"team","labels":{"a":"c"}},"spec":{"finalizers":["kubernetes","example.com/x"]}}`)
 	want = []string{
 		`kubectl-create Update  {"f:metadata":{"f:labels":{".":{},"f:kubernetes.io/metadata.name":{}}}}`,
 		`kubectl-replace Update  {"f:metadata":{"f:labels":{"f:a":{}}},"f:spec":{"f:finalizers":{}}}`,
 	}
-	if got := managed(ns); !reflect.DeepEqual(got, want) || ns.Generation != 0 || !reflect.DeepEqual(ns.Spec.Finalizers, []string{"kubernetes"}) {
-		t.Errorf("update: generation %d, finalizers %v, managedFields\n got %q\nwant %q", ns.Generation, ns.Spec.Finalizers, got, want)
+	if diff := cmp.Diff(want, managed(ns)); diff != "" {
+		t.Errorf("update: managedFields (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"kubernetes"}, ns.Spec.Finalizers); diff != "" {
+		t.Errorf("update: finalizers (-want +got):\n%s", diff)
+	}
+	if ns.Generation != 0 {
+		t.Errorf("update: generation %d", ns.Generation)
 	}
 	ns = send("POST", "/api/v1/namespaces", "curl", `{"metadata":{"generateName":"gen-"}}`)
 	want = []string{`curl Update  {"f:metadata":{"f:generateName":{}}}`}
-	if got := managed(ns); !reflect.DeepEqual(got, want) {
-		t.Errorf("create with generateName: managedFields\n got %q\nwant %q", got, want)
+	if diff := cmp.Diff(want, managed(ns)); diff != "" {
+		t.Errorf("create with generateName: managedFields (-want +got):\n%s", diff)
 	}
 }
 

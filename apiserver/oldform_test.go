@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
@@ -123,8 +124,8 @@ func TestRulesOldFormIsTheStoredObjects(t *testing.T) {
 			if len(olds) != 1 {
 				t.Fatalf("write %d of %s: rules ran %d times", j, name, len(olds))
 			}
-			if !reflect.DeepEqual(olds[0], want) {
-				t.Fatalf("write %d of %s: old form\n%#v\nwant\n%#v", j, name, olds[0], want)
+			if diff := cmp.Diff(want, olds[0]); diff != "" {
+				t.Fatalf("write %d of %s: old form (-want +got):\n%s", j, name, diff)
 			}
 		}
 	}

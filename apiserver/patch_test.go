@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -207,8 +207,10 @@ func TestApplyConflict(t *testing.T) {
 		t.Errorf("status %q %q, want %q", st.Reason, st.Message, wantMsg)
 	}
 	want := []meta.StatusCause{{Type: meta.CauseTypeFieldManagerConflict, Message: `conflict with "first"`, Field: ".spec.color"}}
-	if st.Details == nil || !reflect.DeepEqual(st.Details.Causes, want) {
-		t.Errorf("details %+v, want causes %+v", st.Details, want)
+	if st.Details == nil {
+		t.Errorf("no details, want causes %+v", want)
+	} else if diff := cmp.Diff(want, st.Details.Causes); diff != "" {
+		t.Errorf("causes (-want +got):\n%s", diff)
 	}
 	// Applying the same value is no conflict: both own the field.
 	if r := do(t, ts, "PATCH", path+"second", apply, cfg("red")); r.code != http.StatusOK {

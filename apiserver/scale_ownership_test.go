@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestScaleOwnership follows the seed's hand-over of replicas from a user
@@ -36,8 +38,8 @@ func TestScaleOwnership(t *testing.T) {
 	if *w.Spec.Replicas != 5 {
 		t.Fatalf("replicas after scaling: %d", *w.Spec.Replicas)
 	}
-	if got, want := managers(w), []string{"controller/Update/scale", "user/Apply"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("managers after scaling: %v, want %v", got, want)
+	if diff := cmp.Diff([]string{"controller/Update/scale", "user/Apply"}, managers(w)); diff != "" {
+		t.Errorf("managers after scaling (-want +got):\n%s", diff)
 	}
 	if got := fieldsOf(w, "user"); got != `{"f:spec":{"f:color":{}}}` {
 		t.Errorf("user's fields after scaling: %s", got)
@@ -100,7 +102,10 @@ func TestScaleOwnershipUnchangedReplicas(t *testing.T) {
 		t.Fatalf("scale: %d %s", r.code, r.body)
 	}
 	after := decodeWidget(t, do(t, ts, "GET", widgetsPath+"/u", "", ""))
-	if !reflect.DeepEqual(before.ManagedFields, after.ManagedFields) || after.ResourceVersion != before.ResourceVersion {
-		t.Errorf("managedFields %+v → %+v, resourceVersion %s → %s", before.ManagedFields, after.ManagedFields, before.ResourceVersion, after.ResourceVersion)
+	if diff := cmp.Diff(before.ManagedFields, after.ManagedFields); diff != "" {
+		t.Errorf("managedFields (-before +after):\n%s", diff)
+	}
+	if after.ResourceVersion != before.ResourceVersion {
+		t.Errorf("resourceVersion %s → %s", before.ResourceVersion, after.ResourceVersion)
 	}
 }

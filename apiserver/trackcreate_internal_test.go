@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -161,8 +162,8 @@ func TestTrackCreateMatchesGeneralPath(t *testing.T) {
 			}
 			got, whole := maps.Clone(forms.obj), maps.Clone(tree)
 			whole["metadata"] = names
-			if !reflect.DeepEqual(got, whole) {
-				t.Fatalf("%s: %+v: form\n%v\nwant\n%v", tc.name, b, got, whole)
+			if diff := cmp.Diff(whole, got); diff != "" {
+				t.Fatalf("%s: %+v: form (-want +got):\n%s", tc.name, b, diff)
 			}
 		}
 		if taken := fast > 0; taken != tc.fastTaken {

@@ -3,11 +3,11 @@ package apiserver
 import (
 	"bytes"
 	"fmt"
-	"reflect"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/storage"
@@ -48,8 +48,8 @@ func TestDecodeCopyIsDeep(t *testing.T) {
 			}
 			want := bigSpliced(tc.first)
 			want.TypeMeta = meta.TypeMeta{Kind: "Spliced", APIVersion: "g.example.com/v1"}
-			if !reflect.DeepEqual(first, want) {
-				t.Errorf("the first copy changed:\n got %+v\nwant %+v", first, want)
+			if diff := cmp.Diff(want, first); diff != "" {
+				t.Errorf("the first copy changed (-want +got):\n%s", diff)
 			}
 		})
 	}

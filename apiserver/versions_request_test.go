@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
@@ -47,8 +48,8 @@ func (tc versionWrite) check(t *testing.T, url func(string) string, send func(me
 		got = append(got, c.Field)
 	}
 	sort.Strings(got)
-	if !reflect.DeepEqual(got, tc.causes) {
-		t.Errorf("causes name %q, want %q: %s", got, tc.causes, r.body)
+	if diff := cmp.Diff(tc.causes, got); diff != "" {
+		t.Errorf("cause fields (-want +got):\n%s\n%s", diff, r.body)
 	}
 }
 
@@ -125,8 +126,8 @@ func TestVersionsValidateInRequestVersion(t *testing.T) {
 			name = "d2"
 		}
 		w := decodeWidget(t, do(t, ts, "GET", v1Path+"/"+name, "", ""))
-		if !reflect.DeepEqual(w.Spec.Replicas, tc.want) {
-			t.Errorf("%s created through %s: spec %s, want replicas %v", name, tc.path, mustJSON(w.Spec), tc.want)
+		if diff := cmp.Diff(tc.want, w.Spec.Replicas); diff != "" {
+			t.Errorf("%s created through %s: spec %s; replicas (-want +got):\n%s", name, tc.path, mustJSON(w.Spec), diff)
 		}
 	}
 }
@@ -275,8 +276,8 @@ func TestVersionsHooksAndAdmission(t *testing.T) {
 		if r.code >= 300 {
 			t.Fatalf("%s: %d %s", tc.name, r.code, r.body)
 		}
-		if got := log.take(); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: hooks saw %v, want %v", tc.name, got, tc.want)
+		if diff := cmp.Diff(tc.want, log.take()); diff != "" {
+			t.Errorf("%s: hooks saw (-want +got):\n%s", tc.name, diff)
 		}
 		if tc.method == "POST" && !strings.Contains(string(r.body), `"color":"grey"`) {
 			t.Errorf("%s: the hook's default is lost: %s", tc.name, r.body)
@@ -337,8 +338,8 @@ func TestVersionsSelectableFields(t *testing.T) {
 		for _, it := range l.Items {
 			got = append(got, it.Metadata.Name)
 		}
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s?fieldSelector=%s: %v, want %v", tc.path, tc.selector, got, tc.want)
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s?fieldSelector=%s (-want +got):\n%s", tc.path, tc.selector, diff)
 		}
 	}
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/storage/memory"
@@ -67,8 +67,8 @@ func TestVersionsReadWrite(t *testing.T) {
 	if r.code != http.StatusCreated {
 		t.Fatalf("create in v1beta1: %d %s", r.code, r.body)
 	}
-	if got := r.header.Values("Warning"); !reflect.DeepEqual(got, []string{deprecation}) {
-		t.Errorf("create in v1beta1: Warning %q, want %q", got, deprecation)
+	if diff := cmp.Diff([]string{deprecation}, r.header.Values("Warning")); diff != "" {
+		t.Errorf("create in v1beta1: Warning (-want +got):\n%s", diff)
 	}
 	checkBeta(t, "create response", r.body, 3)
 	r = do(t, ts, "POST", v1Path, "application/json",
@@ -90,8 +90,8 @@ func TestVersionsReadWrite(t *testing.T) {
 		}
 		r = do(t, ts, "GET", v1beta1Path+"/"+tc.name, "", "")
 		checkBeta(t, "GET v1beta1 "+tc.name, r.body, tc.want)
-		if got := r.header.Values("Warning"); !reflect.DeepEqual(got, []string{deprecation}) {
-			t.Errorf("GET v1beta1: Warning %q", got)
+		if diff := cmp.Diff([]string{deprecation}, r.header.Values("Warning")); diff != "" {
+			t.Errorf("GET v1beta1: Warning (-want +got):\n%s", diff)
 		}
 	}
 	// Lists, in JSON and protobuf-less CBOR, are in the version asked for.
@@ -200,8 +200,11 @@ func TestVersionsStoredInOldVersion(t *testing.T) {
 	srv, ts := startVersions(t, store, twoVersionKind("v1"))
 	ctx := context.Background()
 	versions, ok, err := srv.StoredVersions(ctx, "stable.example.com", "widgets")
-	if err != nil || !ok || !reflect.DeepEqual(versions, []string{"v1", "v1beta1"}) {
+	if err != nil || !ok {
 		t.Fatalf("StoredVersions = %v %v %v, want [v1 v1beta1]", versions, ok, err)
+	}
+	if diff := cmp.Diff([]string{"v1", "v1beta1"}, versions); diff != "" {
+		t.Fatalf("StoredVersions (-want +got):\n%s", diff)
 	}
 	for _, name := range []string{"a", "b"} {
 		w := decodeWidget(t, do(t, ts, "GET", v1Path+"/"+name, "", ""))
@@ -219,8 +222,11 @@ func TestVersionsStoredInOldVersion(t *testing.T) {
 		}
 	}
 	versions, _, err = srv.StoredVersions(ctx, "stable.example.com", "widgets")
-	if err != nil || !reflect.DeepEqual(versions, []string{"v1"}) {
+	if err != nil {
 		t.Fatalf("StoredVersions after migrating = %v %v, want [v1]", versions, err)
+	}
+	if diff := cmp.Diff([]string{"v1"}, versions); diff != "" {
+		t.Fatalf("StoredVersions after migrating (-want +got):\n%s", diff)
 	}
 	if _, ok, _ := srv.StoredVersions(ctx, "stable.example.com", "sprockets"); ok {
 		t.Error("StoredVersions of an unregistered resource: ok")

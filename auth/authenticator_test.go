@@ -6,11 +6,12 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestX509(t *testing.T) {
@@ -40,8 +41,11 @@ func TestX509(t *testing.T) {
 			if u != nil {
 				sort.Strings(u.Groups)
 			}
-			if (err != nil) != tc.wantErr || ok != (tc.want != nil) || !reflect.DeepEqual(u, tc.want) {
-				t.Errorf("got %+v %v %v, want %+v (error %v)", u, ok, err, tc.want, tc.wantErr)
+			if (err != nil) != tc.wantErr || ok != (tc.want != nil) {
+				t.Errorf("got ok %v, error %v; want ok %v (error %v)", ok, err, tc.want != nil, tc.wantErr)
+			}
+			if diff := cmp.Diff(tc.want, u); diff != "" {
+				t.Errorf("user (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -105,8 +109,11 @@ func TestBearerToken(t *testing.T) {
 				r.Header.Set("Authorization", tc.header)
 			}
 			u, ok, err := a.AuthenticateRequest(r)
-			if !errors.Is(err, tc.wantErr) || ok != (tc.want != nil) || !reflect.DeepEqual(u, tc.want) {
-				t.Errorf("got %+v %v %v, want %+v %v", u, ok, err, tc.want, tc.wantErr)
+			if !errors.Is(err, tc.wantErr) || ok != (tc.want != nil) {
+				t.Errorf("got ok %v, error %v; want ok %v, error %v", ok, err, tc.want != nil, tc.wantErr)
+			}
+			if diff := cmp.Diff(tc.want, u); diff != "" {
+				t.Errorf("user (-want +got):\n%s", diff)
 			}
 			if ok && r.Header.Get("Authorization") != "" {
 				t.Error("the Authorization header is still on the request")
@@ -184,8 +191,11 @@ func TestRequestHeader(t *testing.T) {
 				tc.req.Header[k] = v
 			}
 			u, ok, err := a.AuthenticateRequest(tc.req)
-			if (err != nil) != tc.wantErr || ok != (tc.want != nil) || !reflect.DeepEqual(u, tc.want) {
-				t.Errorf("got %+v %v %v, want %+v (error %v)", u, ok, err, tc.want, tc.wantErr)
+			if (err != nil) != tc.wantErr || ok != (tc.want != nil) {
+				t.Errorf("got ok %v, error %v; want ok %v (error %v)", ok, err, tc.want != nil, tc.wantErr)
+			}
+			if diff := cmp.Diff(tc.want, u); diff != "" {
+				t.Errorf("user (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -270,8 +280,11 @@ func TestChain(t *testing.T) {
 			if tc.wantErr {
 				return
 			}
-			if !ok || u.Name != tc.want || !reflect.DeepEqual(u.Groups, tc.groups) {
-				t.Errorf("got %+v, want %s %v", u, tc.want, tc.groups)
+			if !ok || u.Name != tc.want {
+				t.Fatalf("got %+v, want %s", u, tc.want)
+			}
+			if diff := cmp.Diff(tc.groups, u.Groups); diff != "" {
+				t.Errorf("groups (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -3,9 +3,9 @@ package auth
 import (
 	"context"
 	"net/http"
-	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -74,8 +74,11 @@ func TestImpersonate(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || !reflect.DeepEqual(u, tc.want) {
+			if err != nil {
 				t.Fatalf("got %+v %v, want %+v", u, err, tc.want)
+			}
+			if diff := cmp.Diff(tc.want, u); diff != "" {
+				t.Fatalf("user (-want +got):\n%s", diff)
 			}
 			if len(tc.headers) > 0 && len(h) != 0 {
 				t.Errorf("headers left: %v", h)

@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
-	"reflect"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/cel"
 	"github.com/kapi-dev/kapi/controllers/crd"
@@ -101,8 +101,8 @@ func TestDefinitionRuleCauses(t *testing.T) {
 					got = append(got, string(c.Type)+" | "+c.Field+" | "+c.Message)
 				}
 			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("causes\n%q\nwant\n%q", got, tc.want)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("causes (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ go 1.23.0
 
 require (
 	github.com/google/cel-go v0.31.0
+	github.com/google/go-cmp v0.7.0
 	github.com/kapi-dev/kapi v0.0.0-00010101000000-000000000000
 )
 

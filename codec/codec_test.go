@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -217,19 +219,19 @@ func TestJSONDecodeStrict(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Decode: %v", err)
 			}
-			if s := strictStrings(strict); !(len(s) == 0 && len(tc.strict) == 0) && !reflect.DeepEqual(s, tc.strict) {
-				t.Errorf("strict errors = %q, want %q", s, tc.strict)
+			if diff := cmp.Diff(tc.strict, strictStrings(strict), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("strict errors (-want +got):\n%s", diff)
 			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("decoded %+v, want %+v", got, tc.want)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("decoded (-want +got):\n%s", diff)
 			}
 			// Stored values are decoded to the same object, unchecked.
 			var trusted widget
 			if err := (JSON{}).DecodeTrusted([]byte(tc.in), &trusted); err != nil {
 				t.Fatalf("DecodeTrusted: %v", err)
 			}
-			if !reflect.DeepEqual(trusted, tc.want) {
-				t.Errorf("DecodeTrusted decoded %+v, want %+v", trusted, tc.want)
+			if diff := cmp.Diff(tc.want, trusted); diff != "" {
+				t.Errorf("DecodeTrusted decoded (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -243,20 +245,20 @@ func TestJSONDecodeMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := strictStrings(strict); !reflect.DeepEqual(s, []string{`duplicate field "spec.n"`}) {
-		t.Errorf("strict = %q", s)
+	if diff := cmp.Diff([]string{`duplicate field "spec.n"`}, strictStrings(strict)); diff != "" {
+		t.Errorf("strict (-want +got):\n%s", diff)
 	}
 	want := map[string]any{"Spec": map[string]any{"n": int64(1)}, "spec": map[string]any{"n": int64(3)}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("decoded %#v, want %#v", got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("decoded (-want +got):\n%s", diff)
 	}
 
 	var v any
 	if _, err := (JSON{}).Decode([]byte(`[1, "a", null, true, 2.5]`), &v); err != nil {
 		t.Fatal(err)
 	}
-	if want := []any{int64(1), "a", nil, true, 2.5}; !reflect.DeepEqual(v, want) {
-		t.Errorf("decoded %#v, want %#v", v, want)
+	if diff := cmp.Diff([]any{int64(1), "a", nil, true, 2.5}, v); diff != "" {
+		t.Errorf("decoded (-want +got):\n%s", diff)
 	}
 }
 
@@ -432,11 +434,11 @@ func TestYAMLDecode(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Decode: %v", err)
 			}
-			if s := strictStrings(strict); !(len(s) == 0 && len(tc.strict) == 0) && !reflect.DeepEqual(s, tc.strict) {
-				t.Errorf("strict errors = %q, want %q", s, tc.strict)
+			if diff := cmp.Diff(tc.strict, strictStrings(strict), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("strict errors (-want +got):\n%s", diff)
 			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("decoded %+v, want %+v", got, tc.want)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("decoded (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -544,8 +546,8 @@ func TestAppendEventStream(t *testing.T) {
 		}
 		types = append(types, ev.Type)
 	}
-	if !reflect.DeepEqual(types, []string{meta.Added, meta.Error}) {
-		t.Errorf("types = %q", types)
+	if diff := cmp.Diff([]string{meta.Added, meta.Error}, types); diff != "" {
+		t.Errorf("types (-want +got):\n%s", diff)
 	}
 }
 

@@ -2,9 +2,10 @@ package codec
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // The Accept header kubectl sends when it wants server-side printing
@@ -64,8 +65,8 @@ func TestParseMediaType(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("ParseMediaType(%q) = %#v, want %#v", tc.in, got, tc.want)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("ParseMediaType(%q) (-want +got):\n%s", tc.in, diff)
 			}
 		})
 	}
@@ -167,8 +168,8 @@ func TestParseAccept(t *testing.T) {
 			if len(got) == 0 && len(tc.want) == 0 {
 				return
 			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("ParseAccept(%q) =\n\t%v\nwant\n\t%v", tc.header, fmtAccepted(got), fmtAccepted(tc.want))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("ParseAccept(%q) (-want +got):\n%s", tc.header, diff)
 			}
 		})
 	}
@@ -194,8 +195,8 @@ func TestSplitAccept(t *testing.T) {
 		{",", []string{"", ""}},
 	}
 	for _, tc := range cases {
-		if got := splitAccept(tc.in); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("splitAccept(%q) = %q, want %q", tc.in, got, tc.want)
+		if diff := cmp.Diff(tc.want, splitAccept(tc.in)); diff != "" {
+			t.Errorf("splitAccept(%q) (-want +got):\n%s", tc.in, diff)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -29,8 +31,8 @@ func (fakeSerializer) Decode([]byte, any) ([]error, error) { return nil, nil }
 
 func TestNewRegistry(t *testing.T) {
 	r := newTestRegistry()
-	if got, want := r.MediaTypes(), []string{MediaTypeJSON, MediaTypeYAML}; !reflect.DeepEqual(got, want) {
-		t.Errorf("MediaTypes() = %q, want %q", got, want)
+	if diff := cmp.Diff([]string{MediaTypeJSON, MediaTypeYAML}, r.MediaTypes()); diff != "" {
+		t.Errorf("MediaTypes() (-want +got):\n%s", diff)
 	}
 	if s, ok := r.Lookup(MediaTypeYAML); !ok || s.MediaType() != MediaTypeYAML {
 		t.Errorf("Lookup(yaml) = %v, %v", s, ok)
@@ -41,8 +43,8 @@ func TestNewRegistry(t *testing.T) {
 
 	// A later serializer of the same type replaces the earlier one in place.
 	r = NewRegistry(namedJSON{label: "first"}, YAML{}, namedJSON{label: "second"})
-	if got, want := r.MediaTypes(), []string{MediaTypeJSON, MediaTypeYAML}; !reflect.DeepEqual(got, want) {
-		t.Errorf("MediaTypes() = %q, want %q", got, want)
+	if diff := cmp.Diff([]string{MediaTypeJSON, MediaTypeYAML}, r.MediaTypes()); diff != "" {
+		t.Errorf("MediaTypes() (-want +got):\n%s", diff)
 	}
 	if s, _ := r.Lookup(MediaTypeJSON); s.(namedJSON).label != "second" {
 		t.Errorf("Lookup(json) = %v, want the second", s)
@@ -104,8 +106,8 @@ func TestNegotiate(t *testing.T) {
 			if s.MediaType() != tc.want || mt.Type != tc.want {
 				t.Errorf("Negotiate(%q) = %s (%s), want %s", tc.header, s.MediaType(), mt.Type, tc.want)
 			}
-			if !(len(mt.Params) == 0 && len(tc.params) == 0) && !reflect.DeepEqual(mt.Params, tc.params) {
-				t.Errorf("params = %v, want %v", mt.Params, tc.params)
+			if diff := cmp.Diff(tc.params, mt.Params, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("params (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -186,8 +188,8 @@ func TestNegotiateFilter(t *testing.T) {
 			if s.MediaType() != tc.want || mt.Type != tc.want {
 				t.Errorf("Negotiate(%q) = %s (%s), want %s", tc.header, s.MediaType(), mt.Type, tc.want)
 			}
-			if !(len(mt.Params) == 0 && len(tc.params) == 0) && !reflect.DeepEqual(mt.Params, tc.params) {
-				t.Errorf("params = %v, want %v", mt.Params, tc.params)
+			if diff := cmp.Diff(tc.params, mt.Params, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("params (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -209,8 +211,8 @@ func TestNegotiateFilterSeesCandidates(t *testing.T) {
 		t.Fatalf("err = %v, want NotAcceptable", err)
 	}
 	want := []string{"application/json;as=Table", "application/yaml;as=Table"}
-	if !reflect.DeepEqual(asked, want) {
-		t.Errorf("filter asked %q, want %q", asked, want)
+	if diff := cmp.Diff(want, asked); diff != "" {
+		t.Errorf("filter asked (-want +got):\n%s", diff)
 	}
 }
 
@@ -276,8 +278,8 @@ func TestForContentType(t *testing.T) {
 			if s.MediaType() != tc.want || mt.Type != tc.want {
 				t.Errorf("ForContentType(%q) = %s (%s), want %s", tc.ct, s.MediaType(), mt.Type, tc.want)
 			}
-			if !(len(mt.Params) == 0 && len(tc.params) == 0) && !reflect.DeepEqual(mt.Params, tc.params) {
-				t.Errorf("params = %v, want %v", mt.Params, tc.params)
+			if diff := cmp.Diff(tc.params, mt.Params, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("params (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ module github.com/kapi-dev/kapi/examples
 go 1.26.0
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/kapi-dev/kapi v0.0.0
 	github.com/kapi-dev/kapi/metrics/prometheus v0.0.0
 	github.com/kapi-dev/kapi/storage/etcd v0.0.0
@@ -52,7 +53,6 @@ require (
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
 	github.com/golang/protobuf v1.5.4 // indirect
 	github.com/google/cel-go v0.31.0 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/gosuri/uitable v0.0.4 // indirect
 	github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus v1.1.0 // indirect
 	github.com/grpc-ecosystem/go-grpc-middleware/v2 v2.3.3 // indirect

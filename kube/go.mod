@@ -3,6 +3,7 @@ module github.com/kapi-dev/kapi/kube
 go 1.26.0
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/kapi-dev/kapi v0.0.0
 	k8s.io/apiextensions-apiserver v0.37.1
 	k8s.io/apimachinery v0.37.2

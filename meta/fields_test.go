@@ -1,8 +1,9 @@
 package meta
 
 import (
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // fieldSet makes a get function for FieldSelector.Matches from a map.
@@ -70,8 +71,8 @@ func TestParseFieldSelectorValid(t *testing.T) {
 		if got, want := sel.Empty(), tt.str == ""; got != want {
 			t.Errorf("ParseFieldSelector(%q).Empty() = %v, want %v", tt.in, got, want)
 		}
-		if got := sel.Fields(); !reflect.DeepEqual(got, tt.fields) {
-			t.Errorf("ParseFieldSelector(%q).Fields() = %q, want %q", tt.in, got, tt.fields)
+		if diff := cmp.Diff(tt.fields, sel.Fields()); diff != "" {
+			t.Errorf("ParseFieldSelector(%q).Fields() (-want +got):\n%s", tt.in, diff)
 		}
 		for _, m := range tt.matches {
 			if got := sel.Matches(fieldSet(m.fields)); got != m.want {

@@ -1,10 +1,11 @@
 package meta
 
 import (
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Label sets the valid-selector cases are matched against.
@@ -88,8 +89,10 @@ func TestParseLabelSelectorValid(t *testing.T) {
 			}
 		}
 		again, err := ParseLabelSelector(sel.String())
-		if err != nil || !reflect.DeepEqual(again, sel) {
-			t.Errorf("ParseLabelSelector(%q) does not round-trip through %q: %+v, %v", tt.in, sel.String(), again, err)
+		if err != nil {
+			t.Errorf("ParseLabelSelector(%q) does not round-trip through %q: %v", tt.in, sel.String(), err)
+		} else if diff := cmp.Diff(sel, again, cmp.AllowUnexported(LabelSelector{}, labelRequirement{})); diff != "" {
+			t.Errorf("ParseLabelSelector(%q) does not round-trip through %q (-want +got):\n%s", tt.in, sel.String(), diff)
 		}
 	}
 }
@@ -252,8 +255,8 @@ func FuzzParseLabelSelector(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q parses, but its String %q does not: %v", s, str, err)
 		}
-		if !reflect.DeepEqual(sel, again) {
-			t.Fatalf("%q parses to %+v, but its String %q parses to %+v", s, sel, str, again)
+		if diff := cmp.Diff(sel, again, cmp.AllowUnexported(LabelSelector{}, labelRequirement{})); diff != "" {
+			t.Fatalf("%q parses, but its String %q parses otherwise (-%q +%q):\n%s", s, str, s, str, diff)
 		}
 		if again.String() != str {
 			t.Fatalf("String is not stable: %q, then %q", str, again.String())
@@ -278,8 +281,8 @@ func TestLabelSelectorRequired(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.Required(); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%q: Required() = %v, want %v", tc.sel, got, tc.want)
+		if diff := cmp.Diff(tc.want, s.Required()); diff != "" {
+			t.Errorf("%q: Required() (-want +got):\n%s", tc.sel, diff)
 		}
 	}
 }

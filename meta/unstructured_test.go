@@ -1,9 +1,9 @@
 package meta_test
 
 import (
-	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -21,8 +21,8 @@ func TestUnstructuredDroppedMetadataFields(t *testing.T) {
 		if err := u.UnmarshalJSON([]byte(tc.in)); err != nil {
 			t.Fatalf("%s: %v", tc.in, err)
 		}
-		if got := u.DroppedMetadataFields(); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: dropped %q, want %q", tc.in, got, tc.want)
+		if diff := cmp.Diff(tc.want, u.DroppedMetadataFields()); diff != "" {
+			t.Errorf("%s: dropped (-want +got):\n%s", tc.in, diff)
 		}
 	}
 	// A later decode starts afresh.

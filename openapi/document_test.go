@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 var widgetGVK = map[string]any{"group": group, "version": version, "kind": "Widget"}
@@ -30,8 +32,8 @@ func TestFieldValidationSupported(t *testing.T) {
 			if op == nil {
 				t.Fatal("no PATCH operation")
 			}
-			if got := get(op, "x-kubernetes-group-version-kind"); !reflect.DeepEqual(got, tc.gvk) {
-				t.Errorf("x-kubernetes-group-version-kind = %v, want %v", got, tc.gvk)
+			if diff := cmp.Diff(tc.gvk, get(op, "x-kubernetes-group-version-kind")); diff != "" {
+				t.Errorf("x-kubernetes-group-version-kind (-want +got):\n%s", diff)
 			}
 			if !hasParam(op, "fieldValidation", "query") {
 				t.Errorf("no inline fieldValidation query parameter among %v", get(op, "parameters"))
@@ -93,15 +95,15 @@ func TestExplainWidget(t *testing.T) {
 				t.Fatal("not found")
 			}
 			for k, v := range tc.want {
-				if !reflect.DeepEqual(got[k], v) {
-					t.Errorf("%s = %#v, want %#v", k, got[k], v)
+				if diff := cmp.Diff(v, got[k]); diff != "" {
+					t.Errorf("%s (-want +got):\n%s", k, diff)
 				}
 			}
 		})
 	}
 	ports := explain(doc, widgetGVK, "spec", "ports")
-	if req := get(ports, "items", "required"); !reflect.DeepEqual(req, []any{"name", "port"}) {
-		t.Errorf("ports items required = %v", req)
+	if diff := cmp.Diff([]any{"name", "port"}, get(ports, "items", "required")); diff != "" {
+		t.Errorf("ports items required (-want +got):\n%s", diff)
 	}
 	lt := explain(doc, widgetGVK, "status", "conditions", "lastTransitionTime")
 	if time := resolve(doc, lt); time["type"] != "string" || time["format"] != "date-time" {
@@ -169,8 +171,8 @@ func TestListAndMetaComponents(t *testing.T) {
 	doc := decoded(t, widgetKind(t))
 	list := get(doc, "components", "schemas", "com.example.stable.v1.WidgetList")
 	wantGVK := []any{map[string]any{"group": group, "version": version, "kind": "WidgetList"}}
-	if got := get(list, "x-kubernetes-group-version-kind"); !reflect.DeepEqual(got, wantGVK) {
-		t.Errorf("WidgetList gvk = %v", got)
+	if diff := cmp.Diff(wantGVK, get(list, "x-kubernetes-group-version-kind")); diff != "" {
+		t.Errorf("WidgetList gvk (-want +got):\n%s", diff)
 	}
 	if r := get(list, "properties", "items", "items", "$ref"); r != schemaRefPrefix+"com.example.stable.v1.Widget" {
 		t.Errorf("WidgetList items = %v", r)

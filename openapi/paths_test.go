@@ -1,11 +1,12 @@
 package openapi
 
 import (
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 const widgets = "/apis/stable.example.com/v1/namespaces/{namespace}/widgets"
@@ -44,8 +45,8 @@ func TestPathsAndOperations(t *testing.T) {
 			if get(op, "operationId") != tc.id || get(op, "x-kubernetes-action") != tc.action {
 				t.Errorf("operationId %v action %v", get(op, "operationId"), get(op, "x-kubernetes-action"))
 			}
-			if tags := get(op, "tags"); !reflect.DeepEqual(tags, []any{"stableExampleCom_v1"}) {
-				t.Errorf("tags %v", tags)
+			if diff := cmp.Diff([]any{"stableExampleCom_v1"}, get(op, "tags")); diff != "" {
+				t.Errorf("tags (-want +got):\n%s", diff)
 			}
 		})
 	}

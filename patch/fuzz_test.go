@@ -3,9 +3,9 @@ package patch_test
 import (
 	"bytes"
 	"encoding/json"
-	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
@@ -70,8 +70,8 @@ func checkWithoutManagedFields(t *testing.T, doc, p, out []byte, err error) {
 		return
 	}
 	if gerr == nil {
-		if want, _ := patch.DecodeObjectWithoutManagedFields(doc); !reflect.DeepEqual(live, want) {
-			t.Fatalf("document after the merge %v, want %v", live, want)
+		if want, _ := patch.DecodeObjectWithoutManagedFields(doc); !cmp.Equal(live, want) {
+			t.Fatalf("document after the merge (-want +got):\n%s", cmp.Diff(want, live))
 		}
 	}
 	if (err == nil) != (gerr == nil) {
@@ -82,8 +82,11 @@ func checkWithoutManagedFields(t *testing.T, doc, p, out []byte, err error) {
 	}
 	want, _ := patch.DecodeObjectWithoutManagedFields(out)
 	have, derr := patch.DecodeObject(got)
-	if derr != nil || !reflect.DeepEqual(have, want) {
-		t.Fatalf("result %s, MergePatch's without managedFields %s", got, out)
+	if derr != nil {
+		t.Fatalf("result %s: %v", got, derr)
+	}
+	if diff := cmp.Diff(want, have); diff != "" {
+		t.Fatalf("result (-MergePatch's without managedFields +got):\n%s", diff)
 	}
 }
 

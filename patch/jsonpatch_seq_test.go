@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func (n *seqNode) height() int {
@@ -96,8 +97,11 @@ func TestJSONPatchListEditsMatchSlices(t *testing.T) {
 				L []any `json:"l"`
 			} `json:"spec"`
 		}
-		if err := json.Unmarshal(out, &got); err != nil || !reflect.DeepEqual(got.Spec.L, append([]any{}, want...)) {
-			t.Fatalf("round %d: got %v (%v), want %v", round, got.Spec.L, err, want)
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if diff := cmp.Diff(append([]any{}, want...), got.Spec.L); diff != "" {
+			t.Fatalf("round %d (-want +got):\n%s", round, diff)
 		}
 	}
 }

@@ -2,9 +2,9 @@ package patch_test
 
 import (
 	"errors"
-	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 )
@@ -102,8 +102,8 @@ func TestMergePatchWithoutManagedFields(t *testing.T) {
 			}
 			jsonEqual(t, got, tc.want)
 			// The decoded document is left as it was.
-			if want, _ := patch.DecodeObjectWithoutManagedFields([]byte(tc.doc)); !reflect.DeepEqual(live, want) {
-				t.Errorf("document after the merge %v, want %v", live, want)
+			if want, _ := patch.DecodeObjectWithoutManagedFields([]byte(tc.doc)); !cmp.Equal(live, want) {
+				t.Errorf("document after the merge (-want +got):\n%s", cmp.Diff(want, live))
 			}
 		})
 	}
@@ -124,8 +124,11 @@ func TestMergePatchObjectWithoutManagedFields(t *testing.T) {
 	}
 	jsonEqual(t, got, `{"metadata":{"name":"a"},"spec":{"n":2,"typed":"yes"}}`)
 	want := map[string]any{"metadata": map[string]any{"name": "a"}, "spec": map[string]any{"n": int64(1), "typed": "yes"}}
-	if !reflect.DeepEqual(live, want) || !reflect.DeepEqual(form, want) {
-		t.Errorf("live %v, form after the merge %v, want %v", live, form, want)
+	if diff := cmp.Diff(want, live); diff != "" {
+		t.Errorf("live (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, form); diff != "" {
+		t.Errorf("form after the merge (-want +got):\n%s", diff)
 	}
 	got, _, _, _ = patch.MergePatchObjectWithoutManagedFields(doc, nil, []byte(`{"spec":{"n":2}}`))
 	jsonEqual(t, got, `{"metadata":{"name":"a"},"spec":{"n":2}}`)

@@ -2,8 +2,9 @@ package patch
 
 import (
 	"math/rand"
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // scanDeduplicate is kube's deduplication of a primitive merge list, which
@@ -46,8 +47,11 @@ func TestDeduplicateScalarsMatchesScan(t *testing.T) {
 		got := append([]any(nil), in...)
 		wantOut := scanDeduplicate(want)
 		gotOut := (&merger{}).deduplicateScalars(got)
-		if !reflect.DeepEqual(wantOut, gotOut) || !reflect.DeepEqual(want, got) {
-			t.Fatalf("input %v:\nscan    %v (array %v)\nindexed %v (array %v)", in, wantOut, want, gotOut, got)
+		if diff := cmp.Diff(wantOut, gotOut); diff != "" {
+			t.Fatalf("input %v: result (-scan +indexed):\n%s", in, diff)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("input %v: array (-scan +indexed):\n%s", in, diff)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/schema"
@@ -103,9 +104,8 @@ func jsonEqual(t testing.TB, got []byte, want string) {
 	if err := json.Unmarshal([]byte(want), &w); err != nil {
 		t.Fatalf("bad JSON in test: %v", err)
 	}
-	if !reflect.DeepEqual(g, w) {
-		wb, _ := json.Marshal(w)
-		t.Errorf("got  %s\nwant %s", got, wb)
+	if diff := cmp.Diff(w, g); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", got, diff)
 	}
 }
 

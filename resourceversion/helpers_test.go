@@ -3,9 +3,9 @@ package resourceversion
 import (
 	"errors"
 	"net/url"
-	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -113,7 +113,7 @@ func checkErr(t *testing.T, err error, want *wantErr) {
 	if d == nil || d.Group != "meta.k8s.io" || d.Kind != "ListOptions" || d.Name != "" {
 		t.Fatalf("details = %+v, want group meta.k8s.io kind ListOptions", d)
 	}
-	if !reflect.DeepEqual(d.Causes, want.causes) {
-		t.Fatalf("causes = %+v\nwant     %+v", d.Causes, want.causes)
+	if diff := cmp.Diff(want.causes, d.Causes); diff != "" {
+		t.Fatalf("causes (-want +got):\n%s", diff)
 	}
 }

@@ -1,8 +1,9 @@
 package resourceversion
 
 import (
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // tok is a well-formed token as kube-apiserver would emit after "default/foo".
@@ -29,8 +30,11 @@ func runList(t *testing.T, cases []listCase) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ParseList(query(t, tc.query))
 			checkErr(t, err, tc.err)
-			if tc.err == nil && !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("ParseList(%q) = %+v, want %+v", tc.query, got, tc.want)
+			if tc.err != nil {
+				return
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Fatalf("ParseList(%q) (-want +got):\n%s", tc.query, diff)
 			}
 		})
 	}

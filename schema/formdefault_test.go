@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // randomDefaultsSchema is a random schema of objects, arrays and
@@ -128,13 +130,13 @@ func TestFormDefaulterTable(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got := copyJSON(tc.in)
 			NewFormDefaulter(tc.schema).Apply(got)
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got %v, want %v", got, tc.want)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
 			}
 			general := copyJSON(tc.in)
 			tc.schema.ApplyDefaults(general)
-			if !reflect.DeepEqual(general, tc.want) {
-				t.Errorf("ApplyDefaults gives %v, want %v", general, tc.want)
+			if diff := cmp.Diff(tc.want, general); diff != "" {
+				t.Errorf("ApplyDefaults gives (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -1,9 +1,10 @@
 package schema
 
 import (
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestFromOpenAPIFields(t *testing.T) {
@@ -41,8 +42,8 @@ func TestFromOpenAPIFields(t *testing.T) {
 		{"items counts", [2]int64{*spec.Properties["tags"].MinItems, *spec.Properties["tags"].MaxItems}, [2]int64{1, 3}},
 	}
 	for _, c := range checks {
-		if !reflect.DeepEqual(c.got, c.want) {
-			t.Errorf("%s: got %#v, want %#v", c.name, c.got, c.want)
+		if diff := cmp.Diff(c.want, c.got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.name, diff)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -78,8 +79,8 @@ func TestMissingRequired(t *testing.T) {
 				}
 				got = append(got, e.Field)
 			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("missing %q, want %q", got, tc.want)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("missing (-want +got):\n%s", diff)
 			}
 		})
 	}

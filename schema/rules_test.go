@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 type ruledSpec struct {
@@ -35,8 +37,8 @@ func TestRulesFromGoTypes(t *testing.T) {
 	}
 	got := map[string][]Rule{"spec": spec.XValidations, "size": spec.Properties["size"].XValidations,
 		"level": spec.Properties["level"].XValidations}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("rules %+v\nwant %+v", got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
 	}
 	if !HasRules(s) || HasRules(spec.Properties["size"].DeepCopy()) != true || HasRules(&Schema{Type: "string"}) {
 		t.Error("HasRules")
@@ -88,8 +90,8 @@ func TestRulesFromOpenAPI(t *testing.T) {
 	}
 	yes := true
 	want := []Rule{{Rule: "r", Message: "m", MessageExpression: "e", Reason: ReasonRequired, FieldPath: ".m['a.b']", OptionalOldSelf: &yes}}
-	if got := s.Properties["spec"].XValidations; !reflect.DeepEqual(got, want) {
-		t.Errorf("rules %+v", got)
+	if diff := cmp.Diff(want, s.Properties["spec"].XValidations); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -47,14 +48,14 @@ func TestSmallUniqueChecksMatchMaps(t *testing.T) {
 				t.Fatalf("%s: a short list of strings was not checked", name)
 			}
 			uniqueSetByKey(newPath(status.NewPath("set")), set, &byKey)
-			if !reflect.DeepEqual(small, byKey) {
-				t.Errorf("%s: set %q: compared %v, by key %v", name, set, small, byKey)
+			if diff := cmp.Diff(byKey, small, cmp.AllowUnexported(status.FieldError{})); diff != "" {
+				t.Errorf("%s: set %q: (-by key +compared):\n%s", name, set, diff)
 			}
 			small, byKey = nil, nil
 			uniqueSmallKeys(s, newPath(status.NewPath("map")), items, &small)
 			uniqueKeysByID(s, newPath(status.NewPath("map")), items, &byKey)
-			if !reflect.DeepEqual(small, byKey) {
-				t.Errorf("%s: list %v: compared %v, by key %v", name, items, small, byKey)
+			if diff := cmp.Diff(byKey, small, cmp.AllowUnexported(status.FieldError{})); diff != "" {
+				t.Errorf("%s: list %v: (-by key +compared):\n%s", name, items, diff)
 			}
 		}
 	}

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -372,8 +372,8 @@ func TestConstructors(t *testing.T) {
 				if got := status.CodeOf(err); got != tc.code {
 					t.Errorf("%s: CodeOf = %d, want %d", label, got, tc.code)
 				}
-				if got := status.FromError(err); !reflect.DeepEqual(got, st) {
-					t.Errorf("%s: FromError = %s, want %s", label, dump(got), dump(st))
+				if diff := cmp.Diff(st, status.FromError(err)); diff != "" {
+					t.Errorf("%s: FromError (-want +got):\n%s", label, diff)
 				}
 			}
 		})
@@ -424,8 +424,8 @@ func TestWireRoundTrip(t *testing.T) {
 				d.Causes = nil
 				want.Details = &d
 			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("decoded %s, want %s", dump(got), dump(want))
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("decoded (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -437,8 +437,8 @@ func TestNew(t *testing.T) {
 		TypeMeta: meta.TypeMeta{Kind: "Status", APIVersion: "v1"},
 		Status:   meta.StatusFailure, Code: 418, Reason: "Teapot", Message: "short and stout",
 	}
-	if !reflect.DeepEqual(e.Status, want) {
-		t.Errorf("New = %s, want %s", dump(e.Status), dump(want))
+	if diff := cmp.Diff(want, e.Status); diff != "" {
+		t.Errorf("New (-want +got):\n%s", diff)
 	}
 	for reason, is := range predicates {
 		if is(e) {
@@ -471,8 +471,8 @@ func TestNonStatusErrors(t *testing.T) {
 				Message:  "Internal error occurred: " + tc.err.Error(),
 				Details:  &meta.StatusDetails{Causes: []meta.StatusCause{{Message: tc.err.Error()}}},
 			}
-			if !reflect.DeepEqual(st, want) {
-				t.Errorf("FromError = %s, want %s", dump(st), dump(want))
+			if diff := cmp.Diff(want, st); diff != "" {
+				t.Errorf("FromError (-want +got):\n%s", diff)
 			}
 			if got := status.CodeOf(tc.err); got != http.StatusInternalServerError {
 				t.Errorf("CodeOf = %d, want 500", got)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/kapi-dev/kapi/codec"
@@ -171,8 +172,8 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil || strict != nil {
 				t.Fatalf("Decode: %v %v", strict, err)
 			}
-			if !reflect.DeepEqual(got, c.v) {
-				t.Errorf("round trip changed the value\ngot:  %+v\nwant: %+v", got, c.v)
+			if diff := cmp.Diff(c.v, got, cmp.AllowUnexported(everything{})); diff != "" {
+				t.Errorf("round trip changed the value (-want +got):\n%s", diff)
 			}
 			if again := encode(t, s, got); !bytes.Equal(again, data) {
 				t.Errorf("re-encoding differs")
@@ -318,8 +319,8 @@ func TestEncodeListItems(t *testing.T) {
 	first := *sampleWidget()
 	first.TypeMeta = meta.TypeMeta{} // items travel without their kind
 	want := widgetList{TypeMeta: list.TypeMeta, ListMeta: list.ListMeta, Items: []widget{first, {}}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %+v", got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 	for _, items := range [][]meta.Object{{nil}, {&meta.Unstructured{}}, {(*widget)(nil)}} {
 		err := s.Encode(&bytes.Buffer{}, &meta.List{Items: items})

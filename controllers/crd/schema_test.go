@@ -3,11 +3,11 @@ package crd_test
 import (
 	"encoding/json"
 	"net/http"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/controllers/crd"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -177,8 +177,8 @@ func TestJunctorDefinitions(t *testing.T) {
 			for _, c := range st.Details.Causes {
 				got = append(got, c.Field+": "+c.Message)
 			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("causes\n%q\nwant\n%q", got, tc.want)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("causes (-want +got):\n%s", diff)
 			}
 		})
 	}

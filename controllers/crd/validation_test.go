@@ -3,9 +3,9 @@ package crd_test
 import (
 	"encoding/json"
 	"net/http"
-	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/kinds/apiextensionsv1"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -74,8 +74,8 @@ func TestSchemaErrorPlaces(t *testing.T) {
 	e := start(t)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := causes(t, e, withSchemas(t, tc.schemas...)); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("causes\n%q\nwant\n%q", got, tc.want)
+			if diff := cmp.Diff(tc.want, causes(t, e, withSchemas(t, tc.schemas...))); diff != "" {
+				t.Errorf("causes (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -119,8 +119,8 @@ func TestDefaultErrors(t *testing.T) {
 	e := start(t)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := causes(t, e, withSchemas(t, tc.schema)); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("causes\n%q\nwant\n%q", got, tc.want)
+			if diff := cmp.Diff(tc.want, causes(t, e, withSchemas(t, tc.schema))); diff != "" {
+				t.Errorf("causes (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -145,8 +145,8 @@ func TestMetadataAndDocs(t *testing.T) {
 	e := start(t)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := causes(t, e, withSchemas(t, tc.schema)); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("causes\n%q\nwant\n%q", got, tc.want)
+			if diff := cmp.Diff(tc.want, causes(t, e, withSchemas(t, tc.schema))); diff != "" {
+				t.Errorf("causes (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -173,8 +173,8 @@ func TestRuleShapeErrors(t *testing.T) {
 		`FieldValueInvalid | ` + p + `[7].fieldPath | Invalid value: ".a\n": must be a valid path`,
 		"FieldValueRequired | " + p + "[8].message | Required value: message must be specified if rule contains line breaks",
 	}
-	if got := causes(t, start(t), d); !reflect.DeepEqual(got, want) {
-		t.Errorf("causes\n%q\nwant\n%q", got, want)
+	if diff := cmp.Diff(want, causes(t, start(t), d)); diff != "" {
+		t.Errorf("causes (-want +got):\n%s", diff)
 	}
 }
 
@@ -220,8 +220,8 @@ func TestListMapErrors(t *testing.T) {
 	e := start(t)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := causes(t, e, withSchemas(t, tc.schema)); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("causes\n%q\nwant\n%q", got, tc.want)
+			if diff := cmp.Diff(tc.want, causes(t, e, withSchemas(t, tc.schema))); diff != "" {
+				t.Errorf("causes (-want +got):\n%s", diff)
 			}
 		})
 	}

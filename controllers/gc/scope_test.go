@@ -3,9 +3,9 @@ package gc_test
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/kinds/corev1"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -48,8 +48,8 @@ func TestClusterScopedDependentOfNamespacedOwner(t *testing.T) {
 	}
 	got := corev1.Event{InvolvedObject: ev.InvolvedObject, Reason: ev.Reason, Type: ev.Type, Count: ev.Count, Message: ev.Message,
 		Source: ev.Source, ReportingController: ev.ReportingController, ReportingInstance: ev.ReportingInstance}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("event\n got %+v\nwant %+v", got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("event (-want +got):\n%s", diff)
 	}
 	if ev.FirstTimestamp.IsZero() || ev.LastTimestamp != ev.FirstTimestamp || ev.Namespace != "default" || ev.Generation != 0 {
 		t.Errorf("event metadata and times: %+v %v %v", ev.ObjectMeta, ev.FirstTimestamp, ev.LastTimestamp)

@@ -2,10 +2,10 @@ package namespace
 
 import (
 	"errors"
-	"reflect"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/controllers/internal/apiclient"
 	"github.com/kapi-dev/kapi/kinds/corev1"
 	"github.com/kapi-dev/kapi/meta"
@@ -37,8 +37,11 @@ func TestMergeConditions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			st := corev1.NamespaceStatus{Conditions: tc.had}
 			changed := mergeConditions(&st, tc.conds, now)
-			if !reflect.DeepEqual(st.Conditions, tc.want) || changed != tc.wantChanged {
-				t.Errorf("changed %v, want %v; conditions\n got %+v\nwant %+v", changed, tc.wantChanged, st.Conditions, tc.want)
+			if changed != tc.wantChanged {
+				t.Errorf("changed %v, want %v", changed, tc.wantChanged)
+			}
+			if diff := cmp.Diff(tc.want, st.Conditions); diff != "" {
+				t.Errorf("conditions (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -63,8 +66,8 @@ func TestConditionMessages(t *testing.T) {
 		{Type: "NamespaceFinalizersRemaining", Status: "True", Reason: "SomeFinalizersRemain",
 			Message: "Some content in the namespace has finalizers remaining: a/b in 1 resource instances, example.com/hold in 2 resource instances"},
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("conditions\n got %+v\nwant %+v", got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("conditions (-want +got):\n%s", diff)
 	}
 	if !r.failed() {
 		t.Error("a pass with failures is not failed")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/kinds/corev1"
 	"github.com/kapi-dev/kapi/meta"
@@ -51,8 +52,8 @@ func TestDeletionConditions(t *testing.T) {
 		got = withoutTimes(ns.Status.Conditions)
 		return len(got) == len(want)
 	})
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("conditions\n got %+v\nwant %+v", got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("conditions (-want +got):\n%s", diff)
 	}
 	if ns, _ := e.namespace("held"); ns.Status.Phase != "Terminating" || !reflect.DeepEqual(ns.Spec.Finalizers, []string{"kubernetes"}) {
 		t.Errorf("namespace while held: %+v %+v", ns.Spec, ns.Status.Phase)

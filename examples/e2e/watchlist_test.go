@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/watch"
@@ -121,8 +122,8 @@ func TestWatchListOfTables(t *testing.T) {
 			break
 		}
 	}
-	if want := []string{"ADDED w1", "ADDED w2", "BOOKMARK "}; !reflect.DeepEqual(got, want) {
-		t.Errorf("events %q, want %q", got, want)
+	if diff := cmp.Diff([]string{"ADDED w1", "ADDED w2", "BOOKMARK "}, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
 	}
 
 	factory := dynamicinformer.NewFilteredDynamicSharedInformerFactory(tables, 0, "default", nil)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -285,8 +286,8 @@ func TestCBORRoundTrips(t *testing.T) {
 	if _, _, err := amSerializer().Decode(kapiCBOR(t, w), nil, u); err != nil {
 		t.Fatal(err)
 	}
-	if want := unstructuredViaJSON(t, w); !reflect.DeepEqual(u.Object, want.Object) {
-		t.Errorf("apimachinery read kapi's bytes as\n%v\nwant\n%v", u.Object, want.Object)
+	if diff := cmp.Diff(unstructuredViaJSON(t, w).Object, u.Object); diff != "" {
+		t.Errorf("apimachinery read kapi's bytes (-want +got):\n%s", diff)
 	}
 
 	back := &api.Widget{}
@@ -294,10 +295,8 @@ func TestCBORRoundTrips(t *testing.T) {
 	if err != nil || len(strict) > 0 {
 		t.Fatalf("kapi decode: %v %v", strict, err)
 	}
-	if !reflect.DeepEqual(back, w) {
-		gb, _ := json.Marshal(back)
-		wb, _ := json.Marshal(w)
-		t.Errorf("kapi read apimachinery's bytes as\n%s\nwant\n%s", gb, wb)
+	if diff := cmp.Diff(w, back); diff != "" {
+		t.Errorf("kapi read apimachinery's bytes (-want +got):\n%s", diff)
 	}
 
 	k, a := statuses()

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
@@ -259,10 +260,8 @@ func semanticEqual(t *testing.T, what string, got, want any) {
 
 func kapiEqual(t *testing.T, what string, got, want any) {
 	t.Helper()
-	if !reflect.DeepEqual(got, want) {
-		gj, _ := json.Marshal(got)
-		wj, _ := json.Marshal(want)
-		t.Errorf("%s: round trip changed the object\ngot:  %s\nwant: %s", what, gj, wj)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: round trip changed the object (-want +got):\n%s", what, diff)
 	}
 }
 

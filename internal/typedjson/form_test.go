@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 )
@@ -70,8 +71,8 @@ func checkForm(t *testing.T, d *Decoder, v *formThing) {
 		t.Fatal(err)
 	}
 	got, nulls, ok := d.FormNulls(v, patch.DecodeValue)
-	if ok && !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s:\nform %#v\nwant %#v", b, got, want)
+	if diff := cmp.Diff(want, got); ok && diff != "" {
+		t.Fatalf("%s: form (-want +got):\n%s", b, diff)
 	}
 	if ok && nulls != holdsNull(want) {
 		t.Fatalf("%s: form reported with nulls %v", b, nulls)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/patch"
 )
 
@@ -28,8 +29,8 @@ func checkMergePatch[T any](t *testing.T, d *Decoder, doc, p []byte) bool {
 	if !d.Decode(merged, &want) {
 		t.Fatalf("patch %s of %s: MergePatch answered where the merge %s does not decode", p, doc, merged)
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("patch %s of %s:\nMergePatch gave %+v\ndecoding the merge %+v", p, doc, got, want)
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(formThing{})); diff != "" {
+		t.Fatalf("patch %s of %s:\nMergePatch gave (-want +got):\n%s", p, doc, diff)
 	}
 	return true
 }

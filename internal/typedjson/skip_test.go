@@ -1,9 +1,9 @@
 package typedjson
 
 import (
-	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -35,8 +35,8 @@ func TestSkipping(t *testing.T) {
 			if ok := skipping.Decode([]byte(tc.doc), &got); ok != tc.ok {
 				t.Fatalf("decoded: %v, want %v", ok, tc.ok)
 			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got  %+v\nwant %+v", got, tc.want)
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(thing{})); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}

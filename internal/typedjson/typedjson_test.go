@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 	kjson "sigs.k8s.io/json"
 )
@@ -69,16 +70,19 @@ func decodeBoth(t *testing.T, d *Decoder, doc []byte) bool {
 	problems, err := kjson.UnmarshalStrict(doc, &strict, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
 	terr := kjson.UnmarshalCaseSensitivePreserveInts(doc, &trusted)
 	if !ok {
-		if !reflect.DeepEqual(fast, thing{}) {
-			t.Fatalf("%s: the fast path gave up but left %+v", doc, fast)
+		if diff := cmp.Diff(thing{}, fast, cmp.AllowUnexported(thing{})); diff != "" {
+			t.Fatalf("%s: the fast path gave up but left (-want +got):\n%s", doc, diff)
 		}
 		return false
 	}
 	if err != nil || len(problems) > 0 || terr != nil {
 		t.Fatalf("%s: the fast path decoded what sigs.k8s.io/json refused: %v %v %v", doc, err, problems, terr)
 	}
-	if !reflect.DeepEqual(fast, strict) || !reflect.DeepEqual(fast, trusted) {
-		t.Fatalf("%s: fast path decoded\n%+v\nsigs.k8s.io/json\n%+v", doc, fast, strict)
+	if diff := cmp.Diff(strict, fast, cmp.AllowUnexported(thing{})); diff != "" {
+		t.Fatalf("%s: decoded (-sigs.k8s.io/json +fast path):\n%s", doc, diff)
+	}
+	if diff := cmp.Diff(trusted, fast, cmp.AllowUnexported(thing{})); diff != "" {
+		t.Fatalf("%s: decoded (-sigs.k8s.io/json, trusted +fast path):\n%s", doc, diff)
 	}
 	checkShared(t, d, doc, &fast)
 	return true
@@ -105,8 +109,8 @@ func checkShared(t *testing.T, d *Decoder, doc []byte, want *thing) {
 				own[i] = 'x'
 			}
 		}
-		if !reflect.DeepEqual(&got, want) {
-			t.Fatalf("%s: %s decoded\n%+v\nDecode\n%+v", doc, name, got, *want)
+		if diff := cmp.Diff(want, &got, cmp.AllowUnexported(thing{})); diff != "" {
+			t.Fatalf("%s: %s decoded (-Decode +%s):\n%s", doc, name, name, diff)
 		}
 		if owned && got.Name != "" && strings.Contains(string(doc), `"name":"`+got.Name+`"`) && !within(got.Name, own) {
 			t.Fatalf("%s: DecodeOwned made the name a string of its own", doc)

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/kinds/apiextensionsv1"
 	"github.com/kapi-dev/kapi/meta"
@@ -89,8 +89,8 @@ func TestNoSchemaThroughProtobuf(t *testing.T) {
 	crd.Spec.Versions = append(crd.Spec.Versions, apiextensionsv1.CustomResourceDefinitionVersion{Name: "v2",
 		Schema: &apiextensionsv1.CustomResourceValidation{}})
 	back := throughProtobuf(t, s, crd)
-	if !reflect.DeepEqual(crd.Spec, back.Spec) {
-		t.Errorf("spec:\n got  %+v\n want %+v", back.Spec, crd.Spec)
+	if diff := cmp.Diff(crd.Spec, back.Spec); diff != "" {
+		t.Errorf("spec (-want +got):\n%s", diff)
 	}
 }
 

@@ -1,10 +1,10 @@
 package apiextensionsv1
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -53,8 +53,8 @@ func TestValidateStoredVersions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			crd := &CustomResourceDefinition{Spec: CustomResourceDefinitionSpec{Versions: tc.versions},
 				Status: CustomResourceDefinitionStatus{StoredVersions: tc.stored}}
-			if got := errorStrings(validateStoredVersions(crd)); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got  %q\nwant %q", got, tc.want)
+			if diff := cmp.Diff(tc.want, errorStrings(validateStoredVersions(crd))); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -96,8 +96,8 @@ func TestValidateStatus(t *testing.T) {
 		`status.acceptedNames.listKind: Invalid value: "bad kind": kind and listKind may not be the same`,
 		`status.acceptedNames.categories[0]: Invalid value: "a b": ` + label,
 	}
-	if got := errorStrings(validateStatus(crd)); !reflect.DeepEqual(got, want) {
-		t.Errorf("got  %q\nwant %q", got, want)
+	if diff := cmp.Diff(want, errorStrings(validateStatus(crd))); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 	crd.Status.AcceptedNames = CustomResourceDefinitionNames{Plural: "crontabs", Kind: "CronTab", ListKind: "CronTabList"}
 	if errs := validateStatus(crd); len(errs) > 0 {

@@ -1,10 +1,10 @@
 package eventsv1_test
 
 import (
-	"reflect"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/kinds/corev1"
 	"github.com/kapi-dev/kapi/kinds/eventsv1"
 	"github.com/kapi-dev/kapi/meta"
@@ -61,12 +61,12 @@ func TestConvert(t *testing.T) {
 		{"typeMeta", c.TypeMeta, meta.TypeMeta{APIVersion: "v1", Kind: "Event"}},
 	}
 	for _, ch := range checks {
-		if !reflect.DeepEqual(ch.core, ch.evt) {
-			t.Errorf("%s: core %+v, events.k8s.io %+v", ch.name, ch.core, ch.evt)
+		if diff := cmp.Diff(ch.evt, ch.core); diff != "" {
+			t.Errorf("%s (-events.k8s.io +core):\n%s", ch.name, diff)
 		}
 	}
-	if back := eventsv1.FromCore(c); !reflect.DeepEqual(back, e) {
-		t.Errorf("round trip:\n got %+v\nwant %+v", back, e)
+	if diff := cmp.Diff(e, eventsv1.FromCore(c)); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
 	if back := eventsv1.FromCore(eventsv1.ToCore(&eventsv1.Event{})); back.Series != nil || back.Related != nil {
 		t.Errorf("an empty event came back with %+v", back)

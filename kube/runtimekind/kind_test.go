@@ -4,10 +4,10 @@ import (
 	"context"
 	"net/http/httptest"
 	"os"
-	"reflect"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -119,8 +119,11 @@ func exerciseGuestbook(t *testing.T, c client.Client) {
 	if err := c.Get(ctx, client.ObjectKeyFromObject(gb), &got); err != nil {
 		t.Fatalf("get: %v", err)
 	}
-	if !reflect.DeepEqual(got.Spec, gb.Spec) || got.Labels["app"] != "web" {
-		t.Errorf("read back %+v, want the spec of %+v", got, gb)
+	if diff := cmp.Diff(gb.Spec, got.Spec); diff != "" {
+		t.Errorf("read back spec (-want +got):\n%s", diff)
+	}
+	if got.Labels["app"] != "web" {
+		t.Errorf("read back labels %v, want app=web", got.Labels)
 	}
 
 	// Status through /status: the main resource keeps it as it is.

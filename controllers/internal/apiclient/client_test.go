@@ -2,12 +2,12 @@ package apiclient_test
 
 import (
 	"context"
-	"reflect"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/controllers/internal/apiclient"
 	"github.com/kapi-dev/kapi/kinds/corev1"
@@ -158,7 +158,7 @@ func TestPreferredResources(t *testing.T) {
 		r("a", "v1", "things", true), r("a", "v1beta1", "olds", false),
 		r("b", "v2", "gadgets", false),
 	}
-	if got := apiclient.PreferredResources(in); !reflect.DeepEqual(got, want) {
-		t.Errorf("preferred resources\n got %+v\nwant %+v", got, want)
+	if diff := cmp.Diff(want, apiclient.PreferredResources(in)); diff != "" {
+		t.Errorf("preferred resources (-want +got):\n%s", diff)
 	}
 }

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // sameAsGeneral decodes frame with decodeEvent and decodeEventGeneral
@@ -26,8 +27,8 @@ func sameAsGeneralSharing(t *testing.T, texts *watchTexts, frame string) {
 	if (gotErr == nil) != (wantErr == nil) {
 		t.Fatalf("%s:\nerror %v, the general way %v", frame, gotErr, wantErr)
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s:\ngot           %+v\nthe general way %+v", frame, got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("%s (-the general way +got):\n%s", frame, diff)
 	}
 }
 

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -65,8 +65,8 @@ func TestMetadataTakesThePlan(t *testing.T) {
 	if err := json.Unmarshal(b, &viaJSON); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(viaPlan, viaJSON) {
-		t.Fatalf("plan %+v\njson %+v", viaPlan, viaJSON)
+	if diff := cmp.Diff(viaJSON, viaPlan); diff != "" {
+		t.Fatalf("(-json +plan):\n%s", diff)
 	}
 	plan := testing.AllocsPerRun(100, func() {
 		var m meta.ObjectMeta
@@ -92,8 +92,8 @@ func TestDecodeEventMatchesFullDecode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("got  %+v\nwant %+v", got, want)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -174,8 +174,8 @@ func FuzzDecodeEvent(f *testing.F) {
 		// encoding/json also reads keys spelled in another case, such as
 		// "ManagedFields", which decodeEvent does not leave out.
 		got.Object.Metadata.ManagedFields, want.Object.Metadata.ManagedFields = nil, nil
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s:\ngot  %+v\nwant %+v", canonical, got, want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", canonical, diff)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/quick"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -56,8 +57,8 @@ func TestWidgetV1beta1RoundTrip(t *testing.T) {
 		if err := beta.ConvertTo(back); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(back, hub) {
-			t.Errorf("hub → v1beta1 → hub:\n got %+v\nwant %+v", back, hub)
+		if diff := cmp.Diff(hub, back); diff != "" {
+			t.Errorf("hub → v1beta1 → hub (-want +got):\n%s", diff)
 			return false
 		}
 		// And the spoke's round trip through the hub.

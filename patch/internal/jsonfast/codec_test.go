@@ -3,8 +3,9 @@ package jsonfast
 import (
 	"bytes"
 	"encoding/json"
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // referenceDecode is the encoding/json decoding the fast reader stands in
@@ -33,8 +34,8 @@ func checkCodec(t *testing.T, data []byte) {
 	if werr != nil {
 		return
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("decode %q: %#v, want %#v", data, got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("decode %q (-want +got):\n%s", data, diff)
 	}
 	b, err := Encode(got)
 	wb, werr := json.Marshal(want)
@@ -61,8 +62,8 @@ func checkOmitting(t *testing.T, data []byte, werr error) {
 			delete(md, "managedFields")
 		}
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("decode %q omitting: %#v, want %#v", data, got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("decode %q omitting (-want +got):\n%s", data, diff)
 	}
 }
 
