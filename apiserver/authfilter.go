@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/audit"
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/meta"
@@ -28,14 +29,14 @@ func openPath(path string) bool {
 // writer and request to serve (the request carrying its user), or a nil
 // request when it answered the request itself (401, 403), and a function
 // to call when the request is done. path is the request's, parsed.
-func (s *Server) guard(w *statusRecorder, r *http.Request, path *requestPath) (http.ResponseWriter, *http.Request, func(panicked bool)) {
+func (s *Server) guard(w *statusRecorder, r *http.Request, path *requestinfo.Path) (http.ResponseWriter, *http.Request, func(panicked bool)) {
 	open := openPath(r.URL.Path)
 	requester, err := s.authenticate(r, open)
 	user := requester
 	if err == nil && requester != nil {
 		user, err = auth.Impersonate(r.Context(), r.Header, requester, s.authorizer())
 	}
-	attrs := pathAttributes(r, user, path)
+	attrs := requestinfo.Attributes(r, user, path)
 	rec := s.startAudit(w, r, attrs, requester, user)
 	out := http.ResponseWriter(w)
 	if rec != nil {
@@ -143,7 +144,7 @@ func (c *core) authorizeUnsafeDelete(r *http.Request) error {
 		return nil
 	}
 	u, _ := auth.UserFrom(r.Context())
-	a := requestAttributes(r, u)
+	a := requestinfo.AttributesOf(r, u)
 	a.Verb = unsafeDeleteVerb
 	d, reason, err := c.opts.Authorizer.Authorize(r.Context(), a)
 	gr := meta.GroupResource{Group: a.APIGroup, Resource: a.Resource}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
@@ -78,7 +79,7 @@ func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) 
 		opts.PropagationPolicy = &p
 	}
 	if v := q.Get("orphanDependents"); v != "" {
-		b := isTrue(v)
+		b := requestinfo.IsTrue(v)
 		opts.OrphanDependents = &b
 	}
 	if v := q.Get(ignoreReadErrorOption); v != "" {

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -83,8 +84,8 @@ func (s *Server) initOperations() {
 // (504). Health checks go straight through: they must answer while the
 // server is saturated or shutting down. rec, when not nil, is the
 // request's record for the observer: the filters note why they refused.
-func (s *Server) protect(w http.ResponseWriter, r *http.Request, class requestClass, rec *RequestRecord, serve http.HandlerFunc) {
-	if class.probe {
+func (s *Server) protect(w http.ResponseWriter, r *http.Request, class requestinfo.Class, rec *RequestRecord, serve http.HandlerFunc) {
+	if class.Probe {
 		serve(w, r)
 		return
 	}
@@ -99,7 +100,7 @@ func (s *Server) protect(w http.ResponseWriter, r *http.Request, class requestCl
 		return
 	}
 	defer s.active.leave()
-	if class.longRunning {
+	if class.LongRunning {
 		s.serveLongRunning(w, r, rec, serve)
 		return
 	}
@@ -128,8 +129,8 @@ func (s *Server) protect(w http.ResponseWriter, r *http.Request, class requestCl
 	s.withTimeout(w, r, timeout, rec, serve)
 }
 
-func (s *Server) limiter(c requestClass) *fairLimiter {
-	if c.mutating {
+func (s *Server) limiter(c requestinfo.Class) *fairLimiter {
+	if c.Mutating {
 		return s.mutating
 	}
 	return s.readOnly

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/resourceversion"
 	"github.com/kapi-dev/kapi/status"
@@ -8,7 +9,7 @@ import (
 
 // get serves GET on an object or its status.
 func (h *handler) get(req *request) {
-	opts, err := resourceversion.ParseGet(query(req.r))
+	opts, err := resourceversion.ParseGet(requestinfo.Query(req.r))
 	if err != nil {
 		h.fail(req, err)
 		return

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 )
 
 // served is what serving a request keeps of it, pooled: the writer that
@@ -18,8 +20,8 @@ type served struct {
 	// sr is the writer serveHTTP records the response's status and size
 	// with.
 	sr    statusRecorder
-	class requestClass
-	path  requestPath
+	class requestinfo.Class
+	path  requestinfo.Path
 }
 
 // serveObserved serves a request with an observer or a tracer: it opens
@@ -30,7 +32,7 @@ func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 	// clock at each end, where time.Now would read the wall clock too.
 	start := time.Since(s.clockBase)
 	o := s.startServing(w, r)
-	o.rec.RequestLabels = labelsFor(r, o.class, &o.path)
+	o.rec.RequestLabels = requestinfo.Labels(r, o.class, &o.path)
 	rec, sr, class := &o.rec, &o.sr, o.class
 	var span Span
 	if s.tracer != nil {
@@ -49,8 +51,8 @@ func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 			rec.Aborted = true
 		}
 		rec.Code, rec.ResponseSize, rec.Duration = sr.code, sr.size, time.Since(s.clockBase)-start
-		if s.observer != nil && !class.probe {
-			if !o.path.resolved {
+		if s.observer != nil && !class.Probe {
+			if !o.path.Resolved {
 				s.boundLabels(&rec.RequestLabels)
 			}
 			s.observer.ObserveRequest(rec)
@@ -75,8 +77,8 @@ func (s *Server) startServing(w http.ResponseWriter, r *http.Request) *served {
 		o = new(served)
 	}
 	o.sr = statusRecorder{ResponseWriter: w, code: http.StatusOK}
-	o.class = classify(r)
-	o.path.parse(r)
+	o.class = requestinfo.Classify(r)
+	o.path.Parse(r)
 	return o
 }
 

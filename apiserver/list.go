@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -13,7 +14,7 @@ import (
 
 // list serves GET on a collection.
 func (h *handler) list(req *request) {
-	opts, err := resourceversion.ParseList(query(req.r))
+	opts, err := resourceversion.ParseList(requestinfo.Query(req.r))
 	if err != nil {
 		h.fail(req, err)
 		return

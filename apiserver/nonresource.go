@@ -1,6 +1,10 @@
 package apiserver
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
+)
 
 // NonResourceHandler serves h behind the server's authentication,
 // impersonation, audit and authorization, as kube-apiserver serves
@@ -10,8 +14,8 @@ import "net/http"
 func (s *Server) NonResourceHandler(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
-		var path requestPath
-		path.parse(r)
+		var path requestinfo.Path
+		path.Parse(r)
 		out, authed, done := s.guard(rec, r, &path)
 		panicked := true
 		defer func() { done(panicked) }()

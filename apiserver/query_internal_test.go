@@ -4,6 +4,8 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 )
 
 // TestFiltersReadAnEmptyQueryFreely: the filters that look at a
@@ -12,26 +14,26 @@ import (
 func TestFiltersReadAnEmptyQueryFreely(t *testing.T) {
 	s := New(Options{RequestTimeout: time.Minute})
 	t.Cleanup(s.Close)
-	read := func(target string) (verb string, timeout time.Duration, class requestClass) {
+	read := func(target string) (verb string, timeout time.Duration, class requestinfo.Class) {
 		r := httptest.NewRequest("GET", target, nil)
-		class = classify(r)
+		class = requestinfo.Classify(r)
 		timeout, err := s.requestTimeout(r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := resourceVerb(r, true, false); v != verbFor(r, true, false) {
+		if v := requestinfo.Verb(r, true, false); v != verbFor(r, true, false) {
 			t.Fatalf("%s: verbs %s and %s", target, v, verbFor(r, true, false))
 		}
-		return resourceVerb(r, true, false), timeout, class
+		return requestinfo.Verb(r, true, false), timeout, class
 	}
-	if verb, timeout, class := read(widgetPath + "?watch=true&timeout=5s"); verb != "watch" || timeout != 5*time.Second || !class.longRunning {
+	if verb, timeout, class := read(widgetPath + "?watch=true&timeout=5s"); verb != "watch" || timeout != 5*time.Second || !class.LongRunning {
 		t.Errorf("with a query: %s, %v, %+v", verb, timeout, class)
 	}
 	r := httptest.NewRequest("GET", widgetPath, nil)
 	allocs := testing.AllocsPerRun(100, func() {
-		classify(r)
+		requestinfo.Classify(r)
 		_, _ = s.requestTimeout(r)
-		resourceVerb(r, true, false)
+		requestinfo.Verb(r, true, false)
 		verbFor(r, true, false)
 	})
 	if allocs != 0 {

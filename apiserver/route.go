@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"runtime"
 	"strings"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -87,7 +87,7 @@ func (s *Server) serveHTTP(r *http.Request, o *served) {
 			if s.serveReview(w, r) {
 				return
 			}
-			if o.class.mutating {
+			if o.class.Mutating {
 				// Validation rules' warnings: only writes validate, and
 				// the context costs a copy of the request.
 				r = r.WithContext(withWarnings(r.Context(), w))
@@ -99,8 +99,8 @@ func (s *Server) serveHTTP(r *http.Request, o *served) {
 }
 
 // route serves a request by its path, p.
-func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, p *requestPath) {
-	path := p.escaped
+func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, p *requestinfo.Path) {
+	path := p.Escaped
 	if s.serveHealth(w, r, path) {
 		return
 	}
@@ -126,12 +126,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 		s.serveOpenAPI(w, r, docs, strings.TrimPrefix(path, "/openapi/v3/"))
 		return
 	}
-	parts, ok := p.parts, p.ok
+	parts, ok := p.Parts, p.OK
 	switch {
 	case !ok:
 		s.writeError(w, r, status.NotFoundPath(""))
 	case len(parts) >= 2 && parts[0] == "api":
-		p.resolved = s.serveGroupVersion(w, r, docs, "", parts[1], parts[2:])
+		p.Resolved = s.serveGroupVersion(w, r, docs, "", parts[1], parts[2:])
 	case len(parts) == 2 && parts[0] == "apis":
 		if g, ok := docs.groups[parts[1]]; ok {
 			s.writeJSON(w, http.StatusOK, g)
@@ -139,7 +139,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 		}
 		s.writeError(w, r, status.NotFoundPath(""))
 	case len(parts) >= 3 && parts[0] == "apis":
-		p.resolved = s.serveGroupVersion(w, r, docs, parts[1], parts[2], parts[3:])
+		p.Resolved = s.serveGroupVersion(w, r, docs, parts[1], parts[2], parts[3:])
 	default:
 		s.writeError(w, r, status.NotFoundPath(""))
 	}
@@ -232,7 +232,7 @@ func namespaceSubresource(docs *discoveryDocs, group, version string, rest []str
 func verbFor(r *http.Request, item, watchPrefix bool) string {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		if watchPrefix || isTrue(query(r).Get("watch")) {
+		if watchPrefix || requestinfo.IsTrue(requestinfo.Query(r).Get("watch")) {
 			return "watch"
 		}
 		if item {
@@ -281,67 +281,6 @@ func actionFor(method string, item bool) string {
 		return "get"
 	}
 	return strings.ToLower(method)
-}
-
-func isTrue(v string) bool { return v == "true" || v == "1" }
-
-// splitPath splits an escaped path into its unescaped segments; it
-// reports false when a segment's escaping is malformed.
-// requestPath is a request's path as routing and the metric labels read
-// it, worked out once per request.
-type requestPath struct {
-	// escaped is the escaped path without a final slash: routing on it,
-	// an encoded slash stays inside its segment (and then fails name
-	// validation) rather than making one.
-	escaped string
-	// parts are its unescaped segments; ok is false when one does not
-	// unescape.
-	parts []string
-	ok    bool
-	// resolved is set by routing when the path named a served resource.
-	resolved bool
-	// store holds the segments of paths of up to 10 segments, which
-	// resource paths are (/apis/g/v/namespaces/ns/r/name/sub and a
-	// watch).
-	store [10]string
-}
-
-func (p *requestPath) parse(r *http.Request) {
-	p.escaped = strings.TrimSuffix(r.URL.EscapedPath(), "/")
-	p.parts, p.ok = appendSegments(p.store[:0], p.escaped)
-}
-
-func splitPath(p string) ([]string, bool) {
-	p = strings.Trim(p, "/")
-	if p == "" {
-		return nil, true
-	}
-	return appendSegments(make([]string, 0, strings.Count(p, "/")+1), p)
-}
-
-// appendSegments appends the unescaped segments of p, trimmed of slashes,
-// to dst; false when one does not unescape.
-func appendSegments(dst []string, p string) ([]string, bool) {
-	p = strings.Trim(p, "/")
-	// Most paths have nothing escaped: their segments are cut as they are.
-	escaped := strings.IndexByte(p, '%') >= 0
-	for p != "" {
-		seg := p
-		if i := strings.IndexByte(p, '/'); i >= 0 {
-			seg, p = p[:i], p[i+1:]
-		} else {
-			p = ""
-		}
-		if escaped {
-			u, err := url.PathUnescape(seg)
-			if err != nil {
-				return nil, false
-			}
-			seg = u
-		}
-		dst = append(dst, seg)
-	}
-	return dst, true
 }
 
 // checkPathName is kube-apiserver's check of a name taken from a path: a

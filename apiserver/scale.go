@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -135,7 +136,7 @@ func (r *resource) withReplicas(obj meta.Object, replicas int32) (meta.Object, e
 // getScale serves GET on /scale from the watch cache, with the
 // resourceVersion semantics of every other get.
 func (h *handler) getScale(req *request) {
-	opts, err := resourceversion.ParseGet(query(req.r))
+	opts, err := resourceversion.ParseGet(requestinfo.Query(req.r))
 	if err != nil {
 		h.fail(req, err)
 		return

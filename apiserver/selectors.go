@@ -3,6 +3,7 @@ package apiserver
 import (
 	"fmt"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/watch"
@@ -21,7 +22,7 @@ func (sel selectors) empty() bool { return sel.label.Empty() && sel.field.Empty(
 // parseSelectors reads labelSelector and fieldSelector, rejecting
 // malformed ones and fields the kind cannot select on with a 400.
 func (h *handler) parseSelectors(req *request) (selectors, error) {
-	q := query(req.r)
+	q := requestinfo.Query(req.r)
 	var sel selectors
 	var err error
 	if sel.label, err = meta.ParseLabelSelector(q.Get("labelSelector")); err != nil {

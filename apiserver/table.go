@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -121,7 +122,7 @@ func (h *handler) negotiateRead(req *request, list bool, watch bool) (readOutput
 		return out, status.NotAcceptable(h.mediaTypesFor(kind))
 	}
 	if out.as == asTable {
-		out.include = query(req.r).Get("includeObject")
+		out.include = requestinfo.Query(req.r).Get("includeObject")
 		switch out.include {
 		case "":
 			out.include = includeObjectMeta

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -126,7 +127,7 @@ func (s *core) boundWrite(ctx context.Context) {
 // the client's timeout= when shorter. A malformed timeout= is an error.
 func (s *Server) requestTimeout(r *http.Request) (time.Duration, error) {
 	timeout := s.opts.RequestTimeout
-	if v := query(r).Get("timeout"); v != "" {
+	if v := requestinfo.Query(r).Get("timeout"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
 			return 0, status.BadRequest(fmt.Sprintf("invalid timeout specified in the request URL - %v", err))

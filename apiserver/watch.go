@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -84,7 +85,7 @@ type watchStream struct {
 
 // watch serves GET ?watch=true on a collection or object.
 func (h *handler) watch(req *request) {
-	opts, err := resourceversion.ParseWatch(query(req.r))
+	opts, err := resourceversion.ParseWatch(requestinfo.Query(req.r))
 	if err != nil {
 		h.fail(req, err)
 		return

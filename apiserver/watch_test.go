@@ -4,13 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"github.com/kapi-dev/kapi/apiserver"
-	"github.com/kapi-dev/kapi/storage/memory"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/storage/memory"
 )
 
 type watchEvent struct {

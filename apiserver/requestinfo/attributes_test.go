@@ -1,4 +1,4 @@
-package apiserver
+package requestinfo
 
 import (
 	"net/http/httptest"
@@ -39,7 +39,7 @@ func TestRequestAttributes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.method+" "+tc.url, func(t *testing.T) {
-			got := requestAttributes(httptest.NewRequest(tc.method, tc.url, nil), nil)
+			got := AttributesOf(httptest.NewRequest(tc.method, tc.url, nil), nil)
 			if got.ResourceRequest {
 				got.Path = ""
 			}

@@ -1,35 +1,37 @@
-package apiserver
+package requestinfo
 
 import (
 	"net/http"
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/kapi-dev/kapi/apiserver/observe"
 )
 
-// requestClass is what the filters around the router need to know of a
+// Class is what the filters around the router need to know of a
 // request before it is routed: whether it is long-running (a watch),
 // whether it mutates, and whether it is a probe, which no limit applies
 // to.
-type requestClass struct {
-	longRunning bool
-	mutating    bool
-	probe       bool
+type Class struct {
+	LongRunning bool
+	Mutating    bool
+	Probe       bool
 }
 
-// classify looks at the method, path and query only: it allocates nothing
+// Classify looks at the method, path and query only: it allocates nothing
 // for the common requests.
-func classify(r *http.Request) requestClass {
+func Classify(r *http.Request) Class {
 	path := r.URL.Path
 	switch {
 	case isProbePath(path):
-		return requestClass{probe: true}
+		return Class{Probe: true}
 	case r.Method == http.MethodGet || r.Method == http.MethodHead:
-		return requestClass{longRunning: isWatch(r)}
+		return Class{LongRunning: isWatch(r)}
 	case r.Method == http.MethodOptions:
-		return requestClass{}
+		return Class{}
 	}
-	return requestClass{mutating: true}
+	return Class{Mutating: true}
 }
 
 // isProbePath reports whether path is a health check, which load balancers
@@ -48,7 +50,7 @@ func isProbePath(path string) bool {
 // deprecated /watch/ path segment.
 func isWatch(r *http.Request) bool {
 	if q := r.URL.RawQuery; strings.Contains(q, "watch=") {
-		v := query(r).Get("watch")
+		v := Query(r).Get("watch")
 		if v != "" && v != "0" && v != "false" {
 			return true
 		}
@@ -75,12 +77,12 @@ func afterSegments(p string, n int) string {
 	return p
 }
 
-// labelsFor computes kube-apiserver's metric labels of a request from its
+// Labels computes kube-apiserver's metric labels of a request from its
 // path, as kube-apiserver's request info does. It runs only when the
 // server has an Observer.
-func labelsFor(r *http.Request, class requestClass, path *requestPath) RequestLabels {
-	l := RequestLabels{Component: "apiserver", DryRun: dryRunLabel(r.URL)}
-	parts := path.parts
+func Labels(r *http.Request, class Class, path *Path) observe.RequestLabels {
+	l := observe.RequestLabels{Component: "apiserver", DryRun: dryRunLabel(r.URL)}
+	parts := path.Parts
 	var rest []string
 	switch {
 	case len(parts) >= 2 && parts[0] == "api":
@@ -128,11 +130,11 @@ func labelsFor(r *http.Request, class requestClass, path *requestPath) RequestLa
 // reportedVerb is kube-apiserver's verb label: the method upper-cased,
 // with LIST for a GET of a collection, WATCH for a watch and APPLY for a
 // server-side apply patch.
-func reportedVerb(r *http.Request, scope string, class requestClass) string {
+func reportedVerb(r *http.Request, scope string, class Class) string {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		switch {
-		case class.longRunning:
+		case class.LongRunning:
 			return "WATCH"
 		case scope != "resource":
 			return "LIST"
@@ -180,10 +182,10 @@ func dryRunLabel(u *url.URL) string {
 	return strings.Join(out, ",")
 }
 
-// query returns the request's query parameters for reading: nil, which
+// Query returns the request's query parameters for reading: nil, which
 // reads as empty, when there are none, as for most gets, so that the
 // several filters that look at the query do not each allocate a map.
-func query(r *http.Request) url.Values {
+func Query(r *http.Request) url.Values {
 	if r.URL.RawQuery == "" {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package apiserver
+package requestinfo
 
 import (
 	"net/http"
@@ -8,23 +8,23 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// requestAttributes describes a request to authorizers the way
+// AttributesOf describes a request to authorizers the way
 // kube-apiserver's request info does, from the method, path and query
 // alone: a resource request under /api/V/... or /apis/G/V/... with its
 // verb, namespace, resource, name and subresource; anything else is a
 // non-resource request whose verb is the lower-cased method.
-func requestAttributes(r *http.Request, u *auth.User) auth.Attributes {
-	var p requestPath
-	p.parse(r)
-	return pathAttributes(r, u, &p)
+func AttributesOf(r *http.Request, u *auth.User) auth.Attributes {
+	var p Path
+	p.Parse(r)
+	return Attributes(r, u, &p)
 }
 
-// pathAttributes is requestAttributes of r with its path parsed already.
-func pathAttributes(r *http.Request, u *auth.User, p *requestPath) auth.Attributes {
+// Attributes is AttributesOf of r with its path parsed already.
+func Attributes(r *http.Request, u *auth.User, p *Path) auth.Attributes {
 	a := auth.Attributes{User: u, Path: r.URL.Path, Verb: strings.ToLower(r.Method)}
 	// The escaped path, as the router splits it: an encoded slash stays
 	// inside its segment.
-	parts, ok := p.parts, p.ok
+	parts, ok := p.Parts, p.OK
 	if !ok || len(parts) < 3 || (parts[0] != "api" && parts[0] != "apis") {
 		return a
 	}
@@ -59,11 +59,11 @@ func pathAttributes(r *http.Request, u *auth.User, p *requestPath) auth.Attribut
 	if len(parts) > 2 {
 		a.Subresource = parts[2]
 	}
-	a.Verb = resourceVerb(r, a.Name != "", watchPrefix)
+	a.Verb = Verb(r, a.Name != "", watchPrefix)
 	if (a.Verb == "list" || a.Verb == "watch") && a.Name == "" {
 		// A list or watch of one name by field selector is a request on
 		// that name, as kube-apiserver authorizes it.
-		if sel, err := meta.ParseFieldSelector(query(r).Get("fieldSelector")); err == nil {
+		if sel, err := meta.ParseFieldSelector(Query(r).Get("fieldSelector")); err == nil {
 			if name, ok := sel.RequiresExactMatch("metadata.name"); ok {
 				a.Name = name
 			}
@@ -72,12 +72,12 @@ func pathAttributes(r *http.Request, u *auth.User, p *requestPath) auth.Attribut
 	return a
 }
 
-// resourceVerb is the authorization verb of a resource request.
-func resourceVerb(r *http.Request, item, watchPrefix bool) string {
+// Verb is the authorization verb of a resource request.
+func Verb(r *http.Request, item, watchPrefix bool) string {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		switch {
-		case watchPrefix || isTrue(query(r).Get("watch")):
+		case watchPrefix || IsTrue(Query(r).Get("watch")):
 			return "watch"
 		case item:
 			return "get"
