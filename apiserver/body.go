@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
@@ -93,7 +94,7 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 	if err := h.r.checkTypeMeta(obj); err != nil {
 		return nil, err
 	}
-	auditObject(req.r.Context(), obj.GetObjectMeta())
+	filters.AuditObject(req.r.Context(), obj.GetObjectMeta())
 	asJSON := bodyJSON(ser.MediaType(), body)
 	if err := h.checkRequired(req, obj, asJSON); err != nil {
 		return nil, err

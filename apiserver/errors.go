@@ -3,6 +3,7 @@ package apiserver
 import (
 	"errors"
 
+	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
@@ -22,7 +23,7 @@ func storageError(err error) error {
 		// The write may still be applied: not "try again" as if it
 		// had not been, but what kube-apiserver answers when etcd
 		// hangs.
-		return status.Timeout(writeTimeoutMessage, 0)
+		return status.Timeout(filters.WriteTimeoutMessage, 0)
 	case storage.IsUnavailable(err):
 		e := status.ServiceUnavailable("storage is unavailable, please try again")
 		e.Status.Details = &meta.StatusDetails{RetryAfterSeconds: 1}

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/meta"
@@ -33,8 +34,8 @@ const exemptGroup = "system:masters"
 // operations is the server's state for staying up under load: in-flight
 // limits, health checks, shutdown, and the observer and tracer.
 type operations struct {
-	readOnly *fairLimiter // nil: no limit
-	mutating *fairLimiter
+	readOnly *filters.FairLimiter // nil: no limit
+	mutating *filters.FairLimiter
 
 	livez, readyz, healthz []HealthCheck
 
@@ -65,10 +66,10 @@ func (s *Server) initOperations() {
 		s.observer.ObserveResources(s.resourceStats)
 	}
 	if o.MaxRequestsInFlight > 0 {
-		s.readOnly = newFairLimiter("readOnly", o.MaxRequestsInFlight, o.InFlightQueueLength, o.InFlightQueueTimeout, observe)
+		s.readOnly = filters.NewFairLimiter("readOnly", o.MaxRequestsInFlight, o.InFlightQueueLength, o.InFlightQueueTimeout, observe)
 	}
 	if o.MaxMutatingRequestsInFlight > 0 {
-		s.mutating = newFairLimiter("mutating", o.MaxMutatingRequestsInFlight, o.InFlightQueueLength, o.InFlightQueueTimeout, observe)
+		s.mutating = filters.NewFairLimiter("mutating", o.MaxMutatingRequestsInFlight, o.InFlightQueueLength, o.InFlightQueueTimeout, observe)
 	}
 	if s.tracer != nil {
 		o.MutatingAdmission = s.traceAdmission("admission.mutating", o.MutatingAdmission)
@@ -106,18 +107,18 @@ func (s *Server) protect(w http.ResponseWriter, r *http.Request, class requestin
 	}
 	if lim := s.limiter(class); lim != nil && !exempt(r) {
 		if rec != nil {
-			rec.RequestKind = lim.kind
+			rec.RequestKind = lim.Kind()
 		}
-		if reason := lim.acquire(r.Context(), flowOf(r)); reason != "" {
+		if reason := lim.Acquire(r.Context(), flowOf(r)); reason != "" {
 			if rec != nil {
 				rec.Rejected = reason
 			}
 			s.writeError(w, r, status.TooManyRequests("", 1))
 			return
 		}
-		defer lim.release()
+		defer lim.Release()
 	}
-	timeout, err := s.requestTimeout(r)
+	timeout, err := filters.RequestTimeout(r, s.opts.RequestTimeout)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -126,10 +127,10 @@ func (s *Server) protect(w http.ResponseWriter, r *http.Request, class requestin
 		serve(w, r)
 		return
 	}
-	s.withTimeout(w, r, timeout, rec, serve)
+	filters.WithTimeout(w, r, timeout, rec, s.writeError, serve)
 }
 
-func (s *Server) limiter(c requestinfo.Class) *fairLimiter {
+func (s *Server) limiter(c requestinfo.Class) *filters.FairLimiter {
 	if c.Mutating {
 		return s.mutating
 	}

@@ -3,12 +3,13 @@ package apiserver
 import (
 	"context"
 
+	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
 )
 
 // guardedStore is the store a resource's requests write through: each
-// write passes the request's deadline gate (see beginWrite), and, with a
+// write passes the request's deadline gate (see filters.BeginWrite), and, with a
 // tracer, every call is a "storage" span. The watch cache reads the
 // store directly.
 type guardedStore struct {
@@ -27,7 +28,7 @@ func (s *Server) guardStore(st storage.Interface) storage.Interface {
 
 // errDeadline is what a write that may not start any more returns; the
 // client never sees it (the 504 is already on its way).
-var errDeadline = status.Timeout(timeoutMessage, 0)
+var errDeadline = status.Timeout(filters.TimeoutMessage, 0)
 
 func (g *guardedStore) Get(ctx context.Context, key string, opts storage.GetOptions) (storage.GetResponse, error) {
 	ctx, end := g.s.startSpan(ctx, "storage.get")
@@ -44,23 +45,23 @@ func (g *guardedStore) List(ctx context.Context, prefix string, opts storage.Lis
 }
 
 func (g *guardedStore) OptimisticPut(ctx context.Context, key string, value []byte, expectedRevision int64, opts storage.PutOptions) (storage.PutResponse, error) {
-	if !beginWrite(ctx) {
+	if !filters.BeginWrite(ctx) {
 		return storage.PutResponse{}, errDeadline
 	}
 	ctx, end := g.s.startSpan(ctx, "storage.put")
 	resp, err := g.Interface.OptimisticPut(ctx, key, value, expectedRevision, opts)
 	end(err)
-	endWrite(ctx, err != nil || resp.Succeeded)
+	filters.EndWrite(ctx, err != nil || resp.Succeeded)
 	return resp, err
 }
 
 func (g *guardedStore) OptimisticDelete(ctx context.Context, key string, expectedRevision int64, opts storage.DeleteOptions) (storage.DeleteResponse, error) {
-	if !beginWrite(ctx) {
+	if !filters.BeginWrite(ctx) {
 		return storage.DeleteResponse{}, errDeadline
 	}
 	ctx, end := g.s.startSpan(ctx, "storage.delete")
 	resp, err := g.Interface.OptimisticDelete(ctx, key, expectedRevision, opts)
 	end(err)
-	endWrite(ctx, err != nil || resp.Succeeded)
+	filters.EndWrite(ctx, err != nil || resp.Succeeded)
 	return resp, err
 }

@@ -1,5 +1,7 @@
 package apiserver
 
+import "github.com/kapi-dev/kapi/apiserver/filters"
+
 // handler serves the requests of one registered resource, one method per
 // verb: get, list, watch, create, update, patch (and apply), delete,
 // deleteCollection, and the scale subresource's getScale and
@@ -19,7 +21,7 @@ func (h *handler) serve(req *request) {
 	}
 	switch req.verb {
 	case "create", "update", "patch", "delete":
-		h.boundWrite(req.r.Context())
+		filters.BoundWrite(req.r.Context(), h.writeTimeout)
 	}
 	if req.subresource == "scale" {
 		if req.verb == "get" {

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 )
 
@@ -19,7 +20,7 @@ type served struct {
 	rec RequestRecord
 	// sr is the writer serveHTTP records the response's status and size
 	// with.
-	sr    statusRecorder
+	sr    filters.StatusRecorder
 	class requestinfo.Class
 	path  requestinfo.Path
 }
@@ -50,7 +51,7 @@ func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 		if p == http.ErrAbortHandler {
 			rec.Aborted = true
 		}
-		rec.Code, rec.ResponseSize, rec.Duration = sr.code, sr.size, time.Since(s.clockBase)-start
+		rec.Code, rec.ResponseSize, rec.Duration = sr.Code, sr.Size, time.Since(s.clockBase)-start
 		if s.observer != nil && !class.Probe {
 			if !o.path.Resolved {
 				s.boundLabels(&rec.RequestLabels)
@@ -76,7 +77,7 @@ func (s *Server) startServing(w http.ResponseWriter, r *http.Request) *served {
 	if o == nil {
 		o = new(served)
 	}
-	o.sr = statusRecorder{ResponseWriter: w, code: http.StatusOK}
+	o.sr = filters.StatusRecorder{ResponseWriter: w, Code: http.StatusOK}
 	o.class = requestinfo.Classify(r)
 	o.path.Parse(r)
 	return o

@@ -1,10 +1,6 @@
 package apiserver
 
-import (
-	"net/http"
-
-	"github.com/kapi-dev/kapi/apiserver/requestinfo"
-)
+import "net/http"
 
 // NonResourceHandler serves h behind the server's authentication,
 // impersonation, audit and authorization, as kube-apiserver serves
@@ -12,16 +8,5 @@ import (
 // lower-cased method and whose path the authorizer sees (RBAC's
 // nonResourceURLs). Without an Authorizer everyone may reach h.
 func (s *Server) NonResourceHandler(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
-		var path requestinfo.Path
-		path.Parse(r)
-		out, authed, done := s.guard(rec, r, &path)
-		panicked := true
-		defer func() { done(panicked) }()
-		if authed != nil {
-			h.ServeHTTP(out, authed)
-		}
-		panicked = false
-	})
+	return s.guard.Handler(h)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 )
 
@@ -17,7 +18,7 @@ func TestFiltersReadAnEmptyQueryFreely(t *testing.T) {
 	read := func(target string) (verb string, timeout time.Duration, class requestinfo.Class) {
 		r := httptest.NewRequest("GET", target, nil)
 		class = requestinfo.Classify(r)
-		timeout, err := s.requestTimeout(r)
+		timeout, err := filters.RequestTimeout(r, s.opts.RequestTimeout)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,7 +33,7 @@ func TestFiltersReadAnEmptyQueryFreely(t *testing.T) {
 	r := httptest.NewRequest("GET", widgetPath, nil)
 	allocs := testing.AllocsPerRun(100, func() {
 		requestinfo.Classify(r)
-		_, _ = s.requestTimeout(r)
+		_, _ = filters.RequestTimeout(r, s.opts.RequestTimeout)
 		requestinfo.Verb(r, true, false)
 		verbFor(r, true, false)
 	})

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -44,7 +45,7 @@ func (s *Server) serveReview(w http.ResponseWriter, r *http.Request) bool {
 		s.writeError(w, r, err)
 		return true
 	}
-	auditObject(r.Context(), obj.GetObjectMeta())
+	filters.AuditObject(r.Context(), obj.GetObjectMeta())
 	u, _ := auth.UserFrom(r.Context())
 	switch o := obj.(type) {
 	case *selfSubjectAccessReview:
@@ -105,7 +106,7 @@ func (s *Server) accessReview(r *http.Request, u *auth.User, rv *selfSubjectAcce
 	case na != nil:
 		a.Verb, a.Path = na.Verb, na.Path
 	}
-	d, reason, err := s.authorizer().Authorize(r.Context(), a)
+	d, reason, err := s.guard.EffectiveAuthorizer().Authorize(r.Context(), a)
 	rv.Status = subjectAccessReviewStatus{Allowed: d == auth.DecisionAllow, Denied: d == auth.DecisionDeny, Reason: reason}
 	if err != nil {
 		rv.Status.EvaluationError = err.Error()
@@ -117,7 +118,7 @@ func (s *Server) accessReview(r *http.Request, u *auth.User, rv *selfSubjectAcce
 // rulesReview lists what the user may do in the review's namespace.
 func (s *Server) rulesReview(r *http.Request, u *auth.User, rv *selfSubjectRulesReview) meta.Object {
 	rv.TypeMeta = meta.TypeMeta{Kind: "SelfSubjectRulesReview", APIVersion: "authorization.k8s.io/v1"}
-	rr, ok := s.authorizer().(auth.RuleResolver)
+	rr, ok := s.guard.EffectiveAuthorizer().(auth.RuleResolver)
 	if !ok {
 		rv.Status.Incomplete = true
 		rv.Status.ResourceRules, rv.Status.NonResourceRules = []resourceRule{}, []nonResourceRule{}

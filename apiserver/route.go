@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -63,14 +64,14 @@ func (s *Server) serveHTTP(r *http.Request, o *served) {
 			buf := make([]byte, 4096)
 			buf = buf[:runtime.Stack(buf, false)]
 			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(buf))
-			if !rec.wrote {
+			if !rec.Wrote {
 				// The panic's value stays in the log: it may hold
 				// anything the server knows.
 				s.writeError(rec, r, status.InternalError(errPanic))
 			}
 		}
 		if debug {
-			s.log.Debug("request", "method", r.Method, "uri", requestURI(r), "code", rec.code,
+			s.log.Debug("request", "method", r.Method, "uri", filters.RequestURI(r), "code", rec.Code,
 				"duration", time.Since(start), "userAgent", r.UserAgent())
 		}
 	}()
@@ -79,7 +80,7 @@ func (s *Server) serveHTTP(r *http.Request, o *served) {
 		s.writeError(rec, r, s.broken)
 		return
 	}
-	out, authed, done := s.guard(rec, r, &o.path)
+	out, authed, done := s.guard.Check(rec, r, &o.path)
 	panicked := true
 	defer func() { done(panicked) }()
 	if authed != nil {
@@ -300,34 +301,6 @@ func checkPathName(what, name string) error {
 	}
 	return status.BadRequest(fmt.Sprintf("%s parameter invalid: %q: %s", what, name, strings.Join(msgs, ";")))
 }
-
-// statusRecorder remembers the status code for the request log and
-// whether anything was written, so a late panic does not write twice, and
-// counts the body's bytes for the observer.
-type statusRecorder struct {
-	http.ResponseWriter
-	code  int
-	size  int64
-	wrote bool
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	if !r.wrote {
-		r.code = code
-		r.wrote = true
-	}
-	r.ResponseWriter.WriteHeader(code)
-}
-
-func (r *statusRecorder) Write(b []byte) (int, error) {
-	r.wrote = true
-	n, err := r.ResponseWriter.Write(b)
-	r.size += int64(n)
-	return n, err
-}
-
-// Unwrap lets http.ResponseController reach Flush and deadlines.
-func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 func defaultVersion() VersionInfo {
 	return VersionInfo{

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -249,7 +250,7 @@ func (h *handler) scaleInput(req *request) (func(*scale) (*scale, error), error)
 		if _, err := ser.Decode(body, &sc); err != nil {
 			return nil, status.BadRequest(decodeErrorMessage(err))
 		}
-		auditObject(req.r.Context(), &sc.Metadata)
+		filters.AuditObject(req.r.Context(), &sc.Metadata)
 		if sc.Metadata.Name != req.name {
 			return nil, status.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Metadata.Name, req.name))
 		}

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/audit"
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/codec"
@@ -229,7 +230,9 @@ type core struct {
 	watchBufs watchBuffers
 	// listSplices holds the splice positions of raw lists' items.
 	listSplices sync.Pool
-	// writeTimeout bounds a write of one object (maxWriteTimeout; tests
+	// guard authenticates, audits and authorizes every request.
+	guard filters.Guard
+	// writeTimeout bounds a write of one object (filters.MaxWriteTimeout; tests
 	// shorten it).
 	writeTimeout time.Duration
 }
@@ -260,10 +263,12 @@ func New(opts Options) *Server {
 		opts.MinWatchTimeout = 30 * time.Minute
 	}
 	s := &Server{
-		core:      core{opts: opts, log: opts.Logger, codecs: opts.Codecs, clockBase: time.Now(), writeTimeout: maxWriteTimeout},
+		core:      core{opts: opts, log: opts.Logger, codecs: opts.Codecs, clockBase: time.Now(), writeTimeout: filters.MaxWriteTimeout},
 		resources: make(map[resourceKey]*handler),
 	}
 	s.initOperations()
+	s.guard = filters.Guard{Authenticator: opts.Authenticator, Authorizer: opts.Authorizer, Audit: opts.Audit,
+		Log: s.log, WriteError: s.writeError}
 	return s
 }
 

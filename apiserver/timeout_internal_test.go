@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/storage"
 	"github.com/kapi-dev/kapi/storage/memory"
@@ -51,7 +52,7 @@ func TestTimeoutAfterHandlerPanic(t *testing.T) {
 				t.Fatalf("recovered %v, want the handler's panic", p)
 			}
 		}()
-		s.withTimeout(w, r, timeout, nil, func(http.ResponseWriter, *http.Request) { panic("boom") })
+		filters.WithTimeout(w, r, timeout, nil, s.writeError, func(http.ResponseWriter, *http.Request) { panic("boom") })
 	}()
 	w.mu.Lock()
 	w.ended = true
@@ -76,7 +77,7 @@ func TestDeadlineAllocations(t *testing.T) {
 	r := httptest.NewRequest("GET", "/apis/g/v1/things/x", nil)
 	w := &discardWriter{h: http.Header{}}
 	serve := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }
-	allocs := testing.AllocsPerRun(200, func() { s.withTimeout(w, r, time.Minute, nil, serve) })
+	allocs := testing.AllocsPerRun(200, func() { filters.WithTimeout(w, r, time.Minute, nil, s.writeError, serve) })
 	if allocs > 8 {
 		t.Errorf("a request under a deadline allocates %v times, want at most 8", allocs)
 	}
@@ -146,10 +147,10 @@ func TestWriteTimeoutBound(t *testing.T) {
 		message             string
 		atLeast             time.Duration
 	}{
-		{"create", "POST", "", writeTimeoutMessage, bound},
-		{"create, shorter timeout=", "POST", "?timeout=100ms", timeoutMessage, 100 * time.Millisecond},
-		{"delete", "DELETE", "/a", writeTimeoutMessage, bound},
-		{"delete collection", "DELETE", "?timeout=400ms", timeoutMessage, 400 * time.Millisecond},
+		{"create", "POST", "", filters.WriteTimeoutMessage, bound},
+		{"create, shorter timeout=", "POST", "?timeout=100ms", filters.TimeoutMessage, 100 * time.Millisecond},
+		{"delete", "DELETE", "/a", filters.WriteTimeoutMessage, bound},
+		{"delete collection", "DELETE", "?timeout=400ms", filters.TimeoutMessage, 400 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest(tc.method, ts.URL+path+tc.query, strings.NewReader(thing))

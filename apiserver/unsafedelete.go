@@ -54,7 +54,7 @@ func validateUnsafeDelete(opts meta.DeleteOptions) status.FieldErrors {
 // (422): the option is for unreadable objects only. The caller must also
 // hold the unsafe-delete-ignore-read-errors verb on the resource.
 func (h *handler) deleteCorrupt(req *request) {
-	if err := h.authorizeUnsafeDelete(req.r); err != nil {
+	if err := h.guard.AuthorizeUnsafeDelete(req.r); err != nil {
 		h.fail(req, err)
 		return
 	}

@@ -1,4 +1,4 @@
-package apiserver
+package filters
 
 import (
 	"bytes"
@@ -48,7 +48,7 @@ func newAuditRecorder(w http.ResponseWriter, r *http.Request, log *audit.Logger,
 		keepAll:     level.AtLeast(audit.LevelRequestResponse) && a.Verb != "watch",
 	}
 	ev := &rec.ev
-	ev.Level, ev.AuditID, ev.RequestURI, ev.Verb = level, id, requestURI(r), a.Verb
+	ev.Level, ev.AuditID, ev.RequestURI, ev.Verb = level, id, RequestURI(r), a.Verb
 	ev.User = audit.UserInfoOf(requester)
 	if user != requester && user != nil {
 		u := audit.UserInfoOf(user)
@@ -78,13 +78,13 @@ func withAudit(ctx context.Context, rec *auditRecorder) context.Context {
 	return context.WithValue(ctx, auditKey{}, rec)
 }
 
-// auditObject completes the objectRef of the request's audit record from
+// AuditObject completes the objectRef of the request's audit record from
 // the metadata of the object its body carries, as kube-apiserver does
 // when a create or update has decoded its body (whatever the level): the
 // namespace and name the URL did not give (a create's name), and the uid
 // and resourceVersion the body states. A request without a record is
 // left alone.
-func auditObject(ctx context.Context, m *meta.ObjectMeta) {
+func AuditObject(ctx context.Context, m *meta.ObjectMeta) {
 	rec, _ := ctx.Value(auditKey{}).(*auditRecorder)
 	if rec == nil || m == nil {
 		return
@@ -198,10 +198,10 @@ func (a *auditRecorder) finish(panicked bool) {
 	a.log.Log(ev, a.omit)
 }
 
-// requestURI is the URI the client sent: a host that mounts the server
+// RequestURI is the URI the client sent: a host that mounts the server
 // under http.StripPrefix keeps it in RequestURI while the URL loses the
 // prefix. Requests built in process carry only the URL.
-func requestURI(r *http.Request) string {
+func RequestURI(r *http.Request) string {
 	if r.RequestURI != "" {
 		return r.RequestURI
 	}

@@ -1,4 +1,4 @@
-package apiserver
+package filters
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/observe"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -35,35 +36,35 @@ const (
 	gateExpired          // the deadline took effect
 )
 
-// timeoutMessage is kube-apiserver's message for a request that ran out
+// TimeoutMessage is kube-apiserver's message for a request that ran out
 // of the time its timeout filter allows (the server's request timeout or
 // the client's timeout=).
-const timeoutMessage = "Timeout: request did not complete within the allotted timeout"
+const TimeoutMessage = "Timeout: request did not complete within the allotted timeout"
 
-// writeTimeoutMessage is kube-apiserver's message for a write that ran
-// out of the time its handler allows (maxWriteTimeout): the one a client
+// WriteTimeoutMessage is kube-apiserver's message for a write that ran
+// out of the time its handler allows (MaxWriteTimeout): the one a client
 // gets when etcd hangs.
-const writeTimeoutMessage = "Timeout: request did not complete within requested timeout - context deadline exceeded"
+const WriteTimeoutMessage = "Timeout: request did not complete within requested timeout - context deadline exceeded"
 
-// maxWriteTimeout bounds a create, update, patch or delete of one object
+// MaxWriteTimeout bounds a create, update, patch or delete of one object
 // whose request timeout is longer, as kube-apiserver's handlers bound
 // theirs (34 s, under its default request timeout of 60 s).
-const maxWriteTimeout = 34 * time.Second
+const MaxWriteTimeout = 34 * time.Second
 
 // deadline is one request's gate.
 type deadline struct {
 	mu    sync.Mutex
 	state int
-	// msg is the message of the 504; empty: timeoutMessage.
+	// msg is the message of the 504; empty: TimeoutMessage.
 	msg string
 	req *timedRequest
 }
 
 type deadlineKey struct{}
 
-// beginWrite passes the gate before a store write; false: the deadline
+// BeginWrite passes the gate before a store write; false: the deadline
 // took effect and the write must not happen.
-func beginWrite(ctx context.Context) bool {
+func BeginWrite(ctx context.Context) bool {
 	d, _ := ctx.Value(deadlineKey{}).(*deadline)
 	if d == nil {
 		return true
@@ -79,10 +80,10 @@ func beginWrite(ctx context.Context) bool {
 	return true
 }
 
-// endWrite reports the outcome of a store write begun with beginWrite:
+// EndWrite reports the outcome of a store write begun with BeginWrite:
 // settled is false when the store certainly did not write (a failed
 // comparison), which reopens the gate.
-func endWrite(ctx context.Context, settled bool) {
+func EndWrite(ctx context.Context, settled bool) {
 	d, _ := ctx.Value(deadlineKey{}).(*deadline)
 	if d == nil {
 		return
@@ -109,24 +110,25 @@ func (d *deadline) expire() (bool, string) {
 	}
 	d.state = gateExpired
 	if d.msg == "" {
-		return true, timeoutMessage
+		return true, TimeoutMessage
 	}
 	return true, d.msg
 }
 
-// boundWrite brings the deadline of a write of one object forward to
-// maxWriteTimeout from now, when its request may run longer, with
+// BoundWrite brings the deadline of a write of one object forward to
+// limit (MaxWriteTimeout) from now, when its request may run longer, with
 // kube-apiserver's message for it.
-func (s *core) boundWrite(ctx context.Context) {
+func BoundWrite(ctx context.Context, limit time.Duration) {
 	if d, _ := ctx.Value(deadlineKey{}).(*deadline); d != nil {
-		d.req.bound(s.writeTimeout)
+		d.req.bound(limit)
 	}
 }
 
-// requestTimeout is how long a request may run: the server's timeout, or
-// the client's timeout= when shorter. A malformed timeout= is an error.
-func (s *Server) requestTimeout(r *http.Request) (time.Duration, error) {
-	timeout := s.opts.RequestTimeout
+// RequestTimeout is how long a request may run: the server's timeout,
+// limit, or the client's timeout= when shorter. A malformed timeout= is
+// an error.
+func RequestTimeout(r *http.Request, limit time.Duration) (time.Duration, error) {
+	timeout := limit
 	if v := requestinfo.Query(r).Get("timeout"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
@@ -139,16 +141,17 @@ func (s *Server) requestTimeout(r *http.Request) (time.Duration, error) {
 	return timeout, nil
 }
 
-// withTimeout serves a request that must end within timeout. When the
+// WithTimeout serves a request that must end within timeout. When the
 // deadline takes effect before the response has started, the client gets
 // 504 Timeout and whatever the handler writes later is dropped; when the
 // response has started, the connection is cut (so the client cannot
 // mistake a cut-short body for a whole one) and the request is counted as
 // aborted. Either way the handler's context is cancelled.
-func (s *Server) withTimeout(w http.ResponseWriter, r *http.Request, timeout time.Duration, rec *RequestRecord, next func(http.ResponseWriter, *http.Request)) {
+// writeError answers the 504; rec, when not nil, records the timeout.
+func WithTimeout(w http.ResponseWriter, r *http.Request, timeout time.Duration, rec *observe.RequestRecord, writeError ErrorWriter, next func(http.ResponseWriter, *http.Request)) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	t := &timedRequest{s: s, r: r, cancel: cancel, at: time.Now().Add(timeout)}
+	t := &timedRequest{writeError: writeError, r: r, cancel: cancel, at: time.Now().Add(timeout)}
 	t.tw = timeoutWriter{w: w, h: make(http.Header)}
 	t.d.req = t
 	tw, d := &t.tw, &t.d
@@ -180,11 +183,11 @@ func (s *Server) withTimeout(w http.ResponseWriter, r *http.Request, timeout tim
 // timedRequest is a request under a deadline: its writer, its deadline
 // and what the timer needs, in one allocation.
 type timedRequest struct {
-	tw     timeoutWriter
-	d      deadline
-	s      *Server
-	r      *http.Request
-	cancel context.CancelFunc
+	tw         timeoutWriter
+	d          deadline
+	writeError ErrorWriter
+	r          *http.Request
+	cancel     context.CancelFunc
 	// timer fires at at; both change only under d.mu (see bound).
 	timer *time.Timer
 	at    time.Time
@@ -195,12 +198,12 @@ type timedRequest struct {
 // response short.
 func (t *timedRequest) expire() {
 	if ok, msg := t.d.expire(); ok {
-		t.tw.timeout(t.s, t.r, t.cancel, msg)
+		t.tw.timeout(t.writeError, t.r, t.cancel, msg)
 	}
 }
 
 // bound brings the deadline forward to limit from now, if that is
-// sooner, and gives it writeTimeoutMessage. A timer that has fired
+// sooner, and gives it WriteTimeoutMessage. A timer that has fired
 // already is left alone.
 func (t *timedRequest) bound(limit time.Duration) {
 	at := time.Now().Add(limit)
@@ -209,7 +212,7 @@ func (t *timedRequest) bound(limit time.Duration) {
 	if !at.Before(t.at) || t.d.state != gateOpen || !t.timer.Stop() {
 		return
 	}
-	t.at, t.d.msg = at, writeTimeoutMessage
+	t.at, t.d.msg = at, WriteTimeoutMessage
 	t.timer.Reset(limit)
 }
 
@@ -281,7 +284,7 @@ func (tw *timeoutWriter) Flush() {
 // timeout runs when the deadline takes effect: it cancels the handler
 // and answers 504 with msg, or cuts the response short if it has
 // started.
-func (tw *timeoutWriter) timeout(s *Server, r *http.Request, cancel context.CancelFunc, msg string) {
+func (tw *timeoutWriter) timeout(writeError ErrorWriter, r *http.Request, cancel context.CancelFunc, msg string) {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
 	cancel()
@@ -305,7 +308,7 @@ func (tw *timeoutWriter) timeout(s *Server, r *http.Request, cancel context.Canc
 	if r.ProtoMajor == 1 {
 		tw.w.Header().Set("Connection", "close")
 	}
-	s.writeError(tw.w, r, status.Timeout(msg, 0))
+	writeError(tw.w, r, status.Timeout(msg, 0))
 	_ = http.NewResponseController(tw.w).Flush()
 }
 

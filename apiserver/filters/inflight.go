@@ -1,4 +1,4 @@
-package apiserver
+package filters
 
 import (
 	"context"
@@ -15,7 +15,7 @@ const (
 	rejectCancelled = "cancelled"
 )
 
-// fairLimiter bounds the requests of one kind (read-only or mutating)
+// FairLimiter bounds the requests of one kind (read-only or mutating)
 // served at once. A request that finds every seat taken waits in its
 // flow's queue: one flow per user, all requests without a user sharing
 // one. Freed seats go to the flows in turn, one request each (round
@@ -23,7 +23,7 @@ const (
 // requests, not in front of everyone else's. Queues are bounded per flow
 // and in total, and a request waits at most the queue timeout: beyond
 // either it is rejected and answered 429.
-type fairLimiter struct {
+type FairLimiter struct {
 	kind    string // "readOnly" or "mutating", for the observer
 	limit   int
 	perFlow int // most requests one flow may have waiting
@@ -52,15 +52,19 @@ type waiter struct {
 	granted bool
 }
 
-func newFairLimiter(kind string, limit, perFlow int, wait time.Duration, observe func(string, int)) *fairLimiter {
-	return &fairLimiter{kind: kind, limit: limit, perFlow: perFlow, maxQueued: 4 * max(limit, perFlow),
+// NewFairLimiter returns a limiter of limit seats for requests of one
+// kind ("readOnly" or "mutating"), with queues of perFlow requests per
+// user waiting at most wait; observe, when not nil, hears of the seats in
+// use.
+func NewFairLimiter(kind string, limit, perFlow int, wait time.Duration, observe func(string, int)) *FairLimiter {
+	return &FairLimiter{kind: kind, limit: limit, perFlow: perFlow, maxQueued: 4 * max(limit, perFlow),
 		wait: wait, observe: observe, flows: make(map[string]*flow)}
 }
 
-// acquire takes a seat for a request of the named flow, waiting in the
+// Acquire takes a seat for a request of the named flow, waiting in the
 // flow's queue if need be. It returns "" with the seat taken (release it
 // with release), or the reason the request was rejected.
-func (l *fairLimiter) acquire(ctx context.Context, flowName string) string {
+func (l *FairLimiter) Acquire(ctx context.Context, flowName string) string {
 	l.mu.Lock()
 	if l.inUse < l.limit && l.queued == 0 {
 		l.inUse++
@@ -105,8 +109,8 @@ func (l *fairLimiter) acquire(ctx context.Context, flowName string) string {
 	return reason
 }
 
-// release frees a seat and hands it to the next flow in turn.
-func (l *fairLimiter) release() {
+// Release frees a seat and hands it to the next flow in turn.
+func (l *FairLimiter) Release() {
 	l.mu.Lock()
 	l.inUse--
 	for l.inUse < l.limit && len(l.turns) > 0 {
@@ -131,7 +135,7 @@ func (l *fairLimiter) release() {
 }
 
 // dequeue removes a waiter that gave up; l.mu is held.
-func (l *fairLimiter) dequeue(f *flow, w *waiter) {
+func (l *FairLimiter) dequeue(f *flow, w *waiter) {
 	for i, x := range f.waiters {
 		if x == w {
 			f.waiters = append(f.waiters[:i], f.waiters[i+1:]...)
@@ -151,8 +155,12 @@ func (l *fairLimiter) dequeue(f *flow, w *waiter) {
 	}
 }
 
-func (l *fairLimiter) report(n int) {
+func (l *FairLimiter) report(n int) {
 	if l.observe != nil {
 		l.observe(l.kind, n)
 	}
 }
+
+// Kind is the kind of requests the limiter bounds: "readOnly" or
+// "mutating".
+func (l *FairLimiter) Kind() string { return l.kind }

@@ -1,0 +1,19 @@
+// Package filters holds the steps a request meets after it is read
+// (package requestinfo) and before it is routed to a handler, in that
+// order:
+//
+//  1. [Guard]: authentication (a user the host put on the context is
+//     kept), impersonation, the audit record (its request and response
+//     bodies, [AuditObject] filling in the object) and authorization;
+//  2. the in-flight limits ([FairLimiter]): per-user queues, served in
+//     turn, for read-only and for mutating requests;
+//  3. the request's deadline ([WithTimeout], [RequestTimeout]): a 504
+//     before the response starts, a cut connection after, and a gate
+//     ([BeginWrite], [EndWrite], [BoundWrite]) that keeps a store write
+//     and the 504 from both happening.
+//
+// Package apiserver runs them on every request, around its router; a
+// host can put its own non-resource endpoints behind the same
+// authentication, audit and authorization with [Guard.Handler] (or
+// apiserver's Server.NonResourceHandler, which is that guard).
+package filters
