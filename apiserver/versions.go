@@ -16,6 +16,51 @@ import (
 	"github.com/kapi-dev/kapi/watch"
 )
 
+// How kinds of several versions are served (a floating comment: the
+// package doc points here).
+//
+// A kind served in several versions ([Kind].Versions) is stored in one,
+// its storage version, and converted on every request: Go types through
+// a hub ([Hub], [Convertible]), run-time kinds by [Kind].Convert (or
+// only their apiVersion changes). The versions share one watch cache of
+// storage-version objects; a read converts each object to the version
+// asked for once per object version and keeps the encoding, which every
+// later get, list and watch in that version and media type reuses. A
+// run-time kind's [Kind].Convert (a conversion webhook) converts one
+// object per call, a list's objects too, as kube-apiserver sends one
+// object per ConversionReview; what it converts is kept likewise.
+// Values stored in an earlier storage version are read (converted) as
+// they are and rewritten in the current one by their next write;
+// [Server.StoredVersions] says when none is left. managedFields entries
+// keep the version they were recorded in, and apply compares each
+// manager's fields in its own version, so conflicts are found across
+// versions. A conversion that fails is a 500 InternalError naming both
+// versions, and nothing is stored.
+//
+// A write runs in the version of the request, as kube-apiserver runs a
+// custom resource's strategy: the stored object is converted to that
+// version, and the object is converted to the storage version only to
+// be stored. So the schema's defaults, validation and CEL rules (with
+// oldSelf, the stored object in that version) are the version's own,
+// and a 422 names the version's fields (spec.count in a version that
+// calls spec.replicas so). Admission sees the object, the stored one and
+// [AdmissionRequest].Kind in the version of the request, on delete too,
+// as kube-apiserver's in-process admission sees custom resources. The
+// kind's Go hooks ([Kind].Default, Validate, PrepareForCreate,
+// PrepareForUpdate, PrepareForStatusUpdate, Canonicalize, Finalize,
+// Deletion and SelectableFields) are written against one Go type and
+// see objects in the storage version, converted to it and, for the
+// hooks that change the object, back; the field
+// paths of Validate's errors are the storage version's, so a check whose
+// paths differ between versions belongs in each version's schema (its
+// bounds or x-kubernetes-validations). Field selectors on a version with
+// selectable fields of its own ([KindVersion].SelectableFields, as each
+// version of a CustomResourceDefinition declares) read them from objects
+// in that version. metadata.generation compares the object with the
+// stored one in the version of the request: a spec change through any
+// version bumps it once, a status write does not.
+//
+
 // KindVersion is one version of a kind served in several: see
 // [Kind.Versions]. Its zero fields take the Kind's.
 type KindVersion struct {
