@@ -3,10 +3,10 @@ package apiserver
 import (
 	"bytes"
 	"encoding/json"
-	"reflect"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -94,8 +94,10 @@ func TestStoredValueSplicesManagedFields(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if wantForm, err := r.jsonWithoutManagedFields(obj); err != nil || !reflect.DeepEqual(form, wantForm) {
-				t.Errorf("form %v, want %v (%v)", form, wantForm, err)
+			if wantForm, err := r.jsonWithoutManagedFields(obj); err != nil {
+				t.Errorf("jsonWithoutManagedFields: %v", err)
+			} else if diff := cmp.Diff(wantForm, form); diff != "" {
+				t.Errorf("form (-want +got):\n%s", diff)
 			}
 			got, err := r.storedValue(obj, pre, spliceHints{})
 			if err != nil {

@@ -3,7 +3,6 @@ package apiserver
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -99,8 +98,10 @@ func TestFormWithoutManagedFieldsTyped(t *testing.T) {
 			general := testing.AllocsPerRun(20, func() { _, _, _ = r.formWithoutManagedFields(obj) })
 			r.typedJSON = compileJSON(r.kind, nil)
 			typed, typedPre, err := r.formWithoutManagedFields(obj)
-			if err != nil || !reflect.DeepEqual(typed, roundTrip) || string(typedPre) != string(pre) {
+			if err != nil || string(typedPre) != string(pre) {
 				t.Errorf("typed form %v, %s, %v\nwant %v, %s", typed, typedPre, err, roundTrip, pre)
+			} else if diff := cmp.Diff(roundTrip, typed); diff != "" {
+				t.Errorf("typed form (-want +got):\n%s", diff)
 			}
 			if len(obj.ManagedFields) != 1 {
 				t.Errorf("the object was left with entries %v", obj.ManagedFields)
@@ -134,8 +135,10 @@ func TestLiveFormTyped(t *testing.T) {
 	general := testing.AllocsPerRun(20, func() { _, _ = r.liveForm(old, live) })
 	r.typedJSON = compileJSON(r.kind, nil)
 	got, err := r.liveForm(old, live)
-	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("live form %v, %v\nwant %v", got, err, want)
+	if err != nil {
+		t.Errorf("live form: %v", err)
+	} else if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("live form (-want +got):\n%s", diff)
 	}
 	if len(old.ManagedFields) != 1 {
 		t.Errorf("the stored object was left with entries %v", old.ManagedFields)

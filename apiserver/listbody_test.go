@@ -10,11 +10,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -78,12 +78,12 @@ func TestStreamedListsMatchEncodedLists(t *testing.T) {
 								t.Fatalf("page %d: %d bytes differ from the %d of the encoded List", pages, len(got), len(want))
 							}
 							gl, wl := decodeList(t, ser, got), decodeList(t, ser, want)
-							if !reflect.DeepEqual(gl.ListMeta, wl.ListMeta) || len(gl.Items) != len(wl.Items) {
-								t.Fatalf("page %d: list %+v of %d items, want %+v of %d", pages, gl.ListMeta, len(gl.Items), wl.ListMeta, len(wl.Items))
+							if diff := cmp.Diff(wl.ListMeta, gl.ListMeta); diff != "" || len(gl.Items) != len(wl.Items) {
+								t.Fatalf("page %d: %d items, want %d; list metadata (-want +got):\n%s", pages, len(gl.Items), len(wl.Items), diff)
 							}
 							for i := range gl.Items {
-								if !reflect.DeepEqual(gl.Items[i], wl.Items[i]) {
-									t.Fatalf("page %d item %d: %+v, want %+v", pages, i, gl.Items[i].ObjectMeta, wl.Items[i].ObjectMeta)
+								if diff := cmp.Diff(wl.Items[i], gl.Items[i]); diff != "" {
+									t.Fatalf("page %d item %d (-want +got):\n%s", pages, i, diff)
 								}
 								names = append(names, gl.Items[i].Name)
 							}

@@ -3,9 +3,9 @@ package apiserver
 import (
 	"encoding/json"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -51,8 +51,8 @@ func checkMergeTyped(t *testing.T, r *resource, doc, body []byte) bool {
 	}
 	gb, _ := json.Marshal(got)
 	wb, _ := json.Marshal(want)
-	if string(gb) != string(wb) || !reflect.DeepEqual(got, want) {
-		t.Fatalf("patch %s:\ngot  %s\nwant %s", body, gb, wb)
+	if diff := cmp.Diff(want, got); string(gb) != string(wb) || diff != "" {
+		t.Fatalf("patch %s:\ngot  %s\nwant %s\n(-want +got):\n%s", body, gb, wb, diff)
 	}
 	return true
 }

@@ -2,7 +2,6 @@ package apiserver_test
 
 import (
 	"net/http"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -63,13 +62,17 @@ func TestNamespaceNameLabel(t *testing.T) {
 	for _, dry := range []string{"", "?dryRun=All"} {
 		r := do(t, ts.Server, "POST", nsPath+dry, "application/json", `{"metadata":{"generateName":"gen-"}}`)
 		ns := decodeNamespace(t, r)
-		if r.code != http.StatusCreated || !strings.HasPrefix(ns.Name, "gen-") || !reflect.DeepEqual(ns.Labels, map[string]string{nameLabel: ns.Name}) {
+		if r.code != http.StatusCreated || !strings.HasPrefix(ns.Name, "gen-") {
 			t.Errorf("create%s with generateName: %d %s", dry, r.code, r.body)
+		} else if diff := cmp.Diff(map[string]string{nameLabel: ns.Name}, ns.Labels); diff != "" {
+			t.Errorf("create%s with generateName: labels (-want +got):\n%s", dry, diff)
 		}
 	}
 	r := do(t, ts.Server, "PATCH", nsPath+"/applied?fieldManager=tool", apply, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"applied"}}`)
-	if ns := decodeNamespace(t, r); r.code != http.StatusCreated || !reflect.DeepEqual(ns.Labels, map[string]string{nameLabel: "applied"}) {
+	if ns := decodeNamespace(t, r); r.code != http.StatusCreated {
 		t.Errorf("create by apply: %d %s", r.code, r.body)
+	} else if diff := cmp.Diff(map[string]string{nameLabel: "applied"}, ns.Labels); diff != "" {
+		t.Errorf("create by apply: labels (-want +got):\n%s", diff)
 	}
 }
 
@@ -84,8 +87,11 @@ func TestNamespaceStatusKeepsMetadata(t *testing.T) {
 	}
 	r := do(t, ts.Server, "PATCH", path+"/status", "application/merge-patch+json", `{"metadata":{"annotations":{"note":"merged"}},"spec":{"finalizers":null}}`)
 	ns := decodeNamespace(t, r)
-	if r.code != http.StatusOK || ns.Annotations["note"] != "merged" || !reflect.DeepEqual(ns.Spec.Finalizers, []string{"kubernetes"}) {
+	if r.code != http.StatusOK || ns.Annotations["note"] != "merged" {
 		t.Fatalf("merge patch of status: %d %s", r.code, r.body)
+	}
+	if diff := cmp.Diff([]string{"kubernetes"}, ns.Spec.Finalizers); diff != "" {
+		t.Fatalf("merge patch of status: finalizers (-want +got):\n%s", diff)
 	}
 	r = do(t, ts.Server, "PUT", path+"/status", "application/json",
 		`{"metadata":{"name":"team","labels":{"team":"a"},"annotations":{"note":"put"},"finalizers":["example.com/keep"]},"spec":{"finalizers":["other"]},"status":{"phase":"Active"}}`)
@@ -193,8 +199,16 @@ func TestNamespaceFinalizeKeepsMetadata(t *testing.T) {
 		t.Fatalf("finalize: %d %s", r.code, r.body)
 	}
 	ns := decodeNamespace(t, do(t, ts.Server, "GET", "/api/v1/namespaces/team", "", ""))
-	if !reflect.DeepEqual(ns.Labels, map[string]string{"f": "g", nameLabel: "team"}) || !reflect.DeepEqual(ns.Annotations, map[string]string{"fin": "x"}) ||
-		!reflect.DeepEqual(ns.Spec.Finalizers, []string{"kubernetes", "example.com/y"}) || ns.Status.Phase != "Active" {
-		t.Errorf("after finalize: %+v %+v %+v", ns.ObjectMeta, ns.Spec, ns.Status)
+	if diff := cmp.Diff(map[string]string{"f": "g", nameLabel: "team"}, ns.Labels); diff != "" {
+		t.Errorf("after finalize: labels (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]string{"fin": "x"}, ns.Annotations); diff != "" {
+		t.Errorf("after finalize: annotations (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"kubernetes", "example.com/y"}, ns.Spec.Finalizers); diff != "" {
+		t.Errorf("after finalize: finalizers (-want +got):\n%s", diff)
+	}
+	if ns.Status.Phase != "Active" {
+		t.Errorf("after finalize: phase %q", ns.Status.Phase)
 	}
 }

@@ -2,7 +2,6 @@ package apiserver_test
 
 import (
 	"net/http"
-	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -83,8 +82,11 @@ func TestScaleOwnership(t *testing.T) {
 		t.Fatalf("second scale: %d %s", r.code, r.body)
 	}
 	w = get()
-	if got, want := managers(w), []string{"controller/Update/scale", "user/Apply"}; !reflect.DeepEqual(got, want) || fieldsOf(w, "user") != `{"f:spec":{"f:color":{}}}` {
-		t.Errorf("after the second scale: managers %v, user's fields %s", got, fieldsOf(w, "user"))
+	if diff := cmp.Diff([]string{"controller/Update/scale", "user/Apply"}, managers(w)); diff != "" {
+		t.Errorf("after the second scale: managers (-want +got):\n%s", diff)
+	}
+	if fieldsOf(w, "user") != `{"f:spec":{"f:color":{}}}` {
+		t.Errorf("after the second scale: user's fields %s", fieldsOf(w, "user"))
 	}
 }
 

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/kapi-dev/kapi/apiserver"
 )
@@ -137,10 +138,8 @@ func TestWatchListTable(t *testing.T) {
 				if !sc.Scan() {
 					t.Fatalf("event %d: %v", i, sc.Err())
 				}
-				if got, w := normalizeEvent(t, sc.Text()), normalizeEvent(t, want); !reflect.DeepEqual(got, w) {
-					g, _ := json.Marshal(got)
-					wb, _ := json.Marshal(w)
-					t.Errorf("event %d:\n got %s\nwant %s", i, g, wb)
+				if diff := cmp.Diff(normalizeEvent(t, want), normalizeEvent(t, sc.Text())); diff != "" {
+					t.Errorf("event %d (-want +got):\n%s", i, diff)
 				}
 			}
 		})
@@ -162,9 +161,8 @@ func TestWatchTableBookmarks(t *testing.T) {
 		}
 		want := `{"type":"BOOKMARK","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"RESOURCEVERSION"},` +
 			`"columnDefinitions":` + cols + `,"rows":[{"cells":["",null,null,null,null],"object":null}]}}`
-		if got, w := normalizeEvent(t, sc.Text()), normalizeEvent(t, want); !reflect.DeepEqual(got, w) {
-			g, _ := json.Marshal(got)
-			t.Errorf("event %d:\n got %s\nwant %s", i, g, want)
+		if diff := cmp.Diff(normalizeEvent(t, want), normalizeEvent(t, sc.Text())); diff != "" {
+			t.Errorf("event %d (-want +got):\n%s", i, diff)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -334,8 +333,8 @@ func TestJSONRoundTrip(t *testing.T) {
 			if err != nil || len(strict) != 0 {
 				t.Fatalf("Decode: %v %q\n%s", err, strictStrings(strict), buf.Bytes())
 			}
-			if !reflect.DeepEqual(out, in) {
-				t.Errorf("round trip:\n got %+v\nwant %+v\n%s", out, in, buf.Bytes())
+			if diff := cmp.Diff(in, out); diff != "" {
+				t.Errorf("round trip (-want +got):\n%s\n%s", diff, buf.Bytes())
 			}
 		})
 	}

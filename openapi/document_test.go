@@ -2,7 +2,6 @@ package openapi
 
 import (
 	"bytes"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -181,8 +180,10 @@ func TestListAndMetaComponents(t *testing.T) {
 		t.Errorf("WidgetList metadata is not ListMeta: %v", m)
 	}
 	deleteGVKs := get(doc, "components", "schemas", deleteOptsRef, "x-kubernetes-group-version-kind").([]any)
-	if len(deleteGVKs) != 2 || !reflect.DeepEqual(deleteGVKs[1], map[string]any{"group": group, "version": version, "kind": "DeleteOptions"}) {
+	if len(deleteGVKs) != 2 {
 		t.Errorf("DeleteOptions gvks = %v", deleteGVKs)
+	} else if diff := cmp.Diff(map[string]any{"group": group, "version": version, "kind": "DeleteOptions"}, deleteGVKs[1]); diff != "" {
+		t.Errorf("DeleteOptions gvk of the group (-want +got):\n%s", diff)
 	}
 	status := get(doc, "components", "schemas", statusRef)
 	if get(status, "required") != nil || get(status, "properties", "details", "allOf") == nil {

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/schema"
 	smd "sigs.k8s.io/structured-merge-diff/v6/schema"
@@ -51,17 +53,21 @@ func TestSMDSchemaWidget(t *testing.T) {
 		}
 		return *a.List
 	}
-	if l := list("spec", "ports"); l.ElementRelationship != smd.Associative || !reflect.DeepEqual(l.Keys, []string{"name"}) {
+	if l := list("spec", "ports"); l.ElementRelationship != smd.Associative {
 		t.Errorf("ports %+v", l)
+	} else if diff := cmp.Diff([]string{"name"}, l.Keys); diff != "" {
+		t.Errorf("ports keys (-want +got):\n%s", diff)
 	}
 	if l := list("spec", "tags"); l.ElementRelationship != smd.Associative || l.Keys != nil {
 		t.Errorf("tags %+v", l)
 	}
-	if l := list("status", "conditions"); l.ElementRelationship != smd.Associative || !reflect.DeepEqual(l.Keys, []string{"type"}) {
+	if l := list("status", "conditions"); l.ElementRelationship != smd.Associative {
 		t.Errorf("conditions %+v", l)
+	} else if diff := cmp.Diff([]string{"type"}, l.Keys); diff != "" {
+		t.Errorf("conditions keys (-want +got):\n%s", diff)
 	}
-	if l := list("metadata", "ownerReferences"); !reflect.DeepEqual(l.Keys, []string{"uid"}) {
-		t.Errorf("ownerReferences %+v", l)
+	if diff := cmp.Diff([]string{"uid"}, list("metadata", "ownerReferences").Keys); diff != "" {
+		t.Errorf("ownerReferences keys (-want +got):\n%s", diff)
 	}
 	if l := list("metadata", "managedFields"); l.ElementRelationship != smd.Atomic {
 		t.Errorf("managedFields %+v", l)

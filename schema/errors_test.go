@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 type badMinimum struct {
@@ -220,8 +222,10 @@ func TestFromTypeTags(t *testing.T) {
 		t.Errorf("labels: %+v", p["labels"])
 	case !p["raw"].XIntOrString || p["raw"].XPreserveUnknownFields:
 		t.Errorf("raw: %+v", p["raw"])
-	case *p["nums"].MinItems != 1 || !reflect.DeepEqual(p["nums"].Default, []any{int64(1), int64(2)}):
+	case *p["nums"].MinItems != 1:
 		t.Errorf("nums: %+v", p["nums"])
+	case !cmp.Equal(p["nums"].Default, []any{int64(1), int64(2)}):
+		t.Errorf("nums default (-want +got):\n%s", cmp.Diff([]any{int64(1), int64(2)}, p["nums"].Default))
 	case p["stamp"].Format != "date-time" || !p["stamp"].Nullable:
 		t.Errorf("stamp: %+v", p["stamp"])
 	case !p["nested"].XEmbeddedResource || !p["nested"].XPreserveUnknownFields:

@@ -3,7 +3,6 @@ package schema
 import (
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -85,8 +84,8 @@ func TestFormDefaulterMatchesApplyDefaults(t *testing.T) {
 		want, got := copyJSON(x), copyJSON(x)
 		wantChanged := s.ApplyDefaults(want)
 		gotChanged := d.Apply(got)
-		if !reflect.DeepEqual(got, want) || gotChanged != wantChanged {
-			t.Fatalf("%d: schema %s, value %v:\ngot  %v (%v)\nwant %v (%v)", i, describe(s), x, got, gotChanged, want, wantChanged)
+		if diff := cmp.Diff(want, got); diff != "" || gotChanged != wantChanged {
+			t.Fatalf("%d: schema %s, value %v: changed %v, want %v; value (-want +got):\n%s", i, describe(s), x, gotChanged, wantChanged, diff)
 		}
 		if wantChanged {
 			changed++

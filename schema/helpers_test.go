@@ -1,8 +1,9 @@
 package schema
 
 import (
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestLookup(t *testing.T) {
@@ -34,8 +35,8 @@ func TestDeepCopy(t *testing.T) {
 	orig := mustFromType(t, widget{})
 	orig.Properties["spec"].Default = map[string]any{"tags": []any{"a"}}
 	cp := orig.DeepCopy()
-	if !reflect.DeepEqual(orig, cp) {
-		t.Fatal("copy differs from the original")
+	if diff := cmp.Diff(orig, cp); diff != "" {
+		t.Fatalf("copy differs from the original (-original +copy):\n%s", diff)
 	}
 	spec := cp.Properties["spec"]
 	spec.Default.(map[string]any)["tags"].([]any)[0] = "b"
@@ -47,8 +48,8 @@ func TestDeepCopy(t *testing.T) {
 
 	again := mustFromType(t, widget{})
 	again.Properties["spec"].Default = map[string]any{"tags": []any{"a"}}
-	if !reflect.DeepEqual(orig, again) {
-		t.Error("changing the copy changed the original")
+	if diff := cmp.Diff(again, orig); diff != "" {
+		t.Errorf("changing the copy changed the original (-want +got):\n%s", diff)
 	}
 	if (*Schema)(nil).DeepCopy() != nil {
 		t.Error("DeepCopy of nil")

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -104,8 +107,8 @@ func TestJunctorsAccepted(t *testing.T) {
 			if !tc.check(s) {
 				t.Errorf("schema kept wrong: %+v", s)
 			}
-			if cp := s.DeepCopy(); !reflect.DeepEqual(cp, s) {
-				t.Error("DeepCopy lost the value validations")
+			if diff := cmp.Diff(s, s.DeepCopy()); diff != "" {
+				t.Errorf("DeepCopy lost the value validations (-original +copy):\n%s", diff)
 			}
 		})
 	}
@@ -180,8 +183,9 @@ func TestValidateJunctors(t *testing.T) {
 				t.Fatal(err)
 			}
 			obj := map[string]any{"apiVersion": "a/v1", "kind": "K", "spec": mustJSON(t, tc.spec)}
-			if got := messages(v.Validate(status.Path{}, obj)); len(got)+len(tc.want) > 0 && !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("errors\n%q\nwant\n%q", got, tc.want)
+			// Both empty counts as equal, whether nil or not.
+			if diff := cmp.Diff(tc.want, messages(v.Validate(status.Path{}, obj)), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -200,8 +204,11 @@ func TestMetadataRestrictions(t *testing.T) {
 		t.Fatalf("metadata is not ObjectMeta: %+v", m)
 	}
 	name, gen := m.Properties["name"], m.Properties["generateName"]
-	if name.MaxLength == nil || *name.MaxLength != 10 || name.Pattern != "^a" || !reflect.DeepEqual(gen.Enum, []any{"a-"}) {
+	if name.MaxLength == nil || *name.MaxLength != 10 || name.Pattern != "^a" {
 		t.Errorf("name %+v, generateName %+v", name, gen)
+	}
+	if diff := cmp.Diff([]any{"a-"}, gen.Enum); diff != "" {
+		t.Errorf("generateName enum (-want +got):\n%s", diff)
 	}
 	plain, err := FromOpenAPI([]byte(`{"type":"object"}`))
 	if err != nil {

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	kjson "sigs.k8s.io/json"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -52,8 +52,11 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("reading back %s: %v", j, err)
 		}
 		var v2 any
-		if err := kjson.UnmarshalCaseSensitivePreserveInts(j2, &v2); err != nil || !reflect.DeepEqual(v, v2) {
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(j2, &v2); err != nil {
 			t.Fatalf("JSON %s became %s (%v)", j, j2, err)
+		}
+		if diff := cmp.Diff(v, v2); diff != "" {
+			t.Fatalf("JSON %s became %s (-before +after):\n%s", j, j2, diff)
 		}
 	})
 }

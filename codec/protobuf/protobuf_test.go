@@ -193,8 +193,11 @@ func TestDecodeMerges(t *testing.T) {
 	if _, err := s.Decode(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Msg != (inner{A: "x", B: 2}) || !reflect.DeepEqual(got.I64s, []int64{127, 0, 1}) {
+	if got.Msg != (inner{A: "x", B: 2}) {
 		t.Errorf("got %+v", got)
+	}
+	if diff := cmp.Diff([]int64{127, 0, 1}, got.I64s); diff != "" {
+		t.Errorf("I64s (-want +got):\n%s", diff)
 	}
 }
 
@@ -393,7 +396,7 @@ func TestMapsInMapValues(t *testing.T) {
 	if _, err := s.Decode(data, &back); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(&back, v) {
-		t.Errorf("round trip: %+v", back)
+	if diff := cmp.Diff(v, &back); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/kapi-dev/kapi/codec/protobuf"
 )
 
@@ -129,8 +131,11 @@ func TestProxyDecode(t *testing.T) {
 	if _, err := s.Decode(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	if string(got.Doc) != `{"title":"a","count":3}` || !reflect.DeepEqual(got.Extra, map[string]words{"k": {"v"}}) {
+	if string(got.Doc) != `{"title":"a","count":3}` {
 		t.Errorf("got %s %v", got.Doc, got.Extra)
+	}
+	if diff := cmp.Diff(map[string]words{"k": {"v"}}, got.Extra); diff != "" {
+		t.Errorf("Extra (-want +got):\n%s", diff)
 	}
 }
 

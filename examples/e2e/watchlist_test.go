@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"net/http"
-	"reflect"
 	"testing"
 	"time"
 
@@ -56,8 +55,8 @@ func TestWatchListInformerHoldsWhatWasCreated(t *testing.T) {
 	}
 	for _, o := range held {
 		got := o.(*unstructured.Unstructured)
-		if want := created[got.GetName()]; !reflect.DeepEqual(got.Object, want.Object) {
-			t.Errorf("informer holds\n%v\nthe create returned\n%v", got.Object, want.Object)
+		if diff := cmp.Diff(created[got.GetName()].Object, got.Object); diff != "" {
+			t.Errorf("informer holds other than the create returned (-want +got):\n%s", diff)
 		}
 	}
 }

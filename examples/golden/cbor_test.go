@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"reflect"
 	"testing"
 	"time"
 
@@ -301,12 +300,16 @@ func TestCBORRoundTrips(t *testing.T) {
 
 	k, a := statuses()
 	st := &meta.Status{}
-	if _, err := (kcbor.Serializer{}).Decode(amCBOR(t, a), st); err != nil || !reflect.DeepEqual(st, k) {
-		t.Errorf("status: %+v %v", st, err)
+	if _, err := (kcbor.Serializer{}).Decode(amCBOR(t, a), st); err != nil {
+		t.Errorf("status: %v", err)
+	} else if diff := cmp.Diff(k, st); diff != "" {
+		t.Errorf("status (-want +got):\n%s", diff)
 	}
 	as := &metav1.Status{}
-	if err := json.Unmarshal(mustJSON(t, decodeAny(t, kapiCBOR(t, k))), as); err != nil || !reflect.DeepEqual(as, a) {
-		t.Errorf("apimachinery status: %+v %v", as, err)
+	if err := json.Unmarshal(mustJSON(t, decodeAny(t, kapiCBOR(t, k))), as); err != nil {
+		t.Errorf("apimachinery status: %v", err)
+	} else if diff := cmp.Diff(a, as); diff != "" {
+		t.Errorf("apimachinery status (-want +got):\n%s", diff)
 	}
 }
 

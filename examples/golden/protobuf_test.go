@@ -328,8 +328,11 @@ func TestProtobufLists(t *testing.T) {
 			}
 			semanticEqual(t, "kapi → apimachinery", back, c.k8s)
 			typed := kapiDecode(t, ser, want, &configMapList{}).(*configMapList)
-			if typed.TypeMeta != c.kapi.TypeMeta || !reflect.DeepEqual(typed.ListMeta, c.kapi.ListMeta) || len(typed.Items) != len(c.kapi.Items) {
+			if typed.TypeMeta != c.kapi.TypeMeta || len(typed.Items) != len(c.kapi.Items) {
 				t.Fatalf("apimachinery → kapi: got %+v", typed)
+			}
+			if diff := cmp.Diff(c.kapi.ListMeta, typed.ListMeta); diff != "" {
+				t.Fatalf("apimachinery → kapi: list metadata (-want +got):\n%s", diff)
 			}
 			for i := range typed.Items {
 				kapiEqual(t, "item", &typed.Items[i], c.kapi.Items[i])

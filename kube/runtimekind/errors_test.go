@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -38,9 +40,12 @@ func TestKindNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if crd.Resource != "guestbooks" || !crd.Subresources.Status || !reflect.DeepEqual(crd.ShortNames, []string{"gb"}) ||
+	if crd.Resource != "guestbooks" || !crd.Subresources.Status ||
 		len(crd.PrinterColumns) != 3 || crd.PrinterColumns[1].JSONPath != ".status.entries" {
 		t.Errorf("kind from the CRD %+v", crd)
+	}
+	if diff := cmp.Diff([]string{"gb"}, crd.ShortNames); diff != "" {
+		t.Errorf("short names from the CRD (-want +got):\n%s", diff)
 	}
 }
 
@@ -62,8 +67,12 @@ func TestSchemaOf(t *testing.T) {
 	if md := s.Properties["metadata"]; md.Properties["name"] == nil || md.XPreserveUnknownFields {
 		t.Errorf("metadata: %+v", md)
 	}
-	if spec := s.Properties["spec"]; !reflect.DeepEqual(spec.Required, []string{"title"}) || *spec.Properties["replicas"].Maximum != 10 {
+	spec := s.Properties["spec"]
+	if *spec.Properties["replicas"].Maximum != 10 {
 		t.Errorf("spec: %+v", spec)
+	}
+	if diff := cmp.Diff([]string{"title"}, spec.Required); diff != "" {
+		t.Errorf("spec required (-want +got):\n%s", diff)
 	}
 	if s.PropertyOrder[0] != "apiVersion" || len(s.Required) != 0 {
 		t.Errorf("root order %v, required %v", s.PropertyOrder, s.Required)

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"math/rand/v2"
-	"reflect"
 	"testing"
 	"testing/quick"
 
@@ -66,7 +65,11 @@ func TestWidgetV1beta1RoundTrip(t *testing.T) {
 		if err := again.ConvertFrom(back); err != nil {
 			t.Fatal(err)
 		}
-		return reflect.DeepEqual(again, beta)
+		if diff := cmp.Diff(beta, again); diff != "" {
+			t.Errorf("v1beta1 → hub → v1beta1 (-want +got):\n%s", diff)
+			return false
+		}
+		return true
 	}
 	if err := quick.Check(check, &quick.Config{MaxCount: 500}); err != nil {
 		t.Error(err)
