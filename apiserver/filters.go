@@ -127,7 +127,7 @@ func (s *Server) protect(w http.ResponseWriter, r *http.Request, class requestin
 		serve(w, r)
 		return
 	}
-	filters.WithTimeout(w, r, timeout, rec, s.writeError, serve)
+	filters.WithTimeout(w, r, timeout, rec, s.guard.WriteError, serve)
 }
 
 func (s *Server) limiter(c requestinfo.Class) *filters.FairLimiter {

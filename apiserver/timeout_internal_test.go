@@ -52,7 +52,7 @@ func TestTimeoutAfterHandlerPanic(t *testing.T) {
 				t.Fatalf("recovered %v, want the handler's panic", p)
 			}
 		}()
-		filters.WithTimeout(w, r, timeout, nil, s.writeError, func(http.ResponseWriter, *http.Request) { panic("boom") })
+		filters.WithTimeout(w, r, timeout, nil, s.guard.WriteError, func(http.ResponseWriter, *http.Request) { panic("boom") })
 	}()
 	w.mu.Lock()
 	w.ended = true
@@ -77,7 +77,7 @@ func TestDeadlineAllocations(t *testing.T) {
 	r := httptest.NewRequest("GET", "/apis/g/v1/things/x", nil)
 	w := &discardWriter{h: http.Header{}}
 	serve := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }
-	allocs := testing.AllocsPerRun(200, func() { filters.WithTimeout(w, r, time.Minute, nil, s.writeError, serve) })
+	allocs := testing.AllocsPerRun(200, func() { filters.WithTimeout(w, r, time.Minute, nil, s.guard.WriteError, serve) })
 	if allocs > 8 {
 		t.Errorf("a request under a deadline allocates %v times, want at most 8", allocs)
 	}
