@@ -85,7 +85,7 @@ func (s *Server) serveHTTP(r *http.Request, o *served) {
 	defer func() { done(panicked) }()
 	if authed != nil {
 		s.protect(out, authed, o.class, &o.rec, func(w http.ResponseWriter, r *http.Request) {
-			if s.serveReview(w, r) {
+			if s.reviews.Serve(w, r) {
 				return
 			}
 			if o.class.Mutating {
@@ -217,7 +217,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request, docs *discovery
 	}
 	req.verb = verbFor(r, req.name != "", watchPrefix)
 	if req.verb == "" || !res.allows(req.verb, req.subresource) {
-		return nil, nil, status.MethodNotAllowed(res.kind.groupResource(), actionFor(r.Method, req.name != ""))
+		return nil, nil, status.MethodNotAllowed(res.kind.groupResource(), requestinfo.Action(r.Method, req.name != ""))
 	}
 	return h, req, nil
 }
@@ -262,26 +262,6 @@ func verbFor(r *http.Request, item, watchPrefix bool) string {
 		return "deletecollection"
 	}
 	return ""
-}
-
-// actionFor names a request the way kube-apiserver's 405 messages do.
-func actionFor(method string, item bool) string {
-	switch method {
-	case http.MethodPost:
-		if item {
-			return "create on a named resource"
-		}
-		return "create"
-	case http.MethodPut:
-		return "update"
-	case http.MethodPatch:
-		return "patch"
-	case http.MethodDelete:
-		return "delete"
-	case http.MethodGet:
-		return "get"
-	}
-	return strings.ToLower(method)
 }
 
 // checkPathName is kube-apiserver's check of a name taken from a path: a

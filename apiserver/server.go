@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/internal/reviews"
 	"github.com/kapi-dev/kapi/audit"
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/codec"
@@ -208,6 +209,7 @@ type Server struct {
 	operations
 	counters  watch.Counters
 	spanNames spanNames // of the tracer's request spans
+	reviews   reviews.Handler
 }
 
 // core is what the handlers of every resource share: the server's
@@ -269,6 +271,8 @@ func New(opts Options) *Server {
 	s.initOperations()
 	s.guard = filters.Guard{Authenticator: opts.Authenticator, Authorizer: opts.Authorizer, Audit: opts.Audit,
 		Log: s.log, WriteError: s.writeError}
+	s.reviews = reviews.Handler{Authorizer: s.guard.EffectiveAuthorizer(), Decode: s.decodeReview,
+		Write: s.writeReview, WriteError: s.guard.WriteError}
 	return s
 }
 

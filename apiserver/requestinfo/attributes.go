@@ -97,3 +97,23 @@ func Verb(r *http.Request, item, watchPrefix bool) string {
 	}
 	return strings.ToLower(r.Method)
 }
+
+// Action names a request the way kube-apiserver's 405 messages do.
+func Action(method string, item bool) string {
+	switch method {
+	case http.MethodPost:
+		if item {
+			return "create on a named resource"
+		}
+		return "create"
+	case http.MethodPut:
+		return "update"
+	case http.MethodPatch:
+		return "patch"
+	case http.MethodDelete:
+		return "delete"
+	case http.MethodGet:
+		return "get"
+	}
+	return strings.ToLower(method)
+}

@@ -1,4 +1,4 @@
-package apiserver
+package reviews
 
 import (
 	"github.com/kapi-dev/kapi/codec/protobuf"

@@ -1,30 +1,39 @@
-package apiserver
+package reviews
 
 import (
-	"bytes"
 	"net/http"
-	"reflect"
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
 
-// The review resources a user asks about themselves with: kubectl auth
-// can-i (SelfSubjectAccessReview), kubectl auth can-i --list
-// (SelfSubjectRulesReview) and kubectl auth whoami (SelfSubjectReview).
-// They are created and answered, never stored.
+// The paths of the reviews.
 const (
 	accessReviewPath = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"
 	rulesReviewPath  = "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews"
 	selfReviewPath   = "/apis/authentication.k8s.io/v1/selfsubjectreviews"
 )
 
-// serveReview answers a review request, reporting whether the request was
+// Handler answers the review requests.
+type Handler struct {
+	// Authorizer answers access reviews; it is never nil (an
+	// auth.AlwaysAllow when the server has none).
+	Authorizer auth.Authorizer
+	// Decode reads a review from the request's body.
+	Decode func(r *http.Request, obj meta.Object) error
+	// Write answers the request with the review, 201 Created.
+	Write func(w http.ResponseWriter, r *http.Request, obj meta.Object)
+	// WriteError answers the request with a Status.
+	WriteError filters.ErrorWriter
+}
+
+// Serve answers a review request, reporting whether the request was
 // one.
-func (s *Server) serveReview(w http.ResponseWriter, r *http.Request) bool {
+func (s *Handler) Serve(w http.ResponseWriter, r *http.Request) bool {
 	path := strings.TrimSuffix(r.URL.Path, "/")
 	var obj, answer meta.Object
 	switch path {
@@ -38,11 +47,11 @@ func (s *Server) serveReview(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if r.Method != http.MethodPost {
-		s.writeError(w, r, status.MethodNotAllowed(meta.GroupResource{}, actionFor(r.Method, false)))
+		s.WriteError(w, r, status.MethodNotAllowed(meta.GroupResource{}, requestinfo.Action(r.Method, false)))
 		return true
 	}
-	if err := s.decodeReview(r, obj); err != nil {
-		s.writeError(w, r, err)
+	if err := s.Decode(r, obj); err != nil {
+		s.WriteError(w, r, err)
 		return true
 	}
 	filters.AuditObject(r.Context(), obj.GetObjectMeta())
@@ -57,46 +66,12 @@ func (s *Server) serveReview(w http.ResponseWriter, r *http.Request) bool {
 		o.Status.UserInfo = userInfoOf(u)
 		answer = o
 	}
-	s.writeReview(w, r, answer)
+	s.Write(w, r, answer)
 	return true
 }
 
-// decodeReview reads a review body of the media type it declares.
-func (s *Server) decodeReview(r *http.Request, obj meta.Object) error {
-	body, err := s.readBody(r)
-	if err != nil {
-		return err
-	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return status.BadRequest("the body of the request was empty")
-	}
-	ser, _, err := s.codecs.ForContentType(r.Header.Get("Content-Type"))
-	if err != nil {
-		return err
-	}
-	if _, err := ser.Decode(body, obj); err != nil {
-		return status.BadRequest(decodeErrorMessage(err))
-	}
-	return nil
-}
-
-// writeReview writes the answered review with 201 Created.
-func (s *Server) writeReview(w http.ResponseWriter, r *http.Request, obj meta.Object) {
-	ser, _, err := s.codecs.Negotiate(r.Header.Get("Accept"), acceptPlain(reflect.TypeOf(obj)))
-	if err != nil {
-		s.writeError(w, r, status.NotAcceptable(s.mediaTypesFor(reflect.TypeOf(obj))))
-		return
-	}
-	var buf bytes.Buffer
-	if err := ser.Encode(&buf, obj); err != nil {
-		s.writeError(w, r, status.InternalError(err))
-		return
-	}
-	writeBody(w, r, http.StatusCreated, ser.MediaType(), buf.Bytes())
-}
-
 // accessReview answers whether the user may do what the review asks.
-func (s *Server) accessReview(r *http.Request, u *auth.User, rv *selfSubjectAccessReview) meta.Object {
+func (s *Handler) accessReview(r *http.Request, u *auth.User, rv *selfSubjectAccessReview) meta.Object {
 	a := auth.Attributes{User: u}
 	switch ra, na := rv.Spec.ResourceAttributes, rv.Spec.NonResourceAttributes; {
 	case ra != nil:
@@ -106,7 +81,7 @@ func (s *Server) accessReview(r *http.Request, u *auth.User, rv *selfSubjectAcce
 	case na != nil:
 		a.Verb, a.Path = na.Verb, na.Path
 	}
-	d, reason, err := s.guard.EffectiveAuthorizer().Authorize(r.Context(), a)
+	d, reason, err := s.Authorizer.Authorize(r.Context(), a)
 	rv.Status = subjectAccessReviewStatus{Allowed: d == auth.DecisionAllow, Denied: d == auth.DecisionDeny, Reason: reason}
 	if err != nil {
 		rv.Status.EvaluationError = err.Error()
@@ -116,9 +91,9 @@ func (s *Server) accessReview(r *http.Request, u *auth.User, rv *selfSubjectAcce
 }
 
 // rulesReview lists what the user may do in the review's namespace.
-func (s *Server) rulesReview(r *http.Request, u *auth.User, rv *selfSubjectRulesReview) meta.Object {
+func (s *Handler) rulesReview(r *http.Request, u *auth.User, rv *selfSubjectRulesReview) meta.Object {
 	rv.TypeMeta = meta.TypeMeta{Kind: "SelfSubjectRulesReview", APIVersion: "authorization.k8s.io/v1"}
-	rr, ok := s.guard.EffectiveAuthorizer().(auth.RuleResolver)
+	rr, ok := s.Authorizer.(auth.RuleResolver)
 	if !ok {
 		rv.Status.Incomplete = true
 		rv.Status.ResourceRules, rv.Status.NonResourceRules = []resourceRule{}, []nonResourceRule{}
