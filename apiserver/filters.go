@@ -3,10 +3,10 @@ package apiserver
 import (
 	"context"
 	"net/http"
-	"sync/atomic"
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/health"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/meta"
@@ -37,13 +37,8 @@ type operations struct {
 	readOnly *filters.FairLimiter // nil: no limit
 	mutating *filters.FairLimiter
 
-	livez, readyz, healthz []HealthCheck
-
-	shuttingDown atomic.Bool // /readyz fails
-	active       activeRequests
-	// stopLongRunning is cancelled when shutdown ends the open watches.
-	stopLongRunning context.Context
-	endLongRunning  context.CancelFunc
+	health   *health.Handler
+	shutdown *health.Shutdown
 }
 
 // initOperations applies the operational options' defaults and builds the
@@ -75,9 +70,8 @@ func (s *Server) initOperations() {
 		o.MutatingAdmission = s.traceAdmission("admission.mutating", o.MutatingAdmission)
 		o.ValidatingAdmission = s.traceAdmission("admission.validating", o.ValidatingAdmission)
 	}
-	s.livez, s.readyz, s.healthz = s.healthChecks()
-	s.stopLongRunning, s.endLongRunning = context.WithCancel(context.Background())
-	s.active.idle = make(chan struct{}, 1)
+	s.shutdown = health.NewShutdown()
+	s.health = health.NewHandler(s.healthChecks())
 }
 
 // protect runs the filters between authentication and serving:
@@ -90,7 +84,7 @@ func (s *Server) protect(w http.ResponseWriter, r *http.Request, class requestin
 		serve(w, r)
 		return
 	}
-	if !s.active.enter() {
+	if !s.shutdown.Enter() {
 		// As kube-apiserver does, the client is told to drop the
 		// connection, so that it retries on a new one (elsewhere, behind
 		// a load balancer) rather than on one the server is closing.
@@ -100,7 +94,7 @@ func (s *Server) protect(w http.ResponseWriter, r *http.Request, class requestin
 		s.writeError(w, r, e)
 		return
 	}
-	defer s.active.leave()
+	defer s.shutdown.Leave()
 	if class.LongRunning {
 		s.serveLongRunning(w, r, rec, serve)
 		return
@@ -156,7 +150,7 @@ func exempt(r *http.Request) bool {
 func (s *Server) serveLongRunning(w http.ResponseWriter, r *http.Request, rec *RequestRecord, serve http.HandlerFunc) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	stop := context.AfterFunc(s.stopLongRunning, cancel)
+	stop := context.AfterFunc(s.shutdown.LongRunning(), cancel)
 	defer stop()
 	if o := s.observer; o != nil {
 		s.boundLabels(&rec.RequestLabels)

@@ -114,17 +114,17 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 		s.writeJSON(w, http.StatusOK, s.opts.Version)
 		return
 	case "/api":
-		s.serveDiscovery(w, r, docs.apiVersions, docs.aggregatedCore, docs.aggregatedCoreETag)
+		docs.ServeAPI(w, r, s.writeRaw)
 		return
 	case "/apis":
-		s.serveDiscovery(w, r, docs.groupList, docs.aggregatedGroups, docs.aggregatedGroupsETag)
+		docs.ServeAPIs(w, r, s.writeRaw)
 		return
 	case "/openapi/v3":
-		s.writeRaw(w, http.StatusOK, "application/json", docs.openapiIndex)
+		s.writeRaw(w, http.StatusOK, "application/json", docs.OpenAPIIndex())
 		return
 	}
 	if strings.HasPrefix(path, "/openapi/v3/") {
-		s.serveOpenAPI(w, r, docs, strings.TrimPrefix(path, "/openapi/v3/"))
+		docs.ServeOpenAPI(w, r, strings.TrimPrefix(path, "/openapi/v3/"), s.writeRaw)
 		return
 	}
 	parts, ok := p.Parts, p.OK
@@ -134,7 +134,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 	case len(parts) >= 2 && parts[0] == "api":
 		p.Resolved = s.serveGroupVersion(w, r, docs, "", parts[1], parts[2:])
 	case len(parts) == 2 && parts[0] == "apis":
-		if g, ok := docs.groups[parts[1]]; ok {
+		if g, ok := docs.Group(parts[1]); ok {
 			s.writeJSON(w, http.StatusOK, g)
 			return
 		}
@@ -157,7 +157,7 @@ func getOnly(path string) bool {
 // list, or a resource request; resolved reports the latter.
 func (s *Server) serveGroupVersion(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, group, version string, rest []string) (resolved bool) {
 	if len(rest) == 0 {
-		if rl, ok := docs.resourceLists[meta.GroupVersion{Group: group, Version: version}]; ok {
+		if rl, ok := docs.ResourceList(meta.GroupVersion{Group: group, Version: version}); ok {
 			s.writeJSON(w, http.StatusOK, rl)
 			return false
 		}

@@ -527,7 +527,7 @@ func (s *Server) seal() *discoveryDocs {
 func (s *Server) publish() *discoveryDocs {
 	d := buildDiscovery(s.sortedResources(), s.groups)
 	d.handlers = maps.Clone(s.resources)
-	for _, err := range d.openapiErrors {
+	for _, err := range d.OpenAPIErrors() {
 		s.log.Error("building OpenAPI document", "err", err)
 	}
 	s.served.Store(d)

@@ -1,10 +1,6 @@
 package apiserver
 
-import (
-	"context"
-	"sync/atomic"
-	"time"
-)
+import "context"
 
 // Shutdown stops the server gracefully, in kube-apiserver's order:
 //
@@ -22,57 +18,6 @@ import (
 // ctx ends first; the watch caches are stopped anyway. The host then
 // shuts its http.Server down. Shutdown is meant to be called once.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.shuttingDown.Store(true)
 	defer s.Close()
-	if d := s.opts.ShutdownDelayDuration; d > 0 {
-		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		}
-	}
-	s.active.draining.Store(true)
-	s.endLongRunning()
-	return s.active.wait(ctx)
-}
-
-// activeRequests counts the requests being served (probes aside), so that
-// shutdown can wait for them, and turns new ones away once draining.
-type activeRequests struct {
-	n        atomic.Int64
-	draining atomic.Bool
-	idle     chan struct{} // buffered: signalled when n drops to 0 while draining
-}
-
-// enter counts a request in; false once draining.
-func (a *activeRequests) enter() bool {
-	a.n.Add(1)
-	if a.draining.Load() {
-		a.leave()
-		return false
-	}
-	return true
-}
-
-func (a *activeRequests) leave() {
-	if a.n.Add(-1) == 0 && a.draining.Load() {
-		select {
-		case a.idle <- struct{}{}:
-		default:
-		}
-	}
-}
-
-// wait waits until no request is in flight.
-func (a *activeRequests) wait(ctx context.Context) error {
-	for a.n.Load() > 0 {
-		select {
-		case <-a.idle:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	return nil
+	return s.shutdown.Run(ctx, s.opts.ShutdownDelayDuration)
 }

@@ -1,0 +1,72 @@
+package discovery
+
+import (
+	"net/http"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/openapi"
+)
+
+// WriteRaw writes an answer of already encoded bytes; the server's
+// writer, so that discovery answers carry its headers.
+type WriteRaw func(w http.ResponseWriter, code int, contentType string, b []byte)
+
+// ServeAPI answers /api, the core group's versions.
+func (d *Docs) ServeAPI(w http.ResponseWriter, r *http.Request, write WriteRaw) {
+	serveDiscovery(w, r, d.apiVersions, d.aggregatedCore, d.aggregatedCoreETag, write)
+}
+
+// ServeAPIs answers /apis, the named groups.
+func (d *Docs) ServeAPIs(w http.ResponseWriter, r *http.Request, write WriteRaw) {
+	serveDiscovery(w, r, d.groupList, d.aggregatedGroups, d.aggregatedGroupsETag, write)
+}
+
+// serveDiscovery answers /api or /apis in the aggregated format when the
+// client asks for it, and in the legacy format otherwise.
+func serveDiscovery(w http.ResponseWriter, r *http.Request, legacy, aggregated []byte, etag string, write WriteRaw) {
+	for _, a := range codec.ParseAccept(r.Header.Get("Accept")) {
+		if a.Q == 0 {
+			continue
+		}
+		if a.Type == "application/json" && a.Param("as") == "APIGroupDiscoveryList" &&
+			a.Param("g") == "apidiscovery.k8s.io" && a.Param("v") == "v2" {
+			w.Header().Set("Vary", "Accept")
+			w.Header().Set("Etag", etag)
+			if r.Header.Get("If-None-Match") == etag {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+			write(w, http.StatusOK, aggregatedDiscoveryType, aggregated)
+			return
+		}
+		if a.Param("as") == "" && (a.Type == "application/json" || a.Type == "*/*" || a.Type == "application/*") {
+			break
+		}
+	}
+	w.Header().Set("Vary", "Accept")
+	write(w, http.StatusOK, legacyDiscoveryType, legacy)
+}
+
+// ServeOpenAPI answers /openapi/v3/KEY, the OpenAPI document of a
+// group-version ("apis/G/V" or "api/v1").
+func (d *Docs) ServeOpenAPI(w http.ResponseWriter, r *http.Request, key string, write WriteRaw) {
+	doc, ok := d.openapiDocs[key]
+	if !ok {
+		write(w, http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 page not found\n"))
+		return
+	}
+	etag := `"` + openapi.Hash(doc) + `"`
+	w.Header().Set("Etag", etag)
+	if h := r.URL.Query().Get("hash"); h != "" && `"`+h+`"` == etag {
+		// A request naming the current hash may be cached for good.
+		w.Header().Set("Cache-Control", "public, immutable")
+		w.Header().Set("Expires", "Thu, 01 Jan 2099 00:00:00 GMT")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache, private")
+	}
+	if r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	write(w, http.StatusOK, "application/json", doc)
+}
