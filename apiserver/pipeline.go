@@ -166,7 +166,7 @@ func (w *write) run(ctx context.Context) (written, error) {
 			return written{}, err
 		}
 		a.Object = obj
-		if err := w.h.admit(ctx, r, a); err != nil {
+		if err := w.h.admission.Validate(ctx, r.gr, a); err != nil {
 			return written{}, err
 		}
 		// 11. Conversion to the storage version.
@@ -374,7 +374,7 @@ func (w *write) defaultAndMutate(ctx context.Context, a *AdmissionRequest) (err 
 	if a.Object, err = r.applyDefaults(ctx, a.Object); err != nil {
 		return err
 	}
-	mutated, err := w.h.mutate(ctx, r, a)
+	mutated, err := w.h.admission.Mutate(ctx, r.gr, r.kind.Admit, a)
 	if err != nil || !mutated {
 		return err
 	}

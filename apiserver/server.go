@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/admission"
 	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/apiserver/internal/reviews"
 	"github.com/kapi-dev/kapi/audit"
@@ -232,6 +233,8 @@ type core struct {
 	watchBufs watchBuffers
 	// listSplices holds the splice positions of raw lists' items.
 	listSplices sync.Pool
+	// admission is the admission step of every write.
+	admission admission.Chain
 	// guard authenticates, audits and authorizes every request.
 	guard filters.Guard
 	// writeTimeout bounds a write of one object (filters.MaxWriteTimeout; tests
@@ -269,6 +272,7 @@ func New(opts Options) *Server {
 		resources: make(map[resourceKey]*handler),
 	}
 	s.initOperations()
+	s.admission = admission.Chain{Mutating: s.opts.MutatingAdmission, Validating: s.opts.ValidatingAdmission}
 	s.guard = filters.Guard{Authenticator: opts.Authenticator, Authorizer: opts.Authorizer, Audit: opts.Audit,
 		Log: s.log, WriteError: s.writeError}
 	s.reviews = reviews.Handler{Authorizer: s.guard.EffectiveAuthorizer(), Decode: s.decodeReview,
