@@ -13,7 +13,7 @@ import (
 // watched kind with the resourceVersion: a bookmark that fails to encode
 // would be dropped.
 func TestBookmarkObjectEncodes(t *testing.T) {
-	s := New(Options{})
+	s := newServer(Options{})
 	for _, mt := range s.codecs.MediaTypes() {
 		ser, _ := s.codecs.Lookup(mt)
 		if _, ok := ser.(codec.WatchEncoder); !ok {

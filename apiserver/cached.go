@@ -16,9 +16,8 @@ type Cached struct {
 	r *resource
 }
 
-// Cached returns the reader of the resource of a group registered under
-// any version, and false when none is registered.
-func (s *Server) Cached(group, resource string) (Cached, bool) {
+// Cached is [Server.Cached].
+func (s *server) Cached(group, resource string) (Cached, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for k, h := range s.resources {

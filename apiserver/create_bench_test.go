@@ -30,7 +30,7 @@ func BenchmarkCreateTyped(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := New(Options{})
+	s := newServer(Options{})
 	s.Register(Kind{Group: "stable.example.com", Version: "v1", Kind: "BenchWidget", Resource: "benchwidgets",
 		Namespaced: true, New: func() meta.Object { return &benchWidget{} }, Schema: sch})
 	if err := s.Err(); err != nil {

@@ -24,7 +24,7 @@ func TestEncodedReadsMatchEncoding(t *testing.T) {
 	for _, storage := range []string{codec.MediaTypeJSON, codec.MediaTypeProtobuf} {
 		for name, k := range map[string]Kind{"typed": typed, "unstructured": untyped} {
 			t.Run(storage+"/"+name, func(t *testing.T) {
-				s := New(Options{StorageMediaType: storage})
+				s := newServer(Options{StorageMediaType: storage})
 				s.Register(k)
 				if err := s.Err(); err != nil {
 					t.Fatal(err)

@@ -40,7 +40,7 @@ func (x indexedThing) field(f string) (string, bool) {
 // selectable, and the model of what it holds at each revision read.
 type indexFixture struct {
 	t     *testing.T
-	s     *Server
+	s     *server
 	rng   *rand.Rand
 	live  map[string]indexedThing   // by ns/name
 	past  map[string][]indexedThing // by list resourceVersion, in key order
@@ -48,7 +48,7 @@ type indexFixture struct {
 }
 
 func newIndexFixture(t *testing.T) *indexFixture {
-	s := New(Options{})
+	s := newServer(Options{})
 	s.Register(Kind{Group: "rows.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
 		New: func() meta.Object { return &rowThing{} },
 		SelectableFields: map[string]func(meta.Object) string{

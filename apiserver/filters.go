@@ -43,7 +43,7 @@ type operations struct {
 
 // initOperations applies the operational options' defaults and builds the
 // limiters and health checks; New calls it.
-func (s *Server) initOperations() {
+func (s *server) initOperations() {
 	o := &s.opts
 	if o.RequestTimeout == 0 {
 		o.RequestTimeout = DefaultRequestTimeout
@@ -79,7 +79,7 @@ func (s *Server) initOperations() {
 // (504). Health checks go straight through: they must answer while the
 // server is saturated or shutting down. rec, when not nil, is the
 // request's record for the observer: the filters note why they refused.
-func (s *Server) protect(w http.ResponseWriter, r *http.Request, class requestinfo.Class, rec *RequestRecord, serve http.HandlerFunc) {
+func (s *server) protect(w http.ResponseWriter, r *http.Request, class requestinfo.Class, rec *RequestRecord, serve http.HandlerFunc) {
 	if class.Probe {
 		serve(w, r)
 		return
@@ -124,7 +124,7 @@ func (s *Server) protect(w http.ResponseWriter, r *http.Request, class requestin
 	filters.WithTimeout(w, r, timeout, rec, s.guard.WriteError, serve)
 }
 
-func (s *Server) limiter(c requestinfo.Class) *filters.FairLimiter {
+func (s *server) limiter(c requestinfo.Class) *filters.FairLimiter {
 	if c.Mutating {
 		return s.mutating
 	}
@@ -147,7 +147,7 @@ func exempt(r *http.Request) bool {
 
 // serveLongRunning serves a watch: no limit, no timeout but its own, and
 // an end when the server shuts down.
-func (s *Server) serveLongRunning(w http.ResponseWriter, r *http.Request, rec *RequestRecord, serve http.HandlerFunc) {
+func (s *server) serveLongRunning(w http.ResponseWriter, r *http.Request, rec *RequestRecord, serve http.HandlerFunc) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	stop := context.AfterFunc(s.shutdown.LongRunning(), cancel)
@@ -165,7 +165,7 @@ func (s *Server) serveLongRunning(w http.ResponseWriter, r *http.Request, rec *R
 }
 
 // kindOf names the kind of a registered resource, "" for others.
-func (s *Server) kindOf(l *RequestLabels) string {
+func (s *server) kindOf(l *RequestLabels) string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if h := s.lookup(l.Group, l.Version, l.Resource); h != nil {
@@ -176,7 +176,7 @@ func (s *Server) kindOf(l *RequestLabels) string {
 
 // resourceStats reads every registered resource's watch cache, for the
 // observer.
-func (s *Server) resourceStats() []ResourceStats {
+func (s *server) resourceStats() []ResourceStats {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]ResourceStats, 0, len(s.resources))
@@ -193,7 +193,7 @@ func (s *Server) resourceStats() []ResourceStats {
 }
 
 // traceAdmission wraps each admission function in a span.
-func (s *Server) traceAdmission(name string, funcs []AdmissionFunc) []AdmissionFunc {
+func (s *server) traceAdmission(name string, funcs []AdmissionFunc) []AdmissionFunc {
 	out := make([]AdmissionFunc, len(funcs))
 	for i, f := range funcs {
 		out[i] = func(ctx context.Context, req *AdmissionRequest) error {

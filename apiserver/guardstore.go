@@ -14,10 +14,10 @@ import (
 // store directly.
 type guardedStore struct {
 	storage.Interface
-	s *Server
+	s *server
 }
 
-func (s *Server) guardStore(st storage.Interface) storage.Interface {
+func (s *server) guardStore(st storage.Interface) storage.Interface {
 	return &guardedStore{Interface: st, s: s}
 }
 

@@ -30,7 +30,7 @@ const storeCheckTimeout = 2 * time.Second
 //
 // The etcd check asks whatever store the kinds use, memory included, so
 // that probes and alerts keep kube-apiserver's names.
-func (s *Server) healthChecks() (livez, readyz, healthz []HealthCheck) {
+func (s *server) healthChecks() (livez, readyz, healthz []HealthCheck) {
 	ping := health.Ping()
 	etcd := HealthCheck{Name: "etcd", Check: s.checkStores}
 	sync := HealthCheck{Name: "informer-sync", Check: s.checkCaches}
@@ -43,7 +43,7 @@ func (s *Server) healthChecks() (livez, readyz, healthz []HealthCheck) {
 }
 
 // checkStores asks each distinct store for its revision.
-func (s *Server) checkStores(r *http.Request) error {
+func (s *server) checkStores(r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), storeCheckTimeout)
 	defer cancel()
 	for _, st := range s.stores() {
@@ -55,7 +55,7 @@ func (s *Server) checkStores(r *http.Request) error {
 }
 
 // stores lists the distinct stores of the registered kinds.
-func (s *Server) stores() []storage.Interface {
+func (s *server) stores() []storage.Interface {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := []storage.Interface{s.opts.Storage}
@@ -81,7 +81,7 @@ func containsStore(list []storage.Interface, st storage.Interface) bool {
 
 // checkCaches fails while a kind's watch cache has not loaded its first
 // list.
-func (s *Server) checkCaches(*http.Request) error {
+func (s *server) checkCaches(*http.Request) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var pending []string
@@ -99,6 +99,6 @@ func (s *Server) checkCaches(*http.Request) error {
 
 // serveHealth serves /healthz, /livez and /readyz and their per-check
 // paths (/readyz/etcd); false when path is none of them.
-func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request, path string) bool {
+func (s *server) serveHealth(w http.ResponseWriter, r *http.Request, path string) bool {
 	return s.health.Serve(w, r, path)
 }

@@ -28,7 +28,7 @@ type served struct {
 // serveObserved serves a request with an observer or a tracer: it opens
 // the request's span (continuing the client's trace), and reports the
 // request's labels and outcome when it ends, panics included.
-func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
+func (s *server) serveObserved(w http.ResponseWriter, r *http.Request) {
 	// Durations from the server's clock base: one read of the monotonic
 	// clock at each end, where time.Now would read the wall clock too.
 	start := time.Since(s.clockBase)
@@ -72,7 +72,7 @@ func (s *Server) serveObserved(w http.ResponseWriter, r *http.Request) {
 
 // startServing returns the pooled state of a request beginning, w its
 // writer; doneServing gives it back.
-func (s *Server) startServing(w http.ResponseWriter, r *http.Request) *served {
+func (s *server) startServing(w http.ResponseWriter, r *http.Request) *served {
 	o, _ := s.records.Get().(*served)
 	if o == nil {
 		o = new(served)
@@ -83,7 +83,7 @@ func (s *Server) startServing(w http.ResponseWriter, r *http.Request) *served {
 	return o
 }
 
-func (s *Server) doneServing(o *served) {
+func (s *server) doneServing(o *served) {
 	*o = served{}
 	s.records.Put(o)
 }
@@ -93,7 +93,7 @@ func (s *Server) doneServing(o *served) {
 // come from the request's path, so a client could otherwise make any
 // number of series (kube-apiserver's request metrics count routed
 // requests only, and its terminations have this very problem).
-func (s *Server) boundLabels(l *RequestLabels) {
+func (s *server) boundLabels(l *RequestLabels) {
 	if l.Resource == "" {
 		return
 	}

@@ -31,7 +31,7 @@ func TestLabelIndex(t *testing.T) {
 	selectorsTested := []string{"a=1", "a==2", "a in (1,2),b=x", "a=1,c!=3", "b=x,a notin (2)", "c=", "example.com/team=blue", "a=9", "a", "!a"}
 	for _, storage := range []string{codec.MediaTypeJSON, codec.MediaTypeCBOR} {
 		t.Run(storage, func(t *testing.T) {
-			s := New(Options{StorageMediaType: storage})
+			s := newServer(Options{StorageMediaType: storage})
 			s.Register(Kind{Group: "rows.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
 				New: func() meta.Object { return &rowThing{} }})
 			if err := s.Err(); err != nil {

@@ -39,7 +39,7 @@ func TestStreamedListsMatchEncodedLists(t *testing.T) {
 		pad     = 2 * streamChunk / objects // the whole list is 2 chunks
 	)
 	for _, storage := range []string{codec.MediaTypeJSON, codec.MediaTypeProtobuf} {
-		s := New(Options{StorageMediaType: storage})
+		s := newServer(Options{StorageMediaType: storage})
 		s.Register(Kind{Group: "rows.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
 			New: func() meta.Object { return &rowThing{} }})
 		if err := s.Err(); err != nil {
@@ -202,7 +202,7 @@ func decodeList(t *testing.T, ser codec.Serializer, b []byte) *rowThingList {
 // its object.
 func TestPartialListsMatchRendering(t *testing.T) {
 	const objects = 30
-	s := New(Options{})
+	s := newServer(Options{})
 	s.Register(Kind{Group: "rows.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
 		New: func() meta.Object { return &rowThing{} }})
 	if err := s.Err(); err != nil {

@@ -18,21 +18,8 @@ import (
 // request routed before an Install completes is served by what it was
 // routed to, and every request after it sees the new kind everywhere.
 
-// Install serves a kind, or replaces one an earlier Install added under
-// the same group, version and resource, while the server may be serving
-// requests. The kind is checked completely (as Register checks it) and
-// either served whole or refused with an error: it is never partly
-// served. A kind that collides with a registered one (its group and
-// resource, or its group, version and kind) is refused.
-//
-// Discovery (legacy and aggregated, whose ETags change) and the OpenAPI
-// documents are rebuilt. Watches of other kinds go on; a replaced kind's
-// watch cache stops, which ends its open watches as kube-apiserver ends
-// them when a CustomResourceDefinition changes, and clients watch again.
-//
-// A kind with Versions is installed in all of them at once, and replaces
-// the earlier Install of its group and resource in every version.
-func (s *Server) Install(k Kind) error {
+// Install is [Server.Install].
+func (s *server) Install(k Kind) error {
 	b, err := s.build(k)
 	if err != nil {
 		return fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
@@ -68,11 +55,8 @@ func (s *Server) Install(k Kind) error {
 	return nil
 }
 
-// Uninstall stops serving a resource that Install added, in every
-// version, and stops its watch caches (ending their watches). Its
-// objects stay in the store. It returns an error for a resource that
-// was registered rather than installed, or is not served.
-func (s *Server) Uninstall(group, resource string) error {
+// Uninstall is [Server.Uninstall].
+func (s *server) Uninstall(group, resource string) error {
 	s.mu.Lock()
 	var gone []*handler
 	for key, h := range s.resources {
@@ -105,7 +89,7 @@ func (s *Server) Uninstall(group, resource string) error {
 
 // dropEmptyGroup forgets a group none of the resources is in; s.mu is
 // held.
-func (s *Server) dropEmptyGroup(group string) {
+func (s *server) dropEmptyGroup(group string) {
 	for key := range s.resources {
 		if key.group == group {
 			return
@@ -116,13 +100,8 @@ func (s *Server) dropEmptyGroup(group string) {
 	}
 }
 
-// CheckKind reports what Install would refuse in k, without serving it:
-// the checks of the kind itself, its schema and rules, and its
-// collisions with the kinds registered with Register. Collisions with
-// kinds installed at run time are left to whoever installs them (as the
-// CustomResourceDefinition controller arbitrates names between
-// definitions).
-func (s *Server) CheckKind(k Kind) error {
+// CheckKind is [Server.CheckKind].
+func (s *server) CheckKind(k Kind) error {
 	kinds, err := s.checkVersions(k)
 	if err != nil {
 		return err
@@ -137,15 +116,11 @@ func (s *Server) CheckKind(k Kind) error {
 	return nil
 }
 
-// RuleEngine returns the engine of [Options].RuleEngine, or nil: the
-// one the kinds installed at run time compile their rules with, so that
-// whoever defines them (CustomResourceDefinitions) can check the rules
-// first and place each problem in the definition.
-func (s *Server) RuleEngine() schema.RuleEngine { return s.opts.RuleEngine }
+// RuleEngine is [Server.RuleEngine].
+func (s *server) RuleEngine() schema.RuleEngine { return s.opts.RuleEngine }
 
-// Served lists the group, version and resource of every served kind,
-// sorted, and whether Install added it.
-func (s *Server) Served() []ServedResource {
+// Served is [Server.Served].
+func (s *server) Served() []ServedResource {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]ServedResource, 0, len(s.resources))

@@ -13,7 +13,7 @@ import (
 // request's query (timeout, watch, verbs) cost no allocation for a
 // request without one, as most gets are; with one they read it.
 func TestFiltersReadAnEmptyQueryFreely(t *testing.T) {
-	s := New(Options{RequestTimeout: time.Minute})
+	s := newServer(Options{RequestTimeout: time.Minute})
 	t.Cleanup(s.Close)
 	read := func(target string) (verb string, timeout time.Duration, class requestinfo.Class) {
 		r := httptest.NewRequest("GET", target, nil)

@@ -36,7 +36,7 @@ func TestRawListMatchesEncodedList(t *testing.T) {
 			if unstructured {
 				k.New = func() meta.Object { return &meta.Unstructured{} }
 			}
-			s := New(Options{})
+			s := newServer(Options{})
 			s.Register(k)
 			if err := s.Err(); err != nil {
 				t.Fatal(err)

@@ -30,9 +30,8 @@ type request struct {
 // errPanic is what a client is told of a panic serving its request.
 var errPanic = errors.New("this request caused the server to panic; look in its logs for details")
 
-// ServeHTTP routes a request to discovery, OpenAPI, health or a resource
-// verb.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP is [Server.ServeHTTP].
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.observer != nil || s.tracer != nil {
 		s.serveObserved(w, r)
 		return
@@ -47,7 +46,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // record for the observer, which the filters fill in, and what was worked
 // out of the request already; it is passed down rather than put in the
 // request's context, which would cost a copy of the request per request.
-func (s *Server) serveHTTP(r *http.Request, o *served) {
+func (s *server) serveHTTP(r *http.Request, o *served) {
 	// The debug log's arguments, the clock read included, would cost
 	// something on every request: only when it is on.
 	debug := s.log.Enabled(r.Context(), slog.LevelDebug)
@@ -100,7 +99,7 @@ func (s *Server) serveHTTP(r *http.Request, o *served) {
 }
 
 // route serves a request by its path, p.
-func (s *Server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, p *requestinfo.Path) {
+func (s *server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, p *requestinfo.Path) {
 	path := p.Escaped
 	if s.serveHealth(w, r, path) {
 		return
@@ -155,7 +154,7 @@ func getOnly(path string) bool {
 
 // serveGroupVersion serves /apis/G/V/... (or /api/V/...): the resource
 // list, or a resource request; resolved reports the latter.
-func (s *Server) serveGroupVersion(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, group, version string, rest []string) (resolved bool) {
+func (s *server) serveGroupVersion(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, group, version string, rest []string) (resolved bool) {
 	if len(rest) == 0 {
 		if rl, ok := docs.ResourceList(meta.GroupVersion{Group: group, Version: version}); ok {
 			s.writeJSON(w, http.StatusOK, rl)
@@ -175,7 +174,7 @@ func (s *Server) serveGroupVersion(w http.ResponseWriter, r *http.Request, docs 
 
 // resolve turns the path below a group-version into a resource request
 // and the handler of its resource.
-func (s *Server) resolve(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, group, version string, rest []string) (*handler, *request, error) {
+func (s *server) resolve(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, group, version string, rest []string) (*handler, *request, error) {
 	req := &request{w: w, r: r}
 	watchPrefix := false
 	if rest[0] == "watch" { // the deprecated /watch/ path prefix

@@ -159,7 +159,7 @@ type WatchCacheOptions struct {
 }
 
 // watchOptions are the options of the caches of the server's resources.
-func (s *Server) watchOptions() watch.Options {
+func (s *server) watchOptions() watch.Options {
 	o := s.opts.WatchCache
 	return watch.Options{
 		EventWindow: o.EventWindow, EventWindowDuration: o.EventWindowDuration,
@@ -169,9 +169,8 @@ func (s *Server) watchOptions() watch.Options {
 	}
 }
 
-// WatchCounters returns the counts of the server's watch caches (shared
-// event encodings, watchers ended as too slow), for a host's metrics.
-func (s *Server) WatchCounters() *watch.Counters { return &s.counters }
+// WatchCounters is [Server.WatchCounters].
+func (s *server) WatchCounters() *watch.Counters { return &s.counters }
 
 // VersionInfo is the body of /version.
 type VersionInfo struct {
@@ -186,15 +185,9 @@ type VersionInfo struct {
 	Platform     string `json:"platform"`
 }
 
-// Server serves the registered kinds. Build it with [New], register kinds,
-// check [Server.Err] and mount it.
-//
-// A server fails closed: when any registration failed it serves nothing,
-// answering every request with a 500 Status that names the registration
-// errors (and logging them once), so that a host which forgot to check
-// Err never serves part of its API. Registering after the first request
-// panics, as http.ServeMux does for conflicting patterns.
-type Server struct {
+// server is what a Server is made of; its methods do the work of
+// Server's, and the rooms under apiserver/ do the rest.
+type server struct {
 	core
 
 	mu        sync.RWMutex
@@ -245,10 +238,23 @@ type core struct {
 // resourceKey locates a resource: group, version and plural name.
 type resourceKey struct{ group, version, resource string }
 
+// Server serves the registered kinds. Build it with [New], register kinds,
+// check [Server.Err] and mount it.
+//
+// A server fails closed: when any registration failed it serves nothing,
+// answering every request with a 500 Status that names the registration
+// errors (and logging them once), so that a host which forgot to check
+// Err never serves part of its API. Registering after the first request
+// panics, as http.ServeMux does for conflicting patterns.
+type Server struct{ s *server }
+
 var _ http.Handler = (*Server)(nil)
 
 // New returns a Server with the given options.
-func New(opts Options) *Server {
+func New(opts Options) *Server { return &Server{newServer(opts)} }
+
+// newServer builds the server of New.
+func newServer(opts Options) *server {
 	if opts.Storage == nil {
 		opts.Storage = memory.New(memory.Options{})
 	}
@@ -267,7 +273,7 @@ func New(opts Options) *Server {
 	if opts.MinWatchTimeout <= 0 {
 		opts.MinWatchTimeout = 30 * time.Minute
 	}
-	s := &Server{
+	s := &server{
 		core:      core{opts: opts, log: opts.Logger, codecs: opts.Codecs, clockBase: time.Now(), writeTimeout: filters.MaxWriteTimeout},
 		resources: make(map[resourceKey]*handler),
 	}
@@ -285,14 +291,8 @@ var (
 	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 )
 
-// Register adds a kind. Problems are recorded, every one of them, and
-// returned together by Err (Register returns the Server so calls can be
-// chained); a server with any of them serves nothing but 500s. Register
-// panics when called after the server has answered a request.
-// A kind served in several versions is registered once, with
-// Kind.Versions; registering another version of a kind or resource
-// separately is refused.
-func (s *Server) Register(k Kind) *Server {
+// Register is [Server.Register].
+func (s *server) Register(k Kind) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sealed {
@@ -301,10 +301,9 @@ func (s *Server) Register(k Kind) *Server {
 	if err := s.register(k); err != nil {
 		s.errs = append(s.errs, fmt.Errorf("apiserver: kind %s: %w", k.Kind, err))
 	}
-	return s
 }
 
-func (s *Server) register(k Kind) error {
+func (s *server) register(k Kind) error {
 	b, err := s.build(k)
 	if err != nil {
 		return err
@@ -334,7 +333,7 @@ func (b *builtKind) stop() { b.stor.cache.Stop() }
 // build checks a kind completely and compiles it into the handlers of
 // its served versions, whose watch cache is started. It does not touch
 // the server's table of resources.
-func (s *Server) build(k Kind) (*builtKind, error) {
+func (s *server) build(k Kind) (*builtKind, error) {
 	kinds, served, vs, err := expandVersions(k)
 	if err != nil {
 		return nil, err
@@ -364,7 +363,7 @@ func (s *Server) build(k Kind) (*builtKind, error) {
 
 // buildVersion compiles one version of a kind into a resource; stor is
 // the resource of the kind's storage version, nil when k is it.
-func (s *Server) buildVersion(k Kind, vs *versionSet, stor *resource) (*resource, error) {
+func (s *server) buildVersion(k Kind, vs *versionSet, stor *resource) (*resource, error) {
 	plan, err := s.prepare(&k)
 	if err != nil {
 		return nil, err
@@ -382,7 +381,7 @@ func (s *Server) buildVersion(k Kind, vs *versionSet, stor *resource) (*resource
 
 // checkVersions checks a kind in every version, as build does, without
 // building it.
-func (s *Server) checkVersions(k Kind) ([]Kind, error) {
+func (s *server) checkVersions(k Kind) ([]Kind, error) {
 	kinds, _, _, err := expandVersions(k)
 	if err != nil {
 		return nil, err
@@ -396,7 +395,7 @@ func (s *Server) checkVersions(k Kind) ([]Kind, error) {
 }
 
 // prepare checks a kind, fills in its defaults and compiles its schema.
-func (s *Server) prepare(k *Kind) (*schemaPlan, error) {
+func (s *server) prepare(k *Kind) (*schemaPlan, error) {
 	if err := checkKind(k); err != nil {
 		return nil, err
 	}
@@ -448,7 +447,7 @@ func checkKind(k *Kind) error {
 // time under the same group and resource, in any of its versions; with
 // registeredOnly, kinds installed at run time are not considered. s.mu
 // is held.
-func (s *Server) conflicts(k *Kind, live, registeredOnly bool) error {
+func (s *server) conflicts(k *Kind, live, registeredOnly bool) error {
 	key := resourceKey{k.Group, k.Version, k.Resource}
 	if h, dup := s.resources[key]; dup && !(live && h.live) {
 		return fmt.Errorf("resource %s is already registered", k.groupResource())
@@ -469,7 +468,7 @@ func (s *Server) conflicts(k *Kind, live, registeredOnly bool) error {
 }
 
 // insert adds (or replaces) a resource's handler; s.mu is held.
-func (s *Server) insert(h *handler) {
+func (s *server) insert(h *handler) {
 	k := &h.r.kind
 	s.resources[resourceKey{k.Group, k.Version, k.Resource}] = h
 	if !contains(s.groups, k.Group) {
@@ -490,9 +489,8 @@ func secondVersion(have, k *Kind) error {
 		have.groupResource(), have.Kind, have.Version, k.Version)
 }
 
-// Close stops the server's watch caches and ends every watch. Requests
-// after Close fail.
-func (s *Server) Close() {
+// Close is [Server.Close].
+func (s *server) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, h := range s.resources {
@@ -500,8 +498,8 @@ func (s *Server) Close() {
 	}
 }
 
-// Err returns every registration error joined (see errors.Join), or nil.
-func (s *Server) Err() error {
+// Err is [Server.Err].
+func (s *server) Err() error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return errors.Join(s.errs...)
@@ -509,7 +507,7 @@ func (s *Server) Err() error {
 
 // seal freezes registration and builds the discovery and OpenAPI documents
 // on the first request.
-func (s *Server) seal() *discoveryDocs {
+func (s *server) seal() *discoveryDocs {
 	if d := s.served.Load(); d != nil {
 		return d
 	}
@@ -528,7 +526,7 @@ func (s *Server) seal() *discoveryDocs {
 
 // publish builds the documents and the routing table from the resources
 // and makes them what requests see; s.mu is held.
-func (s *Server) publish() *discoveryDocs {
+func (s *server) publish() *discoveryDocs {
 	d := buildDiscovery(s.sortedResources(), s.groups)
 	d.handlers = maps.Clone(s.resources)
 	for _, err := range d.OpenAPIErrors() {
@@ -538,7 +536,7 @@ func (s *Server) publish() *discoveryDocs {
 	return d
 }
 
-func (s *Server) sortedResources() []*resource {
+func (s *server) sortedResources() []*resource {
 	out := make([]*resource, 0, len(s.resources))
 	for _, h := range s.resources {
 		out = append(out, h.r)
@@ -556,7 +554,7 @@ func (s *Server) sortedResources() []*resource {
 	return out
 }
 
-func (s *Server) lookup(group, version, res string) *handler {
+func (s *server) lookup(group, version, res string) *handler {
 	return s.resources[resourceKey{group, version, res}]
 }
 

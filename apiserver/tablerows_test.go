@@ -65,7 +65,7 @@ func TestRowsMatchRendering(t *testing.T) {
 	for _, storage := range []string{codec.MediaTypeJSON, codec.MediaTypeProtobuf, codec.MediaTypeCBOR} {
 		for name, k := range kinds {
 			t.Run(storage+"/"+name, func(t *testing.T) {
-				s := New(Options{StorageMediaType: storage})
+				s := newServer(Options{StorageMediaType: storage})
 				s.Register(k)
 				if err := s.Err(); err != nil {
 					t.Fatal(err)
@@ -159,7 +159,7 @@ func renderSlow(t *testing.T, h *handler, out readOutput, name string, paged boo
 	return buf.Bytes()
 }
 
-func serve(s *Server, method, path, contentType, body string, accept ...string) *httptest.ResponseRecorder {
+func serve(s *server, method, path, contentType, body string, accept ...string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)

@@ -42,7 +42,7 @@ func (l *lateWriter) Flush()                      { l.touch(); l.ResponseRecorde
 // panic handler further up; its request timer must be stopped, not left to
 // write a 504 into a response that has ended.
 func TestTimeoutAfterHandlerPanic(t *testing.T) {
-	s := New(Options{})
+	s := newServer(Options{})
 	const timeout = 20 * time.Millisecond
 	w := &lateWriter{ResponseRecorder: httptest.NewRecorder()}
 	r := httptest.NewRequest(http.MethodGet, "/apis/stable.example.com/v1/widgets", nil)
@@ -72,7 +72,7 @@ func TestTimeoutAfterHandlerPanic(t *testing.T) {
 // and one value for the rest (writer, deadline, what the timer needs): 8
 // allocations, whatever the handler does.
 func TestDeadlineAllocations(t *testing.T) {
-	s := New(Options{})
+	s := newServer(Options{})
 	t.Cleanup(s.Close)
 	r := httptest.NewRequest("GET", "/apis/g/v1/things/x", nil)
 	w := &discardWriter{h: http.Header{}}
@@ -126,7 +126,7 @@ func (s *stuckStore) OptimisticDelete(ctx context.Context, key string, rev int64
 func TestWriteTimeoutBound(t *testing.T) {
 	const bound = 150 * time.Millisecond
 	store := &stuckStore{Interface: memory.New(memory.Options{})}
-	s := New(Options{Storage: store})
+	s := newServer(Options{Storage: store})
 	s.writeTimeout = bound
 	s.Register(Kind{Group: "stable.example.com", Version: "v1", Kind: "BoundThing", Resource: "boundthings",
 		Namespaced: true, New: func() meta.Object { return &boundThing{} }})

@@ -95,7 +95,7 @@ func TestTrackCreateMatchesGeneralPath(t *testing.T) {
 			t.Fatal(err)
 		}
 		sch.XValidations = []schema.Rule{{Rule: "true"}}
-		s := New(Options{RuleEngine: rules})
+		s := newServer(Options{RuleEngine: rules})
 		s.Register(Kind{Group: "stable.example.com", Version: "v1", Kind: "CreatedThing", Resource: "createdthings",
 			Namespaced: true, New: func() meta.Object { return &createdThing{} }, Schema: sch,
 			Subresources: Subresources{Status: status}})

@@ -456,13 +456,8 @@ func deepCopyJSON(v any) any {
 	return v
 }
 
-// StoredVersions returns the versions the objects of a resource are
-// stored in now, sorted, and always the current storage version: when
-// an earlier storage version is no longer among them, no stored object
-// needs it any more (a CustomResourceDefinition's status.storedVersions
-// can drop it). It reads the watch cache at the store's current
-// revision. ok is false when the resource is not registered.
-func (s *Server) StoredVersions(ctx context.Context, group, resource string) (versions []string, ok bool, err error) {
+// StoredVersions is [Server.StoredVersions].
+func (s *server) StoredVersions(ctx context.Context, group, resource string) (versions []string, ok bool, err error) {
 	c, found := s.Cached(group, resource)
 	if !found {
 		return nil, false, nil

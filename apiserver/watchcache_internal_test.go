@@ -25,7 +25,7 @@ func TestWatchCacheOptionsReachTheCache(t *testing.T) {
 			t.Fatalf("%s: add a case for %s", v.Type().Field(i).Name, f.Kind())
 		}
 	}
-	s := New(Options{WatchCache: in})
+	s := newServer(Options{WatchCache: in})
 	out := reflect.ValueOf(s.watchOptions())
 	for i := 0; i < v.NumField(); i++ {
 		name := v.Type().Field(i).Name
