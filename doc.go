@@ -12,7 +12,16 @@
 // apiserver.Server a host builds.
 //
 //	apiserver        the server a host builds: Register kinds, routing,
-//	                 discovery, every verb and subresource, admission
+//	                 every verb and subresource, the write pipeline; its
+//	                 rooms, in the order a request meets them:
+//	  requestinfo    what a request is (path, class, attributes, labels)
+//	  filters        authentication, audit, authorization, in-flight
+//	                 limits and deadlines; Guard.Handler for a host's own
+//	                 endpoints
+//	  health         /livez, /readyz, /healthz and the shutdown sequence
+//	  internal/...   discovery and OpenAPI documents, the self reviews
+//	  admission      the write pipeline's admission step
+//	  observe        what the server reports to metrics and tracing
 //	controllers      the built-in controllers, run by one server at a time:
 //	                 controllers/gc (garbage collection), controllers/namespace
 //	                 (namespace lifecycle and deletion), controllers/leader
