@@ -17,7 +17,7 @@ type Cached struct {
 }
 
 // Cached is [Server.Cached].
-func (s *server) Cached(group, resource string) (Cached, bool) {
+func (s *catalog) Cached(group, resource string) (Cached, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for k, h := range s.resources {

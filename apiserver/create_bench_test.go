@@ -31,12 +31,12 @@ func BenchmarkCreateTyped(b *testing.B) {
 		b.Fatal(err)
 	}
 	s := newServer(Options{})
-	s.Register(Kind{Group: "stable.example.com", Version: "v1", Kind: "BenchWidget", Resource: "benchwidgets",
+	s.kinds.Register(Kind{Group: "stable.example.com", Version: "v1", Kind: "BenchWidget", Resource: "benchwidgets",
 		Namespaced: true, New: func() meta.Object { return &benchWidget{} }, Schema: sch})
-	if err := s.Err(); err != nil {
+	if err := s.kinds.Err(); err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(s.Close)
+	b.Cleanup(s.kinds.Close)
 	const path = "/apis/stable.example.com/v1/namespaces/bench/benchwidgets"
 	b.ReportAllocs()
 	b.ResetTimer()

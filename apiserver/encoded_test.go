@@ -25,11 +25,11 @@ func TestEncodedReadsMatchEncoding(t *testing.T) {
 		for name, k := range map[string]Kind{"typed": typed, "unstructured": untyped} {
 			t.Run(storage+"/"+name, func(t *testing.T) {
 				s := newServer(Options{StorageMediaType: storage})
-				s.Register(k)
-				if err := s.Err(); err != nil {
+				s.kinds.Register(k)
+				if err := s.kinds.Err(); err != nil {
 					t.Fatal(err)
 				}
-				h := s.lookup("rows.example.com", "v1", "things")
+				h := s.kinds.lookup("rows.example.com", "v1", "things")
 				t.Cleanup(h.r.cache.Stop)
 				path := "/apis/rows.example.com/v1/namespaces/ns/things"
 				for _, body := range rowThings {

@@ -49,16 +49,16 @@ type indexFixture struct {
 
 func newIndexFixture(t *testing.T) *indexFixture {
 	s := newServer(Options{})
-	s.Register(Kind{Group: "rows.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
+	s.kinds.Register(Kind{Group: "rows.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
 		New: func() meta.Object { return &rowThing{} },
 		SelectableFields: map[string]func(meta.Object) string{
 			"spec.note":    func(o meta.Object) string { return o.(*rowThing).Spec.Note },
 			"spec.enabled": func(o meta.Object) string { return strconv.FormatBool(o.(*rowThing).Spec.Enabled) },
 		}})
-	if err := s.Err(); err != nil {
+	if err := s.kinds.Err(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(s.lookup("rows.example.com", "v1", "things").r.cache.Stop)
+	t.Cleanup(s.kinds.lookup("rows.example.com", "v1", "things").r.cache.Stop)
 	return &indexFixture{t: t, s: s, rng: rand.New(rand.NewPCG(5, 6)),
 		live: map[string]indexedThing{}, past: map[string][]indexedThing{}}
 }

@@ -166,9 +166,9 @@ func (s *server) serveLongRunning(w http.ResponseWriter, r *http.Request, rec *R
 
 // kindOf names the kind of a registered resource, "" for others.
 func (s *server) kindOf(l *RequestLabels) string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if h := s.lookup(l.Group, l.Version, l.Resource); h != nil {
+	s.kinds.mu.RLock()
+	defer s.kinds.mu.RUnlock()
+	if h := s.kinds.lookup(l.Group, l.Version, l.Resource); h != nil {
 		return h.r.kind.Kind
 	}
 	return ""
@@ -177,10 +177,10 @@ func (s *server) kindOf(l *RequestLabels) string {
 // resourceStats reads every registered resource's watch cache, for the
 // observer.
 func (s *server) resourceStats() []ResourceStats {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	out := make([]ResourceStats, 0, len(s.resources))
-	for _, r := range s.sortedResources() {
+	s.kinds.mu.RLock()
+	defer s.kinds.mu.RUnlock()
+	out := make([]ResourceStats, 0, len(s.kinds.resources))
+	for _, r := range s.kinds.sortedResources() {
 		st := r.cache.Stats()
 		rs := ResourceStats{Group: r.kind.Group, Version: r.kind.Version, Resource: r.kind.Resource,
 			Objects: st.Objects, WindowEvents: st.WindowEvents, Revision: st.Revision}

@@ -14,10 +14,10 @@ import (
 // store directly.
 type guardedStore struct {
 	storage.Interface
-	s *server
+	s *core
 }
 
-func (s *server) guardStore(st storage.Interface) storage.Interface {
+func (s *core) guardStore(st storage.Interface) storage.Interface {
 	return &guardedStore{Interface: st, s: s}
 }
 

@@ -56,10 +56,10 @@ func (s *server) checkStores(r *http.Request) error {
 
 // stores lists the distinct stores of the registered kinds.
 func (s *server) stores() []storage.Interface {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.kinds.mu.RLock()
+	defer s.kinds.mu.RUnlock()
 	out := []storage.Interface{s.opts.Storage}
-	for _, res := range s.sortedResources() {
+	for _, res := range s.kinds.sortedResources() {
 		if !containsStore(out, res.kind.Storage) {
 			out = append(out, res.kind.Storage)
 		}
@@ -82,10 +82,10 @@ func containsStore(list []storage.Interface, st storage.Interface) bool {
 // checkCaches fails while a kind's watch cache has not loaded its first
 // list.
 func (s *server) checkCaches(*http.Request) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.kinds.mu.RLock()
+	defer s.kinds.mu.RUnlock()
 	var pending []string
-	for _, h := range s.resources {
+	for _, h := range s.kinds.resources {
 		if !h.r.cache.Stats().Ready {
 			pending = append(pending, h.r.gr.String())
 		}

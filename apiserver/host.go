@@ -13,7 +13,7 @@ import (
 // Cached returns the reader of the resource of a group registered under
 // any version, and false when none is registered.
 func (s *Server) Cached(group, resource string) (Cached, bool) {
-	return s.s.Cached(group, resource)
+	return s.s.kinds.Cached(group, resource)
 }
 
 // CheckKind reports what Install would refuse in k, without serving it:
@@ -23,18 +23,18 @@ func (s *Server) Cached(group, resource string) (Cached, bool) {
 // CustomResourceDefinition controller arbitrates names between
 // definitions).
 func (s *Server) CheckKind(k Kind) error {
-	return s.s.CheckKind(k)
+	return s.s.kinds.CheckKind(k)
 }
 
 // Close stops the server's watch caches and ends every watch. Requests
 // after Close fail.
 func (s *Server) Close() {
-	s.s.Close()
+	s.s.kinds.Close()
 }
 
 // Err returns every registration error joined (see errors.Join), or nil.
 func (s *Server) Err() error {
-	return s.s.Err()
+	return s.s.kinds.Err()
 }
 
 // Install serves a kind, or replaces one an earlier Install added under
@@ -52,7 +52,7 @@ func (s *Server) Err() error {
 // A kind with Versions is installed in all of them at once, and replaces
 // the earlier Install of its group and resource in every version.
 func (s *Server) Install(k Kind) error {
-	return s.s.Install(k)
+	return s.s.kinds.Install(k)
 }
 
 // NonResourceHandler serves h behind the server's authentication,
@@ -100,7 +100,7 @@ func (s *Server) Patterns() []string {
 // Kind.Versions; registering another version of a kind or resource
 // separately is refused.
 func (s *Server) Register(k Kind) *Server {
-	s.s.Register(k)
+	s.s.kinds.Register(k)
 	return s
 }
 
@@ -121,7 +121,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Served lists the group, version and resource of every served kind,
 // sorted, and whether Install added it.
 func (s *Server) Served() []ServedResource {
-	return s.s.Served()
+	return s.s.kinds.Served()
 }
 
 // Shutdown stops the server gracefully, in kube-apiserver's order:
@@ -150,7 +150,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // can drop it). It reads the watch cache at the store's current
 // revision. ok is false when the resource is not registered.
 func (s *Server) StoredVersions(ctx context.Context, group, resource string) (versions []string, ok bool, err error) {
-	return s.s.StoredVersions(ctx, group, resource)
+	return s.s.kinds.StoredVersions(ctx, group, resource)
 }
 
 // Uninstall stops serving a resource that Install added, in every
@@ -158,11 +158,11 @@ func (s *Server) StoredVersions(ctx context.Context, group, resource string) (ve
 // objects stay in the store. It returns an error for a resource that
 // was registered rather than installed, or is not served.
 func (s *Server) Uninstall(group, resource string) error {
-	return s.s.Uninstall(group, resource)
+	return s.s.kinds.Uninstall(group, resource)
 }
 
 // WatchCounters returns the counts of the server's watch caches (shared
 // event encodings, watchers ended as too slow), for a host's metrics.
 func (s *Server) WatchCounters() *watch.Counters {
-	return s.s.WatchCounters()
+	return s.s.kinds.WatchCounters()
 }

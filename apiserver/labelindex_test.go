@@ -32,12 +32,12 @@ func TestLabelIndex(t *testing.T) {
 	for _, storage := range []string{codec.MediaTypeJSON, codec.MediaTypeCBOR} {
 		t.Run(storage, func(t *testing.T) {
 			s := newServer(Options{StorageMediaType: storage})
-			s.Register(Kind{Group: "rows.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
+			s.kinds.Register(Kind{Group: "rows.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
 				New: func() meta.Object { return &rowThing{} }})
-			if err := s.Err(); err != nil {
+			if err := s.kinds.Err(); err != nil {
 				t.Fatal(err)
 			}
-			h := s.lookup("rows.example.com", "v1", "things")
+			h := s.kinds.lookup("rows.example.com", "v1", "things")
 			r := h.r
 			t.Cleanup(r.cache.Stop)
 			path := "/apis/rows.example.com/v1/namespaces/ns/things"

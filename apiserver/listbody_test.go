@@ -40,12 +40,12 @@ func TestStreamedListsMatchEncodedLists(t *testing.T) {
 	)
 	for _, storage := range []string{codec.MediaTypeJSON, codec.MediaTypeProtobuf} {
 		s := newServer(Options{StorageMediaType: storage})
-		s.Register(Kind{Group: "rows.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
+		s.kinds.Register(Kind{Group: "rows.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
 			New: func() meta.Object { return &rowThing{} }})
-		if err := s.Err(); err != nil {
+		if err := s.kinds.Err(); err != nil {
 			t.Fatal(err)
 		}
-		h := s.lookup("rows.example.com", "v1", "things")
+		h := s.kinds.lookup("rows.example.com", "v1", "things")
 		t.Cleanup(h.r.cache.Stop)
 		path := "/apis/rows.example.com/v1/namespaces/ns/things"
 		for i := range objects {
@@ -203,12 +203,12 @@ func decodeList(t *testing.T, ser codec.Serializer, b []byte) *rowThingList {
 func TestPartialListsMatchRendering(t *testing.T) {
 	const objects = 30
 	s := newServer(Options{})
-	s.Register(Kind{Group: "rows.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
+	s.kinds.Register(Kind{Group: "rows.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,
 		New: func() meta.Object { return &rowThing{} }})
-	if err := s.Err(); err != nil {
+	if err := s.kinds.Err(); err != nil {
 		t.Fatal(err)
 	}
-	h := s.lookup("rows.example.com", "v1", "things")
+	h := s.kinds.lookup("rows.example.com", "v1", "things")
 	t.Cleanup(h.r.cache.Stop)
 	path := "/apis/rows.example.com/v1/namespaces/ns/things"
 	for i := range objects {

@@ -19,7 +19,7 @@ import (
 // routed to, and every request after it sees the new kind everywhere.
 
 // Install is [Server.Install].
-func (s *server) Install(k Kind) error {
+func (s *catalog) Install(k Kind) error {
 	b, err := s.build(k)
 	if err != nil {
 		return fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
@@ -56,7 +56,7 @@ func (s *server) Install(k Kind) error {
 }
 
 // Uninstall is [Server.Uninstall].
-func (s *server) Uninstall(group, resource string) error {
+func (s *catalog) Uninstall(group, resource string) error {
 	s.mu.Lock()
 	var gone []*handler
 	for key, h := range s.resources {
@@ -89,7 +89,7 @@ func (s *server) Uninstall(group, resource string) error {
 
 // dropEmptyGroup forgets a group none of the resources is in; s.mu is
 // held.
-func (s *server) dropEmptyGroup(group string) {
+func (s *catalog) dropEmptyGroup(group string) {
 	for key := range s.resources {
 		if key.group == group {
 			return
@@ -101,7 +101,7 @@ func (s *server) dropEmptyGroup(group string) {
 }
 
 // CheckKind is [Server.CheckKind].
-func (s *server) CheckKind(k Kind) error {
+func (s *catalog) CheckKind(k Kind) error {
 	kinds, err := s.checkVersions(k)
 	if err != nil {
 		return err
@@ -120,7 +120,7 @@ func (s *server) CheckKind(k Kind) error {
 func (s *server) RuleEngine() schema.RuleEngine { return s.opts.RuleEngine }
 
 // Served is [Server.Served].
-func (s *server) Served() []ServedResource {
+func (s *catalog) Served() []ServedResource {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]ServedResource, 0, len(s.resources))

@@ -14,7 +14,7 @@ import (
 // request without one, as most gets are; with one they read it.
 func TestFiltersReadAnEmptyQueryFreely(t *testing.T) {
 	s := newServer(Options{RequestTimeout: time.Minute})
-	t.Cleanup(s.Close)
+	t.Cleanup(s.kinds.Close)
 	read := func(target string) (verb string, timeout time.Duration, class requestinfo.Class) {
 		r := httptest.NewRequest("GET", target, nil)
 		class = requestinfo.Classify(r)

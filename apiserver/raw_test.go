@@ -37,11 +37,11 @@ func TestRawListMatchesEncodedList(t *testing.T) {
 				k.New = func() meta.Object { return &meta.Unstructured{} }
 			}
 			s := newServer(Options{})
-			s.Register(k)
-			if err := s.Err(); err != nil {
+			s.kinds.Register(k)
+			if err := s.kinds.Err(); err != nil {
 				t.Fatal(err)
 			}
-			h := s.lookup("g.example.com", "v1", "things")
+			h := s.kinds.lookup("g.example.com", "v1", "things")
 			r := h.r
 			ctx := context.Background()
 			for i, spec := range []string{`{"a":"<b>&"}`, `{"resourceVersion":"\u0000"}`, `{}`} {

@@ -74,9 +74,9 @@ func (s *server) serveHTTP(r *http.Request, o *served) {
 				"duration", time.Since(start), "userAgent", r.UserAgent())
 		}
 	}()
-	docs := s.seal()
-	if s.broken != nil {
-		s.writeError(rec, r, s.broken)
+	docs := s.kinds.seal()
+	if s.kinds.broken != nil {
+		s.writeError(rec, r, s.kinds.broken)
 		return
 	}
 	out, authed, done := s.guard.Check(rec, r, &o.path)

@@ -159,7 +159,7 @@ type WatchCacheOptions struct {
 }
 
 // watchOptions are the options of the caches of the server's resources.
-func (s *server) watchOptions() watch.Options {
+func (s *catalog) watchOptions() watch.Options {
 	o := s.opts.WatchCache
 	return watch.Options{
 		EventWindow: o.EventWindow, EventWindowDuration: o.EventWindowDuration,
@@ -170,7 +170,7 @@ func (s *server) watchOptions() watch.Options {
 }
 
 // WatchCounters is [Server.WatchCounters].
-func (s *server) WatchCounters() *watch.Counters { return &s.counters }
+func (s *catalog) WatchCounters() *watch.Counters { return &s.counters }
 
 // VersionInfo is the body of /version.
 type VersionInfo struct {
@@ -189,6 +189,18 @@ type VersionInfo struct {
 // Server's, and the rooms under apiserver/ do the rest.
 type server struct {
 	core
+	kinds catalog
+
+	operations
+	spanNames spanNames // of the tracer's request spans
+	reviews   reviews.Handler
+}
+
+// catalog is the server's table of served resources: registering,
+// installing and removing kinds, sealing the table on the first request
+// and publishing what requests see.
+type catalog struct {
+	*core
 
 	mu        sync.RWMutex
 	errs      []error // every registration problem, in order
@@ -198,12 +210,8 @@ type server struct {
 	groups    []string // group names in registration order
 	// served is what requests see: the documents and the routing table,
 	// published whole at sealing and at every Install and Uninstall.
-	served atomic.Pointer[discoveryDocs]
-
-	operations
-	counters  watch.Counters
-	spanNames spanNames // of the tracer's request spans
-	reviews   reviews.Handler
+	served   atomic.Pointer[discoveryDocs]
+	counters watch.Counters
 }
 
 // core is what the handlers of every resource share: the server's
@@ -274,9 +282,9 @@ func newServer(opts Options) *server {
 		opts.MinWatchTimeout = 30 * time.Minute
 	}
 	s := &server{
-		core:      core{opts: opts, log: opts.Logger, codecs: opts.Codecs, clockBase: time.Now(), writeTimeout: filters.MaxWriteTimeout},
-		resources: make(map[resourceKey]*handler),
+		core: core{opts: opts, log: opts.Logger, codecs: opts.Codecs, clockBase: time.Now(), writeTimeout: filters.MaxWriteTimeout},
 	}
+	s.kinds.core, s.kinds.resources = &s.core, make(map[resourceKey]*handler)
 	s.initOperations()
 	s.admission = admission.Chain{Mutating: s.opts.MutatingAdmission, Validating: s.opts.ValidatingAdmission}
 	s.guard = filters.Guard{Authenticator: opts.Authenticator, Authorizer: opts.Authorizer, Audit: opts.Audit,
@@ -292,7 +300,7 @@ var (
 )
 
 // Register is [Server.Register].
-func (s *server) Register(k Kind) {
+func (s *catalog) Register(k Kind) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sealed {
@@ -303,7 +311,7 @@ func (s *server) Register(k Kind) {
 	}
 }
 
-func (s *server) register(k Kind) error {
+func (s *catalog) register(k Kind) error {
 	b, err := s.build(k)
 	if err != nil {
 		return err
@@ -333,7 +341,7 @@ func (b *builtKind) stop() { b.stor.cache.Stop() }
 // build checks a kind completely and compiles it into the handlers of
 // its served versions, whose watch cache is started. It does not touch
 // the server's table of resources.
-func (s *server) build(k Kind) (*builtKind, error) {
+func (s *catalog) build(k Kind) (*builtKind, error) {
 	kinds, served, vs, err := expandVersions(k)
 	if err != nil {
 		return nil, err
@@ -355,7 +363,7 @@ func (s *server) build(k Kind) (*builtKind, error) {
 			r.store = s.guardStore(r.store)
 		}
 		if served[i] {
-			b.handlers = append(b.handlers, &handler{core: &s.core, r: r})
+			b.handlers = append(b.handlers, &handler{core: s.core, r: r})
 		}
 	}
 	return b, nil
@@ -363,7 +371,7 @@ func (s *server) build(k Kind) (*builtKind, error) {
 
 // buildVersion compiles one version of a kind into a resource; stor is
 // the resource of the kind's storage version, nil when k is it.
-func (s *server) buildVersion(k Kind, vs *versionSet, stor *resource) (*resource, error) {
+func (s *catalog) buildVersion(k Kind, vs *versionSet, stor *resource) (*resource, error) {
 	plan, err := s.prepare(&k)
 	if err != nil {
 		return nil, err
@@ -381,7 +389,7 @@ func (s *server) buildVersion(k Kind, vs *versionSet, stor *resource) (*resource
 
 // checkVersions checks a kind in every version, as build does, without
 // building it.
-func (s *server) checkVersions(k Kind) ([]Kind, error) {
+func (s *catalog) checkVersions(k Kind) ([]Kind, error) {
 	kinds, _, _, err := expandVersions(k)
 	if err != nil {
 		return nil, err
@@ -395,7 +403,7 @@ func (s *server) checkVersions(k Kind) ([]Kind, error) {
 }
 
 // prepare checks a kind, fills in its defaults and compiles its schema.
-func (s *server) prepare(k *Kind) (*schemaPlan, error) {
+func (s *catalog) prepare(k *Kind) (*schemaPlan, error) {
 	if err := checkKind(k); err != nil {
 		return nil, err
 	}
@@ -447,7 +455,7 @@ func checkKind(k *Kind) error {
 // time under the same group and resource, in any of its versions; with
 // registeredOnly, kinds installed at run time are not considered. s.mu
 // is held.
-func (s *server) conflicts(k *Kind, live, registeredOnly bool) error {
+func (s *catalog) conflicts(k *Kind, live, registeredOnly bool) error {
 	key := resourceKey{k.Group, k.Version, k.Resource}
 	if h, dup := s.resources[key]; dup && !(live && h.live) {
 		return fmt.Errorf("resource %s is already registered", k.groupResource())
@@ -468,7 +476,7 @@ func (s *server) conflicts(k *Kind, live, registeredOnly bool) error {
 }
 
 // insert adds (or replaces) a resource's handler; s.mu is held.
-func (s *server) insert(h *handler) {
+func (s *catalog) insert(h *handler) {
 	k := &h.r.kind
 	s.resources[resourceKey{k.Group, k.Version, k.Resource}] = h
 	if !contains(s.groups, k.Group) {
@@ -490,7 +498,7 @@ func secondVersion(have, k *Kind) error {
 }
 
 // Close is [Server.Close].
-func (s *server) Close() {
+func (s *catalog) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, h := range s.resources {
@@ -499,7 +507,7 @@ func (s *server) Close() {
 }
 
 // Err is [Server.Err].
-func (s *server) Err() error {
+func (s *catalog) Err() error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return errors.Join(s.errs...)
@@ -507,7 +515,7 @@ func (s *server) Err() error {
 
 // seal freezes registration and builds the discovery and OpenAPI documents
 // on the first request.
-func (s *server) seal() *discoveryDocs {
+func (s *catalog) seal() *discoveryDocs {
 	if d := s.served.Load(); d != nil {
 		return d
 	}
@@ -526,7 +534,7 @@ func (s *server) seal() *discoveryDocs {
 
 // publish builds the documents and the routing table from the resources
 // and makes them what requests see; s.mu is held.
-func (s *server) publish() *discoveryDocs {
+func (s *catalog) publish() *discoveryDocs {
 	d := buildDiscovery(s.sortedResources(), s.groups)
 	d.handlers = maps.Clone(s.resources)
 	for _, err := range d.OpenAPIErrors() {
@@ -536,7 +544,7 @@ func (s *server) publish() *discoveryDocs {
 	return d
 }
 
-func (s *server) sortedResources() []*resource {
+func (s *catalog) sortedResources() []*resource {
 	out := make([]*resource, 0, len(s.resources))
 	for _, h := range s.resources {
 		out = append(out, h.r)
@@ -554,7 +562,7 @@ func (s *server) sortedResources() []*resource {
 	return out
 }
 
-func (s *server) lookup(group, version, res string) *handler {
+func (s *catalog) lookup(group, version, res string) *handler {
 	return s.resources[resourceKey{group, version, res}]
 }
 

@@ -4,6 +4,6 @@ import "context"
 
 // Shutdown is [Server.Shutdown].
 func (s *server) Shutdown(ctx context.Context) error {
-	defer s.Close()
+	defer s.kinds.Close()
 	return s.shutdown.Run(ctx, s.opts.ShutdownDelayDuration)
 }

@@ -66,11 +66,11 @@ func TestRowsMatchRendering(t *testing.T) {
 		for name, k := range kinds {
 			t.Run(storage+"/"+name, func(t *testing.T) {
 				s := newServer(Options{StorageMediaType: storage})
-				s.Register(k)
-				if err := s.Err(); err != nil {
+				s.kinds.Register(k)
+				if err := s.kinds.Err(); err != nil {
 					t.Fatal(err)
 				}
-				h := s.lookup("rows.example.com", "v1", "things")
+				h := s.kinds.lookup("rows.example.com", "v1", "things")
 				r := h.r
 				t.Cleanup(r.cache.Stop)
 				if storage != codec.MediaTypeJSON && name == "typed" && r.storageCodec == nil {

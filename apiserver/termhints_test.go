@@ -127,7 +127,7 @@ func TestTermHints(t *testing.T) {
 // the terms the cache reads from the stored value, escapes included.
 func TestObjectTermsMatchStoredTerms(t *testing.T) {
 	f := newIndexFixture(t)
-	r := f.s.lookup("rows.example.com", "v1", "things").r
+	r := f.s.kinds.lookup("rows.example.com", "v1", "things").r
 	for _, tt := range []struct {
 		labels map[string]string
 		spec   rowThingSpec
@@ -156,7 +156,7 @@ func TestObjectTermsMatchStoredTerms(t *testing.T) {
 // either value; the index they make answers selective lists right.
 func TestWritesHintTheirTerms(t *testing.T) {
 	f := newIndexFixture(t)
-	r := f.s.lookup("rows.example.com", "v1", "things").r
+	r := f.s.kinds.lookup("rows.example.com", "v1", "things").r
 	coll := thingsPath + "namespaces/ns-a/things"
 	f.expect(http.StatusOK, "GET", coll, "") // the cache has listed: it sees every write as an event
 	const n = 5

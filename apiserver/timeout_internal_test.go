@@ -73,7 +73,7 @@ func TestTimeoutAfterHandlerPanic(t *testing.T) {
 // allocations, whatever the handler does.
 func TestDeadlineAllocations(t *testing.T) {
 	s := newServer(Options{})
-	t.Cleanup(s.Close)
+	t.Cleanup(s.kinds.Close)
 	r := httptest.NewRequest("GET", "/apis/g/v1/things/x", nil)
 	w := &discardWriter{h: http.Header{}}
 	serve := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }
@@ -128,14 +128,14 @@ func TestWriteTimeoutBound(t *testing.T) {
 	store := &stuckStore{Interface: memory.New(memory.Options{})}
 	s := newServer(Options{Storage: store})
 	s.writeTimeout = bound
-	s.Register(Kind{Group: "stable.example.com", Version: "v1", Kind: "BoundThing", Resource: "boundthings",
+	s.kinds.Register(Kind{Group: "stable.example.com", Version: "v1", Kind: "BoundThing", Resource: "boundthings",
 		Namespaced: true, New: func() meta.Object { return &boundThing{} }})
-	if err := s.Err(); err != nil {
+	if err := s.kinds.Err(); err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
-	t.Cleanup(s.Close)
+	t.Cleanup(s.kinds.Close)
 	const path = "/apis/stable.example.com/v1/namespaces/default/boundthings"
 	const thing = `{"apiVersion":"stable.example.com/v1","kind":"BoundThing","metadata":{"name":"a"}}`
 	if r, err := http.Post(ts.URL+path, "application/json", strings.NewReader(thing)); err != nil || r.StatusCode != http.StatusCreated {

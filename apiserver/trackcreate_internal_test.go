@@ -96,13 +96,13 @@ func TestTrackCreateMatchesGeneralPath(t *testing.T) {
 		}
 		sch.XValidations = []schema.Rule{{Rule: "true"}}
 		s := newServer(Options{RuleEngine: rules})
-		s.Register(Kind{Group: "stable.example.com", Version: "v1", Kind: "CreatedThing", Resource: "createdthings",
+		s.kinds.Register(Kind{Group: "stable.example.com", Version: "v1", Kind: "CreatedThing", Resource: "createdthings",
 			Namespaced: true, New: func() meta.Object { return &createdThing{} }, Schema: sch,
 			Subresources: Subresources{Status: status}})
-		if err := s.Err(); err != nil {
+		if err := s.kinds.Err(); err != nil {
 			t.Fatal(err)
 		}
-		r := s.lookup("stable.example.com", "v1", "createdthings").r
+		r := s.kinds.lookup("stable.example.com", "v1", "createdthings").r
 		t.Cleanup(r.cache.Stop)
 		return r
 	}

@@ -457,7 +457,7 @@ func deepCopyJSON(v any) any {
 }
 
 // StoredVersions is [Server.StoredVersions].
-func (s *server) StoredVersions(ctx context.Context, group, resource string) (versions []string, ok bool, err error) {
+func (s *catalog) StoredVersions(ctx context.Context, group, resource string) (versions []string, ok bool, err error) {
 	c, found := s.Cached(group, resource)
 	if !found {
 		return nil, false, nil

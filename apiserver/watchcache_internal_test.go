@@ -26,7 +26,7 @@ func TestWatchCacheOptionsReachTheCache(t *testing.T) {
 		}
 	}
 	s := newServer(Options{WatchCache: in})
-	out := reflect.ValueOf(s.watchOptions())
+	out := reflect.ValueOf(s.kinds.watchOptions())
 	for i := 0; i < v.NumField(); i++ {
 		name := v.Type().Field(i).Name
 		got := out.FieldByName(name)
@@ -38,7 +38,7 @@ func TestWatchCacheOptionsReachTheCache(t *testing.T) {
 			t.Errorf("%s = %v, want %v", name, got.Interface(), v.Field(i).Interface())
 		}
 	}
-	if s.watchOptions().Counters != s.WatchCounters() {
+	if s.kinds.watchOptions().Counters != s.kinds.WatchCounters() {
 		t.Error("the caches do not count into Server.WatchCounters")
 	}
 }
