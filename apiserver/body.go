@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
@@ -109,7 +110,7 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 func (s *core) mediaTypesFor(types ...reflect.Type) []string {
 	var out []string
 	for _, mt := range s.codecs.MediaTypes() {
-		if ser, ok := s.codecs.Lookup(mt); ok && supportsAll(ser, types) {
+		if ser, ok := s.codecs.Lookup(mt); ok && responsewriters.SupportsAll(ser, types) {
 			out = append(out, mt)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/openapi"
@@ -282,7 +283,7 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request, legacy, 
 				w.WriteHeader(http.StatusNotModified)
 				return
 			}
-			s.writeRaw(w, http.StatusOK, aggregatedDiscoveryType, aggregated)
+			responsewriters.WriteRaw(w, http.StatusOK, aggregatedDiscoveryType, aggregated)
 			return
 		}
 		if a.Param("as") == "" && (a.Type == "application/json" || a.Type == "*/*" || a.Type == "application/*") {
@@ -290,13 +291,13 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request, legacy, 
 		}
 	}
 	w.Header().Set("Vary", "Accept")
-	s.writeRaw(w, http.StatusOK, legacyDiscoveryType, legacy)
+	responsewriters.WriteRaw(w, http.StatusOK, legacyDiscoveryType, legacy)
 }
 
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request, d *discoveryDocs, key string) {
 	doc, ok := d.openapiDocs[key]
 	if !ok {
-		s.writeRaw(w, http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 page not found\n"))
+		responsewriters.WriteRaw(w, http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 page not found\n"))
 		return
 	}
 	etag := `"` + openapi.Hash(doc) + `"`
@@ -312,7 +313,7 @@ func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request, d *discove
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	s.writeRaw(w, http.StatusOK, "application/json", doc)
+	responsewriters.WriteRaw(w, http.StatusOK, "application/json", doc)
 }
 
 // storageVersionHash is an opaque digest of the stored kind, as

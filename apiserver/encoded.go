@@ -49,7 +49,7 @@ func (h *handler) writeEncodedObject(req *request, ser codec.Serializer, e *watc
 		h.fail(req, err)
 		return
 	}
-	writeBody(req.w, req.r, http.StatusOK, ser.MediaType(), b)
+	h.bodies.Write(req.w, req.r, http.StatusOK, ser.MediaType(), b)
 }
 
 // writeEncodedList writes a page from its items' kept encodings.
@@ -82,21 +82,21 @@ func (h *handler) streamList(req *request, contentType string, lw codec.ListWrit
 		h.fail(req, status.InternalError(err))
 		return
 	}
-	body, buf := newListBody(req.w, req.r, contentType, len(head)+size+len(tail))
+	body, buf := h.bodies.NewList(req.w, req.r, contentType, len(head)+size+len(tail))
 	buf = append(buf, head...)
 	for _, e := range entries {
 		it, err := item(e)
 		if err != nil {
-			body.abort(buf) // made in the first pass: cannot happen
+			body.Abort(buf) // made in the first pass: cannot happen
 			return
 		}
 		buf = lw.AppendListItem(buf, it)
 		var ok bool
-		if buf, ok = body.flush(buf); !ok {
+		if buf, ok = body.Flush(buf); !ok {
 			break
 		}
 	}
-	body.finish(append(buf, tail...))
+	body.Finish(append(buf, tail...))
 }
 
 // writePartialList writes a page as a PartialObjectMetadataList in a

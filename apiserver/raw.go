@@ -104,7 +104,7 @@ func (h *handler) writeRawList(req *request, p *page) {
 		h.fail(req, err)
 		return
 	}
-	body, buf := newListBody(req.w, req.r, codec.MediaTypeJSON, size)
+	body, buf := h.bodies.NewList(req.w, req.r, codec.MediaTypeJSON, size)
 	buf = append(append(buf, head...), '[')
 	for i, e := range p.entries {
 		if i > 0 {
@@ -113,15 +113,15 @@ func (h *handler) writeRawList(req *request, p *page) {
 		if at := (*ats)[i]; at >= 0 {
 			buf = appendSpliced(buf, e.KV, int(at))
 		} else if buf, err = r.appendConvertedJSON(buf, e); err != nil {
-			body.abort(buf) // rawListSize has made every item once
+			body.Abort(buf) // rawListSize has made every item once
 			return
 		}
 		var ok bool
-		if buf, ok = body.flush(buf); !ok {
+		if buf, ok = body.Flush(buf); !ok {
 			break
 		}
 	}
-	body.finish(append(buf, "]}\n"...))
+	body.Finish(append(buf, "]}\n"...))
 }
 
 // spliceBuffer returns a buffer for the splice positions of n items.
@@ -195,7 +195,7 @@ func (h *handler) writeRawObject(req *request, e *watch.Entry) {
 		h.fail(req, err)
 		return
 	}
-	out, done := startBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, len(b)+1)
+	out, done := h.bodies.Start(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, len(b)+1)
 	_, _ = out.Write(b)
 	_, _ = out.Write(newline)
 	done()
@@ -214,7 +214,7 @@ func (h *handler) writeSpliced(req *request, code int, kv *storage.KeyValue, at 
 	head := kv.Value[:at]
 	mid := appendRVField(rv[:0], kv.ModRevision)
 	rest, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])
-	out, done := startBody(req.w, req.r, code, codec.MediaTypeJSON, len(head)+len(mid)+len(rest)+len(mf)+len(tail)+1)
+	out, done := h.bodies.Start(req.w, req.r, code, codec.MediaTypeJSON, len(head)+len(mid)+len(rest)+len(mf)+len(tail)+1)
 	_, _ = out.Write(head)
 	_, _ = out.Write(mid)
 	_, _ = out.Write(rest)
@@ -248,7 +248,7 @@ func (h *handler) writeStored(req *request, code int, obj meta.Object, kv *stora
 			_, end := h.startSpan(req.r.Context(), "encode")
 			buf, err := h.r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 			if err == nil {
-				writeBody(req.w, req.r, code, codec.MediaTypeJSON, append(buf, '\n'))
+				h.bodies.Write(req.w, req.r, code, codec.MediaTypeJSON, append(buf, '\n'))
 				end(nil)
 				return
 			}

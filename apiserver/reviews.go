@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -81,7 +82,7 @@ func (s *Server) decodeReview(r *http.Request, obj meta.Object) error {
 
 // writeReview writes the answered review with 201 Created.
 func (s *Server) writeReview(w http.ResponseWriter, r *http.Request, obj meta.Object) {
-	ser, _, err := s.codecs.Negotiate(r.Header.Get("Accept"), acceptPlain(reflect.TypeOf(obj)))
+	ser, _, err := s.codecs.Negotiate(r.Header.Get("Accept"), responsewriters.AcceptPlain(reflect.TypeOf(obj)))
 	if err != nil {
 		s.writeError(w, r, status.NotAcceptable(s.mediaTypesFor(reflect.TypeOf(obj))))
 		return
@@ -91,7 +92,7 @@ func (s *Server) writeReview(w http.ResponseWriter, r *http.Request, obj meta.Ob
 		s.writeError(w, r, status.InternalError(err))
 		return
 	}
-	writeBody(w, r, http.StatusCreated, ser.MediaType(), buf.Bytes())
+	s.bodies.Write(w, r, http.StatusCreated, ser.MediaType(), buf.Bytes())
 }
 
 // accessReview answers whether the user may do what the review asks.

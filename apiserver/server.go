@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/audit"
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/codec"
@@ -229,6 +230,9 @@ type core struct {
 	watchBufs watchBuffers
 	// listSplices holds the splice positions of raw lists' items.
 	listSplices sync.Pool
+	// bodies writes the bodies of answers, recycling their compressors
+	// and list buffers.
+	bodies responsewriters.Bodies
 	// writeTimeout bounds a write of one object (maxWriteTimeout; tests
 	// shorten it).
 	writeTimeout time.Duration

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -309,7 +310,7 @@ func (h *handler) writeRowList(req *request, out readOutput, p *page) {
 	}
 	// head ends in `[]}`: reopen the array.
 	head = head[:len(head)-2]
-	writeItems(req, out.contentType(), head, p.entries, item)
+	writeItems(&h.bodies, req, out.contentType(), head, p.entries, item)
 }
 
 // writeRowObject writes one entry as a JSON Table of one row or as a
@@ -322,7 +323,7 @@ func (h *handler) writeRowObject(req *request, out readOutput, e *watch.Entry) {
 	}
 	if out.as == asPartial {
 		buf := append(w.appendPartial(nil, e), '\n')
-		writeBody(req.w, req.r, http.StatusOK, out.contentType(), buf)
+		h.bodies.Write(req.w, req.r, http.StatusOK, out.contentType(), buf)
 		return
 	}
 	t := &table{TypeMeta: meta.TypeMeta{Kind: asTable, APIVersion: out.apiVersion},
@@ -333,7 +334,7 @@ func (h *handler) writeRowObject(req *request, out readOutput, e *watch.Entry) {
 		h.fail(req, status.InternalError(err))
 		return
 	}
-	writeItems(req, out.contentType(), head[:len(head)-2], []*watch.Entry{e}, w.appendRow)
+	writeItems(&h.bodies, req, out.contentType(), head[:len(head)-2], []*watch.Entry{e}, w.appendRow)
 }
 
 // writeItems writes a JSON body: head (which opens an array), the entries
@@ -341,8 +342,8 @@ func (h *handler) writeRowObject(req *request, out readOutput, e *watch.Entry) {
 // that fits in one chunk goes out whole with its Content-Length; a larger
 // one is written a chunk at a time as it is made, so that its size is
 // never held in memory.
-func writeItems(req *request, contentType string, head []byte, entries []*watch.Entry, item func([]byte, *watch.Entry) []byte) {
-	body, buf := newListBody(req.w, req.r, contentType, -1)
+func writeItems(bodies *responsewriters.Bodies, req *request, contentType string, head []byte, entries []*watch.Entry, item func([]byte, *watch.Entry) []byte) {
+	body, buf := bodies.NewList(req.w, req.r, contentType, -1)
 	buf = append(buf, head...)
 	for i, e := range entries {
 		if i > 0 {
@@ -350,9 +351,9 @@ func writeItems(req *request, contentType string, head []byte, entries []*watch.
 		}
 		buf = item(buf, e)
 		var ok bool
-		if buf, ok = body.flush(buf); !ok {
+		if buf, ok = body.Flush(buf); !ok {
 			break
 		}
 	}
-	body.finish(append(buf, "]}\n"...))
+	body.Finish(append(buf, "]}\n"...))
 }
