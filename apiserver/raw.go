@@ -6,8 +6,8 @@ import (
 	"math"
 	"net/http"
 	"slices"
-	"strconv"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/splice"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -32,23 +32,7 @@ var rvMarker = []byte(`"resourceVersion":"\u0000"`)
 // only in escapes, but a quote around every key and string, which made
 // bytes.Index stop at each of them.
 func rvMarkerIndex(value []byte) int {
-	return markerIndex(value, 0, rvMarker, len(`"resourceVersion":"`))
-}
-
-// markerIndex is the index of the first marker in value at or after
-// from, found by its backslash, which is at offset slash in the marker.
-func markerIndex(value []byte, from int, marker []byte, slash int) int {
-	for from += slash; from < len(value); {
-		j := bytes.IndexByte(value[from:], '\\')
-		if j < 0 {
-			return -1
-		}
-		if i := from + j - slash; bytes.HasPrefix(value[i:], marker) {
-			return i
-		}
-		from += j + 1
-	}
-	return -1
+	return splice.MarkerIndex(value, 0, rvMarker, len(`"resourceVersion":"`))
 }
 
 // appendJSON appends a stored object as JSON with its resourceVersion.
@@ -69,17 +53,10 @@ func (r *resource) appendJSON(dst []byte, kv *storage.KeyValue) ([]byte, error) 
 func appendSpliced(dst []byte, kv *storage.KeyValue, at int) []byte {
 	dst = slices.Grow(dst, len(kv.Value)+sharedGrowth(kv)+len(`"resourceVersion":""`)+20-len(rvMarker))
 	dst = append(dst, kv.Value[:at]...)
-	dst = appendRVField(dst, kv.ModRevision)
+	dst = splice.AppendRVField(dst, kv.ModRevision)
 	head, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])
 	dst = append(append(dst, head...), mf...)
 	return append(dst, tail...)
-}
-
-// appendRVField appends the resourceVersion field that replaces a stored
-// value's placeholder.
-func appendRVField(dst []byte, rev int64) []byte {
-	dst = append(dst, `"resourceVersion":"`...)
-	return append(strconv.AppendInt(dst, rev, 10), '"')
 }
 
 // writeRawList writes a page as a JSON list straight from the stored
@@ -212,7 +189,7 @@ func (h *handler) writeSpliced(req *request, code int, kv *storage.KeyValue, at 
 	defer end(nil)
 	var rv [48]byte
 	head := kv.Value[:at]
-	mid := appendRVField(rv[:0], kv.ModRevision)
+	mid := splice.AppendRVField(rv[:0], kv.ModRevision)
 	rest, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])
 	out, done := h.bodies.Start(req.w, req.r, code, codec.MediaTypeJSON, len(head)+len(mid)+len(rest)+len(mf)+len(tail)+1)
 	_, _ = out.Write(head)

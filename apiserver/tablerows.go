@@ -107,14 +107,14 @@ var errNoMetadata = errors.New("encoded object has no metadata")
 func (r *resource) appendCells(dst, doc []byte, obj func() (meta.Object, error)) []byte {
 	named := r.kind.namedColumn()
 	if !named {
-		name := lookupRaw(doc, ".metadata.name")
+		name := jsonscan.Lookup(doc, ".metadata.name")
 		if len(name) == 0 || name[0] != '"' {
 			name = []byte(`""`)
 		}
 		dst = append(dst, name...)
 	}
 	if len(r.kind.PrinterColumns) == 0 {
-		created := lookupRaw(doc, ".metadata.creationTimestamp")
+		created := jsonscan.Lookup(doc, ".metadata.creationTimestamp")
 		if created == nil {
 			created = []byte("null")
 		}
@@ -133,7 +133,7 @@ func (r *resource) appendCells(dst, doc []byte, obj func() (meta.Object, error))
 			val, t, isDate = computed(c, obj)
 		} else {
 			var v any
-			if raw := lookupRaw(doc, c.JSONPath); raw != nil && json.Unmarshal(raw, &v) != nil {
+			if raw := jsonscan.Lookup(doc, c.JSONPath); raw != nil && json.Unmarshal(raw, &v) != nil {
 				v = nil
 			}
 			val, t, isDate = cellOf(v, c.Type)

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/splice"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -411,7 +412,7 @@ func appendJSONEvent(dst []byte, typ string, kv *storage.KeyValue, at int) []byt
 	dst = append(dst, typ...)
 	dst = append(dst, `","object":`...)
 	dst = append(dst, kv.Value[:at]...)
-	dst = appendRVField(dst, kv.ModRevision)
+	dst = splice.AppendRVField(dst, kv.ModRevision)
 	head, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])
 	if mf != "" {
 		dst = append(append(dst, head...), mf...)
