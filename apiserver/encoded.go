@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -106,7 +107,7 @@ func (h *handler) streamList(req *request, contentType string, lw codec.ListWrit
 func (h *handler) writePartialList(req *request, out readOutput, lw codec.ListWriter, p *page) {
 	r := h.r
 	key := r.versionKey(partialKey) + ";" + out.ser.MediaType() + ";" + out.apiVersion
-	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: asPartialList, APIVersion: out.apiVersion}, ListMeta: p.meta}
+	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: tables.AsPartialList, APIVersion: out.apiVersion}, ListMeta: p.meta}
 	h.streamList(req, out.contentType(), lw, l, p.entries, func(e *watch.Entry) ([]byte, error) {
 		b, err := e.Encoded(key, func() ([]byte, error) {
 			obj, err := r.object(e)

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -247,7 +248,7 @@ func TestPartialListsMatchRendering(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					out := readOutput{ser: ser, as: asPartialList, apiVersion: "meta.k8s.io/" + v}
+					out := readOutput{ser: ser, as: tables.AsPartialList, apiVersion: "meta.k8s.io/" + v}
 					rendered, err := out.render(h.r, l)
 					if err != nil {
 						t.Fatal(err)
@@ -259,7 +260,7 @@ func TestPartialListsMatchRendering(t *testing.T) {
 					if !bytes.Equal(rec.Body.Bytes(), want.Bytes()) {
 						t.Errorf("%s: GET ?%s as %s: %d bytes differ from the %d of the rendered list", step, q, accept, rec.Body.Len(), want.Len())
 					}
-					var got partialList
+					var got tables.PartialList
 					if _, err := ser.Decode(rec.Body.Bytes(), &got); err != nil {
 						t.Fatalf("decoding: %v", err)
 					}

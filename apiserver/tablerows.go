@@ -1,8 +1,6 @@
 package apiserver
 
 import (
-	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -10,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -27,19 +26,11 @@ import (
 // rowKey is the key of an entry's rowData among its derived values.
 const rowKey = "apiserver/table-row"
 
-// dateHole marks a date cell in rowData.cells: the byte is followed by the
-// time as 8 bytes of Unix seconds and 4 of nanoseconds. Encoded JSON never
-// holds a raw NUL byte, so the mark cannot be confused with a value.
-const (
-	dateHole    = 0
-	dateHoleLen = 1 + 8 + 4
-)
-
 // rowData is what a Table row or a partial object needs of one object
 // version.
 type rowData struct {
 	// cells are the row's cells encoded as JSON and separated by commas,
-	// with a dateHole per date cell.
+	// with a hole per date cell (see tables.AppendDateHole).
 	cells []byte
 	// meta is the encoded metadata when it cannot be spliced from the
 	// stored value; nil when it is kv.Value[metaStart:metaEnd] with the
@@ -136,12 +127,10 @@ func (r *resource) appendCells(dst, doc []byte, obj func() (meta.Object, error))
 			if raw := jsonscan.Lookup(doc, c.JSONPath); raw != nil && json.Unmarshal(raw, &v) != nil {
 				v = nil
 			}
-			val, t, isDate = cellOf(v, c.Type)
+			val, t, isDate = tables.CellOf(v, c.Type)
 		}
 		if isDate {
-			dst = append(dst, dateHole)
-			dst = binary.BigEndian.AppendUint64(dst, uint64(t.Unix()))
-			dst = binary.BigEndian.AppendUint32(dst, uint32(t.Nanosecond()))
+			dst = tables.AppendDateHole(dst, t)
 			continue
 		}
 		b, err := json.Marshal(val)
@@ -176,24 +165,6 @@ func computed(c PrinterColumn, obj func() (meta.Object, error)) (any, time.Time,
 	}
 }
 
-// appendRowCells appends rd's cells with each date rendered as its age
-// at now.
-func appendRowCells(dst []byte, cells []byte, now time.Time) []byte {
-	for {
-		i := bytes.IndexByte(cells, dateHole)
-		if i < 0 || len(cells) < i+dateHoleLen {
-			return append(dst, cells...)
-		}
-		dst = append(dst, cells[:i]...)
-		sec := int64(binary.BigEndian.Uint64(cells[i+1:]))
-		nsec := int64(binary.BigEndian.Uint32(cells[i+9:]))
-		dst = append(dst, '"')
-		dst = appendAge(dst, now.Sub(time.Unix(sec, nsec)))
-		dst = append(dst, '"')
-		cells = cells[i+dateHoleLen:]
-	}
-}
-
 // appendMeta appends the object's metadata as JSON.
 func (rd *rowData) appendMeta(dst []byte, e *watch.Entry) []byte {
 	if rd.rvAt < 0 {
@@ -222,7 +193,7 @@ type rowWriter struct {
 }
 
 func newRowWriter(r *resource, out readOutput) *rowWriter {
-	head, _ := json.Marshal(&meta.TypeMeta{Kind: asPartial, APIVersion: out.apiVersion})
+	head, _ := json.Marshal(&meta.TypeMeta{Kind: tables.AsPartial, APIVersion: out.apiVersion})
 	head = append(head[:len(head)-1], `,"metadata":`...)
 	return &rowWriter{r: r, out: out, now: time.Now(), partial: head}
 }
@@ -235,7 +206,7 @@ func (w *rowWriter) prepare(entries []*watch.Entry) error {
 		if _, err := w.r.row(e); err != nil {
 			return err
 		}
-		if w.out.include == includeObjectFull && !w.r.spliceable(e.KV) {
+		if w.out.include == tables.IncludeObjectFull && !w.r.spliceable(e.KV) {
 			if _, err := w.r.object(e); err != nil {
 				return err
 			}
@@ -256,13 +227,13 @@ func (w *rowWriter) appendPartial(dst []byte, e *watch.Entry) []byte {
 func (w *rowWriter) appendRow(dst []byte, e *watch.Entry) []byte {
 	rd, _ := w.r.row(e) // prepared
 	dst = append(dst, `{"cells":[`...)
-	dst = appendRowCells(dst, rd.cells, w.now)
+	dst = tables.AppendCells(dst, rd.cells, w.now)
 	dst = append(dst, ']')
 	switch w.out.include {
-	case includeObjectMeta:
+	case tables.IncludeObjectMeta:
 		dst = append(dst, `,"object":`...)
 		dst = w.appendPartial(dst, e)
-	case includeObjectFull:
+	case tables.IncludeObjectFull:
 		dst = append(dst, `,"object":`...)
 		dst = w.appendObject(dst, e)
 	default: // None: null, as kube-apiserver sends it
@@ -296,13 +267,13 @@ func (h *handler) writeRowList(req *request, out readOutput, p *page) {
 	var head []byte
 	var err error
 	item := w.appendRow
-	if out.as == asTable {
-		head, err = json.Marshal(&table{TypeMeta: meta.TypeMeta{Kind: asTable, APIVersion: out.apiVersion},
-			ListMeta: p.meta, ColumnDefinitions: h.r.columns(), Rows: []tableRow{}})
+	if out.as == tables.AsTable {
+		head, err = json.Marshal(&tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: out.apiVersion},
+			ListMeta: p.meta, ColumnDefinitions: h.r.columns(), Rows: []tables.Row{}})
 	} else {
 		item = w.appendPartial
-		head, err = json.Marshal(&partialList{TypeMeta: meta.TypeMeta{Kind: asPartialList, APIVersion: out.apiVersion},
-			ListMeta: p.meta, Items: []partialObject{}})
+		head, err = json.Marshal(&tables.PartialList{TypeMeta: meta.TypeMeta{Kind: tables.AsPartialList, APIVersion: out.apiVersion},
+			ListMeta: p.meta, Items: []tables.PartialObject{}})
 	}
 	if err != nil {
 		h.fail(req, status.InternalError(err))
@@ -321,13 +292,13 @@ func (h *handler) writeRowObject(req *request, out readOutput, e *watch.Entry) {
 		h.fail(req, err)
 		return
 	}
-	if out.as == asPartial {
+	if out.as == tables.AsPartial {
 		buf := append(w.appendPartial(nil, e), '\n')
 		h.bodies.Write(req.w, req.r, http.StatusOK, out.contentType(), buf)
 		return
 	}
-	t := &table{TypeMeta: meta.TypeMeta{Kind: asTable, APIVersion: out.apiVersion},
-		ColumnDefinitions: h.r.columns(), Rows: []tableRow{}}
+	t := &tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: out.apiVersion},
+		ColumnDefinitions: h.r.columns(), Rows: []tables.Row{}}
 	t.ListMeta.ResourceVersion = strconv.FormatInt(e.KV.ModRevision, 10)
 	head, err := json.Marshal(t)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/internal/splice"
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -371,7 +372,7 @@ func (ws *watchStream) event(ev watch.Event) error {
 // definitions go with its first only, as kube-apiserver sends them, so
 // later events are rendered, and shared between streams, without.
 func (ws *watchStream) tableEventSent() {
-	if ws.out.as == asTable && !ws.out.noHeaders {
+	if ws.out.as == tables.AsTable && !ws.out.noHeaders {
 		ws.out.noHeaders = true
 		ws.key += ";noHeaders"
 	}
