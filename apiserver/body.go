@@ -108,13 +108,7 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 // mediaTypesFor lists the registered media types that can carry values of
 // every given type.
 func (s *core) mediaTypesFor(types ...reflect.Type) []string {
-	var out []string
-	for _, mt := range s.codecs.MediaTypes() {
-		if ser, ok := s.codecs.Lookup(mt); ok && responsewriters.SupportsAll(ser, types) {
-			out = append(out, mt)
-		}
-	}
-	return out
+	return responsewriters.MediaTypesFor(s.codecs, types...)
 }
 
 // blank reports whether body is empty or only white space, without

@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"bytes"
 	"net/http"
 	"reflect"
 	"strings"
@@ -21,11 +20,7 @@ func (h *handler) negotiate(req *request, v any) (codec.Serializer, codec.MediaT
 	if _, isList := v.(*meta.List); isList {
 		types = append(types, reflect.TypeOf(h.r.newObject()))
 	}
-	ser, mt, err := h.codecs.Negotiate(req.r.Header.Get("Accept"), responsewriters.AcceptPlain(types...))
-	if err != nil {
-		return nil, mt, status.NotAcceptable(h.mediaTypesFor(types...))
-	}
-	return ser, mt, nil
+	return responsewriters.Negotiate(h.codecs, req.r.Header.Get("Accept"), types...)
 }
 
 // writeObject encodes one object (or list, or Status) in the negotiated
@@ -43,12 +38,9 @@ func (h *handler) writeObject(req *request, code int, obj any) {
 func (h *handler) writeEncoded(req *request, code int, ser codec.Serializer, contentType string, v any) {
 	_, end := h.startSpan(req.r.Context(), "encode")
 	defer end(nil)
-	var buf bytes.Buffer
-	if err := ser.Encode(&buf, v); err != nil {
+	if err := h.bodies.WriteEncoded(req.w, req.r, code, ser, contentType, v); err != nil {
 		h.fail(req, status.InternalError(err))
-		return
 	}
-	h.bodies.Write(req.w, req.r, code, contentType, buf.Bytes())
 }
 
 var statusType = reflect.TypeOf(&meta.Status{})

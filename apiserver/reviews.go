@@ -82,17 +82,14 @@ func (s *Server) decodeReview(r *http.Request, obj meta.Object) error {
 
 // writeReview writes the answered review with 201 Created.
 func (s *Server) writeReview(w http.ResponseWriter, r *http.Request, obj meta.Object) {
-	ser, _, err := s.codecs.Negotiate(r.Header.Get("Accept"), responsewriters.AcceptPlain(reflect.TypeOf(obj)))
+	ser, _, err := responsewriters.Negotiate(s.codecs, r.Header.Get("Accept"), reflect.TypeOf(obj))
 	if err != nil {
-		s.writeError(w, r, status.NotAcceptable(s.mediaTypesFor(reflect.TypeOf(obj))))
+		s.writeError(w, r, err)
 		return
 	}
-	var buf bytes.Buffer
-	if err := ser.Encode(&buf, obj); err != nil {
+	if err := s.bodies.WriteEncoded(w, r, http.StatusCreated, ser, ser.MediaType(), obj); err != nil {
 		s.writeError(w, r, status.InternalError(err))
-		return
 	}
-	s.bodies.Write(w, r, http.StatusCreated, ser.MediaType(), buf.Bytes())
 }
 
 // accessReview answers whether the user may do what the review asks.

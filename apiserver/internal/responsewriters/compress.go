@@ -1,12 +1,15 @@
 package responsewriters
 
 import (
+	"bytes"
 	"compress/gzip"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/kapi-dev/kapi/codec"
 )
 
 // GzipThreshold is the body size above which a response is compressed
@@ -89,4 +92,15 @@ func acceptsGzip(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// WriteEncoded encodes v with ser and writes it as Write does. It
+// reports an error of the encoding, when nothing has been written.
+func (b *Bodies) WriteEncoded(w http.ResponseWriter, r *http.Request, code int, ser codec.Serializer, contentType string, v any) error {
+	var buf bytes.Buffer
+	if err := ser.Encode(&buf, v); err != nil {
+		return err
+	}
+	b.Write(w, r, code, contentType, buf.Bytes())
+	return nil
 }
