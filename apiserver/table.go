@@ -205,28 +205,11 @@ func (c PrinterColumn) describe() string {
 }
 
 func (o readOutput) row(r *resource, obj meta.Object) (tables.Row, error) {
-	m := obj.GetObjectMeta()
-	var row tables.Row
-	if !r.kind.namedColumn() {
-		row.Cells = append(row.Cells, m.Name)
-	}
-	if len(r.kind.PrinterColumns) == 0 {
-		row.Cells = append(row.Cells, m.CreationTimestamp)
-	} else {
-		var doc map[string]any
-		for _, c := range r.kind.PrinterColumns {
-			if c.Cell != nil {
-				row.Cells = append(row.Cells, tables.ComputedCell(c.Cell(obj)))
-				continue
-			}
-			if doc == nil {
-				var err error
-				if doc, err = tables.ToMap(obj); err != nil {
-					return row, status.InternalError(err)
-				}
-			}
-			row.Cells = append(row.Cells, tables.Cell(tables.LookupPath(doc, c.JSONPath), c.Type))
-		}
+	var specs [maxStackColumns]tables.Spec
+	cells, err := r.kind.printer(specs[:0]).Cells(obj)
+	row := tables.Row{Cells: cells}
+	if err != nil {
+		return row, err
 	}
 	switch o.include {
 	case tables.IncludeObjectMeta:
@@ -236,6 +219,19 @@ func (o readOutput) row(r *resource, obj meta.Object) (tables.Row, error) {
 	}
 	return row, nil
 }
+
+// printer is how rows print the kind's objects, its columns appended to
+// specs: callers pass an array of maxStackColumns on their stack, which
+// holds the columns of every kind but the widest without allocating.
+func (k *Kind) printer(specs []tables.Spec) tables.Printer {
+	for _, c := range k.PrinterColumns {
+		specs = append(specs, tables.Spec{Type: c.Type, JSONPath: c.JSONPath, Cell: c.Cell})
+	}
+	return tables.Printer{Named: k.namedColumn(), Columns: specs}
+}
+
+// maxStackColumns is how many columns' specs a row keeps on its stack.
+const maxStackColumns = 16
 
 // namedColumn reports whether one of the kind's columns is the name.
 func (k *Kind) namedColumn() bool {

@@ -85,85 +85,12 @@ func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
 		}
 		rd.meta = doc[s:end:end]
 	}
-	rd.cells = r.appendCells(nil, doc, func() (meta.Object, error) { return r.object(e) })
+	var specs [maxStackColumns]tables.Spec
+	rd.cells = r.kind.printer(specs[:0]).AppendCells(nil, doc, func() (meta.Object, error) { return r.object(e) })
 	return rd, nil
 }
 
 var errNoMetadata = errors.New("encoded object has no metadata")
-
-// appendCells appends the row's cells of the JSON object doc: the name
-// (unless a column of the kind is the name), then the kind's columns or
-// the creation time. Computed columns (PrinterColumn.Cell) read the
-// decoded object obj returns.
-func (r *resource) appendCells(dst, doc []byte, obj func() (meta.Object, error)) []byte {
-	named := r.kind.namedColumn()
-	if !named {
-		name := jsonscan.Lookup(doc, ".metadata.name")
-		if len(name) == 0 || name[0] != '"' {
-			name = []byte(`""`)
-		}
-		dst = append(dst, name...)
-	}
-	if len(r.kind.PrinterColumns) == 0 {
-		created := jsonscan.Lookup(doc, ".metadata.creationTimestamp")
-		if created == nil {
-			created = []byte("null")
-		}
-		return append(append(dst, ','), created...)
-	}
-	for i, c := range r.kind.PrinterColumns {
-		if i > 0 || !named {
-			dst = append(dst, ',')
-		}
-		var (
-			val    any
-			t      time.Time
-			isDate bool
-		)
-		if c.Cell != nil {
-			val, t, isDate = computed(c, obj)
-		} else {
-			var v any
-			if raw := jsonscan.Lookup(doc, c.JSONPath); raw != nil && json.Unmarshal(raw, &v) != nil {
-				v = nil
-			}
-			val, t, isDate = tables.CellOf(v, c.Type)
-		}
-		if isDate {
-			dst = tables.AppendDateHole(dst, t)
-			continue
-		}
-		b, err := json.Marshal(val)
-		if err != nil {
-			b = []byte("null")
-		}
-		dst = append(dst, b...)
-	}
-	return dst
-}
-
-// computed is the cell of a computed column: times become dates (ages),
-// zero times <unknown>.
-func computed(c PrinterColumn, obj func() (meta.Object, error)) (any, time.Time, bool) {
-	o, err := obj()
-	if err != nil {
-		return nil, time.Time{}, false
-	}
-	switch v := c.Cell(o).(type) {
-	case meta.Time:
-		if v.IsZero() {
-			return "<unknown>", time.Time{}, false
-		}
-		return nil, v.Time, true
-	case meta.MicroTime:
-		if v.IsZero() {
-			return "<unknown>", time.Time{}, false
-		}
-		return nil, v.Time, true
-	default:
-		return v, time.Time{}, false
-	}
-}
 
 // appendMeta appends the object's metadata as JSON.
 func (rd *rowData) appendMeta(dst []byte, e *watch.Entry) []byte {
@@ -227,7 +154,7 @@ func (w *rowWriter) appendPartial(dst []byte, e *watch.Entry) []byte {
 func (w *rowWriter) appendRow(dst []byte, e *watch.Entry) []byte {
 	rd, _ := w.r.row(e) // prepared
 	dst = append(dst, `{"cells":[`...)
-	dst = tables.AppendCells(dst, rd.cells, w.now)
+	dst = tables.AppendAged(dst, rd.cells, w.now)
 	dst = append(dst, ']')
 	switch w.out.include {
 	case tables.IncludeObjectMeta:

@@ -8,7 +8,7 @@ import (
 
 // A row's cells are kept encoded, as JSON separated by commas, once per
 // object version. Only a date cell depends on the time of the request:
-// it is kept as a hole holding the time, which AppendCells renders as
+// it is kept as a hole holding the time, which AppendAged renders as
 // the age at the request's time.
 
 // dateHole marks a date cell in encoded cells: the byte is followed by
@@ -26,9 +26,9 @@ func AppendDateHole(dst []byte, t time.Time) []byte {
 	return binary.BigEndian.AppendUint32(dst, uint32(t.Nanosecond()))
 }
 
-// AppendCells appends encoded cells with each date rendered as its age
+// AppendAged appends encoded cells with each date rendered as its age
 // at now.
-func AppendCells(dst []byte, cells []byte, now time.Time) []byte {
+func AppendAged(dst []byte, cells []byte, now time.Time) []byte {
 	for {
 		i := bytes.IndexByte(cells, dateHole)
 		if i < 0 || len(cells) < i+dateHoleLen {
