@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
@@ -108,13 +109,7 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 // mediaTypesFor lists the registered media types that can carry values of
 // every given type.
 func (s *core) mediaTypesFor(types ...reflect.Type) []string {
-	var out []string
-	for _, mt := range s.codecs.MediaTypes() {
-		if ser, ok := s.codecs.Lookup(mt); ok && supportsAll(ser, types) {
-			out = append(out, mt)
-		}
-	}
-	return out
+	return responsewriters.MediaTypesFor(s.codecs, types...)
 }
 
 // blank reports whether body is empty or only white space, without

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -45,7 +46,7 @@ func (h *handler) deleteCollection(req *request) {
 	head := &meta.List{TypeMeta: meta.TypeMeta{Kind: h.r.listKind, APIVersion: h.r.apiVersion},
 		ListMeta: meta.ListMeta{ResourceVersion: p.meta.ResourceVersion}, Items: []meta.Object{}}
 	w := &write{h: h, req: req, dryRun: dry, deleteOptions: &opts}
-	if ser.MediaType() == codec.MediaTypeJSON && storedSize(p.entries) > streamThreshold {
+	if ser.MediaType() == codec.MediaTypeJSON && storedSize(p.entries) > responsewriters.StreamThreshold {
 		h.streamDeleted(req, w, head, p.entries)
 		return
 	}
@@ -125,7 +126,7 @@ func (h *handler) streamDeleted(req *request, w *write, head *meta.List, entries
 		}
 		item.Truncate(item.Len() - 1) // the Encoder's newline
 		if out == nil {
-			out, done = startBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, -1)
+			out, done = h.bodies.Start(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, -1)
 		}
 		_, err := out.Write(item.Bytes())
 		return err
@@ -138,7 +139,7 @@ func (h *handler) streamDeleted(req *request, w *write, head *meta.List, entries
 		panic(http.ErrAbortHandler)
 	}
 	if out == nil {
-		out, done = startBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, -1)
+		out, done = h.bodies.Start(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, -1)
 		_, _ = out.Write(prefix)
 	}
 	_, _ = out.Write([]byte("]}\n"))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -49,7 +50,7 @@ func (h *handler) writeEncodedObject(req *request, ser codec.Serializer, e *watc
 		h.fail(req, err)
 		return
 	}
-	writeBody(req.w, req.r, http.StatusOK, ser.MediaType(), b)
+	h.bodies.Write(req.w, req.r, http.StatusOK, ser.MediaType(), b)
 }
 
 // writeEncodedList writes a page from its items' kept encodings.
@@ -82,21 +83,21 @@ func (h *handler) streamList(req *request, contentType string, lw codec.ListWrit
 		h.fail(req, status.InternalError(err))
 		return
 	}
-	body, buf := newListBody(req.w, req.r, contentType, len(head)+size+len(tail))
+	body, buf := h.bodies.NewList(req.w, req.r, contentType, len(head)+size+len(tail))
 	buf = append(buf, head...)
 	for _, e := range entries {
 		it, err := item(e)
 		if err != nil {
-			body.abort(buf) // made in the first pass: cannot happen
+			body.Abort(buf) // made in the first pass: cannot happen
 			return
 		}
 		buf = lw.AppendListItem(buf, it)
 		var ok bool
-		if buf, ok = body.flush(buf); !ok {
+		if buf, ok = body.Flush(buf); !ok {
 			break
 		}
 	}
-	body.finish(append(buf, tail...))
+	body.Finish(append(buf, tail...))
 }
 
 // writePartialList writes a page as a PartialObjectMetadataList in a
@@ -106,7 +107,7 @@ func (h *handler) streamList(req *request, contentType string, lw codec.ListWrit
 func (h *handler) writePartialList(req *request, out readOutput, lw codec.ListWriter, p *page) {
 	r := h.r
 	key := r.versionKey(partialKey) + ";" + out.ser.MediaType() + ";" + out.apiVersion
-	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: asPartialList, APIVersion: out.apiVersion}, ListMeta: p.meta}
+	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: tables.AsPartialList, APIVersion: out.apiVersion}, ListMeta: p.meta}
 	h.streamList(req, out.contentType(), lw, l, p.entries, func(e *watch.Entry) ([]byte, error) {
 		b, err := e.Encoded(key, func() ([]byte, error) {
 			obj, err := r.object(e)

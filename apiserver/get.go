@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -32,15 +33,15 @@ func (h *handler) get(req *request) {
 	}
 	if out.ser.MediaType() == codec.MediaTypeJSON {
 		switch out.as {
-		case transformNone:
+		case tables.TransformNone:
 			h.writeRawObject(req, resp.Entry)
 			return
-		case asTable, asPartial:
+		case tables.AsTable, tables.AsPartial:
 			h.writeRowObject(req, out, resp.Entry)
 			return
 		}
 	}
-	if _, ok := out.ser.(codec.ListWriter); ok && out.as == transformNone {
+	if _, ok := out.ser.(codec.ListWriter); ok && out.as == tables.TransformNone {
 		h.writeEncodedObject(req, out.ser, resp.Entry)
 		return
 	}

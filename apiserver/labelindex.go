@@ -49,7 +49,7 @@ func jsonLabels(v []byte, add func(k, v string)) bool {
 	if !ok {
 		return true // no labels
 	}
-	return eachString(md[ls:le], add)
+	return jsonscan.EachString(md[ls:le], add)
 }
 
 func labelTerm(k, v string) string { return k + "=" + v }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -40,20 +41,20 @@ func (h *handler) list(req *request) {
 	}
 	if out.ser.MediaType() == codec.MediaTypeJSON {
 		switch out.as {
-		case transformNone:
+		case tables.TransformNone:
 			h.writeRawList(req, p)
 			return
-		case asTable, asPartialList:
+		case tables.AsTable, tables.AsPartialList:
 			h.writeRowList(req, out, p)
 			return
 		}
 	}
 	if lw, ok := out.ser.(codec.ListWriter); ok {
 		switch out.as {
-		case transformNone:
+		case tables.TransformNone:
 			h.writeEncodedList(req, out.ser, lw, p)
 			return
-		case asPartialList:
+		case tables.AsPartialList:
 			h.writePartialList(req, out, lw, p)
 			return
 		}

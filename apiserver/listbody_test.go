@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -36,7 +38,7 @@ type rowThingList struct {
 func TestStreamedListsMatchEncodedLists(t *testing.T) {
 	const (
 		objects = 24
-		pad     = 2 * streamChunk / objects // the whole list is 2 chunks
+		pad     = 2 * responsewriters.StreamChunk / objects // the whole list is 2 chunks
 	)
 	for _, storage := range []string{codec.MediaTypeJSON, codec.MediaTypeProtobuf} {
 		s := newServer(Options{StorageMediaType: storage})
@@ -142,7 +144,7 @@ func getList(t *testing.T, u, mt string, gz bool) []byte {
 		}
 		return body
 	}
-	if gz && len(body) > gzipThreshold {
+	if gz && len(body) > responsewriters.GzipThreshold {
 		t.Errorf("a list of %d bytes was not gzipped", len(body))
 	}
 	if cl := resp.Header.Get("Content-Length"); cl != strconv.Itoa(len(body)) {
@@ -213,7 +215,7 @@ func TestPartialListsMatchRendering(t *testing.T) {
 	path := "/apis/rows.example.com/v1/namespaces/ns/things"
 	for i := range objects {
 		body := fmt.Sprintf(`{"apiVersion":"rows.example.com/v1","kind":"Thing","metadata":{"name":"t%03d","labels":{"i":"%d"},"annotations":{"pad":%q}},"spec":{"note":"n"}}`,
-			i, i, strings.Repeat("p", 2*streamChunk/objects))
+			i, i, strings.Repeat("p", 2*responsewriters.StreamChunk/objects))
 		if rec := serve(s, "POST", path, "application/json", body); rec.Code != http.StatusCreated {
 			t.Fatalf("create: %d %s", rec.Code, rec.Body)
 		}
@@ -246,7 +248,7 @@ func TestPartialListsMatchRendering(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					out := readOutput{ser: ser, as: asPartialList, apiVersion: "meta.k8s.io/" + v}
+					out := readOutput{ser: ser, as: tables.AsPartialList, apiVersion: "meta.k8s.io/" + v}
 					rendered, err := out.render(h.r, l)
 					if err != nil {
 						t.Fatal(err)
@@ -258,7 +260,7 @@ func TestPartialListsMatchRendering(t *testing.T) {
 					if !bytes.Equal(rec.Body.Bytes(), want.Bytes()) {
 						t.Errorf("%s: GET ?%s as %s: %d bytes differ from the %d of the rendered list", step, q, accept, rec.Body.Len(), want.Len())
 					}
-					var got partialList
+					var got tables.PartialList
 					if _, err := ser.Decode(rec.Body.Bytes(), &got); err != nil {
 						t.Fatalf("decoding: %v", err)
 					}

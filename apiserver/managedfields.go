@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"unicode"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/splice"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
@@ -296,7 +297,7 @@ func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.Key
 			changed = true
 		}
 	}
-	if !changed || pre != nil && !maySplice(pre, cur.Value) {
+	if !changed || pre != nil && !splice.MaySplice(pre, cur.Value) {
 		// The object changed elsewhere: its value, whatever the times,
 		// is not the stored one.
 		return false

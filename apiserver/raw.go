@@ -6,8 +6,8 @@ import (
 	"math"
 	"net/http"
 	"slices"
-	"strconv"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/splice"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -83,23 +83,7 @@ var rvMarker = []byte(`"resourceVersion":"\u0000"`)
 // only in escapes, but a quote around every key and string, which made
 // bytes.Index stop at each of them.
 func rvMarkerIndex(value []byte) int {
-	return markerIndex(value, 0, rvMarker, len(`"resourceVersion":"`))
-}
-
-// markerIndex is the index of the first marker in value at or after
-// from, found by its backslash, which is at offset slash in the marker.
-func markerIndex(value []byte, from int, marker []byte, slash int) int {
-	for from += slash; from < len(value); {
-		j := bytes.IndexByte(value[from:], '\\')
-		if j < 0 {
-			return -1
-		}
-		if i := from + j - slash; bytes.HasPrefix(value[i:], marker) {
-			return i
-		}
-		from += j + 1
-	}
-	return -1
+	return splice.MarkerIndex(value, 0, rvMarker, len(`"resourceVersion":"`))
 }
 
 // appendJSON appends a stored object as JSON with its resourceVersion.
@@ -120,17 +104,10 @@ func (r *resource) appendJSON(dst []byte, kv *storage.KeyValue) ([]byte, error) 
 func appendSpliced(dst []byte, kv *storage.KeyValue, at int) []byte {
 	dst = slices.Grow(dst, len(kv.Value)+sharedGrowth(kv)+len(`"resourceVersion":""`)+20-len(rvMarker))
 	dst = append(dst, kv.Value[:at]...)
-	dst = appendRVField(dst, kv.ModRevision)
+	dst = splice.AppendRVField(dst, kv.ModRevision)
 	head, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])
 	dst = append(append(dst, head...), mf...)
 	return append(dst, tail...)
-}
-
-// appendRVField appends the resourceVersion field that replaces a stored
-// value's placeholder.
-func appendRVField(dst []byte, rev int64) []byte {
-	dst = append(dst, `"resourceVersion":"`...)
-	return append(strconv.AppendInt(dst, rev, 10), '"')
 }
 
 // writeRawList writes a page as a JSON list straight from the stored
@@ -155,7 +132,7 @@ func (h *handler) writeRawList(req *request, p *page) {
 		h.fail(req, err)
 		return
 	}
-	body, buf := newListBody(req.w, req.r, codec.MediaTypeJSON, size)
+	body, buf := h.bodies.NewList(req.w, req.r, codec.MediaTypeJSON, size)
 	buf = append(append(buf, head...), '[')
 	for i, e := range p.entries {
 		if i > 0 {
@@ -164,15 +141,15 @@ func (h *handler) writeRawList(req *request, p *page) {
 		if at := (*ats)[i]; at >= 0 {
 			buf = appendSpliced(buf, e.KV, int(at))
 		} else if buf, err = r.appendConvertedJSON(buf, e); err != nil {
-			body.abort(buf) // rawListSize has made every item once
+			body.Abort(buf) // rawListSize has made every item once
 			return
 		}
 		var ok bool
-		if buf, ok = body.flush(buf); !ok {
+		if buf, ok = body.Flush(buf); !ok {
 			break
 		}
 	}
-	body.finish(append(buf, "]}\n"...))
+	body.Finish(append(buf, "]}\n"...))
 }
 
 // spliceBuffer returns a buffer for the splice positions of n items.
@@ -246,7 +223,7 @@ func (h *handler) writeRawObject(req *request, e *watch.Entry) {
 		h.fail(req, err)
 		return
 	}
-	out, done := startBody(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, len(b)+1)
+	out, done := h.bodies.Start(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, len(b)+1)
 	_, _ = out.Write(b)
 	_, _ = out.Write(newline)
 	done()
@@ -263,9 +240,9 @@ func (h *handler) writeSpliced(req *request, code int, kv *storage.KeyValue, at 
 	defer end(nil)
 	var rv [48]byte
 	head := kv.Value[:at]
-	mid := appendRVField(rv[:0], kv.ModRevision)
+	mid := splice.AppendRVField(rv[:0], kv.ModRevision)
 	rest, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])
-	out, done := startBody(req.w, req.r, code, codec.MediaTypeJSON, len(head)+len(mid)+len(rest)+len(mf)+len(tail)+1)
+	out, done := h.bodies.Start(req.w, req.r, code, codec.MediaTypeJSON, len(head)+len(mid)+len(rest)+len(mf)+len(tail)+1)
 	_, _ = out.Write(head)
 	_, _ = out.Write(mid)
 	_, _ = out.Write(rest)
@@ -299,7 +276,7 @@ func (h *handler) writeStored(req *request, code int, obj meta.Object, kv *stora
 			_, end := h.startSpan(req.r.Context(), "encode")
 			buf, err := h.r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 			if err == nil {
-				writeBody(req.w, req.r, code, codec.MediaTypeJSON, append(buf, '\n'))
+				h.bodies.Write(req.w, req.r, code, codec.MediaTypeJSON, append(buf, '\n'))
 				end(nil)
 				return
 			}

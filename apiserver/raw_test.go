@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
 	"github.com/kapi-dev/kapi/storage"
@@ -27,8 +28,8 @@ type rawThing struct {
 func TestRawListMatchesEncodedList(t *testing.T) {
 	for _, tc := range []struct {
 		unstructured bool
-		pad          int // bytes of annotation per object: above streamThreshold in all, the list is streamed
-	}{{false, 0}, {true, 0}, {false, streamThreshold / 2}, {true, streamThreshold / 2}} {
+		pad          int // bytes of annotation per object: above responsewriters.StreamThreshold in all, the list is streamed
+	}{{false, 0}, {true, 0}, {false, responsewriters.StreamThreshold / 2}, {true, responsewriters.StreamThreshold / 2}} {
 		unstructured := tc.unstructured
 		t.Run(fmt.Sprintf("unstructured=%v,pad=%d", unstructured, tc.pad), func(t *testing.T) {
 			k := Kind{Group: "g.example.com", Version: "v1", Kind: "Thing", Resource: "things", Namespaced: true,

@@ -1,12 +1,11 @@
 package apiserver
 
 import (
-	"bytes"
 	"net/http"
 	"reflect"
-	"strconv"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -21,29 +20,7 @@ func (h *handler) negotiate(req *request, v any) (codec.Serializer, codec.MediaT
 	if _, isList := v.(*meta.List); isList {
 		types = append(types, reflect.TypeOf(h.r.newObject()))
 	}
-	ser, mt, err := h.codecs.Negotiate(req.r.Header.Get("Accept"), acceptPlain(types...))
-	if err != nil {
-		return nil, mt, status.NotAcceptable(h.mediaTypesFor(types...))
-	}
-	return ser, mt, nil
-}
-
-// acceptPlain accepts media types without a transformation (as=Table and
-// friends) whose serializer can encode values of every given type, and
-// refuses streaming-only entries.
-func acceptPlain(types ...reflect.Type) func(codec.MediaType, codec.Serializer) bool {
-	return func(mt codec.MediaType, ser codec.Serializer) bool {
-		return mt.Param("as") == "" && mt.Param("stream") == "" && supportsAll(ser, types)
-	}
-}
-
-func supportsAll(ser codec.Serializer, types []reflect.Type) bool {
-	for _, t := range types {
-		if !codec.Supports(ser, t) {
-			return false
-		}
-	}
-	return true
+	return responsewriters.Negotiate(h.codecs, req.r.Header.Get("Accept"), types...)
 }
 
 // writeObject encodes one object (or list, or Status) in the negotiated
@@ -61,12 +38,9 @@ func (h *handler) writeObject(req *request, code int, obj any) {
 func (h *handler) writeEncoded(req *request, code int, ser codec.Serializer, contentType string, v any) {
 	_, end := h.startSpan(req.r.Context(), "encode")
 	defer end(nil)
-	var buf bytes.Buffer
-	if err := ser.Encode(&buf, v); err != nil {
+	if err := h.bodies.WriteEncoded(req.w, req.r, code, ser, contentType, v); err != nil {
 		h.fail(req, status.InternalError(err))
-		return
 	}
-	writeBody(req.w, req.r, code, contentType, buf.Bytes())
 }
 
 var statusType = reflect.TypeOf(&meta.Status{})
@@ -86,32 +60,11 @@ func (h *handler) fail(req *request, err error) {
 }
 
 func (s *core) writeErrorFor(w http.ResponseWriter, r *http.Request, res *resource, err error) {
-	st := status.FromError(err)
-	if st.Code == 0 {
-		st.Code = http.StatusInternalServerError
-	}
 	types := []reflect.Type{statusType}
 	if res != nil {
 		types = append(types, reflect.TypeOf(res.kind.New()))
 	}
-	ser, _, nerr := s.codecs.Negotiate(r.Header.Get("Accept"), acceptPlain(types...))
-	if nerr != nil || st.Reason == meta.StatusReasonNotAcceptable {
-		// As kube-apiserver, a failed negotiation is reported in JSON.
-		ser = codec.JSON{}
-	}
-	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(st.Details.RetryAfterSeconds)))
-	}
-	var buf bytes.Buffer
-	if eerr := ser.Encode(&buf, &st); eerr != nil {
-		buf.Reset()
-		ser = codec.JSON{}
-		_ = ser.Encode(&buf, status.InternalError(eerr).Status)
-	}
-	w.Header().Set("Content-Type", ser.MediaType())
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(int(st.Code))
-	_, _ = w.Write(buf.Bytes())
+	responsewriters.WriteStatus(w, r, s.codecs, types, err)
 }
 
 // successStatus is the Status a delete answers with when the object is

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"reflect"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -30,15 +31,12 @@ func (s *core) decodeReview(r *http.Request, obj meta.Object) error {
 
 // writeReview writes the answered review with 201 Created.
 func (s *core) writeReview(w http.ResponseWriter, r *http.Request, obj meta.Object) {
-	ser, _, err := s.codecs.Negotiate(r.Header.Get("Accept"), acceptPlain(reflect.TypeOf(obj)))
+	ser, _, err := responsewriters.Negotiate(s.codecs, r.Header.Get("Accept"), reflect.TypeOf(obj))
 	if err != nil {
-		s.writeError(w, r, status.NotAcceptable(s.mediaTypesFor(reflect.TypeOf(obj))))
+		s.writeError(w, r, err)
 		return
 	}
-	var buf bytes.Buffer
-	if err := ser.Encode(&buf, obj); err != nil {
+	if err := s.bodies.WriteEncoded(w, r, http.StatusCreated, ser, ser.MediaType(), obj); err != nil {
 		s.writeError(w, r, status.InternalError(err))
-		return
 	}
-	writeBody(w, r, http.StatusCreated, ser.MediaType(), buf.Bytes())
 }

@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -110,20 +110,20 @@ func (s *server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 	}
 	switch path {
 	case "/version":
-		s.writeJSON(w, http.StatusOK, s.opts.Version)
+		responsewriters.WriteJSON(w, http.StatusOK, s.opts.Version)
 		return
 	case "/api":
-		docs.ServeAPI(w, r, s.writeRaw)
+		docs.ServeAPI(w, r, responsewriters.WriteRaw)
 		return
 	case "/apis":
-		docs.ServeAPIs(w, r, s.writeRaw)
+		docs.ServeAPIs(w, r, responsewriters.WriteRaw)
 		return
 	case "/openapi/v3":
-		s.writeRaw(w, http.StatusOK, "application/json", docs.OpenAPIIndex())
+		responsewriters.WriteRaw(w, http.StatusOK, "application/json", docs.OpenAPIIndex())
 		return
 	}
 	if strings.HasPrefix(path, "/openapi/v3/") {
-		docs.ServeOpenAPI(w, r, strings.TrimPrefix(path, "/openapi/v3/"), s.writeRaw)
+		docs.ServeOpenAPI(w, r, strings.TrimPrefix(path, "/openapi/v3/"), responsewriters.WriteRaw)
 		return
 	}
 	parts, ok := p.Parts, p.OK
@@ -134,7 +134,7 @@ func (s *server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 		p.Resolved = s.serveGroupVersion(w, r, docs, "", parts[1], parts[2:])
 	case len(parts) == 2 && parts[0] == "apis":
 		if g, ok := docs.Group(parts[1]); ok {
-			s.writeJSON(w, http.StatusOK, g)
+			responsewriters.WriteJSON(w, http.StatusOK, g)
 			return
 		}
 		s.writeError(w, r, status.NotFoundPath(""))
@@ -157,7 +157,7 @@ func getOnly(path string) bool {
 func (s *server) serveGroupVersion(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, group, version string, rest []string) (resolved bool) {
 	if len(rest) == 0 {
 		if rl, ok := docs.ResourceList(meta.GroupVersion{Group: group, Version: version}); ok {
-			s.writeJSON(w, http.StatusOK, rl)
+			responsewriters.WriteJSON(w, http.StatusOK, rl)
 			return false
 		}
 		s.writeError(w, r, status.NotFoundPath(""))
@@ -287,18 +287,4 @@ func defaultVersion() VersionInfo {
 		BuildDate: "2026-01-01T00:00:00Z", GoVersion: runtime.Version(), Compiler: runtime.Compiler,
 		Platform: runtime.GOOS + "/" + runtime.GOARCH,
 	}
-}
-
-func (s *core) writeJSON(w http.ResponseWriter, code int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		code, b = http.StatusInternalServerError, []byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","code":500}`)
-	}
-	s.writeRaw(w, code, "application/json", b)
-}
-
-func (s *core) writeRaw(w http.ResponseWriter, code int, contentType string, b []byte) {
-	w.Header().Set("Content-Type", contentType)
-	w.WriteHeader(code)
-	_, _ = w.Write(b)
 }

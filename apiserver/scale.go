@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -54,7 +55,7 @@ func (r *resource) scaleOf(obj meta.Object) (*scale, error) {
 // readScale is scaleOf, and also reports whether the object has its
 // desired replica count (see hasReplicas).
 func (r *resource) readScale(obj meta.Object) (sc *scale, found bool, err error) {
-	doc, err := toMap(obj)
+	doc, err := tables.ToMap(obj)
 	if err != nil {
 		return nil, false, status.InternalError(err)
 	}
@@ -65,10 +66,10 @@ func (r *resource) readScale(obj meta.Object) (sc *scale, found bool, err error)
 		Metadata: meta.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID,
 			ResourceVersion: m.ResourceVersion, CreationTimestamp: m.CreationTimestamp},
 	}
-	sc.Spec.Replicas = int32(number(lookupPath(doc, sp.SpecReplicasPath)))
-	sc.Status.Replicas = int32(number(lookupPath(doc, sp.StatusReplicasPath)))
+	sc.Spec.Replicas = int32(number(tables.LookupPath(doc, sp.SpecReplicasPath)))
+	sc.Status.Replicas = int32(number(tables.LookupPath(doc, sp.StatusReplicasPath)))
 	if sp.LabelSelectorPath != "" {
-		sc.Status.Selector, _ = lookupPath(doc, sp.LabelSelectorPath).(string)
+		sc.Status.Selector, _ = tables.LookupPath(doc, sp.LabelSelectorPath).(string)
 	}
 	_, unstructured := obj.(*meta.Unstructured)
 	return sc, hasReplicas(doc, sp.SpecReplicasPath, !unstructured), nil
@@ -108,7 +109,7 @@ func number(v any) float64 {
 
 // withReplicas returns a copy of obj with the desired replica count set.
 func (r *resource) withReplicas(obj meta.Object, replicas int32) (meta.Object, error) {
-	doc, err := toMap(obj)
+	doc, err := tables.ToMap(obj)
 	if err != nil {
 		return nil, status.InternalError(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver/admission"
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/apiserver/internal/reviews"
 	"github.com/kapi-dev/kapi/audit"
 	"github.com/kapi-dev/kapi/auth"
@@ -238,6 +239,9 @@ type core struct {
 	admission admission.Chain
 	// guard authenticates, audits and authorizes every request.
 	guard filters.Guard
+	// bodies writes the bodies of answers, recycling their compressors
+	// and list buffers.
+	bodies responsewriters.Bodies
 	// writeTimeout bounds a write of one object (filters.MaxWriteTimeout; tests
 	// shorten it).
 	writeTimeout time.Duration

@@ -7,6 +7,7 @@ import (
 	"unique"
 	"unsafe"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/splice"
 	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/storage"
 )
@@ -124,7 +125,7 @@ func (r *resource) shareManagedFields(value []byte) (stored []byte, shared uniqu
 // value at or after from, or -1; found by backslashes as rvMarkerIndex
 // finds its own.
 func mfMarkerIndex(value []byte, from int) int {
-	return markerIndex(value, from, mfMarker, len(`"managedFields":"`))
+	return splice.MarkerIndex(value, from, mfMarker, len(`"managedFields":"`))
 }
 
 // hasShared reports whether kv keeps a part apart.

@@ -1,13 +1,11 @@
 package apiserver
 
 import (
-	"encoding/json"
 	"net/http"
 	"reflect"
-	"strconv"
 	"strings"
-	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -49,25 +47,9 @@ type PrinterColumn struct {
 // custom resource's Age column is a date instead: its cell is the same
 // age, its type "date".)
 func AgeColumn() PrinterColumn {
-	return PrinterColumn{Name: "Age", Type: "string", Description: createdAtColumnDesc,
+	return PrinterColumn{Name: "Age", Type: "string", Description: tables.CreatedAtColumnDesc,
 		Cell: func(obj meta.Object) any { return obj.GetObjectMeta().CreationTimestamp }}
 }
-
-// Transformations a client can ask for in Accept, as kube-apiserver names
-// them.
-const (
-	asTable             = "Table"
-	asPartial           = "PartialObjectMetadata"
-	asPartialList       = "PartialObjectMetadataList"
-	metaGroup           = "meta.k8s.io"
-	partialAPIVersion   = "meta.k8s.io/v1"
-	includeObjectNone   = "None"
-	includeObjectMeta   = "Metadata"
-	includeObjectFull   = "Object"
-	nameColumnDesc      = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"
-	createdAtColumnDesc = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
-	transformNone       = ""
-)
 
 // readOutput is how a get, list or watch response is rendered: the
 // serializer and, when the client asked for one, a transformation.
@@ -102,31 +84,31 @@ func (h *handler) negotiateRead(req *request, list bool, watch bool) (readOutput
 			return true
 		}
 		v := mt.Param("v")
-		if mt.Param("g") != metaGroup || (v != "v1" && v != "v1beta1") {
+		if mt.Param("g") != tables.MetaGroup || (v != "v1" && v != "v1beta1") {
 			return false
 		}
 		switch {
-		case as == asTable:
-		case as == asPartial && (!list || watch):
-		case as == asPartialList && list && !watch:
+		case as == tables.AsTable:
+		case as == tables.AsPartial && (!list || watch):
+		case as == tables.AsPartialList && list && !watch:
 		default:
 			return false
 		}
 		if !codec.Supports(ser, renderedType(as)) {
 			return false
 		}
-		out = readOutput{ser: ser, as: as, apiVersion: metaGroup + "/" + v}
+		out = readOutput{ser: ser, as: as, apiVersion: tables.MetaGroup + "/" + v}
 		return true
 	}
 	if _, _, err := h.codecs.Negotiate(req.r.Header.Get("Accept"), accept); err != nil {
 		return out, status.NotAcceptable(h.mediaTypesFor(kind))
 	}
-	if out.as == asTable {
+	if out.as == tables.AsTable {
 		out.include = requestinfo.Query(req.r).Get("includeObject")
 		switch out.include {
 		case "":
-			out.include = includeObjectMeta
-		case includeObjectNone, includeObjectMeta, includeObjectFull:
+			out.include = tables.IncludeObjectMeta
+		case tables.IncludeObjectNone, tables.IncludeObjectMeta, tables.IncludeObjectFull:
 		default:
 			bad := status.InvalidValue(status.NewPath("includeObject"), out.include, "must be 'Metadata', 'Object', 'None', or empty")
 			return out, status.BadRequest("Unable to convert to Table as requested: " + bad.Error())
@@ -139,29 +121,29 @@ func (h *handler) negotiateRead(req *request, list bool, watch bool) (readOutput
 // that a serializer can encode it.
 func renderedType(as string) reflect.Type {
 	switch as {
-	case asPartial:
-		return reflect.TypeOf(&partialObject{})
-	case asPartialList:
-		return reflect.TypeOf(&partialList{})
+	case tables.AsPartial:
+		return reflect.TypeOf(&tables.PartialObject{})
+	case tables.AsPartialList:
+		return reflect.TypeOf(&tables.PartialList{})
 	}
-	return reflect.TypeOf(&table{})
+	return reflect.TypeOf(&tables.Table{})
 }
 
 // render turns an object or list into what the client asked for.
 func (o readOutput) render(r *resource, v any) (any, error) {
 	switch o.as {
-	case asTable:
+	case tables.AsTable:
 		return o.table(r, v)
-	case asPartial:
+	case tables.AsPartial:
 		obj, ok := v.(meta.Object)
 		if !ok {
 			return nil, status.BadRequest("PartialObjectMetadata is served for single objects")
 		}
 		return o.partial(obj), nil
-	case asPartialList:
+	case tables.AsPartialList:
 		l := v.(*meta.List)
-		out := &partialList{TypeMeta: meta.TypeMeta{Kind: asPartialList, APIVersion: o.apiVersion}, ListMeta: l.ListMeta,
-			Items: make([]partialObject, len(l.Items))}
+		out := &tables.PartialList{TypeMeta: meta.TypeMeta{Kind: tables.AsPartialList, APIVersion: o.apiVersion}, ListMeta: l.ListMeta,
+			Items: make([]tables.PartialObject, len(l.Items))}
 		for i, obj := range l.Items {
 			out.Items[i] = *o.partial(obj)
 		}
@@ -170,46 +152,12 @@ func (o readOutput) render(r *resource, v any) (any, error) {
 	return v, nil
 }
 
-// partialObject and partialList are meta.k8s.io's PartialObjectMetadata
-// and PartialObjectMetadataList, with their meta/v1 protobuf numbers.
-type partialObject struct {
-	meta.TypeMeta `json:",inline"`
-	Metadata      meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+func (o readOutput) partial(obj meta.Object) *tables.PartialObject {
+	return &tables.PartialObject{TypeMeta: meta.TypeMeta{Kind: tables.AsPartial, APIVersion: o.apiVersion}, Metadata: *obj.GetObjectMeta()}
 }
 
-type partialList struct {
-	meta.TypeMeta `json:",inline"`
-	ListMeta      meta.ListMeta   `json:"metadata" protobuf:"bytes,1,opt,name=metadata"`
-	Items         []partialObject `json:"items" protobuf:"bytes,2,rep,name=items"`
-}
-
-func (o readOutput) partial(obj meta.Object) *partialObject {
-	return &partialObject{TypeMeta: meta.TypeMeta{Kind: asPartial, APIVersion: o.apiVersion}, Metadata: *obj.GetObjectMeta()}
-}
-
-// Table is meta.k8s.io's Table as kube-apiserver sends it.
-type table struct {
-	meta.TypeMeta     `json:",inline"`
-	ListMeta          meta.ListMeta `json:"metadata"`
-	ColumnDefinitions []tableColumn `json:"columnDefinitions"`
-	Rows              []tableRow    `json:"rows"`
-}
-
-type tableColumn struct {
-	Name        string `json:"name"`
-	Type        string `json:"type"`
-	Format      string `json:"format"`
-	Description string `json:"description"`
-	Priority    int32  `json:"priority"`
-}
-
-type tableRow struct {
-	Cells  []any `json:"cells"`
-	Object any   `json:"object"` // null for includeObject=None, as kube-apiserver sends it
-}
-
-func (o readOutput) table(r *resource, v any) (*table, error) {
-	t := &table{TypeMeta: meta.TypeMeta{Kind: asTable, APIVersion: o.apiVersion}, Rows: []tableRow{}}
+func (o readOutput) table(r *resource, v any) (*tables.Table, error) {
+	t := &tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: o.apiVersion}, Rows: []tables.Row{}}
 	if !o.noHeaders {
 		t.ColumnDefinitions = r.columns()
 	}
@@ -233,16 +181,16 @@ func (o readOutput) table(r *resource, v any) (*table, error) {
 }
 
 // columns are Name, then the kind's columns, or Name and Created At.
-func (r *resource) columns() []tableColumn {
-	var cols []tableColumn
+func (r *resource) columns() []tables.Column {
+	var cols []tables.Column
 	if !r.kind.namedColumn() {
-		cols = append(cols, tableColumn{Name: "Name", Type: "string", Format: "name", Description: nameColumnDesc})
+		cols = append(cols, tables.Column{Name: "Name", Type: "string", Format: "name", Description: tables.NameColumnDesc})
 	}
 	if len(r.kind.PrinterColumns) == 0 {
-		return append(cols, tableColumn{Name: "Created At", Type: "date", Description: createdAtColumnDesc})
+		return append(cols, tables.Column{Name: "Created At", Type: "date", Description: tables.CreatedAtColumnDesc})
 	}
 	for _, c := range r.kind.PrinterColumns {
-		cols = append(cols, tableColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.describe(), Priority: c.Priority})
+		cols = append(cols, tables.Column{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.describe(), Priority: c.Priority})
 	}
 	return cols
 }
@@ -257,111 +205,34 @@ func (c PrinterColumn) describe() string {
 	return c.Description
 }
 
-func (o readOutput) row(r *resource, obj meta.Object) (tableRow, error) {
-	m := obj.GetObjectMeta()
-	var row tableRow
-	if !r.kind.namedColumn() {
-		row.Cells = append(row.Cells, m.Name)
-	}
-	if len(r.kind.PrinterColumns) == 0 {
-		row.Cells = append(row.Cells, m.CreationTimestamp)
-	} else {
-		var doc map[string]any
-		for _, c := range r.kind.PrinterColumns {
-			if c.Cell != nil {
-				row.Cells = append(row.Cells, computedCell(c.Cell(obj)))
-				continue
-			}
-			if doc == nil {
-				var err error
-				if doc, err = toMap(obj); err != nil {
-					return row, status.InternalError(err)
-				}
-			}
-			row.Cells = append(row.Cells, cell(lookupPath(doc, c.JSONPath), c.Type))
-		}
+func (o readOutput) row(r *resource, obj meta.Object) (tables.Row, error) {
+	var specs [maxStackColumns]tables.Spec
+	cells, err := r.kind.printer(specs[:0]).Cells(obj)
+	row := tables.Row{Cells: cells}
+	if err != nil {
+		return row, err
 	}
 	switch o.include {
-	case includeObjectMeta:
+	case tables.IncludeObjectMeta:
 		row.Object = o.partial(obj)
-	case includeObjectFull:
+	case tables.IncludeObjectFull:
 		row.Object = obj
 	}
 	return row, nil
 }
 
-func toMap(obj any) (map[string]any, error) {
-	b, err := json.Marshal(obj)
-	if err != nil {
-		return nil, err
+// printer is how rows print the kind's objects, its columns appended to
+// specs: callers pass an array of maxStackColumns on their stack, which
+// holds the columns of every kind but the widest without allocating.
+func (k *Kind) printer(specs []tables.Spec) tables.Printer {
+	for _, c := range k.PrinterColumns {
+		specs = append(specs, tables.Spec{Type: c.Type, JSONPath: c.JSONPath, Cell: c.Cell})
 	}
-	var m map[string]any
-	return m, json.Unmarshal(b, &m)
+	return tables.Printer{Named: k.namedColumn(), Columns: specs}
 }
 
-// lookupPath follows a dotted path (.spec.replicas) through decoded JSON.
-func lookupPath(doc map[string]any, path string) any {
-	var cur any = doc
-	for _, p := range strings.Split(strings.Trim(path, "."), ".") {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[p]
-	}
-	return cur
-}
-
-// cell renders a value for a column type as kube-apiserver does for
-// custom resources: strings as text, numbers as numbers, dates as the age
-// kubectl shows, missing values as null.
-func cell(v any, typ string) any {
-	val, t, isDate := cellOf(v, typ)
-	if isDate {
-		return humanDuration(time.Since(t))
-	}
-	return val
-}
-
-// cellOf is cell without the clock: for a date column it returns the time
-// to show as an age, with isDate true, so that the rest of a row can be
-// computed once.
-func cellOf(v any, typ string) (val any, t time.Time, isDate bool) {
-	if v == nil {
-		return nil, t, false
-	}
-	switch typ {
-	case "string":
-		if s, ok := v.(string); ok {
-			return s, t, false
-		}
-		b, _ := json.Marshal(v)
-		return string(b), t, false
-	case "integer":
-		if f, ok := v.(float64); ok {
-			return int64(f), t, false
-		}
-	case "number":
-		if f, ok := v.(float64); ok {
-			return f, t, false
-		}
-	case "boolean":
-		if b, ok := v.(bool); ok {
-			return b, t, false
-		}
-	case "date":
-		s, ok := v.(string)
-		if !ok {
-			return nil, t, false
-		}
-		parsed, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			return "<invalid>", t, false
-		}
-		return nil, parsed, true
-	}
-	return nil, t, false
-}
+// maxStackColumns is how many columns' specs a row keeps on its stack.
+const maxStackColumns = 16
 
 // namedColumn reports whether one of the kind's columns is the name.
 func (k *Kind) namedColumn() bool {
@@ -371,72 +242,6 @@ func (k *Kind) namedColumn() bool {
 		}
 	}
 	return false
-}
-
-// computedCell renders a PrinterColumn.Cell value: times as ages, zero
-// times as <unknown>, everything else as it is.
-func computedCell(v any) any {
-	switch t := v.(type) {
-	case meta.Time:
-		if t.IsZero() {
-			return "<unknown>"
-		}
-		return humanDuration(time.Since(t.Time))
-	case meta.MicroTime:
-		if t.IsZero() {
-			return "<unknown>"
-		}
-		return humanDuration(time.Since(t.Time))
-	}
-	return v
-}
-
-// humanDuration renders an age the way kubectl's AGE column reads: two
-// significant units at most, coarser as the age grows.
-func humanDuration(d time.Duration) string { return string(appendAge(nil, d)) }
-
-// appendAge appends humanDuration(d).
-func appendAge(dst []byte, d time.Duration) []byte {
-	if d < -time.Second {
-		return append(dst, "<invalid>"...)
-	}
-	if d < 0 {
-		d = 0
-	}
-	s := int64(d / time.Second)
-	m, h := s/60, s/3600
-	days, years := h/24, h/(24*365)
-	n := func(dst []byte, v int64, unit byte) []byte { return append(strconv.AppendInt(dst, v, 10), unit) }
-	switch {
-	case s < 120:
-		return n(dst, s, 's')
-	case m < 10:
-		if s%60 == 0 {
-			return n(dst, m, 'm')
-		}
-		return n(n(dst, m, 'm'), s%60, 's')
-	case m < 3*60:
-		return n(dst, m, 'm')
-	case h < 8:
-		if m%60 == 0 {
-			return n(dst, h, 'h')
-		}
-		return n(n(dst, h, 'h'), m%60, 'm')
-	case h < 48:
-		return n(dst, h, 'h')
-	case h < 24*8:
-		if h%24 == 0 {
-			return n(dst, days, 'd')
-		}
-		return n(n(dst, days, 'd'), h%24, 'h')
-	case h < 24*365*2:
-		return n(dst, days, 'd')
-	case h < 24*365*8:
-		if dy := days % 365; dy != 0 {
-			return n(n(dst, years, 'y'), dy, 'd')
-		}
-	}
-	return n(dst, years, 'y')
 }
 
 // writeRead writes the result of a get or list in the negotiated

@@ -1,14 +1,14 @@
 package apiserver
 
 import (
-	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -26,19 +26,11 @@ import (
 // rowKey is the key of an entry's rowData among its derived values.
 const rowKey = "apiserver/table-row"
 
-// dateHole marks a date cell in rowData.cells: the byte is followed by the
-// time as 8 bytes of Unix seconds and 4 of nanoseconds. Encoded JSON never
-// holds a raw NUL byte, so the mark cannot be confused with a value.
-const (
-	dateHole    = 0
-	dateHoleLen = 1 + 8 + 4
-)
-
 // rowData is what a Table row or a partial object needs of one object
 // version.
 type rowData struct {
 	// cells are the row's cells encoded as JSON and separated by commas,
-	// with a dateHole per date cell.
+	// with a hole per date cell (see tables.AppendDateHole).
 	cells []byte
 	// meta is the encoded metadata when it cannot be spliced from the
 	// stored value; nil when it is kv.Value[metaStart:metaEnd] with the
@@ -93,105 +85,12 @@ func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
 		}
 		rd.meta = doc[s:end:end]
 	}
-	rd.cells = r.appendCells(nil, doc, func() (meta.Object, error) { return r.object(e) })
+	var specs [maxStackColumns]tables.Spec
+	rd.cells = r.kind.printer(specs[:0]).AppendCells(nil, doc, func() (meta.Object, error) { return r.object(e) })
 	return rd, nil
 }
 
 var errNoMetadata = errors.New("encoded object has no metadata")
-
-// appendCells appends the row's cells of the JSON object doc: the name
-// (unless a column of the kind is the name), then the kind's columns or
-// the creation time. Computed columns (PrinterColumn.Cell) read the
-// decoded object obj returns.
-func (r *resource) appendCells(dst, doc []byte, obj func() (meta.Object, error)) []byte {
-	named := r.kind.namedColumn()
-	if !named {
-		name := lookupRaw(doc, ".metadata.name")
-		if len(name) == 0 || name[0] != '"' {
-			name = []byte(`""`)
-		}
-		dst = append(dst, name...)
-	}
-	if len(r.kind.PrinterColumns) == 0 {
-		created := lookupRaw(doc, ".metadata.creationTimestamp")
-		if created == nil {
-			created = []byte("null")
-		}
-		return append(append(dst, ','), created...)
-	}
-	for i, c := range r.kind.PrinterColumns {
-		if i > 0 || !named {
-			dst = append(dst, ',')
-		}
-		var (
-			val    any
-			t      time.Time
-			isDate bool
-		)
-		if c.Cell != nil {
-			val, t, isDate = computed(c, obj)
-		} else {
-			var v any
-			if raw := lookupRaw(doc, c.JSONPath); raw != nil && json.Unmarshal(raw, &v) != nil {
-				v = nil
-			}
-			val, t, isDate = cellOf(v, c.Type)
-		}
-		if isDate {
-			dst = append(dst, dateHole)
-			dst = binary.BigEndian.AppendUint64(dst, uint64(t.Unix()))
-			dst = binary.BigEndian.AppendUint32(dst, uint32(t.Nanosecond()))
-			continue
-		}
-		b, err := json.Marshal(val)
-		if err != nil {
-			b = []byte("null")
-		}
-		dst = append(dst, b...)
-	}
-	return dst
-}
-
-// computed is the cell of a computed column: times become dates (ages),
-// zero times <unknown>.
-func computed(c PrinterColumn, obj func() (meta.Object, error)) (any, time.Time, bool) {
-	o, err := obj()
-	if err != nil {
-		return nil, time.Time{}, false
-	}
-	switch v := c.Cell(o).(type) {
-	case meta.Time:
-		if v.IsZero() {
-			return "<unknown>", time.Time{}, false
-		}
-		return nil, v.Time, true
-	case meta.MicroTime:
-		if v.IsZero() {
-			return "<unknown>", time.Time{}, false
-		}
-		return nil, v.Time, true
-	default:
-		return v, time.Time{}, false
-	}
-}
-
-// appendRowCells appends rd's cells with each date rendered as its age
-// at now.
-func appendRowCells(dst []byte, cells []byte, now time.Time) []byte {
-	for {
-		i := bytes.IndexByte(cells, dateHole)
-		if i < 0 || len(cells) < i+dateHoleLen {
-			return append(dst, cells...)
-		}
-		dst = append(dst, cells[:i]...)
-		sec := int64(binary.BigEndian.Uint64(cells[i+1:]))
-		nsec := int64(binary.BigEndian.Uint32(cells[i+9:]))
-		dst = append(dst, '"')
-		dst = appendAge(dst, now.Sub(time.Unix(sec, nsec)))
-		dst = append(dst, '"')
-		cells = cells[i+dateHoleLen:]
-	}
-}
 
 // appendMeta appends the object's metadata as JSON.
 func (rd *rowData) appendMeta(dst []byte, e *watch.Entry) []byte {
@@ -221,7 +120,7 @@ type rowWriter struct {
 }
 
 func newRowWriter(r *resource, out readOutput) *rowWriter {
-	head, _ := json.Marshal(&meta.TypeMeta{Kind: asPartial, APIVersion: out.apiVersion})
+	head, _ := json.Marshal(&meta.TypeMeta{Kind: tables.AsPartial, APIVersion: out.apiVersion})
 	head = append(head[:len(head)-1], `,"metadata":`...)
 	return &rowWriter{r: r, out: out, now: time.Now(), partial: head}
 }
@@ -234,7 +133,7 @@ func (w *rowWriter) prepare(entries []*watch.Entry) error {
 		if _, err := w.r.row(e); err != nil {
 			return err
 		}
-		if w.out.include == includeObjectFull && !w.r.spliceable(e.KV) {
+		if w.out.include == tables.IncludeObjectFull && !w.r.spliceable(e.KV) {
 			if _, err := w.r.object(e); err != nil {
 				return err
 			}
@@ -255,13 +154,13 @@ func (w *rowWriter) appendPartial(dst []byte, e *watch.Entry) []byte {
 func (w *rowWriter) appendRow(dst []byte, e *watch.Entry) []byte {
 	rd, _ := w.r.row(e) // prepared
 	dst = append(dst, `{"cells":[`...)
-	dst = appendRowCells(dst, rd.cells, w.now)
+	dst = tables.AppendAged(dst, rd.cells, w.now)
 	dst = append(dst, ']')
 	switch w.out.include {
-	case includeObjectMeta:
+	case tables.IncludeObjectMeta:
 		dst = append(dst, `,"object":`...)
 		dst = w.appendPartial(dst, e)
-	case includeObjectFull:
+	case tables.IncludeObjectFull:
 		dst = append(dst, `,"object":`...)
 		dst = w.appendObject(dst, e)
 	default: // None: null, as kube-apiserver sends it
@@ -295,13 +194,13 @@ func (h *handler) writeRowList(req *request, out readOutput, p *page) {
 	var head []byte
 	var err error
 	item := w.appendRow
-	if out.as == asTable {
-		head, err = json.Marshal(&table{TypeMeta: meta.TypeMeta{Kind: asTable, APIVersion: out.apiVersion},
-			ListMeta: p.meta, ColumnDefinitions: h.r.columns(), Rows: []tableRow{}})
+	if out.as == tables.AsTable {
+		head, err = json.Marshal(&tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: out.apiVersion},
+			ListMeta: p.meta, ColumnDefinitions: h.r.columns(), Rows: []tables.Row{}})
 	} else {
 		item = w.appendPartial
-		head, err = json.Marshal(&partialList{TypeMeta: meta.TypeMeta{Kind: asPartialList, APIVersion: out.apiVersion},
-			ListMeta: p.meta, Items: []partialObject{}})
+		head, err = json.Marshal(&tables.PartialList{TypeMeta: meta.TypeMeta{Kind: tables.AsPartialList, APIVersion: out.apiVersion},
+			ListMeta: p.meta, Items: []tables.PartialObject{}})
 	}
 	if err != nil {
 		h.fail(req, status.InternalError(err))
@@ -309,7 +208,7 @@ func (h *handler) writeRowList(req *request, out readOutput, p *page) {
 	}
 	// head ends in `[]}`: reopen the array.
 	head = head[:len(head)-2]
-	writeItems(req, out.contentType(), head, p.entries, item)
+	writeItems(&h.bodies, req, out.contentType(), head, p.entries, item)
 }
 
 // writeRowObject writes one entry as a JSON Table of one row or as a
@@ -320,20 +219,20 @@ func (h *handler) writeRowObject(req *request, out readOutput, e *watch.Entry) {
 		h.fail(req, err)
 		return
 	}
-	if out.as == asPartial {
+	if out.as == tables.AsPartial {
 		buf := append(w.appendPartial(nil, e), '\n')
-		writeBody(req.w, req.r, http.StatusOK, out.contentType(), buf)
+		h.bodies.Write(req.w, req.r, http.StatusOK, out.contentType(), buf)
 		return
 	}
-	t := &table{TypeMeta: meta.TypeMeta{Kind: asTable, APIVersion: out.apiVersion},
-		ColumnDefinitions: h.r.columns(), Rows: []tableRow{}}
+	t := &tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: out.apiVersion},
+		ColumnDefinitions: h.r.columns(), Rows: []tables.Row{}}
 	t.ListMeta.ResourceVersion = strconv.FormatInt(e.KV.ModRevision, 10)
 	head, err := json.Marshal(t)
 	if err != nil {
 		h.fail(req, status.InternalError(err))
 		return
 	}
-	writeItems(req, out.contentType(), head[:len(head)-2], []*watch.Entry{e}, w.appendRow)
+	writeItems(&h.bodies, req, out.contentType(), head[:len(head)-2], []*watch.Entry{e}, w.appendRow)
 }
 
 // writeItems writes a JSON body: head (which opens an array), the entries
@@ -341,8 +240,8 @@ func (h *handler) writeRowObject(req *request, out readOutput, e *watch.Entry) {
 // that fits in one chunk goes out whole with its Content-Length; a larger
 // one is written a chunk at a time as it is made, so that its size is
 // never held in memory.
-func writeItems(req *request, contentType string, head []byte, entries []*watch.Entry, item func([]byte, *watch.Entry) []byte) {
-	body, buf := newListBody(req.w, req.r, contentType, -1)
+func writeItems(bodies *responsewriters.Bodies, req *request, contentType string, head []byte, entries []*watch.Entry, item func([]byte, *watch.Entry) []byte) {
+	body, buf := bodies.NewList(req.w, req.r, contentType, -1)
 	buf = append(buf, head...)
 	for i, e := range entries {
 		if i > 0 {
@@ -350,9 +249,9 @@ func writeItems(req *request, contentType string, head []byte, entries []*watch.
 		}
 		buf = item(buf, e)
 		var ok bool
-		if buf, ok = body.flush(buf); !ok {
+		if buf, ok = body.Flush(buf); !ok {
 			break
 		}
 	}
-	body.finish(append(buf, "]}\n"...))
+	body.Finish(append(buf, "]}\n"...))
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -85,14 +86,14 @@ func TestRowsMatchRendering(t *testing.T) {
 					}
 				}
 				for _, tc := range []struct{ as, v, query, name string }{
-					{as: asTable, v: "v1"},
-					{as: asTable, v: "v1beta1", query: "?includeObject=None"},
-					{as: asTable, v: "v1", query: "?includeObject=Object"},
-					{as: asTable, v: "v1", query: "?limit=2"},
-					{as: asPartialList, v: "v1"},
-					{as: asTable, v: "v1", name: "a"},
-					{as: asPartial, v: "v1", name: "a"},
-					{as: asPartial, v: "v1beta1", name: "b"},
+					{as: tables.AsTable, v: "v1"},
+					{as: tables.AsTable, v: "v1beta1", query: "?includeObject=None"},
+					{as: tables.AsTable, v: "v1", query: "?includeObject=Object"},
+					{as: tables.AsTable, v: "v1", query: "?limit=2"},
+					{as: tables.AsPartialList, v: "v1"},
+					{as: tables.AsTable, v: "v1", name: "a"},
+					{as: tables.AsPartial, v: "v1", name: "a"},
+					{as: tables.AsPartial, v: "v1beta1", name: "b"},
 				} {
 					accept := "application/json;as=" + tc.as + ";v=" + tc.v + ";g=meta.k8s.io"
 					p := path
@@ -103,7 +104,7 @@ func TestRowsMatchRendering(t *testing.T) {
 					if rec.Code != http.StatusOK {
 						t.Fatalf("GET %s as %s: %d %s", p+tc.query, tc.as, rec.Code, rec.Body)
 					}
-					include := includeObjectMeta
+					include := tables.IncludeObjectMeta
 					if _, v, ok := strings.Cut(tc.query, "includeObject="); ok {
 						include = v
 					}

@@ -52,9 +52,9 @@ func (r *resource) storedInfo(value []byte) (*versionInfo, error) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return vs.storage, nil
 	}
-	// unquote, apart from this function, keeps the common case above
+	// jsonscan.Unquote, apart from this function, keeps the common case above
 	// from allocating the string it decodes into.
-	av, ok := unquote(raw)
+	av, ok := jsonscan.Unquote(raw)
 	if !ok || av == "" {
 		return vs.storage, nil
 	}

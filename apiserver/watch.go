@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/splice"
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -371,7 +373,7 @@ func (ws *watchStream) event(ev watch.Event) error {
 // definitions go with its first only, as kube-apiserver sends them, so
 // later events are rendered, and shared between streams, without.
 func (ws *watchStream) tableEventSent() {
-	if ws.out.as == asTable && !ws.out.noHeaders {
+	if ws.out.as == tables.AsTable && !ws.out.noHeaders {
 		ws.out.noHeaders = true
 		ws.key += ";noHeaders"
 	}
@@ -412,7 +414,7 @@ func appendJSONEvent(dst []byte, typ string, kv *storage.KeyValue, at int) []byt
 	dst = append(dst, typ...)
 	dst = append(dst, `","object":`...)
 	dst = append(dst, kv.Value[:at]...)
-	dst = appendRVField(dst, kv.ModRevision)
+	dst = splice.AppendRVField(dst, kv.ModRevision)
 	head, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])
 	if mf != "" {
 		dst = append(append(dst, head...), mf...)

@@ -1,6 +1,9 @@
 package apiserver
 
-import "github.com/kapi-dev/kapi/meta"
+import (
+	"github.com/kapi-dev/kapi/apiserver/internal/tables"
+	"github.com/kapi-dev/kapi/meta"
+)
 
 // A watch asking for Tables gets what kube-apiserver's watch sends:
 //
@@ -21,11 +24,11 @@ import "github.com/kapi-dev/kapi/meta"
 // headersSent reports whether the stream's events may share their
 // encoding with other streams: always, but for a Table stream before its
 // first event.
-func (ws *watchStream) headersSent() bool { return ws.out.as != asTable || ws.out.noHeaders }
+func (ws *watchStream) headersSent() bool { return ws.out.as != tables.AsTable || ws.out.noHeaders }
 
 // renderBookmark renders a BOOKMARK's object as the client asked.
 func (ws *watchStream) renderBookmark(b *bookmarkObject) (any, error) {
-	if ws.out.as != asTable {
+	if ws.out.as != tables.AsTable {
 		return ws.out.render(ws.r, b)
 	}
 	obj := ws.r.newObject()
@@ -36,7 +39,7 @@ func (ws *watchStream) renderBookmark(b *bookmarkObject) (any, error) {
 	}
 	row := &t.Rows[0]
 	switch {
-	case ws.out.include == includeObjectFull:
+	case ws.out.include == tables.IncludeObjectFull:
 		row.Object = b // the bookmark as sent without a Table: no empty spec
 	case b.Annotations[meta.InitialEventsAnnotation] != "":
 		row.Object = ws.out.partial(b)

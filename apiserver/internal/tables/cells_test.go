@@ -1,4 +1,4 @@
-package apiserver
+package tables
 
 import (
 	"testing"
@@ -25,8 +25,8 @@ func TestHumanDuration(t *testing.T) {
 		{9 * 365 * 24 * time.Hour, "9y"},
 	}
 	for _, tc := range tests {
-		if got := humanDuration(tc.d); got != tc.want {
-			t.Errorf("humanDuration(%v) = %q, want %q", tc.d, got, tc.want)
+		if got := HumanDuration(tc.d); got != tc.want {
+			t.Errorf("HumanDuration(%v) = %q, want %q", tc.d, got, tc.want)
 		}
 	}
 }

@@ -1,12 +1,12 @@
-package apiserver
+package splice
 
 import "bytes"
 
-// maySplice reports whether value may be pre with bytes put in at one
-// place, as spliceManagedFields puts managedFields in: it must start
-// with the part of pre before that place and end with the rest. false
-// means no splice of pre gives value, told without making one.
-func maySplice(pre, value []byte) bool {
+// MaySplice reports whether value may be pre with bytes put in at one
+// place, as a shared managedFields is put in: it must start with the
+// part of pre before that place and end with the rest. false means no
+// splice of pre gives value, told without making one.
+func MaySplice(pre, value []byte) bool {
 	if len(value) < len(pre) {
 		return false
 	}
