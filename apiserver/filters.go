@@ -2,15 +2,10 @@ package apiserver
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/apiserver/health"
-	"github.com/kapi-dev/kapi/apiserver/requestinfo"
-	"github.com/kapi-dev/kapi/auth"
-	"github.com/kapi-dev/kapi/meta"
-	"github.com/kapi-dev/kapi/status"
 )
 
 // The defaults of the operational options.
@@ -22,21 +17,10 @@ const (
 	DefaultInFlightQueueLength = 50
 )
 
-// anonymousFlow is the in-flight queue of requests that carry no user.
-const anonymousFlow = "system:anonymous"
-
-// exemptGroup is kube-apiserver's system:masters: its members are never
-// queued nor rejected by the in-flight limits, as kube-apiserver's
-// --max-requests-inflight filter lets them through (a super-user must be
-// able to repair a saturated server).
-const exemptGroup = "system:masters"
-
 // operations is the server's state for staying up under load: in-flight
 // limits, health checks, shutdown, and the observer and tracer.
 type operations struct {
-	readOnly *filters.FairLimiter // nil: no limit
-	mutating *filters.FairLimiter
-
+	limits   filters.Limits
 	health   *health.Handler
 	shutdown *health.Shutdown
 }
@@ -61,10 +45,10 @@ func (s *server) initOperations() {
 		s.observer.ObserveResources(s.resourceStats)
 	}
 	if o.MaxRequestsInFlight > 0 {
-		s.readOnly = filters.NewFairLimiter("readOnly", o.MaxRequestsInFlight, o.InFlightQueueLength, o.InFlightQueueTimeout, observe)
+		s.limits.ReadOnly = filters.NewFairLimiter("readOnly", o.MaxRequestsInFlight, o.InFlightQueueLength, o.InFlightQueueTimeout, observe)
 	}
 	if o.MaxMutatingRequestsInFlight > 0 {
-		s.mutating = filters.NewFairLimiter("mutating", o.MaxMutatingRequestsInFlight, o.InFlightQueueLength, o.InFlightQueueTimeout, observe)
+		s.limits.Mutating = filters.NewFairLimiter("mutating", o.MaxMutatingRequestsInFlight, o.InFlightQueueLength, o.InFlightQueueTimeout, observe)
 	}
 	if s.tracer != nil {
 		o.MutatingAdmission = s.traceAdmission("admission.mutating", o.MutatingAdmission)
@@ -72,96 +56,29 @@ func (s *server) initOperations() {
 	}
 	s.shutdown = health.NewShutdown()
 	s.health = health.NewHandler(s.healthChecks())
+	s.limits.Shutdown, s.limits.RequestTimeout = s.shutdown, o.RequestTimeout
+	if s.observer != nil {
+		s.limits.LongRunning = s.observeLongRunning
+	}
 }
 
-// protect runs the filters between authentication and serving:
-// shutdown (503), the in-flight limits (429) and the request timeout
-// (504). Health checks go straight through: they must answer while the
-// server is saturated or shutting down. rec, when not nil, is the
-// request's record for the observer: the filters note why they refused.
-func (s *server) protect(w http.ResponseWriter, r *http.Request, class requestinfo.Class, rec *RequestRecord, serve http.HandlerFunc) {
-	if class.Probe {
-		serve(w, r)
-		return
+// observeLongRunning counts an open long-running request (and, for a
+// registered kind, its watcher) for the observer, until the returned
+// function is called.
+func (s *server) observeLongRunning(rec *RequestRecord) (done func()) {
+	o := s.observer
+	s.boundLabels(&rec.RequestLabels)
+	o.ObserveLongRunning(&rec.RequestLabels, 1)
+	kind := s.kindOf(&rec.RequestLabels)
+	if kind != "" {
+		o.ObserveWatchers(rec.Group, rec.Version, kind, 1)
 	}
-	if !s.shutdown.Enter() {
-		// As kube-apiserver does, the client is told to drop the
-		// connection, so that it retries on a new one (elsewhere, behind
-		// a load balancer) rather than on one the server is closing.
-		w.Header().Set("Connection", "close")
-		e := status.ServiceUnavailable("The apiserver is shutting down, please try again later.")
-		e.Status.Details = &meta.StatusDetails{RetryAfterSeconds: 1}
-		s.writeError(w, r, e)
-		return
-	}
-	defer s.shutdown.Leave()
-	if class.LongRunning {
-		s.serveLongRunning(w, r, rec, serve)
-		return
-	}
-	if lim := s.limiter(class); lim != nil && !exempt(r) {
-		if rec != nil {
-			rec.RequestKind = lim.Kind()
+	return func() {
+		if kind != "" {
+			o.ObserveWatchers(rec.Group, rec.Version, kind, -1)
 		}
-		if reason := lim.Acquire(r.Context(), flowOf(r)); reason != "" {
-			if rec != nil {
-				rec.Rejected = reason
-			}
-			s.writeError(w, r, status.TooManyRequests("", 1))
-			return
-		}
-		defer lim.Release()
+		o.ObserveLongRunning(&rec.RequestLabels, -1)
 	}
-	timeout, err := filters.RequestTimeout(r, s.opts.RequestTimeout)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if timeout <= 0 {
-		serve(w, r)
-		return
-	}
-	filters.WithTimeout(w, r, timeout, rec, s.guard.WriteError, serve)
-}
-
-func (s *server) limiter(c requestinfo.Class) *filters.FairLimiter {
-	if c.Mutating {
-		return s.mutating
-	}
-	return s.readOnly
-}
-
-// flowOf names the in-flight queue of a request: its user's name, or the
-// shared anonymous queue.
-func flowOf(r *http.Request) string {
-	if u, ok := auth.UserFrom(r.Context()); ok && u.Name != "" {
-		return u.Name
-	}
-	return anonymousFlow
-}
-
-func exempt(r *http.Request) bool {
-	u, ok := auth.UserFrom(r.Context())
-	return ok && u.InGroup(exemptGroup)
-}
-
-// serveLongRunning serves a watch: no limit, no timeout but its own, and
-// an end when the server shuts down.
-func (s *server) serveLongRunning(w http.ResponseWriter, r *http.Request, rec *RequestRecord, serve http.HandlerFunc) {
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	stop := context.AfterFunc(s.shutdown.LongRunning(), cancel)
-	defer stop()
-	if o := s.observer; o != nil {
-		s.boundLabels(&rec.RequestLabels)
-		o.ObserveLongRunning(&rec.RequestLabels, 1)
-		defer o.ObserveLongRunning(&rec.RequestLabels, -1)
-		if kind := s.kindOf(&rec.RequestLabels); kind != "" {
-			o.ObserveWatchers(rec.Group, rec.Version, kind, 1)
-			defer o.ObserveWatchers(rec.Group, rec.Version, kind, -1)
-		}
-	}
-	serve(w, r.WithContext(ctx))
 }
 
 // kindOf names the kind of a registered resource, "" for others.

@@ -40,7 +40,7 @@ func (s *server) serveObserved(w http.ResponseWriter, r *http.Request) {
 		var ctx context.Context
 		ctx, span = s.tracer.StartRequest(r, s.spanNames.get(rec))
 		if span != nil {
-			if u := flowOf(r); u != anonymousFlow {
+			if u := filters.FlowOf(r); u != filters.AnonymousFlow {
 				span.SetAttribute("user.name", u)
 			}
 			r = r.WithContext(ctx)

@@ -83,7 +83,7 @@ func (s *server) serveHTTP(r *http.Request, o *served) {
 	panicked := true
 	defer func() { done(panicked) }()
 	if authed != nil {
-		s.protect(out, authed, o.class, &o.rec, func(w http.ResponseWriter, r *http.Request) {
+		s.limits.Serve(out, authed, o.class, &o.rec, func(w http.ResponseWriter, r *http.Request) {
 			if s.reviews.Serve(w, r) {
 				return
 			}

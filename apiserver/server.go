@@ -293,6 +293,7 @@ func newServer(opts Options) *server {
 	s.admission = admission.Chain{Mutating: s.opts.MutatingAdmission, Validating: s.opts.ValidatingAdmission}
 	s.guard = filters.Guard{Authenticator: opts.Authenticator, Authorizer: opts.Authorizer, Audit: opts.Audit,
 		Log: s.log, WriteError: s.writeError}
+	s.limits.WriteError = s.guard.WriteError
 	s.reviews = reviews.Handler{Authorizer: s.guard.EffectiveAuthorizer(), Decode: s.decodeReview,
 		Write: s.writeReview, WriteError: s.guard.WriteError}
 	return s
