@@ -19,7 +19,8 @@
 //	                 limits and deadlines; Guard.Handler for a host's own
 //	                 endpoints
 //	  health         /livez, /readyz, /healthz and the shutdown sequence
-//	  internal/...   discovery and OpenAPI documents, the self reviews
+//	  internal/...   discovery and OpenAPI documents, the self reviews,
+//	                 the response writers, Tables, splices
 //	  admission      the write pipeline's admission step
 //	  observe        what the server reports to metrics and tracing
 //	controllers      the built-in controllers, run by one server at a time:

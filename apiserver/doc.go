@@ -20,7 +20,7 @@
 // limits, deadline), this package's router, then the verb's handler,
 // which reads from the watch cache or runs the write pipeline (write.run:
 // defaults, [Options].MutatingAdmission, validation,
-// [Options].ValidatingAdmission, storage) and answers through the
-// response writers. observe holds what the server reports ([Observer],
-// [Tracer]). ../DESIGN.md draws the whole path.
+// [Options].ValidatingAdmission, storage; admission is its own room) and
+// answers through internal/responsewriters and internal/tables. observe holds what the server reports ([Observer],
+// [Tracer]). Package github.com/kapi-dev/kapi maps every package.
 package apiserver
