@@ -2,10 +2,10 @@ package apiserver
 
 import (
 	"math/rand/v2"
-	"reflect"
 	"testing"
 	"testing/quick"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -62,14 +62,28 @@ func TestConvertUnstructuredNone(t *testing.T) {
 			t.Fatal(err)
 		}
 		u := out.(*meta.Unstructured)
-		if u.APIVersion != "g.example.com/v2" || !reflect.DeepEqual(u.Content, before) || u.Name != "a" {
+		if u.APIVersion != "g.example.com/v2" || u.Name != "a" {
+			t.Errorf("converted to %s, name %q", u.APIVersion, u.Name)
 			return false
 		}
-		if src.APIVersion != "g.example.com/v1" || !reflect.DeepEqual(src.Content, before) {
-			return false // the source changed
+		if diff := cmp.Diff(before, u.Content); diff != "" {
+			t.Errorf("content changed by the conversion (-before +after):\n%s", diff)
+			return false
+		}
+		if diff := cmp.Diff(before, src.Content); src.APIVersion != "g.example.com/v1" || diff != "" {
+			t.Errorf("the source changed: %s (-before +after):\n%s", src.APIVersion, diff)
+			return false
 		}
 		back, err := vs.convert(u, "g.example.com/v1")
-		return err == nil && reflect.DeepEqual(back.(*meta.Unstructured).Content, before)
+		if err != nil {
+			t.Errorf("converting back: %v", err)
+			return false
+		}
+		if diff := cmp.Diff(before, back.(*meta.Unstructured).Content); diff != "" {
+			t.Errorf("content changed by the round trip (-before +after):\n%s", diff)
+			return false
+		}
+		return true
 	}
 	if err := quick.Check(check, &quick.Config{MaxCount: 300}); err != nil {
 		t.Error(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -141,7 +142,10 @@ func checkRoundTrip[T any](t *testing.T, s Serializer, data []byte) {
 		t.Fatalf("%s: second decode failed: %v %q\nencoded: %q", s.MediaType(), err, strictStrings(strict), e2)
 	}
 	if !reflect.DeepEqual(v2, v3) {
-		t.Fatalf("%s: %T not equal after a second round trip\nencoded: %q\n got %#v\nwant %#v", s.MediaType(), v2, e2, v3, v2)
+		// Fuzzed types may hold unexported fields: the difference shows
+		// them too.
+		all := cmp.Exporter(func(reflect.Type) bool { return true })
+		t.Fatalf("%s: %T not equal after a second round trip\nencoded: %q\n(-first +second):\n%s", s.MediaType(), v2, e2, cmp.Diff(v2, v3, all))
 	}
 }
 
