@@ -365,7 +365,7 @@ func (s *catalog) build(k Kind) (*builtKind, error) {
 		}
 		if b.stor == nil {
 			b.stor = r
-			r.store = s.guardStore(r.store)
+			r.store = filters.GuardStore(r.store, s.startSpan)
 		}
 		if served[i] {
 			b.handlers = append(b.handlers, &handler{core: s.core, r: r})
