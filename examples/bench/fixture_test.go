@@ -233,7 +233,7 @@ type fixture struct {
 // and concurrently: each is created (POST) and then given its status
 // (PUT .../status), since create drops status.
 func newFixture(n int) (*fixture, error) {
-	srv, err := server.Open(server.Config{})
+	srv, err := server.Open(server.Config{DisableControllers: !*fixtureControllers})
 	if err != nil {
 		return nil, err
 	}
@@ -244,6 +244,12 @@ func newFixture(n int) (*fixture, error) {
 	f.server = srv
 	return f, err
 }
+
+// fixtureControllers runs the fixtures' servers with or without their
+// controllers. Without them, a request's own work is all that runs while
+// it is served, which counting instructions (bench/scripts/opcount.sh)
+// needs to be repeatable.
+var fixtureControllers = flag.Bool("bench.controllers", true, "run the garbage collector and namespace controller in the fixtures' servers")
 
 // newFixtureOn is newFixture on a handler of the caller's.
 func newFixtureOn(h http.Handler, n int) (*fixture, error) {

@@ -11,6 +11,8 @@
 # two totals over HIGH-LOW is the cost of one request, so that warming up
 # cancels out. The bench package is built without inlining so that those
 # methods stay functions callgrind can see; the server is built as usual.
+# The servers run without their controllers (-bench.controllers=false),
+# whose goroutines would otherwise run, in part, inside the counted calls.
 # Callgrind needs Go's asynchronous preemption off (its signals trip it)
 # and a binary without cgo.
 #
@@ -31,7 +33,8 @@ count() {
 	GODEBUG=asyncpreemptoff=1 GOMAXPROCS=2 GOGC=${GOGC:-100} valgrind --tool=callgrind \
 		--callgrind-out-file="$dir/out" --collect-atstart=no \
 		--toggle-collect="*bench_test.(*client).$2" \
-		"$dir/bench.test" -test.run '^$' -test.bench "$1" -test.benchtime "$3x" >/dev/null 2>&1
+		"$dir/bench.test" -test.run '^$' -test.bench "$1" -test.benchtime "$3x" \
+		-bench.controllers=false >/dev/null 2>&1
 	awk '/^(summary|totals):/ { print $2; exit }' "$dir/out"
 }
 printf '%-12s %14s\n' op instructions/op
