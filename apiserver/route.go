@@ -31,22 +31,12 @@ type request struct {
 var errPanic = errors.New("this request caused the server to panic; look in its logs for details")
 
 // ServeHTTP is [Server.ServeHTTP].
-func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.observer != nil || s.tracer != nil {
-		s.serveObserved(w, r)
-		return
-	}
-	o := s.startServing(w, r)
-	s.serveHTTP(r, o)
-	// Not deferred: after a panic, o is left to the collector.
-	s.doneServing(o)
-}
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.instrument.Serve(w, r) }
 
-// serveHTTP serves a request, writing to o.sr. o holds the request's
+// serveHTTP serves a request, writing to o.Writer. o holds the request's
 // record for the observer, which the filters fill in, and what was worked
-// out of the request already; it is passed down rather than put in the
-// request's context, which would cost a copy of the request per request.
-func (s *server) serveHTTP(r *http.Request, o *served) {
+// out of the request already.
+func (s *server) serveHTTP(r *http.Request, o *filters.Served) {
 	// The debug log's arguments, the clock read included, would cost
 	// something on every request: only when it is on.
 	debug := s.log.Enabled(r.Context(), slog.LevelDebug)
@@ -54,7 +44,7 @@ func (s *server) serveHTTP(r *http.Request, o *served) {
 	if debug {
 		start = time.Now()
 	}
-	rec := &o.sr
+	rec := &o.Writer
 	defer func() {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
@@ -79,20 +69,20 @@ func (s *server) serveHTTP(r *http.Request, o *served) {
 		s.writeError(rec, r, s.kinds.broken)
 		return
 	}
-	out, authed, done := s.guard.Check(rec, r, &o.path)
+	out, authed, done := s.guard.Check(rec, r, &o.Path)
 	panicked := true
 	defer func() { done(panicked) }()
 	if authed != nil {
-		s.limits.Serve(out, authed, o.class, &o.rec, func(w http.ResponseWriter, r *http.Request) {
+		s.limits.Serve(out, authed, o.Class, &o.Record, func(w http.ResponseWriter, r *http.Request) {
 			if s.reviews.Serve(w, r) {
 				return
 			}
-			if o.class.Mutating {
+			if o.Class.Mutating {
 				// Validation rules' warnings: only writes validate, and
 				// the context costs a copy of the request.
 				r = r.WithContext(withWarnings(r.Context(), w))
 			}
-			s.route(w, r, docs, &o.path)
+			s.route(w, r, docs, &o.Path)
 		})
 	}
 	panicked = false

@@ -193,8 +193,8 @@ type server struct {
 	kinds catalog
 
 	operations
-	spanNames spanNames // of the tracer's request spans
-	reviews   reviews.Handler
+	instrument *filters.Instrument
+	reviews    reviews.Handler
 }
 
 // catalog is the server's table of served resources: registering,
@@ -225,11 +225,6 @@ type core struct {
 	// none (see observe.go).
 	observer Observer
 	tracer   Tracer
-	// clockBase is when the server was made, with its monotonic reading:
-	// request durations are measured from it (see serveObserved).
-	clockBase time.Time
-	// records holds the *served of finished requests, for the next.
-	records sync.Pool
 	// watchBufs holds the buffers watch streams gather events in between
 	// two writes (see watchStream.flush).
 	watchBufs watchBuffers
@@ -286,7 +281,7 @@ func newServer(opts Options) *server {
 		opts.MinWatchTimeout = 30 * time.Minute
 	}
 	s := &server{
-		core: core{opts: opts, log: opts.Logger, codecs: opts.Codecs, clockBase: time.Now(), writeTimeout: filters.MaxWriteTimeout},
+		core: core{opts: opts, log: opts.Logger, codecs: opts.Codecs, writeTimeout: filters.MaxWriteTimeout},
 	}
 	s.kinds.core, s.kinds.resources = &s.core, make(map[resourceKey]*handler)
 	s.initOperations()
@@ -294,6 +289,7 @@ func newServer(opts Options) *server {
 	s.guard = filters.Guard{Authenticator: opts.Authenticator, Authorizer: opts.Authorizer, Audit: opts.Audit,
 		Log: s.log, WriteError: s.writeError}
 	s.limits.WriteError = s.guard.WriteError
+	s.instrument = filters.NewInstrument(s.observer, s.tracer, s.boundLabels, s.serveHTTP)
 	s.reviews = reviews.Handler{Authorizer: s.guard.EffectiveAuthorizer(), Decode: s.decodeReview,
 		Write: s.writeReview, WriteError: s.guard.WriteError}
 	return s

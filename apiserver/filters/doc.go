@@ -1,7 +1,9 @@
-// Package filters holds the steps a request meets after it is read
-// (package requestinfo) and before it is routed to a handler, in that
-// order:
+// Package filters holds the steps a request meets before it is routed to
+// a handler, in that order:
 //
+//  0. [Instrument] reads what the request is (package requestinfo) once
+//     and, with an observer or a tracer, opens its span and reports its
+//     labels and outcome when it ends;
 //  1. [Guard]: authentication (a user the host put on the context is
 //     kept), impersonation, the audit record (its request and response
 //     bodies, [AuditObject] filling in the object) and authorization;
