@@ -16,11 +16,12 @@
 // the comments atop versions.go, and raw.go for how values are stored.
 //
 // A request meets, in order, the rooms under apiserver/: requestinfo
-// (what it is), filters (authentication, audit, authorization, in-flight
-// limits, deadline), this package's router, then the verb's handler,
-// which reads from the watch cache or runs the write pipeline (write.run:
-// defaults, [Options].MutatingAdmission, validation,
+// (what it is), filters (instrumentation, authentication, audit,
+// authorization, in-flight limits, deadline), this package's router, then
+// the verb's handler, which reads from the watch cache or runs the write
+// pipeline (write.run: defaults, [Options].MutatingAdmission, validation,
 // [Options].ValidatingAdmission, storage; admission is its own room) and
-// answers through internal/responsewriters and internal/tables. observe holds what the server reports ([Observer],
-// [Tracer]). Package github.com/kapi-dev/kapi maps every package.
+// answers through internal/responsewriters and internal/tables. observe
+// holds what the server reports ([Observer], [Tracer]). Package
+// github.com/kapi-dev/kapi maps every package.
 package apiserver
