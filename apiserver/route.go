@@ -103,17 +103,17 @@ func (s *server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 		responsewriters.WriteJSON(w, http.StatusOK, s.opts.Version)
 		return
 	case "/api":
-		docs.ServeAPI(w, r, responsewriters.WriteRaw)
+		docs.ServeAPI(w, r)
 		return
 	case "/apis":
-		docs.ServeAPIs(w, r, responsewriters.WriteRaw)
+		docs.ServeAPIs(w, r)
 		return
 	case "/openapi/v3":
 		responsewriters.WriteRaw(w, http.StatusOK, "application/json", docs.OpenAPIIndex())
 		return
 	}
 	if strings.HasPrefix(path, "/openapi/v3/") {
-		docs.ServeOpenAPI(w, r, strings.TrimPrefix(path, "/openapi/v3/"), responsewriters.WriteRaw)
+		docs.ServeOpenAPI(w, r, strings.TrimPrefix(path, "/openapi/v3/"))
 		return
 	}
 	parts, ok := p.Parts, p.OK

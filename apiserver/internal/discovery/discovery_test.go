@@ -22,12 +22,6 @@ func widgets() Resource {
 	}
 }
 
-func writeRaw(w http.ResponseWriter, code int, contentType string, b []byte) {
-	w.Header().Set("Content-Type", contentType)
-	w.WriteHeader(code)
-	_, _ = w.Write(b)
-}
-
 // TestBuild: the legacy documents list the group, its version and the
 // resource with its subresources.
 func TestBuild(t *testing.T) {
@@ -55,18 +49,18 @@ func TestServeAPIsAggregated(t *testing.T) {
 	r := httptest.NewRequest("GET", "/apis", nil)
 	r.Header.Set("Accept", aggregatedDiscoveryType)
 	w := httptest.NewRecorder()
-	d.ServeAPIs(w, r, writeRaw)
+	d.ServeAPIs(w, r)
 	if w.Code != 200 || w.Header().Get("Content-Type") != aggregatedDiscoveryType {
 		t.Fatalf("aggregated: %d %q", w.Code, w.Header().Get("Content-Type"))
 	}
 	r.Header.Set("If-None-Match", w.Header().Get("Etag"))
 	w = httptest.NewRecorder()
-	d.ServeAPIs(w, r, writeRaw)
+	d.ServeAPIs(w, r)
 	if w.Code != http.StatusNotModified {
 		t.Fatalf("revalidation: %d", w.Code)
 	}
 	w = httptest.NewRecorder()
-	d.ServeAPIs(w, httptest.NewRequest("GET", "/apis", nil), writeRaw)
+	d.ServeAPIs(w, httptest.NewRequest("GET", "/apis", nil))
 	if w.Header().Get("Content-Type") != legacyDiscoveryType || !strings.Contains(w.Body.String(), `"kind":"APIGroupList"`) {
 		t.Fatalf("legacy: %q %s", w.Header().Get("Content-Type"), w.Body)
 	}

@@ -3,27 +3,24 @@ package discovery
 import (
 	"net/http"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/openapi"
 )
 
-// WriteRaw writes an answer of already encoded bytes; the server's
-// writer, so that discovery answers carry its headers.
-type WriteRaw func(w http.ResponseWriter, code int, contentType string, b []byte)
-
 // ServeAPI answers /api, the core group's versions.
-func (d *Docs) ServeAPI(w http.ResponseWriter, r *http.Request, write WriteRaw) {
-	serveDiscovery(w, r, d.apiVersions, d.aggregatedCore, d.aggregatedCoreETag, write)
+func (d *Docs) ServeAPI(w http.ResponseWriter, r *http.Request) {
+	serveDiscovery(w, r, d.apiVersions, d.aggregatedCore, d.aggregatedCoreETag)
 }
 
 // ServeAPIs answers /apis, the named groups.
-func (d *Docs) ServeAPIs(w http.ResponseWriter, r *http.Request, write WriteRaw) {
-	serveDiscovery(w, r, d.groupList, d.aggregatedGroups, d.aggregatedGroupsETag, write)
+func (d *Docs) ServeAPIs(w http.ResponseWriter, r *http.Request) {
+	serveDiscovery(w, r, d.groupList, d.aggregatedGroups, d.aggregatedGroupsETag)
 }
 
 // serveDiscovery answers /api or /apis in the aggregated format when the
 // client asks for it, and in the legacy format otherwise.
-func serveDiscovery(w http.ResponseWriter, r *http.Request, legacy, aggregated []byte, etag string, write WriteRaw) {
+func serveDiscovery(w http.ResponseWriter, r *http.Request, legacy, aggregated []byte, etag string) {
 	for _, a := range codec.ParseAccept(r.Header.Get("Accept")) {
 		if a.Q == 0 {
 			continue
@@ -36,7 +33,7 @@ func serveDiscovery(w http.ResponseWriter, r *http.Request, legacy, aggregated [
 				w.WriteHeader(http.StatusNotModified)
 				return
 			}
-			write(w, http.StatusOK, aggregatedDiscoveryType, aggregated)
+			responsewriters.WriteRaw(w, http.StatusOK, aggregatedDiscoveryType, aggregated)
 			return
 		}
 		if a.Param("as") == "" && (a.Type == "application/json" || a.Type == "*/*" || a.Type == "application/*") {
@@ -44,15 +41,15 @@ func serveDiscovery(w http.ResponseWriter, r *http.Request, legacy, aggregated [
 		}
 	}
 	w.Header().Set("Vary", "Accept")
-	write(w, http.StatusOK, legacyDiscoveryType, legacy)
+	responsewriters.WriteRaw(w, http.StatusOK, legacyDiscoveryType, legacy)
 }
 
 // ServeOpenAPI answers /openapi/v3/KEY, the OpenAPI document of a
 // group-version ("apis/G/V" or "api/v1").
-func (d *Docs) ServeOpenAPI(w http.ResponseWriter, r *http.Request, key string, write WriteRaw) {
+func (d *Docs) ServeOpenAPI(w http.ResponseWriter, r *http.Request, key string) {
 	doc, ok := d.openapiDocs[key]
 	if !ok {
-		write(w, http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 page not found\n"))
+		responsewriters.WriteRaw(w, http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 page not found\n"))
 		return
 	}
 	etag := `"` + openapi.Hash(doc) + `"`
@@ -68,5 +65,5 @@ func (d *Docs) ServeOpenAPI(w http.ResponseWriter, r *http.Request, key string, 
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	write(w, http.StatusOK, "application/json", doc)
+	responsewriters.WriteRaw(w, http.StatusOK, "application/json", doc)
 }
