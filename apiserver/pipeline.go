@@ -100,14 +100,17 @@ const maxCreateRaces = 3
 //  3. check the preconditions: resourceVersion, UID;
 //  4. set the fields the server owns (uid, timestamps, status split);
 //  5. default: the schema's defaults, then the kind's Default;
-//  6. run mutating admission, and default again what it changed;
+//  6. ADMISSION, mutating: the kind's Admit, then the server's mutating
+//     functions (admission.Chain.Mutate), and default again what they
+//     changed;
 //  7. generate the name of a create that asks for one (generateName);
 //  8. bump the generation and record managedFields, then run the
 //     kind's PrepareForCreate or PrepareForUpdate (what they set is not
 //     recorded, as in kube-apiserver);
 //  9. validate: metadata, the schema, its CEL rules, the kind's Validate;
 //  10. bring the object to its canonical form (the kind's
-//     Canonicalize), then run validating admission;
+//     Canonicalize), then ADMISSION, validating
+//     (admission.Chain.Validate);
 //  11. convert the object to the storage version (a 500 naming both
 //     versions when that fails, and nothing is stored);
 //  12. store with compare-and-swap, starting again at 1 when a
