@@ -42,7 +42,7 @@ func (s *server) initOperations() {
 	var observe func(string, int)
 	if s.observer != nil {
 		observe = s.observer.ObserveInflight
-		s.observer.ObserveResources(s.resourceStats)
+		s.observer.ObserveResources(s.kinds.resourceStats)
 	}
 	if o.MaxRequestsInFlight > 0 {
 		s.limits.ReadOnly = filters.NewFairLimiter("readOnly", o.MaxRequestsInFlight, o.InFlightQueueLength, o.InFlightQueueTimeout, observe)
@@ -69,7 +69,7 @@ func (s *server) observeLongRunning(rec *RequestRecord) (done func()) {
 	o := s.observer
 	s.boundLabels(&rec.RequestLabels)
 	o.ObserveLongRunning(&rec.RequestLabels, 1)
-	kind := s.kindOf(&rec.RequestLabels)
+	kind := s.kinds.kindOf(&rec.RequestLabels)
 	if kind != "" {
 		o.ObserveWatchers(rec.Group, rec.Version, kind, 1)
 	}
@@ -82,10 +82,10 @@ func (s *server) observeLongRunning(rec *RequestRecord) (done func()) {
 }
 
 // kindOf names the kind of a registered resource, "" for others.
-func (s *server) kindOf(l *RequestLabels) string {
-	s.kinds.mu.RLock()
-	defer s.kinds.mu.RUnlock()
-	if h := s.kinds.lookup(l.Group, l.Version, l.Resource); h != nil {
+func (s *catalog) kindOf(l *RequestLabels) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if h := s.lookup(l.Group, l.Version, l.Resource); h != nil {
 		return h.r.kind.Kind
 	}
 	return ""
@@ -93,11 +93,11 @@ func (s *server) kindOf(l *RequestLabels) string {
 
 // resourceStats reads every registered resource's watch cache, for the
 // observer.
-func (s *server) resourceStats() []ResourceStats {
-	s.kinds.mu.RLock()
-	defer s.kinds.mu.RUnlock()
-	out := make([]ResourceStats, 0, len(s.kinds.resources))
-	for _, r := range s.kinds.sortedResources() {
+func (s *catalog) resourceStats() []ResourceStats {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]ResourceStats, 0, len(s.resources))
+	for _, r := range s.sortedResources() {
 		st := r.cache.Stats()
 		rs := ResourceStats{Group: r.kind.Group, Version: r.kind.Version, Resource: r.kind.Resource,
 			Objects: st.Objects, WindowEvents: st.WindowEvents, Revision: st.Revision}

@@ -33,7 +33,7 @@ const storeCheckTimeout = 2 * time.Second
 func (s *server) healthChecks() (livez, readyz, healthz []HealthCheck) {
 	ping := health.Ping()
 	etcd := HealthCheck{Name: "etcd", Check: s.checkStores}
-	sync := HealthCheck{Name: "informer-sync", Check: s.checkCaches}
+	sync := HealthCheck{Name: "informer-sync", Check: s.kinds.checkCaches}
 	shutdown := s.shutdown.Check()
 	livez = append([]HealthCheck{ping, etcd}, s.opts.HealthChecks...)
 	healthz = append(append([]HealthCheck{ping, etcd, sync}, s.opts.HealthChecks...), s.opts.ReadinessChecks...)
@@ -46,7 +46,7 @@ func (s *server) healthChecks() (livez, readyz, healthz []HealthCheck) {
 func (s *server) checkStores(r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), storeCheckTimeout)
 	defer cancel()
-	for _, st := range s.stores() {
+	for _, st := range s.kinds.stores() {
 		if _, err := st.Revision(ctx); err != nil {
 			return err
 		}
@@ -55,11 +55,11 @@ func (s *server) checkStores(r *http.Request) error {
 }
 
 // stores lists the distinct stores of the registered kinds.
-func (s *server) stores() []storage.Interface {
-	s.kinds.mu.RLock()
-	defer s.kinds.mu.RUnlock()
+func (s *catalog) stores() []storage.Interface {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	out := []storage.Interface{s.opts.Storage}
-	for _, res := range s.kinds.sortedResources() {
+	for _, res := range s.sortedResources() {
 		if !containsStore(out, res.kind.Storage) {
 			out = append(out, res.kind.Storage)
 		}
@@ -81,11 +81,11 @@ func containsStore(list []storage.Interface, st storage.Interface) bool {
 
 // checkCaches fails while a kind's watch cache has not loaded its first
 // list.
-func (s *server) checkCaches(*http.Request) error {
-	s.kinds.mu.RLock()
-	defer s.kinds.mu.RUnlock()
+func (s *catalog) checkCaches(*http.Request) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	var pending []string
-	for _, h := range s.kinds.resources {
+	for _, h := range s.resources {
 		if !h.r.cache.Stats().Ready {
 			pending = append(pending, h.r.gr.String())
 		}
