@@ -34,7 +34,7 @@ func (w *write) admissionRequest(op Operation, obj, old meta.Object) *AdmissionR
 	}
 	om := m.GetObjectMeta()
 	a := &AdmissionRequest{
-		Operation: op, Kind: r.kind.gvk(), Resource: r.gr, Subresource: w.req.subresource,
+		Operation: op, Kind: r.kind.GroupVersionKind(), Resource: r.gr, Subresource: w.req.subresource,
 		Namespace: om.Namespace, Name: om.Name, Object: obj, OldObject: old, DryRun: w.dryRun,
 		FieldManager: w.manager, Options: w.options(op),
 	}

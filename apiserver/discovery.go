@@ -42,7 +42,7 @@ func (r *resource) describe() discovery.Resource {
 		Resource: k.Resource, Singular: k.Singular, Namespaced: k.Namespaced,
 		Verbs: r.verbs(), ShortNames: k.ShortNames, Categories: k.Categories,
 		Subresources: subs,
-		StorageKind:  r.stor.kind.gvk(),
+		StorageKind:  r.stor.kind.GroupVersionKind(),
 		Schema:       k.Schema,
 	}
 }

@@ -155,9 +155,9 @@ func splicedVersions(t *testing.T) (stor, other *resource) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stor = &resource{kind: kinds[0], apiVersion: kinds[0].groupVersion().String(), versions: vs}
+	stor = &resource{kind: kinds[0], apiVersion: kinds[0].GroupVersion().String(), versions: vs}
 	stor.stor = stor
-	other = &resource{kind: kinds[1], apiVersion: kinds[1].groupVersion().String(), versions: vs, stor: stor}
+	other = &resource{kind: kinds[1], apiVersion: kinds[1].GroupVersion().String(), versions: vs, stor: stor}
 	return stor, other
 }
 

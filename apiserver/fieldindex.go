@@ -46,7 +46,7 @@ func fieldTerm(field, value string) string { return "=" + field + "=" + value }
 // selectable fields of its own ([KindVersion]) reads through the filter
 // alone.
 func (sel selectors) fieldIndexSets(r *resource) [][]string {
-	if r.kind.versionFields && !r.isStorage() {
+	if r.ownFields && !r.isStorage() {
 		return nil
 	}
 	r = r.stor

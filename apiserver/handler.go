@@ -16,7 +16,7 @@ type handler struct {
 
 // serve dispatches a routed request to its verb.
 func (h *handler) serve(req *request) {
-	if msg := h.r.kind.deprecation; msg != "" {
+	if msg := h.r.deprecation; msg != "" {
 		addWarning(req.w, msg)
 	}
 	switch req.verb {

@@ -61,6 +61,11 @@ type resource struct {
 	versions *versionSet
 	stor     *resource
 	keys     map[string]string // see versionKey
+	// ownFields is set when the version has SelectableFields of its own,
+	// which read objects in this version, not the storage version's.
+	ownFields bool
+	// deprecation is the warning of every request to this version.
+	deprecation string
 	// hints carries index terms from writes to the cache (see termHints);
 	// nil for a version that is not the storage version.
 	hints *termHints
@@ -111,9 +116,9 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 		kind:        k,
 		store:       k.Storage,
 		prefix:      storagePrefix(k.Group, k.Resource),
-		apiVersion:  k.groupVersion().String(),
+		apiVersion:  k.GroupVersion().String(),
 		listKind:    k.Kind + "List",
-		gr:          k.groupResource(),
+		gr:          k.GroupResource(),
 		statusField: -1,
 		plan:        plan,
 		patcher:     p,
@@ -125,6 +130,10 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 		return nil, err
 	}
 	r.setVersionKeys()
+	if vs != nil {
+		v := vs.byAPI[r.apiVersion]
+		r.ownFields, r.deprecation = v.ownFields, v.deprecation
+	}
 	sample := k.New()
 	if reflect.TypeOf(sample).Kind() != reflect.Pointer {
 		return nil, errors.New("New must return a pointer")

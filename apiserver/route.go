@@ -206,7 +206,7 @@ func (s *server) resolve(w http.ResponseWriter, r *http.Request, docs *discovery
 	}
 	req.verb = verbFor(r, req.name != "", watchPrefix)
 	if req.verb == "" || !res.allows(req.verb, req.subresource) {
-		return nil, nil, status.MethodNotAllowed(res.kind.groupResource(), requestinfo.Action(r.Method, req.name != ""))
+		return nil, nil, status.MethodNotAllowed(res.kind.GroupResource(), requestinfo.Action(r.Method, req.name != ""))
 	}
 	return h, req, nil
 }

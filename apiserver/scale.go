@@ -17,18 +17,6 @@ import (
 	"github.com/kapi-dev/kapi/storage"
 )
 
-// Scale serves /scale (autoscaling/v1 Scale) for a kind, reading and
-// writing the object at these dotted paths.
-type Scale struct {
-	// SpecReplicasPath is the desired replica count, e.g. .spec.replicas.
-	SpecReplicasPath string
-	// StatusReplicasPath is the observed count, e.g. .status.readyReplicas.
-	StatusReplicasPath string
-	// LabelSelectorPath is the selector in string form, e.g.
-	// .status.selector; optional.
-	LabelSelectorPath string
-}
-
 // scale is autoscaling/v1 Scale.
 type scale struct {
 	meta.TypeMeta `json:",inline"`

@@ -84,7 +84,7 @@ func (sel selectors) matches(r *resource, obj meta.Object) bool {
 // from each object converted to it, when the selector names one.
 func (sel selectors) filter(r *resource) func(*watch.Entry) bool {
 	onKey := sel.keyCheck(r.stor)
-	if !r.kind.versionFields || r.isStorage() || !sel.namesKindField() {
+	if !r.ownFields || r.isStorage() || !sel.namesKindField() {
 		// The kind's SelectableFields read objects in the storage
 		// version, as the cache holds them.
 		st := r.stor

@@ -459,7 +459,7 @@ func checkKind(k *Kind) error {
 func (s *catalog) conflicts(k *Kind, live, registeredOnly bool) error {
 	key := resourceKey{k.Group, k.Version, k.Resource}
 	if h, dup := s.resources[key]; dup && !(live && h.live) {
-		return fmt.Errorf("resource %s is already registered", k.groupResource())
+		return fmt.Errorf("resource %s is already registered", k.GroupResource())
 	}
 	for hk, h := range s.resources {
 		if hk == key || (live && h.live && hk.group == k.Group && hk.resource == k.Resource) || (registeredOnly && h.live) {
@@ -467,7 +467,7 @@ func (s *catalog) conflicts(k *Kind, live, registeredOnly bool) error {
 		}
 		have := &h.r.kind
 		if have.Group == k.Group && have.Version == k.Version && have.Kind == k.Kind {
-			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.groupVersion())
+			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.GroupVersion())
 		}
 		if err := secondVersion(have, k); err != nil {
 			return err
@@ -495,7 +495,7 @@ func secondVersion(have, k *Kind) error {
 	}
 	return fmt.Errorf("%s (kind %s) is already served in version %s: register every version of a kind "+
 		"(here %s too) in one Kind, with Kind.Versions, so that they share storage and convert to one another",
-		have.groupResource(), have.Kind, have.Version, k.Version)
+		have.GroupResource(), have.Kind, have.Version, k.Version)
 }
 
 // Close is [Server.Close].

@@ -14,27 +14,6 @@ import (
 	"github.com/kapi-dev/kapi/storage"
 )
 
-// StoredAs keeps a kind's objects in another kind's storage, converted on
-// every write and read, as kube-apiserver serves events.k8s.io/v1 Events
-// from the core Events' storage: one stored object is read and written
-// through both APIs, and a watch on either sees the writes of both.
-//
-// The objects are stored under the other resource's keys, in the other
-// kind's form and in the storage encoding of the server; both kinds must
-// have the same scope.
-type StoredAs struct {
-	// Group, Version, Kind and Resource name the kind whose storage is
-	// used (Group "" is the core group).
-	Group, Version, Kind, Resource string
-	// New returns an empty object of the stored kind. Required.
-	New func() meta.Object
-	// ToStored converts an object of the served kind into the stored
-	// kind. Required.
-	ToStored func(obj meta.Object) (meta.Object, error)
-	// FromStored converts a stored object into the served kind. Required.
-	FromStored func(stored meta.Object) (meta.Object, error)
-}
-
 // A 422 Invalid of a kind with StoredAs names the stored kind, as
 // kube-apiserver's name the internal kind both versions share.
 
@@ -62,7 +41,7 @@ func (r *resource) invalidKind() meta.GroupVersionKind {
 	if sa := r.kind.StoredAs; sa != nil {
 		return meta.GroupVersionKind{Group: sa.Group, Version: sa.Version, Kind: sa.Kind}
 	}
-	return r.kind.gvk()
+	return r.kind.GroupVersionKind()
 }
 
 // storagePrefix is the key prefix of a resource's objects.
@@ -134,7 +113,7 @@ func (s *sharedStore) toServed(kv *storage.KeyValue) *storage.KeyValue {
 	out := *kv
 	out.Key, out.Shared = s.toServedKey(kv.Key), unique.Handle[string]{}
 	if len(kv.Value) > 0 {
-		v, err := s.convert(storedBytes(kv), s.kind.StoredAs.New, s.kind.StoredAs.FromStored, s.kind.groupVersion().String(), s.kind.Kind)
+		v, err := s.convert(storedBytes(kv), s.kind.StoredAs.New, s.kind.StoredAs.FromStored, s.kind.GroupVersion().String(), s.kind.Kind)
 		if err != nil {
 			v = nil
 		}

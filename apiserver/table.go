@@ -12,45 +12,6 @@ import (
 	"github.com/kapi-dev/kapi/status"
 )
 
-// PrinterColumn is a column of the Table kubectl prints for a kind.
-type PrinterColumn struct {
-	// Name is the column header.
-	Name string
-	// Type is the OpenAPI type of the cells: integer, number, string,
-	// boolean or date (an RFC 3339 time kubectl shows as an age).
-	Type string
-	// Format is an OpenAPI format hint. A column of format "name" takes
-	// the place of the Name column the Table otherwise starts with, as
-	// in kube's Table of Events, whose names come last.
-	Format string
-	// Description says what the column shows; default, for a JSONPath
-	// column: kube-apiserver's description of a custom resource's column,
-	// which names the path.
-	Description string
-	// Priority 0 columns are always shown; higher ones with -o wide.
-	Priority int32
-	// JSONPath selects the cell from the object: a dotted path such as
-	// .spec.replicas.
-	JSONPath string
-	// Cell, when set, computes the cell from the object instead of
-	// JSONPath, as kube-apiserver's printers do for built-in kinds (a
-	// ConfigMap's key count, an Event's involved object). It returns a
-	// value of the column's Type (string, int64, float64 or bool), a
-	// meta.Time or meta.MicroTime (printed as an age), or nil for an
-	// empty cell.
-	Cell func(obj meta.Object) any
-}
-
-// AgeColumn is the Age column kube-apiserver's printers give the Tables
-// of built-in kinds: a string cell, the time since the object's creation
-// as kubectl shows ages ("5s", "3d4h"), or <unknown> without one. (A
-// custom resource's Age column is a date instead: its cell is the same
-// age, its type "date".)
-func AgeColumn() PrinterColumn {
-	return PrinterColumn{Name: "Age", Type: "string", Description: tables.CreatedAtColumnDesc,
-		Cell: func(obj meta.Object) any { return obj.GetObjectMeta().CreationTimestamp }}
-}
-
 // readOutput is how a get, list or watch response is rendered: the
 // serializer and, when the client asked for one, a transformation.
 type readOutput struct {
@@ -183,22 +144,22 @@ func (o readOutput) table(r *resource, v any) (*tables.Table, error) {
 // columns are Name, then the kind's columns, or Name and Created At.
 func (r *resource) columns() []tables.Column {
 	var cols []tables.Column
-	if !r.kind.namedColumn() {
+	if !namedColumn(&r.kind) {
 		cols = append(cols, tables.Column{Name: "Name", Type: "string", Format: "name", Description: tables.NameColumnDesc})
 	}
 	if len(r.kind.PrinterColumns) == 0 {
 		return append(cols, tables.Column{Name: "Created At", Type: "date", Description: tables.CreatedAtColumnDesc})
 	}
 	for _, c := range r.kind.PrinterColumns {
-		cols = append(cols, tables.Column{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.describe(), Priority: c.Priority})
+		cols = append(cols, tables.Column{Name: c.Name, Type: c.Type, Format: c.Format, Description: columnDescription(c), Priority: c.Priority})
 	}
 	return cols
 }
 
-// describe is the column's description: a column a kind does not
+// columnDescription is c's description: a column a kind does not
 // describe is described by its JSONPath, as kube-apiserver describes a
 // custom resource's.
-func (c PrinterColumn) describe() string {
+func columnDescription(c PrinterColumn) string {
 	if c.Description == "" && c.JSONPath != "" {
 		return "Custom resource definition column (in JSONPath format): " + c.JSONPath
 	}
@@ -207,7 +168,7 @@ func (c PrinterColumn) describe() string {
 
 func (o readOutput) row(r *resource, obj meta.Object) (tables.Row, error) {
 	var specs [maxStackColumns]tables.Spec
-	cells, err := r.kind.printer(specs[:0]).Cells(obj)
+	cells, err := printer(&r.kind, specs[:0]).Cells(obj)
 	row := tables.Row{Cells: cells}
 	if err != nil {
 		return row, err
@@ -224,18 +185,18 @@ func (o readOutput) row(r *resource, obj meta.Object) (tables.Row, error) {
 // printer is how rows print the kind's objects, its columns appended to
 // specs: callers pass an array of maxStackColumns on their stack, which
 // holds the columns of every kind but the widest without allocating.
-func (k *Kind) printer(specs []tables.Spec) tables.Printer {
+func printer(k *Kind, specs []tables.Spec) tables.Printer {
 	for _, c := range k.PrinterColumns {
 		specs = append(specs, tables.Spec{Type: c.Type, JSONPath: c.JSONPath, Cell: c.Cell})
 	}
-	return tables.Printer{Named: k.namedColumn(), Columns: specs}
+	return tables.Printer{Named: namedColumn(k), Columns: specs}
 }
 
 // maxStackColumns is how many columns' specs a row keeps on its stack.
 const maxStackColumns = 16
 
 // namedColumn reports whether one of the kind's columns is the name.
-func (k *Kind) namedColumn() bool {
+func namedColumn(k *Kind) bool {
 	for _, c := range k.PrinterColumns {
 		if c.Format == "name" {
 			return true

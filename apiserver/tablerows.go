@@ -86,7 +86,7 @@ func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
 		rd.meta = doc[s:end:end]
 	}
 	var specs [maxStackColumns]tables.Spec
-	rd.cells = r.kind.printer(specs[:0]).AppendCells(nil, doc, func() (meta.Object, error) { return r.object(e) })
+	rd.cells = printer(&r.kind, specs[:0]).AppendCells(nil, doc, func() (meta.Object, error) { return r.object(e) })
 	return rd, nil
 }
 
