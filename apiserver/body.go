@@ -86,7 +86,7 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 		return nil, h.r.cannotHandle(err)
 	}
 	// Unstructured kinds learn their unknown fields from the schema.
-	strict = append(strict, h.r.plan.prune(obj)...)
+	strict = append(strict, h.r.plan.Prune(obj)...)
 	warnings, err := directive.Check(strict)
 	if err != nil {
 		return nil, h.r.cannotHandle(err)

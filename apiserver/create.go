@@ -57,7 +57,7 @@ func (r *resource) prepareForCreate(obj meta.Object) {
 // applyDefaults fills in the schema's defaults, then the kind's, and
 // returns the object.
 func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) (meta.Object, error) {
-	if err := r.plan.applyDefaults(obj); err != nil {
+	if err := r.plan.ApplyDefaults(obj); err != nil {
 		return nil, status.InternalError(err)
 	}
 	switch {
@@ -77,14 +77,17 @@ func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) (meta.Obj
 func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded jsonForms, subresource string) error {
 	m := obj.GetObjectMeta()
 	errs := validateObjectMeta(m, r.kind.Namespaced, r.kind.ValidateName)
-	schemaErrs, err := r.plan.validate(obj, decoded.obj, decoded.objNullFree)
+	schemaErrs, err := r.plan.Validate(obj, decoded.obj, decoded.objNullFree)
 	if err != nil {
 		return status.InternalError(err)
 	}
 	errs = append(errs, schemaErrs...)
-	ruleErrs, err := r.plan.validateRules(ctx, obj, old, decoded, errs)
+	ruleErrs, warnings, err := r.plan.ValidateRules(ctx, obj, old, decoded.obj, decoded.old, errs)
 	if err != nil {
 		return status.InternalError(err)
+	}
+	for _, w := range warnings {
+		warn(ctx, w)
 	}
 	errs = append(errs, ruleErrs...)
 	if hook := r.validateFunc(subresource); hook != nil {
@@ -146,7 +149,7 @@ func (r *resource) create(ctx context.Context, obj meta.Object, pre []byte, hint
 // that the kind's rules may read of it. ok is false for any other create,
 // which trackUpdate records.
 func (r *resource) trackCreate(obj meta.Object, manager, subresource string) (jsonForms, bool) {
-	if r.plan != nil && r.plan.rules != nil && r.plan.rulesReadManagedFields {
+	if r.plan != nil && r.plan.Rules != nil && r.plan.RulesReadManagedFields {
 		return jsonForms{}, false
 	}
 	m := obj.GetObjectMeta()

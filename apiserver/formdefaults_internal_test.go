@@ -98,7 +98,7 @@ func TestValidateNullFreeFormMatchesGeneralPath(t *testing.T) {
 		tc.edit(obj)
 		// The reference: the object's fields encoded apart, and its
 		// form defaulted the general way.
-		want, err := plan.validate(obj, nil, false)
+		want, err := plan.Validate(obj, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +111,7 @@ func TestValidateNullFreeFormMatchesGeneralPath(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no form", tc.name)
 		}
-		got, err := plan.validate(obj, fast, !nulls)
+		got, err := plan.Validate(obj, fast, !nulls)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kapi-dev/kapi/apiserver/internal/schemaplan"
 )
 
 // formSample is a Go value with every kind of field jsonForm meets in a
@@ -90,12 +91,12 @@ func TestJSONFormMatchesGeneralPath(t *testing.T) {
 			values = append(values, v.Field(f))
 		}
 		for _, fv := range values {
-			got, err := jsonForm(fv)
+			got, err := schemaplan.JSONForm(fv)
 			b, merr := json.Marshal(fv.Interface())
 			if merr != nil {
 				t.Fatal(merr)
 			}
-			want, werr := jsonFormOf(b)
+			want, werr := schemaplan.JSONFormOf(b)
 			if (err != nil) != (werr != nil) {
 				t.Fatalf("sample %d: %s: error %v, general path %v", i, b, err, werr)
 			}

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"unicode"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/schemaplan"
 	"github.com/kapi-dev/kapi/apiserver/internal/splice"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
@@ -186,14 +187,14 @@ func (r *resource) liveJSON(cur *storage.KeyValue, formKnown bool) ([]byte, erro
 // its managedFields: rules that may read them get them back. It is nil
 // when they do not encode; validation then makes the form itself.
 func (r *resource) oldForm(liveObj map[string]any, entries []meta.ManagedFieldsEntry) map[string]any {
-	if liveObj == nil || len(entries) == 0 || r.plan == nil || !r.plan.rulesReadManagedFields {
+	if liveObj == nil || len(entries) == 0 || r.plan == nil || !r.plan.RulesReadManagedFields {
 		return liveObj
 	}
 	md, ok := liveObj["metadata"].(map[string]any)
 	if !ok {
 		return liveObj
 	}
-	x, err := jsonForm(reflect.ValueOf(entries))
+	x, err := schemaplan.JSONForm(reflect.ValueOf(entries))
 	if err != nil {
 		return nil
 	}
@@ -207,7 +208,7 @@ func (r *resource) oldForm(liveObj map[string]any, entries []meta.ManagedFieldsE
 // field by field for the schema and whole again for the rules. Either is
 // nil when it does not decode; validation then makes its own.
 func (r *resource) ruleForms(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
-	if r.plan == nil || r.plan.unstructured || r.plan.rules == nil {
+	if r.plan == nil || r.plan.Unstructured || r.plan.Rules == nil {
 		return jsonForms{}
 	}
 	var forms jsonForms

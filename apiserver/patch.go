@@ -253,7 +253,7 @@ func (h *handler) patched(req *request, patchType string, doc []byte, old meta.O
 				}
 				return bodyJSON(codec.MediaTypeJSON, patched)()
 			}
-			return h.checkPatched(req, obj, r.plan.prune(obj), result)
+			return h.checkPatched(req, obj, r.plan.Prune(obj), result)
 		}
 	}
 	patched, err := general()
@@ -265,7 +265,7 @@ func (h *handler) patched(req *request, patchType string, doc []byte, old meta.O
 	if err != nil {
 		return nil, nil, patch.InvalidResult(patched, err)
 	}
-	strict = append(strict, r.plan.prune(obj)...)
+	strict = append(strict, r.plan.Prune(obj)...)
 	return h.checkPatched(req, obj, strict, bodyJSON(codec.MediaTypeJSON, patched))
 }
 

@@ -23,7 +23,7 @@ import (
 // are checked with the rest of their schema.
 func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any, error)) error {
 	p := h.r.plan
-	if p == nil || p.unstructured || !p.required.MayMiss(reflect.ValueOf(obj)) {
+	if p == nil || p.Unstructured || !p.Required.MayMiss(reflect.ValueOf(obj)) {
 		return nil
 	}
 	x, err := body()
@@ -42,16 +42,16 @@ func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any,
 	case req.subresource == "status":
 		// Only the status subtree: the object's own required fields
 		// (spec) are the stored object's.
-		st := p.root.Properties["status"]
+		st := p.Root.Properties["status"]
 		if top["status"] == nil || st == nil {
 			return nil
 		}
 		errs = st.MissingRequired(status.NewPath("status"), top["status"])
 	case h.r.kind.Subresources.Status:
 		delete(top, "status")
-		errs = p.root.MissingRequired(status.Path{}, top)
+		errs = p.Root.MissingRequired(status.Path{}, top)
 	default:
-		errs = p.root.MissingRequired(status.Path{}, top)
+		errs = p.Root.MissingRequired(status.Path{}, top)
 	}
 	if len(errs) == 0 {
 		return nil
@@ -84,4 +84,27 @@ func bodyJSON(mediaType string, body []byte) func() (any, error) {
 		var x any
 		return x, json.Unmarshal(body, &x)
 	}
+}
+
+// defaultSent defaults the objects obj's Go value cannot show were sent:
+// zero structs tagged omitzero that body, the JSON obj was just decoded
+// from (see bodyJSON), holds. Defaulting again later changes nothing
+// more, and an object not sent stays absent.
+func (h *handler) defaultSent(obj meta.Object, body func() (any, error)) error {
+	p := h.r.plan
+	if p == nil || p.Unstructured || !p.Hides(obj) {
+		return nil
+	}
+	x, err := body()
+	if err != nil {
+		return status.BadRequest(decodeErrorMessage(err))
+	}
+	top, ok := x.(map[string]any)
+	if !ok {
+		return nil // an encoding that cannot tell (protobuf)
+	}
+	if err := p.DefaultSent(obj, top); err != nil {
+		return status.InternalError(err)
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/schemaplan"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/internal/typedjson"
 	"github.com/kapi-dev/kapi/meta"
@@ -40,7 +41,7 @@ type resource struct {
 	// cache serves every read: gets, lists and watches.
 	cache *watch.Cache
 	// plan is the kind's schema compiled: defaults, pruning, validation.
-	plan *schemaPlan
+	plan *schemaplan.Plan
 	// normalized is set when stored values are read through the kind's
 	// schema (see normalize).
 	normalized bool
@@ -106,7 +107,7 @@ func typeOf(obj meta.Object) reflect.Type {
 // newResource builds the resource of k. stor is the resource of the
 // storage version of a kind served in several versions, whose store and
 // cache it shares; nil for the storage version itself.
-func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *codec.Registry, storageMediaType string,
+func newResource(k Kind, plan *schemaplan.Plan, cacheOpts watch.Options, codecs *codec.Registry, storageMediaType string,
 	vs *versionSet, stor *resource) (*resource, error) {
 	p, err := newPatcher(k, vs)
 	if err != nil {
@@ -172,9 +173,9 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 		f := t.Field(i)
 		switch {
 		case f.Type == reflect.TypeOf(meta.TypeMeta{}), f.Type == reflect.TypeOf(meta.ObjectMeta{}):
-		case jsonName(f) == "status":
+		case schemaplan.JSONName(f) == "status":
 			r.statusField = i
-		case f.IsExported() && jsonName(f) != "-":
+		case f.IsExported() && schemaplan.JSONName(f) != "-":
 			r.specFields = append(r.specFields, i)
 		}
 	}
@@ -184,20 +185,6 @@ func newResource(k Kind, plan *schemaPlan, cacheOpts watch.Options, codecs *code
 	}
 	r.setSpliceManagedFields()
 	return r, nil
-}
-
-func jsonName(f reflect.StructField) string {
-	tag := f.Tag.Get("json")
-	for i := 0; i < len(tag); i++ {
-		if tag[i] == ',' {
-			tag = tag[:i]
-			break
-		}
-	}
-	if tag == "" {
-		return f.Name
-	}
-	return tag
 }
 
 // verbs lists the resource's verbs in kube-apiserver's order for custom

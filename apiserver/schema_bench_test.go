@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/schemaplan"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/status"
@@ -57,10 +58,10 @@ func BenchmarkSchemaPlan(b *testing.B) {
 	b.Run("default+validate", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			if err := plan.applyDefaults(obj); err != nil {
+			if err := plan.ApplyDefaults(obj); err != nil {
 				b.Fatal(err)
 			}
-			if errs, err := plan.validate(obj, nil, false); err != nil || len(errs) > 0 {
+			if errs, err := plan.Validate(obj, nil, false); err != nil || len(errs) > 0 {
 				b.Fatal(errs, err)
 			}
 		}
@@ -76,7 +77,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 		b.ReportAllocs()
 		v := reflect.ValueOf(obj)
 		for range b.N {
-			if plan.required.MayMiss(v) {
+			if plan.Required.MayMiss(v) {
 				b.Fatal("all required fields are set")
 			}
 		}
@@ -88,7 +89,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if errs := plan.root.MissingRequired(status.Path{}, x); len(errs) > 0 {
+			if errs := plan.Root.MissingRequired(status.Path{}, x); len(errs) > 0 {
 				b.Fatal(errs)
 			}
 		}
@@ -98,7 +99,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 	_, viaJSON := compiledBenchKind(b)
 	for _, c := range []struct {
 		name string
-		plan *schemaPlan
+		plan *schemaplan.Plan
 	}{{"default-plan", plan}, {"default-json", viaJSON}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -107,7 +108,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 				w := benchObject()
 				w.Spec.Replicas, w.Spec.Ports[0].Protocol = nil, ""
 				b.StartTimer()
-				if err := c.plan.applyDefaults(w); err != nil {
+				if err := c.plan.ApplyDefaults(w); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -128,7 +129,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			if errs, err := plan.validate(obj, decoded, false); err != nil || len(errs) > 0 {
+			if errs, err := plan.Validate(obj, decoded, false); err != nil || len(errs) > 0 {
 				b.Fatal(errs, err)
 			}
 		}

@@ -35,7 +35,7 @@ func TestValidateDecodedMatchesEncoding(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			obj := benchObject()
 			tc.change(obj)
-			want, err := plan.validate(obj, nil, false)
+			want, err := plan.Validate(obj, nil, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +47,7 @@ func TestValidateDecodedMatchesEncoding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := plan.validate(obj, decoded, false)
+			got, err := plan.Validate(obj, decoded, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,18 +5,19 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/schemaplan"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 )
 
 // compiledBenchKind is the kind of benchWidget with its schema compiled,
 // and a copy of its plan that defaults through the JSON form only.
-func compiledBenchKind(t testing.TB) (plan, viaJSON *schemaPlan) {
+func compiledBenchKind(t testing.TB) (plan, viaJSON *schemaplan.Plan) {
 	plan, _ = compiledPlan(t, func() meta.Object { return &benchWidget{} })
 	j := *plan
-	j.fields = append([]fieldPlan(nil), plan.fields...)
-	for i := range j.fields {
-		j.fields[i].defaulter = nil
+	j.Fields = append([]schemaplan.FieldPlan(nil), plan.Fields...)
+	for i := range j.Fields {
+		j.Fields[i].Defaulter = nil
 	}
 	return plan, &j
 }
@@ -49,7 +50,7 @@ func randomBenchWidget(r *rand.Rand) *benchWidget {
 // schema's plan stores the same bytes as defaulting the JSON form.
 func TestSchemaDefaultsPlanMatchesJSON(t *testing.T) {
 	plan, viaJSON := compiledBenchKind(t)
-	if plan.fields[0].defaulter == nil {
+	if plan.Fields[0].Defaulter == nil {
 		t.Fatal("the spec's defaults have no plan")
 	}
 	r := rand.New(rand.NewPCG(3, 4))
@@ -61,10 +62,10 @@ func TestSchemaDefaultsPlanMatchesJSON(t *testing.T) {
 		if err := json.Unmarshal(before, &b); err != nil {
 			t.Fatal(err)
 		}
-		if err := plan.applyDefaults(a); err != nil {
+		if err := plan.ApplyDefaults(a); err != nil {
 			t.Fatal(err)
 		}
-		if err := viaJSON.applyDefaults(&b); err != nil {
+		if err := viaJSON.ApplyDefaults(&b); err != nil {
 			t.Fatal(err)
 		}
 		got, _ := json.Marshal(a)
@@ -96,11 +97,11 @@ type fallbackSpec struct {
 
 func TestSchemaDefaultsFallback(t *testing.T) {
 	plan, _ := compiledPlan(t, func() meta.Object { return &fallbackWidget{} })
-	if len(plan.fields) != 1 || plan.fields[0].defaulter != nil {
-		t.Fatalf("fields %+v: want the spec defaulted through its JSON form", plan.fields)
+	if len(plan.Fields) != 1 || plan.Fields[0].Defaulter != nil {
+		t.Fatalf("fields %+v: want the spec defaulted through its JSON form", plan.Fields)
 	}
 	w := &fallbackWidget{}
-	if err := plan.applyDefaults(w); err != nil {
+	if err := plan.ApplyDefaults(w); err != nil {
 		t.Fatal(err)
 	}
 	if w.Spec.Protocol != "TCP" || w.Spec.Replicas == nil || *w.Spec.Replicas != 2 {
@@ -111,7 +112,7 @@ func TestSchemaDefaultsFallback(t *testing.T) {
 // compiledPlan is the schema plan of a kind of objects newObj makes,
 // with the schema reflected from their type (returned too) and no rule
 // engine.
-func compiledPlan(tb testing.TB, newObj func() meta.Object) (*schemaPlan, *schema.Schema) {
+func compiledPlan(tb testing.TB, newObj func() meta.Object) (*schemaplan.Plan, *schema.Schema) {
 	tb.Helper()
 	k := Kind{New: newObj}
 	s, err := schema.FromType(typeOf(k.New()))
@@ -119,7 +120,7 @@ func compiledPlan(tb testing.TB, newObj func() meta.Object) (*schemaPlan, *schem
 		tb.Fatal(err)
 	}
 	k.Schema = s
-	plan, err := compileSchema(&k, nil)
+	plan, err := schemaplan.Compile(k.Schema, k.New, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/apiserver/internal/reviews"
+	"github.com/kapi-dev/kapi/apiserver/internal/schemaplan"
 	"github.com/kapi-dev/kapi/audit"
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/codec"
@@ -404,7 +405,7 @@ func (s *catalog) checkVersions(k Kind) ([]Kind, error) {
 }
 
 // prepare checks a kind, fills in its defaults and compiles its schema.
-func (s *catalog) prepare(k *Kind) (*schemaPlan, error) {
+func (s *catalog) prepare(k *Kind) (*schemaplan.Plan, error) {
 	if err := checkKind(k); err != nil {
 		return nil, err
 	}
@@ -418,7 +419,7 @@ func (s *catalog) prepare(k *Kind) (*schemaPlan, error) {
 		}
 		k.Schema = sch
 	}
-	return compileSchema(k, s.opts.RuleEngine)
+	return schemaplan.Compile(k.Schema, k.New, s.opts.RuleEngine)
 }
 
 // checkKind checks the names and options of a kind.

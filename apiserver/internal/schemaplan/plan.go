@@ -1,4 +1,4 @@
-package apiserver
+package schemaplan
 
 import (
 	"bytes"
@@ -14,36 +14,36 @@ import (
 	"github.com/kapi-dev/kapi/status"
 )
 
-// schemaPlan is what a kind's schema compiles to at registration: the
+// Plan is what a kind's schema compiles to at registration: the
 // defaulting, pruning and validation of the parts of an object that have
 // rules. Typed kinds go through the JSON form of the top-level fields
 // with rules only (metadata has its own checks); unstructured kinds use
 // their content as it is.
-type schemaPlan struct {
-	root         *schema.Schema
-	unstructured bool
+type Plan struct {
+	Root         *schema.Schema
+	Unstructured bool
 	validator    *schema.Validator // unstructured: of the root
 	// nameRules is set when an unstructured kind's schema restricts
 	// metadata.name or generateName, which validation then checks.
 	nameRules bool
-	required  *schema.RequiredCheck // typed: when the body must show required fields
-	fields    []fieldPlan           // typed: top-level fields with rules
-	rules     schema.RuleValidator  // CEL rules, if the schema has any
-	// rulesReadManagedFields is set when the rules may read
+	Required  *schema.RequiredCheck // typed: when the body must show required fields
+	Fields    []FieldPlan           // typed: top-level fields with rules
+	Rules     schema.RuleValidator  // CEL rules, if the schema has any
+	// RulesReadManagedFields is set when the rules may read
 	// metadata.managedFields (see schema.MetadataNamesOnly).
-	rulesReadManagedFields bool
+	RulesReadManagedFields bool
 }
 
-// fieldPlan covers one top-level field of a typed kind.
-type fieldPlan struct {
+// FieldPlan covers one top-level field of a typed kind.
+type FieldPlan struct {
 	index     int
 	name      string
 	schema    *schema.Schema
 	validator *schema.Validator
 	defaults  bool // the subtree has defaults
-	// defaulter applies them to the Go value; nil when the schema and
+	// Defaulter applies them to the Go value; nil when the schema and
 	// type are beyond it, and the JSON form is defaulted instead.
-	defaulter *schema.Defaulter
+	Defaulter *schema.Defaulter
 	// formDefaults applies them to the field's JSON form when it holds
 	// no null; nil when the subtree has none.
 	formDefaults *schema.FormDefaulter
@@ -53,22 +53,22 @@ type fieldPlan struct {
 	omitted func(reflect.Value) bool
 }
 
-// compileSchema builds the kind's schema plan; engine compiles its
-// rules.
-func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
-	p := &schemaPlan{root: k.Schema}
+// Compile builds the plan of a kind's schema s for the objects
+// newObj makes; engine compiles its rules.
+func Compile(s *schema.Schema, newObj func() meta.Object, engine schema.RuleEngine) (*Plan, error) {
+	p := &Plan{Root: s}
 	if err := p.compileRules(engine); err != nil {
 		return nil, err
 	}
-	sample := k.New()
+	sample := newObj()
 	if _, ok := sample.(*meta.Unstructured); ok {
-		p.unstructured = true
-		v, err := schema.NewValidator(k.Schema)
+		p.Unstructured = true
+		v, err := schema.NewValidator(s)
 		if err != nil {
 			return nil, err
 		}
 		p.validator = v
-		if m := k.Schema.Lookup("metadata"); m != nil {
+		if m := s.Lookup("metadata"); m != nil {
 			p.nameRules = hasRules(m.Properties["name"]) || hasRules(m.Properties["generateName"])
 		}
 		return p, nil
@@ -77,17 +77,17 @@ func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if err := schema.CheckZeroValues(k.Schema, t); err != nil {
+	if err := schema.CheckZeroValues(s, t); err != nil {
 		return nil, err
 	}
-	p.required = schema.NewRequiredCheck(k.Schema, reflect.TypeOf(sample))
+	p.Required = schema.NewRequiredCheck(s, reflect.TypeOf(sample))
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		name := jsonName(f)
+		name := JSONName(f)
 		if f.Anonymous || !f.IsExported() || name == "-" || name == "metadata" {
 			continue
 		}
-		fs := k.Schema.Properties[name]
+		fs := s.Properties[name]
 		if !hasRules(fs) {
 			continue
 		}
@@ -95,18 +95,18 @@ func compileSchema(k *Kind, engine schema.RuleEngine) (*schemaPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		fp := fieldPlan{index: i, name: name, schema: fs, validator: v, defaults: hasDefaults(fs), omitted: schema.OmitsZero(f)}
+		fp := FieldPlan{index: i, name: name, schema: fs, validator: v, defaults: hasDefaults(fs), omitted: schema.OmitsZero(f)}
 		if fp.defaults {
 			fp.formDefaults = schema.NewFormDefaulter(fs)
 			d, err := schema.NewDefaulter(fs, f.Type)
 			switch {
 			case err == nil:
-				fp.defaulter = d
+				fp.Defaulter = d
 			case !errors.Is(err, schema.ErrNotPlannable):
 				return nil, err
 			}
 		}
-		p.fields = append(p.fields, fp)
+		p.Fields = append(p.Fields, fp)
 	}
 	return p, nil
 }
@@ -149,16 +149,16 @@ func hasDefaults(s *schema.Schema) bool {
 	return hasDefaults(s.Items) || hasDefaults(s.AdditionalProperties)
 }
 
-// applyDefaults fills in the schema's defaults.
-func (p *schemaPlan) applyDefaults(obj meta.Object) error {
+// ApplyDefaults fills in the schema's defaults.
+func (p *Plan) ApplyDefaults(obj meta.Object) error {
 	if p == nil {
 		return nil
 	}
-	if p.unstructured {
-		p.root.ApplyDefaults(obj.(*meta.Unstructured).Content)
+	if p.Unstructured {
+		p.Root.ApplyDefaults(obj.(*meta.Unstructured).Content)
 		return nil
 	}
-	for _, fp := range p.fields {
+	for _, fp := range p.Fields {
 		if !fp.defaults {
 			continue
 		}
@@ -169,8 +169,8 @@ func (p *schemaPlan) applyDefaults(obj meta.Object) error {
 			// Nothing below an absent object is defaulted; it gets
 			// its own default, if it has one.
 			err = fp.setDefault(fv)
-		case fp.defaulter != nil:
-			_, err = fp.defaulter.Default(fv)
+		case fp.Defaulter != nil:
+			_, err = fp.Defaulter.Default(fv)
 		default:
 			err = fp.defaultJSONForm(fv)
 		}
@@ -183,13 +183,13 @@ func (p *schemaPlan) applyDefaults(obj meta.Object) error {
 
 // absent reports whether the field's value fv is left out of the
 // object's JSON (omitzero).
-func (fp *fieldPlan) absent(fv reflect.Value) bool {
+func (fp *FieldPlan) absent(fv reflect.Value) bool {
 	return fp.omitted != nil && fp.omitted(fv)
 }
 
 // setDefault sets fv, absent, to the field's own default, defaulted in
 // turn, when it has one.
-func (fp *fieldPlan) setDefault(fv reflect.Value) error {
+func (fp *FieldPlan) setDefault(fv reflect.Value) error {
 	if fp.schema.Default == nil {
 		return nil
 	}
@@ -197,7 +197,7 @@ func (fp *fieldPlan) setDefault(fv reflect.Value) error {
 	if err != nil {
 		return err
 	}
-	x, err := jsonFormOf(b) // a copy: the schema's must not change
+	x, err := JSONFormOf(b) // a copy: the schema's must not change
 	if err != nil {
 		return err
 	}
@@ -207,8 +207,8 @@ func (fp *fieldPlan) setDefault(fv reflect.Value) error {
 
 // defaultJSONForm defaults fv through its JSON form, for a field whose
 // type the schema's Go plan does not follow.
-func (fp *fieldPlan) defaultJSONForm(fv reflect.Value) error {
-	x, err := jsonForm(fv)
+func (fp *FieldPlan) defaultJSONForm(fv reflect.Value) error {
+	x, err := JSONForm(fv)
 	if err != nil {
 		return err
 	}
@@ -233,15 +233,15 @@ func setJSON(fv reflect.Value, x any) error {
 	return nil
 }
 
-// validate checks obj against the schema. decoded, when not nil, is obj
+// Validate checks obj against the schema. decoded, when not nil, is obj
 // decoded from its JSON (as the field manager decodes it): a typed
 // object's fields are then validated from it rather than encoded again;
 // nullFree says decoded holds no null anywhere.
-func (p *schemaPlan) validate(obj meta.Object, decoded map[string]any, nullFree bool) (status.FieldErrors, error) {
+func (p *Plan) Validate(obj meta.Object, decoded map[string]any, nullFree bool) (status.FieldErrors, error) {
 	if p == nil {
 		return nil, nil
 	}
-	if p.unstructured {
+	if p.Unstructured {
 		u := obj.(*meta.Unstructured)
 		content := maps.Clone(u.Content)
 		if content == nil {
@@ -254,7 +254,7 @@ func (p *schemaPlan) validate(obj meta.Object, decoded map[string]any, nullFree 
 		return p.validator.Validate(status.Path{}, content), nil
 	}
 	var errs status.FieldErrors
-	for _, fp := range p.fields {
+	for _, fp := range p.Fields {
 		// A field the object's JSON leaves out (empty, omitempty) reads
 		// as its own encoding, null or empty, as before.
 		x, ok := decoded[fp.name]
@@ -264,7 +264,7 @@ func (p *schemaPlan) validate(obj meta.Object, decoded map[string]any, nullFree 
 				continue // an absent object has nothing to check
 			}
 			var err error
-			if x, err = jsonForm(fv); err != nil {
+			if x, err = JSONForm(fv); err != nil {
 				return nil, err
 			}
 		}
@@ -296,10 +296,10 @@ func nameFields(u *meta.Unstructured) map[string]any {
 	return m
 }
 
-// prune drops the fields an unstructured object's schema does not know
+// Prune drops the fields an unstructured object's schema does not know
 // and returns them as the unknown-field errors of field validation.
-func (p *schemaPlan) prune(obj meta.Object) []error {
-	if p == nil || !p.unstructured {
+func (p *Plan) Prune(obj meta.Object) []error {
+	if p == nil || !p.Unstructured {
 		return nil
 	}
 	u := obj.(*meta.Unstructured)
@@ -307,19 +307,19 @@ func (p *schemaPlan) prune(obj meta.Object) []error {
 	for _, path := range u.DroppedMetadataFields() {
 		out = append(out, fieldvalidation.Unknown(path))
 	}
-	for _, path := range p.root.Prune(u.Content) {
+	for _, path := range p.Root.Prune(u.Content) {
 		out = append(out, fieldvalidation.Unknown(path))
 	}
 	return out
 }
 
-// jsonForm returns the decoded JSON form of a Go value, with integers as
+// JSONForm returns the decoded JSON form of a Go value, with integers as
 // int64: its JSON read by package patch's decoder, which gives what
 // encoding/json with UseNumber and [numbers] give at a fraction of the
 // cost. A document that decoder refuses (a number out of float64's range
 // in a raw JSON field, which numbers takes as an infinity) takes the
 // general path.
-func jsonForm(v reflect.Value) (any, error) {
+func JSONForm(v reflect.Value) (any, error) {
 	b, err := json.Marshal(v.Interface())
 	if err != nil {
 		return nil, err
@@ -327,12 +327,12 @@ func jsonForm(v reflect.Value) (any, error) {
 	if x, err := patch.DecodeValue(b); err == nil {
 		return x, nil
 	}
-	return jsonFormOf(b)
+	return JSONFormOf(b)
 }
 
-// jsonFormOf is the general path of jsonForm: b decoded by encoding/json
+// JSONFormOf is the general path of jsonForm: b decoded by encoding/json
 // with UseNumber, numbers then converted by [numbers].
-func jsonFormOf(b []byte) (any, error) {
+func JSONFormOf(b []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var x any
@@ -361,4 +361,18 @@ func numbers(x any) any {
 		return f
 	}
 	return x
+}
+
+func JSONName(f reflect.StructField) string {
+	tag := f.Tag.Get("json")
+	for i := 0; i < len(tag); i++ {
+		if tag[i] == ',' {
+			tag = tag[:i]
+			break
+		}
+	}
+	if tag == "" {
+		return f.Name
+	}
+	return tag
 }
