@@ -34,7 +34,7 @@ func (w *write) admissionRequest(op Operation, obj, old meta.Object) *AdmissionR
 	}
 	om := m.GetObjectMeta()
 	a := &AdmissionRequest{
-		Operation: op, Kind: r.kind.GroupVersionKind(), Resource: r.gr, Subresource: w.req.subresource,
+		Operation: op, Kind: r.Kind.GroupVersionKind(), Resource: r.GroupResource, Subresource: w.req.subresource,
 		Namespace: om.Namespace, Name: om.Name, Object: obj, OldObject: old, DryRun: w.dryRun,
 		FieldManager: w.manager, Options: w.options(op),
 	}
@@ -67,8 +67,8 @@ func (w *write) admitDelete(ctx context.Context, old meta.Object) error {
 		return err
 	}
 	a := w.admissionRequest(OperationDelete, nil, old)
-	if _, err := w.h.admission.Mutate(ctx, r.gr, r.kind.Admit, a); err != nil {
+	if _, err := w.h.admission.Mutate(ctx, r.GroupResource, r.Kind.Admit, a); err != nil {
 		return err
 	}
-	return w.h.admission.Validate(ctx, r.gr, a)
+	return w.h.admission.Validate(ctx, r.GroupResource, a)
 }

@@ -39,7 +39,7 @@ func (h *handler) apply(req *request, pb patchBody, rendering readOutput) {
 				return nil, err
 			}
 			if uid := obj.GetObjectMeta().UID; old == nil && uid != "" {
-				return nil, status.Conflict(h.r.gr, req.name,
+				return nil, status.Conflict(h.r.GroupResource, req.name,
 					fmt.Errorf("uid mismatch: the provided object specified uid %s, and no existing object was found", uid))
 			}
 			return obj, nil
@@ -67,14 +67,14 @@ func (h *handler) applyConfig(req *request, opts patchOptions, body []byte, cur 
 	var liveObj map[string]any
 	if cur != nil {
 		var err error
-		if live, err = r.appendJSON(nil, cur); err != nil {
+		if live, err = r.AppendJSON(nil, cur); err != nil {
 			return nil, nil, status.InternalError(err)
 		}
 		liveManaged = old.GetObjectMeta().ManagedFields
 		// As kube-apiserver applies to the typed stored object.
-		liveObj, _ = r.typedFormWithoutManagedFields(old)
+		liveObj, _ = r.TypedFormWithoutManagedFields(old)
 	}
-	out, entries, err := r.patcher.Apply(live, body, patch.ApplyOptions{
+	out, entries, err := r.Patcher.Apply(live, body, patch.ApplyOptions{
 		Manager: opts.manager, Subresource: req.subresource, Force: opts.force, LiveManaged: liveManaged,
 		LiveObject: liveObj,
 	})

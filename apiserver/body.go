@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
@@ -74,25 +75,25 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 	if err != nil {
 		return nil, err
 	}
-	obj = h.r.kind.New()
+	obj = h.r.Kind.New()
 	if !codec.Supports(ser, reflect.TypeOf(obj)) {
 		return nil, status.UnsupportedMediaType(req.r.Header.Get("Content-Type"), h.mediaTypesFor(reflect.TypeOf(obj)))
 	}
 	if blank(body) {
 		return nil, status.BadRequest("the body of the request was empty")
 	}
-	strict, err := h.r.decodeJSON(ser, body, obj, false)
+	strict, err := h.r.DecodeJSON(ser, body, obj, false)
 	if err != nil {
-		return nil, h.r.cannotHandle(err)
+		return nil, cannotHandle(h.r, err)
 	}
 	// Unstructured kinds learn their unknown fields from the schema.
-	strict = append(strict, h.r.plan.Prune(obj)...)
+	strict = append(strict, h.r.Plan.Prune(obj)...)
 	warnings, err := directive.Check(strict)
 	if err != nil {
-		return nil, h.r.cannotHandle(err)
+		return nil, cannotHandle(h.r, err)
 	}
 	addWarnings(req.w, warnings)
-	if err := h.r.checkTypeMeta(obj); err != nil {
+	if err := checkTypeMeta(h.r, obj); err != nil {
 		return nil, err
 	}
 	filters.AuditObject(req.r.Context(), obj.GetObjectMeta())
@@ -123,14 +124,14 @@ func decodeErrorMessage(err error) string {
 // cannotHandle is the 400 for a create or update body that does not
 // decode as the kind, or holds unknown or duplicate fields under
 // fieldValidation=Strict, worded as kube-apiserver words it.
-func (r *resource) cannotHandle(err error) error {
+func cannotHandle(r *registry.Resource, err error) error {
 	msg := err.Error()
 	var se *status.Error
 	if errors.As(err, &se) {
 		msg = se.Status.Message
 	}
-	version := r.apiVersion[strings.LastIndexByte(r.apiVersion, '/')+1:]
-	return status.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", r.kind.Kind, version, r.kind.Kind, msg))
+	version := r.APIVersion[strings.LastIndexByte(r.APIVersion, '/')+1:]
+	return status.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", r.Kind.Kind, version, r.Kind.Kind, msg))
 }
 
 // addWarnings adds one Warning header per message.
@@ -142,25 +143,25 @@ func addWarnings(w http.ResponseWriter, msgs []string) {
 
 // checkTypeMeta fills an absent apiVersion or kind from the URL and
 // rejects ones that name another kind.
-func (r *resource) checkTypeMeta(obj meta.Object) error {
+func checkTypeMeta(r *registry.Resource, obj meta.Object) error {
 	tm := obj.GetTypeMeta()
-	if tm.APIVersion != "" && tm.APIVersion != r.apiVersion {
+	if tm.APIVersion != "" && tm.APIVersion != r.APIVersion {
 		return status.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
-			tm.APIVersion, r.apiVersion))
+			tm.APIVersion, r.APIVersion))
 	}
-	if tm.Kind != "" && tm.Kind != r.kind.Kind {
+	if tm.Kind != "" && tm.Kind != r.Kind.Kind {
 		return status.BadRequest(fmt.Sprintf("the kind in the data (%s) does not match the expected kind (%s)",
-			tm.Kind, r.kind.Kind))
+			tm.Kind, r.Kind.Kind))
 	}
-	tm.APIVersion, tm.Kind = r.apiVersion, r.kind.Kind
+	tm.APIVersion, tm.Kind = r.APIVersion, r.Kind.Kind
 	return nil
 }
 
 // checkNamespace fills an absent namespace from the URL and rejects a
 // different one.
-func (req *request) checkNamespace(r *resource, obj meta.Object) error {
+func (req *request) checkNamespace(r *registry.Resource, obj meta.Object) error {
 	m := obj.GetObjectMeta()
-	if !r.kind.Namespaced {
+	if !r.Kind.Namespaced {
 		m.Namespace = ""
 		return nil
 	}

@@ -3,8 +3,8 @@ package apiserver
 import (
 	"context"
 	"net/http"
-	"strconv"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
@@ -38,51 +38,51 @@ func (h *handler) create(req *request) {
 
 // prepareForCreate sets the fields the server owns on a new object. The
 // kind's own PrepareForCreate runs later (see [write.prepareKind]).
-func (r *resource) prepareForCreate(obj meta.Object) {
+func prepareForCreate(r *registry.Resource, obj meta.Object) {
 	m := obj.GetObjectMeta()
 	m.UID = newUID()
 	m.CreationTimestamp = meta.Now()
-	if !r.kind.NoGeneration {
+	if !r.Kind.NoGeneration {
 		m.Generation = 1
 	}
 	m.ResourceVersion = ""
 	m.SelfLink = ""
 	m.DeletionTimestamp = nil
 	m.DeletionGracePeriodSeconds = nil
-	if r.kind.Subresources.Status {
-		r.clearStatus(obj)
+	if r.Kind.Subresources.Status {
+		r.ClearStatus(obj)
 	}
 }
 
 // applyDefaults fills in the schema's defaults, then the kind's, and
 // returns the object.
-func (r *resource) applyDefaults(ctx context.Context, obj meta.Object) (meta.Object, error) {
-	if err := r.plan.ApplyDefaults(obj); err != nil {
+func applyDefaults(r *registry.Resource, ctx context.Context, obj meta.Object) (meta.Object, error) {
+	if err := r.Plan.ApplyDefaults(obj); err != nil {
 		return nil, status.InternalError(err)
 	}
 	switch {
-	case r.kind.Default == nil:
+	case r.Kind.Default == nil:
 		return obj, nil
-	case r.isStorage():
-		r.kind.Default(ctx, obj)
+	case r.IsStorage():
+		r.Kind.Default(ctx, obj)
 		return obj, nil
 	}
-	return r.runHook(obj, func(obj meta.Object) { r.kind.Default(ctx, obj) })
+	return r.RunHook(obj, func(obj meta.Object) { r.Kind.Default(ctx, obj) })
 }
 
 // validate checks an object about to be written against the rules for
 // metadata, the schema and the kind's hook; old is nil on create. decoded
 // holds the JSON forms of obj and old the write already has; subresource
 // is the one written to, "" for the resource itself.
-func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded jsonForms, subresource string) error {
+func validate(r *registry.Resource, ctx context.Context, obj, old meta.Object, decoded jsonForms, subresource string) error {
 	m := obj.GetObjectMeta()
-	errs := validateObjectMeta(m, r.kind.Namespaced, r.kind.ValidateName)
-	schemaErrs, err := r.plan.Validate(obj, decoded.obj, decoded.objNullFree)
+	errs := validateObjectMeta(m, r.Kind.Namespaced, r.Kind.ValidateName)
+	schemaErrs, err := r.Plan.Validate(obj, decoded.obj, decoded.objNullFree)
 	if err != nil {
 		return status.InternalError(err)
 	}
 	errs = append(errs, schemaErrs...)
-	ruleErrs, warnings, err := r.plan.ValidateRules(ctx, obj, old, decoded.obj, decoded.old, errs)
+	ruleErrs, warnings, err := r.Plan.ValidateRules(ctx, obj, old, decoded.obj, decoded.old, errs)
 	if err != nil {
 		return status.InternalError(err)
 	}
@@ -90,8 +90,8 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded j
 		warn(ctx, w)
 	}
 	errs = append(errs, ruleErrs...)
-	if hook := r.validateFunc(subresource); hook != nil {
-		hookErrs, err := r.validateHook(ctx, hook, obj, old)
+	if hook := validateFunc(r, subresource); hook != nil {
+		hookErrs, err := r.ValidateHook(ctx, hook, obj, old)
 		if err != nil {
 			return err
 		}
@@ -102,43 +102,18 @@ func (r *resource) validate(ctx context.Context, obj, old meta.Object, decoded j
 		if name == "" {
 			name = m.GenerateName
 		}
-		return status.Invalid(r.invalidKind(), name, errs)
+		return status.Invalid(r.InvalidKind(), name, errs)
 	}
 	return nil
 }
 
 // validateFunc is the kind's hook validating a write to subresource:
 // ValidateStatus for /status when the kind has one, else Validate.
-func (r *resource) validateFunc(subresource string) func(ctx context.Context, obj, old meta.Object) status.FieldErrors {
-	if subresource == "status" && r.kind.ValidateStatus != nil {
-		return r.kind.ValidateStatus
+func validateFunc(r *registry.Resource, subresource string) func(ctx context.Context, obj, old meta.Object) status.FieldErrors {
+	if subresource == "status" && r.Kind.ValidateStatus != nil {
+		return r.Kind.ValidateStatus
 	}
-	return r.kind.Validate
-}
-
-// create stores a new object. It returns the stored value, or nil when
-// an object of that name is already stored. pre is obj's encoding
-// without managedFields, or nil, and hints what the write knows of it
-// (see storedValue).
-func (r *resource) create(ctx context.Context, obj meta.Object, pre []byte, hints spliceHints) (*storage.KeyValue, error) {
-	f, err := r.storedParts(obj, pre, hints)
-	if err != nil {
-		return nil, status.InternalError(err)
-	}
-	m := obj.GetObjectMeta()
-	key := r.key(m.Namespace, m.Name)
-	r.hintTerms(key, f.value, obj)
-	// f.value is this write's own encoding, never changed after: the
-	// store keeps it rather than a copy.
-	resp, err := r.store.OptimisticPut(ctx, key, f.value, 0, storage.PutOptions{ValueOwned: true, Shared: f.shared})
-	if err != nil {
-		return nil, storageError(err)
-	}
-	if !resp.Succeeded {
-		return nil, nil
-	}
-	m.ResourceVersion = strconv.FormatInt(resp.KV.ModRevision, 10)
-	return &storage.KeyValue{Key: resp.KV.Key, Value: f.value, Shared: f.shared, ModRevision: resp.KV.ModRevision}, nil
+	return r.Kind.Validate
 }
 
 // trackCreate records a create that carries no managedFields, of an
@@ -148,8 +123,8 @@ func (r *resource) create(ctx context.Context, obj meta.Object, pre []byte, hint
 // metadata, and the form validation gets holds only its names, all
 // that the kind's rules may read of it. ok is false for any other create,
 // which trackUpdate records.
-func (r *resource) trackCreate(obj meta.Object, manager, subresource string) (jsonForms, bool) {
-	if r.plan != nil && r.plan.Rules != nil && r.plan.RulesReadManagedFields {
+func trackCreate(r *registry.Resource, obj meta.Object, manager, subresource string) (jsonForms, bool) {
+	if r.Plan != nil && r.Plan.Rules != nil && r.Plan.RulesReadManagedFields {
 		return jsonForms{}, false
 	}
 	m := obj.GetObjectMeta()
@@ -158,20 +133,20 @@ func (r *resource) trackCreate(obj meta.Object, manager, subresource string) (js
 	}
 	whole := *m
 	*m = meta.ObjectMeta{Name: whole.Name, GenerateName: whole.GenerateName}
-	tree, nulls, ok := r.typedFormNulls(obj)
+	tree, nulls, ok := r.TypedFormNulls(obj)
 	*m = whole
 	if !ok {
 		return jsonForms{}, false
 	}
-	entries, ok := r.patcher.CreatedEntries(tree, m, manager, subresource)
+	entries, ok := r.Patcher.CreatedEntries(tree, m, manager, subresource)
 	if !ok {
 		return jsonForms{}, false
 	}
 	var pre []byte
-	var hints spliceHints
-	if r.spliceManagedFields {
+	var hints registry.SpliceHints
+	if r.SpliceManagedFields {
 		var err error
-		if pre, hints, err = r.encodeForSplice(obj); err != nil {
+		if pre, hints, err = r.EncodeForSplice(obj); err != nil {
 			return jsonForms{}, false
 		}
 	}
@@ -179,7 +154,7 @@ func (r *resource) trackCreate(obj meta.Object, manager, subresource string) (js
 	if len(entries) == 1 && entries[0].FieldsV1 != nil {
 		// Written by the field manager's walk, which writes compact
 		// JSON only (see patch.FieldManager.CreatedEntries).
-		hints.compact = entries[0].FieldsV1.Raw
+		hints.Compact = entries[0].FieldsV1.Raw
 	}
 	return jsonForms{obj: tree, encoded: pre, splice: hints, objNullFree: !nulls}, true
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 )
@@ -26,7 +27,7 @@ const benchCreateBody = `{"apiVersion":"stable.example.com/v1","kind":"BenchWidg
 // no client or controller in the process, so that its CPU and
 // allocations per create are the handler's.
 func BenchmarkCreateTyped(b *testing.B) {
-	sch, err := schema.FromType(typeOf(&benchWidget{}))
+	sch, err := schema.FromType(registry.TypeOf(&benchWidget{}))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -36,7 +37,7 @@ func (h *handler) delete(req *request) {
 		h.fail(req, err)
 		return
 	}
-	if deleted && !h.r.kind.ReturnDeletedObject {
+	if deleted && !h.r.Kind.ReturnDeletedObject {
 		h.writeRendered(req, rendering, http.StatusOK, successStatus(h.r, out))
 		return
 	}
@@ -114,7 +115,7 @@ func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) 
 func (w *write) delete(ctx context.Context, namespace, name string, opts meta.DeleteOptions) (obj meta.Object, deleted bool, err error) {
 	obj, deleted, err = w.deleteStored(ctx, namespace, name, opts)
 	if err == nil {
-		obj, err = w.h.r.inVersion(obj)
+		obj, err = w.h.r.InVersion(obj)
 	}
 	return obj, deleted, err
 }
@@ -122,21 +123,21 @@ func (w *write) delete(ctx context.Context, namespace, name string, opts meta.De
 // deleteStored is delete in the storage version.
 func (w *write) deleteStored(ctx context.Context, namespace, name string, opts meta.DeleteOptions) (obj meta.Object, deleted bool, err error) {
 	r := w.sr()
-	key := r.key(namespace, name)
+	key := r.Key(namespace, name)
 	for {
-		cur, err := r.store.Get(ctx, key, storage.GetOptions{})
+		cur, err := r.Store.Get(ctx, key, storage.GetOptions{})
 		if err != nil {
-			return nil, false, storageError(err)
+			return nil, false, registry.StorageError(err)
 		}
 		if cur.KV == nil {
-			return nil, false, status.NotFound(r.gr, name)
+			return nil, false, status.NotFound(r.GroupResource, name)
 		}
-		if r.normalized {
+		if r.Normalized {
 			// Read as the cache reads it: the object a delete answers
 			// with, or marks and stores, is the one a get returns.
-			cur.KV = r.normalize(cur.KV)
+			cur.KV = r.Normalize(cur.KV)
 		}
-		obj, err := r.decode(cur.KV)
+		obj, err := r.Decode(cur.KV)
 		if err != nil {
 			return nil, false, status.InternalError(err)
 		}
@@ -148,19 +149,19 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 		}
 		m := obj.GetObjectMeta()
 		marked := m.DeletionTimestamp != nil
-		if marked && r.pending(obj) {
-			if msg := r.kind.Deletion.PendingMessage; msg != "" {
-				return nil, false, status.Conflict(r.gr, name, errors.New(msg))
+		if marked && r.Pending(obj) {
+			if msg := r.Kind.Deletion.PendingMessage; msg != "" {
+				return nil, false, status.Conflict(r.GroupResource, name, errors.New(msg))
 			}
 			return obj, false, nil // changes nothing, as kube's namespace store
 		}
-		changed := r.setPropagationFinalizers(m, opts)
-		twoPhase := r.kind.Deletion != nil && !marked
+		changed := setPropagationFinalizers(r, m, opts)
+		twoPhase := r.Kind.Deletion != nil && !marked
 		if len(m.Finalizers) > 0 || twoPhase {
 			if twoPhase {
 				markFirstPhase(m)
-				if r.kind.Deletion.Mark != nil {
-					r.kind.Deletion.Mark(obj)
+				if r.Kind.Deletion.Mark != nil {
+					r.Kind.Deletion.Mark(obj)
 				}
 			} else {
 				markDeleting(m)
@@ -171,17 +172,17 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 			// replace removes an object left with no finalizers, but
 			// for the first delete of a two-phase kind, which only
 			// marks it, as kube-apiserver's Namespace store does.
-			if _, done, err := r.replaceOrRemove(ctx, cur.KV, obj, nil, !twoPhase); err != nil || done {
-				return obj, err == nil && !twoPhase && len(m.Finalizers) == 0 && !r.pending(obj), err
+			if _, done, err := r.ReplaceOrRemove(ctx, cur.KV, obj, nil, !twoPhase); err != nil || done {
+				return obj, err == nil && !twoPhase && len(m.Finalizers) == 0 && !r.Pending(obj), err
 			}
 			continue
 		}
 		if w.dryRun {
 			return obj, true, nil
 		}
-		resp, err := r.store.OptimisticDelete(ctx, key, cur.KV.ModRevision, storage.DeleteOptions{})
+		resp, err := r.Store.OptimisticDelete(ctx, key, cur.KV.ModRevision, storage.DeleteOptions{})
 		if err != nil {
-			return nil, false, storageError(err)
+			return nil, false, registry.StorageError(err)
 		}
 		if resp.Succeeded {
 			// The object as deleted, at the revision of its deletion.
@@ -196,7 +197,7 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 // whether its finalizers changed. The policy is the request's
 // propagationPolicy, else its orphanDependents, else the one a finalizer
 // of an earlier delete recorded, else the kind's default.
-func (r *resource) setPropagationFinalizers(m *meta.ObjectMeta, opts meta.DeleteOptions) bool {
+func setPropagationFinalizers(r *registry.Resource, m *meta.ObjectMeta, opts meta.DeleteOptions) bool {
 	orphan := hasFinalizer(m, meta.FinalizerOrphanDependents)
 	foreground := hasFinalizer(m, meta.FinalizerDeleteDependents)
 	switch {
@@ -206,8 +207,8 @@ func (r *resource) setPropagationFinalizers(m *meta.ObjectMeta, opts meta.Delete
 	case opts.OrphanDependents != nil:
 		orphan, foreground = *opts.OrphanDependents, false
 	case !orphan && !foreground:
-		orphan = r.kind.DeletePropagation == meta.DeletePropagationOrphan
-		foreground = r.kind.DeletePropagation == meta.DeletePropagationForeground
+		orphan = r.Kind.DeletePropagation == meta.DeletePropagationOrphan
+		foreground = r.Kind.DeletePropagation == meta.DeletePropagationForeground
 	}
 	kept := make([]string, 0, len(m.Finalizers)+1)
 	for _, f := range m.Finalizers {
@@ -257,16 +258,16 @@ func markFirstPhase(m *meta.ObjectMeta) {
 	m.DeletionTimestamp = &now
 }
 
-func checkPreconditions(r *resource, obj meta.Object, p *meta.Preconditions) error {
+func checkPreconditions(r *registry.Resource, obj meta.Object, p *meta.Preconditions) error {
 	if p == nil {
 		return nil
 	}
 	m := obj.GetObjectMeta()
 	if p.UID != nil && *p.UID != m.UID {
-		return status.Conflict(r.gr, m.Name, fmt.Errorf("Precondition failed: UID in precondition: %s, UID in object meta: %s", *p.UID, m.UID))
+		return status.Conflict(r.GroupResource, m.Name, fmt.Errorf("Precondition failed: UID in precondition: %s, UID in object meta: %s", *p.UID, m.UID))
 	}
 	if p.ResourceVersion != nil && *p.ResourceVersion != m.ResourceVersion {
-		return status.Conflict(r.gr, m.Name, fmt.Errorf("Precondition failed: ResourceVersion in precondition: %s, ResourceVersion in object meta: %s", *p.ResourceVersion, m.ResourceVersion))
+		return status.Conflict(r.GroupResource, m.Name, fmt.Errorf("Precondition failed: ResourceVersion in precondition: %s, ResourceVersion in object meta: %s", *p.ResourceVersion, m.ResourceVersion))
 	}
 	return nil
 }

@@ -43,7 +43,7 @@ func (h *handler) deleteCollection(req *request) {
 		h.fail(req, err)
 		return
 	}
-	head := &meta.List{TypeMeta: meta.TypeMeta{Kind: h.r.listKind, APIVersion: h.r.apiVersion},
+	head := &meta.List{TypeMeta: meta.TypeMeta{Kind: h.r.ListKind, APIVersion: h.r.APIVersion},
 		ListMeta: meta.ListMeta{ResourceVersion: p.meta.ResourceVersion}, Items: []meta.Object{}}
 	w := &write{h: h, req: req, dryRun: dry, deleteOptions: &opts}
 	if ser.MediaType() == codec.MediaTypeJSON && storedSize(p.entries) > responsewriters.StreamThreshold {
@@ -76,7 +76,7 @@ func storedSize(entries []*watch.Entry) int {
 func (h *handler) deleteEach(w *write, entries []*watch.Entry, emit func(meta.Object) error) error {
 	ctx := w.req.r.Context()
 	for _, e := range entries {
-		obj, err := h.r.decode(e.KV)
+		obj, err := h.r.Decode(e.KV)
 		if err != nil {
 			return status.InternalError(err)
 		}

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -59,7 +60,7 @@ func TestDeprecationWarningNamesNewerVersion(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			k := Kind{Group: "stable.example.com", Kind: "Widget", Resource: "widgets",
 				New: func() meta.Object { return &meta.Unstructured{} }, Versions: tc.versions}
-			if got := deprecationWarning(k, tc.of); got != tc.want {
+			if got := registry.DeprecationWarning(k, tc.of); got != tc.want {
 				t.Errorf("warning of %s:\n got %q\nwant %q", tc.of, got, tc.want)
 			}
 		})

@@ -1,6 +1,9 @@
 package apiserver
 
-import "github.com/kapi-dev/kapi/apiserver/internal/discovery"
+import (
+	"github.com/kapi-dev/kapi/apiserver/internal/discovery"
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
+)
 
 // discoveryDocs is what requests see: every discovery and OpenAPI
 // document, encoded once when the server publishes its resources, and
@@ -19,30 +22,30 @@ func (d *discoveryDocs) lookup(group, version, res string) *handler {
 // buildDiscovery renders every discovery document from the registered
 // resources, which come sorted by group (registration order), version and
 // name.
-func buildDiscovery(resources []*resource, groups []string) *discoveryDocs {
+func buildDiscovery(resources []*registry.Resource, groups []string) *discoveryDocs {
 	described := make([]discovery.Resource, 0, len(resources))
 	for _, r := range resources {
-		described = append(described, r.describe())
+		described = append(described, describeResource(r))
 	}
-	return &discoveryDocs{Docs: discovery.Build(described, groups, sortVersions)}
+	return &discoveryDocs{Docs: discovery.Build(described, groups, registry.SortVersions)}
 }
 
-// describe says what the discovery and OpenAPI documents publish of the
+// describeResource says what the discovery and OpenAPI documents publish of the
 // resource.
-func (r *resource) describe() discovery.Resource {
-	k := r.kind
+func describeResource(r *registry.Resource) discovery.Resource {
+	k := r.Kind
 	var subs []discovery.Subresource
-	for _, sub := range r.subresources() {
+	for _, sub := range r.Subresources() {
 		subs = append(subs, discovery.Subresource{
-			Name: sub.name, Group: sub.group, Version: sub.version, Kind: sub.kind, Verbs: sub.verbs,
+			Name: sub.Name, Group: sub.Group, Version: sub.Version, Kind: sub.Kind, Verbs: sub.Verbs,
 		})
 	}
 	return discovery.Resource{
 		Group: k.Group, Version: k.Version, Kind: k.Kind,
 		Resource: k.Resource, Singular: k.Singular, Namespaced: k.Namespaced,
-		Verbs: r.verbs(), ShortNames: k.ShortNames, Categories: k.Categories,
+		Verbs: r.Verbs(), ShortNames: k.ShortNames, Categories: k.Categories,
 		Subresources: subs,
-		StorageKind:  r.stor.kind.GroupVersionKind(),
+		StorageKind:  r.StorageVersion.Kind.GroupVersionKind(),
 		Schema:       k.Schema,
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -18,14 +19,14 @@ import (
 // items' encodings put together by the serializer (codec.ListWriter)
 // rather than a List of decoded objects encoded again per request.
 
-// encoded returns the entry's object encoded with ser, encoding it the
+// encodedEntry returns the entry's object encoded with ser, encoding it the
 // first time. The decoded object used for it is not kept.
-func (r *resource) encoded(e *watch.Entry, ser codec.Serializer) ([]byte, error) {
-	b, err := e.Encoded(r.versionKey(ser.MediaType()), func() ([]byte, error) {
-		decode := r.decode
-		if r.keepsConverted() {
+func encodedEntry(r *registry.Resource, e *watch.Entry, ser codec.Serializer) ([]byte, error) {
+	b, err := e.Encoded(r.VersionKey(ser.MediaType()), func() ([]byte, error) {
+		decode := r.Decode
+		if r.KeepsConverted() {
 			// converted once for every encoding (keptObject)
-			decode = func(*storage.KeyValue) (meta.Object, error) { return r.keptObject(e) }
+			decode = func(*storage.KeyValue) (meta.Object, error) { return r.KeptObject(e) }
 		}
 		obj, err := decode(e.KV)
 		if err != nil {
@@ -38,14 +39,14 @@ func (r *resource) encoded(e *watch.Entry, ser codec.Serializer) ([]byte, error)
 		return buf.Bytes(), nil
 	})
 	if err != nil {
-		return nil, internalError(err)
+		return nil, registry.InternalError(err)
 	}
 	return b, nil
 }
 
 // writeEncodedObject writes one object from its kept encoding.
 func (h *handler) writeEncodedObject(req *request, ser codec.Serializer, e *watch.Entry) {
-	b, err := h.r.encoded(e, ser)
+	b, err := encodedEntry(h.r, e, ser)
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -56,9 +57,9 @@ func (h *handler) writeEncodedObject(req *request, ser codec.Serializer, e *watc
 // writeEncodedList writes a page from its items' kept encodings.
 func (h *handler) writeEncodedList(req *request, ser codec.Serializer, lw codec.ListWriter, p *page) {
 	r := h.r
-	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta}
+	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.ListKind, APIVersion: r.APIVersion}, ListMeta: p.meta}
 	h.streamList(req, ser.MediaType(), lw, l, p.entries, func(e *watch.Entry) ([]byte, error) {
-		return r.listItem(e, ser, lw)
+		return listItem(r, e, ser, lw)
 	})
 }
 
@@ -106,11 +107,11 @@ func (h *handler) streamList(req *request, contentType string, lw codec.ListWrit
 // informer lists them in protobuf.
 func (h *handler) writePartialList(req *request, out readOutput, lw codec.ListWriter, p *page) {
 	r := h.r
-	key := r.versionKey(partialKey) + ";" + out.ser.MediaType() + ";" + out.apiVersion
+	key := r.VersionKey(partialKey) + ";" + out.ser.MediaType() + ";" + out.apiVersion
 	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: tables.AsPartialList, APIVersion: out.apiVersion}, ListMeta: p.meta}
 	h.streamList(req, out.contentType(), lw, l, p.entries, func(e *watch.Entry) ([]byte, error) {
 		b, err := e.Encoded(key, func() ([]byte, error) {
-			obj, err := r.object(e)
+			obj, err := r.Object(e)
 			if err != nil {
 				return nil, err
 			}
@@ -134,8 +135,8 @@ const partialKey = "apiserver/partial-object"
 
 // listItem is what a list in ser's media type holds for the entry's
 // object, from its kept encoding.
-func (r *resource) listItem(e *watch.Entry, ser codec.Serializer, lw codec.ListWriter) ([]byte, error) {
-	b, err := r.encoded(e, ser)
+func listItem(r *registry.Resource, e *watch.Entry, ser codec.Serializer, lw codec.ListWriter) ([]byte, error) {
+	b, err := encodedEntry(r, e, ser)
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,7 @@ func TestEncodedReadsMatchEncoding(t *testing.T) {
 					t.Fatal(err)
 				}
 				h := s.kinds.lookup("rows.example.com", "v1", "things")
-				t.Cleanup(h.r.cache.Stop)
+				t.Cleanup(h.r.Cache.Stop)
 				path := "/apis/rows.example.com/v1/namespaces/ns/things"
 				for _, body := range rowThings {
 					rec := serve(s, "POST", path, "application/json", `{"apiVersion":"rows.example.com/v1","kind":"Thing",`+body[1:])
@@ -77,11 +77,11 @@ func encodeSlow(t *testing.T, h *handler, ser codec.Serializer, q string) []byte
 	ctx := context.Background()
 	var v any
 	if q == "/a" {
-		res, err := r.cache.Get(ctx, r.key("ns", "a"), resourceversion.Get{})
+		res, err := r.Cache.Get(ctx, r.Key("ns", "a"), resourceversion.Get{})
 		if err != nil || res.Entry == nil {
 			t.Fatal(err)
 		}
-		obj, err := r.decode(res.Entry.KV)
+		obj, err := r.Decode(res.Entry.KV)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -37,10 +38,10 @@ func (s *sortedMeta) MarshalJSON() ([]byte, error) {
 	return json.Marshal(map[string]any{"apiVersion": s.APIVersion, "kind": s.Kind, "metadata": m, "spec": s.Spec})
 }
 
-func spliceResource(newObj func() meta.Object) *resource {
-	r := &resource{kind: Kind{Group: "g.example.com", Version: "v1", Kind: "Spliced", New: newObj}, apiVersion: "g.example.com/v1"}
-	r.stor = r
-	r.setSpliceManagedFields()
+func spliceResource(newObj func() meta.Object) *registry.Resource {
+	r := &registry.Resource{Kind: Kind{Group: "g.example.com", Version: "v1", Kind: "Spliced", New: newObj}, APIVersion: "g.example.com/v1"}
+	r.StorageVersion = r
+	r.SetSpliceManagedFields()
 	return r
 }
 
@@ -51,7 +52,7 @@ func spliceResource(newObj func() meta.Object) *resource {
 // several, and with strings that read like the metadata around them.
 func TestStoredValueSplicesManagedFields(t *testing.T) {
 	r := spliceResource(func() meta.Object { return &spliced{} })
-	if !r.spliceManagedFields {
+	if !r.SpliceManagedFields {
 		t.Fatal("a typed kind stored as JSON does not splice managedFields")
 	}
 	now := meta.NewTime(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
@@ -86,20 +87,20 @@ func TestStoredValueSplicesManagedFields(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			obj := &spliced{TypeMeta: meta.TypeMeta{APIVersion: "g.example.com/v1", Kind: "Spliced"}}
 			tc.obj(obj)
-			want, err := r.encode(obj)
+			want, err := r.Encode(obj)
 			if err != nil {
 				t.Fatal(err)
 			}
-			form, pre, err := r.formWithoutManagedFields(obj)
+			form, pre, err := r.FormWithoutManagedFields(obj)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if wantForm, err := r.jsonWithoutManagedFields(obj); err != nil {
+			if wantForm, err := r.JSONWithoutManagedFields(obj); err != nil {
 				t.Errorf("jsonWithoutManagedFields: %v", err)
 			} else if diff := cmp.Diff(wantForm, form); diff != "" {
 				t.Errorf("form (-want +got):\n%s", diff)
 			}
-			got, err := r.storedValue(obj, pre, spliceHints{})
+			got, err := r.StoredValue(obj, pre, registry.SpliceHints{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,15 +109,15 @@ func TestStoredValueSplicesManagedFields(t *testing.T) {
 			}
 			// With where the encoding's metadata is, when the kind's
 			// plan wrote it, rather than looked for.
-			pre, hints, err := r.encodeForSplice(obj)
+			pre, hints, err := r.EncodeForSplice(obj)
 			if err != nil {
 				t.Fatal(err)
 			}
 			start, end, _ := jsonscan.ObjectField(pre, "metadata")
-			if known := hints.metaEnd >= 0; known && (hints.metaStart != start || hints.metaEnd != end) {
-				t.Errorf("metadata at [%d, %d), want [%d, %d) in %s", hints.metaStart, hints.metaEnd, start, end, pre)
+			if known := hints.MetaEnd >= 0; known && (hints.MetaStart != start || hints.MetaEnd != end) {
+				t.Errorf("metadata at [%d, %d), want [%d, %d) in %s", hints.MetaStart, hints.MetaEnd, start, end, pre)
 			}
-			if got, err := r.storedValue(obj, pre, hints); err != nil || !bytes.Equal(got, want) {
+			if got, err := r.StoredValue(obj, pre, hints); err != nil || !bytes.Equal(got, want) {
 				t.Errorf("stored value with hints\n%s (%v)\nwant\n%s", got, err, want)
 			}
 		})
@@ -126,7 +127,7 @@ func TestStoredValueSplicesManagedFields(t *testing.T) {
 // TestSpliceManagedFieldsNeedsThemLast checks that a kind whose metadata
 // does not end with managedFields is encoded whole.
 func TestSpliceManagedFieldsNeedsThemLast(t *testing.T) {
-	if r := spliceResource(func() meta.Object { return &sortedMeta{} }); r.spliceManagedFields {
+	if r := spliceResource(func() meta.Object { return &sortedMeta{} }); r.SpliceManagedFields {
 		t.Error("a kind encoding metadata keys sorted splices managedFields")
 	}
 }
@@ -135,29 +136,29 @@ func TestSpliceManagedFieldsNeedsThemLast(t *testing.T) {
 // member before managedFields, and values without metadata.
 func TestSpliceManagedFieldsIntoEmptyMetadata(t *testing.T) {
 	entries := []meta.ManagedFieldsEntry{{Manager: "m"}}
-	got, err := spliceManagedFields([]byte(`{"metadata":{},"spec":{}}`), entries, spliceHints{})
+	got, err := registry.SpliceManagedFields([]byte(`{"metadata":{},"spec":{}}`), entries, registry.SpliceHints{})
 	if want := `{"metadata":{"managedFields":[{"manager":"m"}]},"spec":{}}`; err != nil || string(got) != want {
 		t.Errorf("got %s, %v; want %s", got, err, want)
 	}
-	if _, err := spliceManagedFields([]byte(`{"spec":{}}`), entries, spliceHints{}); err == nil {
+	if _, err := registry.SpliceManagedFields([]byte(`{"spec":{}}`), entries, registry.SpliceHints{}); err == nil {
 		t.Error("spliced managedFields into a value without metadata")
 	}
 }
 
 // splicedVersions returns the resources of the Spliced kind served in
 // v1, its storage version, and v2.
-func splicedVersions(t *testing.T) (stor, other *resource) {
+func splicedVersions(t *testing.T) (stor, other *registry.Resource) {
 	t.Helper()
 	k := Kind{Group: "g.example.com", Kind: "Spliced", Resource: "spliceds",
 		New:      func() meta.Object { return &spliced{} },
 		Versions: []KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
-	kinds, _, vs, err := expandVersions(k)
+	kinds, _, vs, err := registry.ExpandVersions(k)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stor = &resource{kind: kinds[0], apiVersion: kinds[0].GroupVersion().String(), versions: vs}
-	stor.stor = stor
-	other = &resource{kind: kinds[1], apiVersion: kinds[1].GroupVersion().String(), versions: vs, stor: stor}
+	stor = &registry.Resource{Kind: kinds[0], APIVersion: kinds[0].GroupVersion().String(), Versions: vs}
+	stor.StorageVersion = stor
+	other = &registry.Resource{Kind: kinds[1], APIVersion: kinds[1].GroupVersion().String(), Versions: vs, StorageVersion: stor}
 	return stor, other
 }
 
@@ -166,12 +167,12 @@ func splicedVersions(t *testing.T) (stor, other *resource) {
 // the other version, whose objects are converted to be stored, does not.
 func TestSpliceManagedFieldsOfStorageVersion(t *testing.T) {
 	storage, other := splicedVersions(t)
-	storage.setSpliceManagedFields()
-	other.setSpliceManagedFields()
-	if !storage.spliceManagedFields {
+	storage.SetSpliceManagedFields()
+	other.SetSpliceManagedFields()
+	if !storage.SpliceManagedFields {
 		t.Error("the storage version does not splice managedFields")
 	}
-	if other.spliceManagedFields {
+	if other.SpliceManagedFields {
 		t.Error("a version converted to be stored splices managedFields")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -23,8 +24,8 @@ const splicedBody = `{"apiVersion":"g.example.com/v1","kind":"Spliced","metadata
 // decodes and bodies it leaves to the serializer.
 func TestDecodeJSONMatchesGeneral(t *testing.T) {
 	r := spliceResource(func() meta.Object { return &spliced{} })
-	r.typedJSON = compileJSON(r.kind, nil)
-	if r.typedJSON.Len() != 1 {
+	r.TypedJSON = registry.CompileJSON(r.Kind, nil)
+	if r.TypedJSON.Len() != 1 {
 		t.Fatal("the kind's type was not compiled")
 	}
 	for _, tc := range []struct{ name, body string }{
@@ -40,7 +41,7 @@ func TestDecodeJSONMatchesGeneral(t *testing.T) {
 		for _, trusted := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/trusted=%v", tc.name, trusted), func(t *testing.T) {
 				got, want := &spliced{}, &spliced{}
-				problems, err := r.decodeJSON(codec.JSON{}, []byte(tc.body), got, trusted)
+				problems, err := r.DecodeJSON(codec.JSON{}, []byte(tc.body), got, trusted)
 				var wantProblems []error
 				var wantErr error
 				if trusted {
@@ -65,12 +66,12 @@ func TestDecodeJSONAllocs(t *testing.T) {
 	r := spliceResource(func() meta.Object { return &spliced{} })
 	body := []byte(splicedBody)
 	decode := func() {
-		if _, err := r.decodeJSON(codec.JSON{}, body, &spliced{}, false); err != nil {
+		if _, err := r.DecodeJSON(codec.JSON{}, body, &spliced{}, false); err != nil {
 			t.Fatal(err)
 		}
 	}
 	general := testing.AllocsPerRun(20, decode)
-	r.typedJSON = compileJSON(r.kind, nil)
+	r.TypedJSON = registry.CompileJSON(r.Kind, nil)
 	compiled := testing.AllocsPerRun(20, decode)
 	if compiled*2 > general {
 		t.Errorf("compiled decoder: %v allocations, general decoder: %v", compiled, general)
@@ -85,19 +86,19 @@ func TestFormWithoutManagedFieldsTyped(t *testing.T) {
 	for _, splice := range []bool{true, false} {
 		t.Run(fmt.Sprintf("splice=%v", splice), func(t *testing.T) {
 			r := spliceResource(func() meta.Object { return &spliced{} })
-			r.spliceManagedFields = splice
+			r.SpliceManagedFields = splice
 			obj := &spliced{}
-			if _, err := r.decodeJSON(codec.JSON{}, []byte(splicedBody), obj, false); err != nil {
+			if _, err := r.DecodeJSON(codec.JSON{}, []byte(splicedBody), obj, false); err != nil {
 				t.Fatal(err)
 			}
 			obj.ResourceVersion = "12"
-			roundTrip, pre, err := r.formWithoutManagedFields(obj)
+			roundTrip, pre, err := r.FormWithoutManagedFields(obj)
 			if err != nil {
 				t.Fatal(err)
 			}
-			general := testing.AllocsPerRun(20, func() { _, _, _ = r.formWithoutManagedFields(obj) })
-			r.typedJSON = compileJSON(r.kind, nil)
-			typed, typedPre, err := r.formWithoutManagedFields(obj)
+			general := testing.AllocsPerRun(20, func() { _, _, _ = r.FormWithoutManagedFields(obj) })
+			r.TypedJSON = registry.CompileJSON(r.Kind, nil)
+			typed, typedPre, err := r.FormWithoutManagedFields(obj)
 			if err != nil || string(typedPre) != string(pre) {
 				t.Errorf("typed form %v, %s, %v\nwant %v, %s", typed, typedPre, err, roundTrip, pre)
 			} else if diff := cmp.Diff(roundTrip, typed); diff != "" {
@@ -106,7 +107,7 @@ func TestFormWithoutManagedFieldsTyped(t *testing.T) {
 			if len(obj.ManagedFields) != 1 {
 				t.Errorf("the object was left with entries %v", obj.ManagedFields)
 			}
-			compiled := testing.AllocsPerRun(20, func() { _, _, _ = r.formWithoutManagedFields(obj) })
+			compiled := testing.AllocsPerRun(20, func() { _, _, _ = r.FormWithoutManagedFields(obj) })
 			if compiled >= general {
 				t.Errorf("typed form: %v allocations, round trip: %v", compiled, general)
 			}
@@ -120,7 +121,7 @@ func TestFormWithoutManagedFieldsTyped(t *testing.T) {
 func TestLiveFormTyped(t *testing.T) {
 	r := spliceResource(func() meta.Object { return &spliced{} })
 	old := &spliced{}
-	if _, err := r.decodeJSON(codec.JSON{}, []byte(splicedBody), old, false); err != nil {
+	if _, err := r.DecodeJSON(codec.JSON{}, []byte(splicedBody), old, false); err != nil {
 		t.Fatal(err)
 	}
 	old.ResourceVersion, old.UID, old.Generation = "12", "u", 2
@@ -132,9 +133,9 @@ func TestLiveFormTyped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	general := testing.AllocsPerRun(20, func() { _, _ = r.liveForm(old, live) })
-	r.typedJSON = compileJSON(r.kind, nil)
-	got, err := r.liveForm(old, live)
+	general := testing.AllocsPerRun(20, func() { _, _ = liveForm(r, old, live) })
+	r.TypedJSON = registry.CompileJSON(r.Kind, nil)
+	got, err := liveForm(r, old, live)
 	if err != nil {
 		t.Errorf("live form: %v", err)
 	} else if diff := cmp.Diff(want, got); diff != "" {
@@ -143,7 +144,7 @@ func TestLiveFormTyped(t *testing.T) {
 	if len(old.ManagedFields) != 1 {
 		t.Errorf("the stored object was left with entries %v", old.ManagedFields)
 	}
-	if typed := testing.AllocsPerRun(20, func() { _, _ = r.liveForm(old, live) }); typed >= general {
+	if typed := testing.AllocsPerRun(20, func() { _, _ = liveForm(r, old, live) }); typed >= general {
 		t.Errorf("typed live form: %v allocations, decoded: %v", typed, general)
 	}
 }
@@ -154,7 +155,7 @@ func TestLiveFormTyped(t *testing.T) {
 // encode the kind's objects.
 func TestMarshalJSONMatchesMarshal(t *testing.T) {
 	r := spliceResource(func() meta.Object { return &spliced{} })
-	r.typedJSON = compileJSON(r.kind, nil)
+	r.TypedJSON = registry.CompileJSON(r.Kind, nil)
 	for _, tc := range []struct {
 		name, body string
 		planned    bool
@@ -173,11 +174,11 @@ func TestMarshalJSONMatchesMarshal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := r.marshalJSON(obj)
+			got, err := r.EncodeJSON(obj)
 			if err != nil || string(got) != string(want) {
 				t.Errorf("marshalJSON wrote %s, %v; want %s", got, err, want)
 			}
-			if _, planned := r.typedJSON.AppendJSON(nil, obj); planned != tc.planned {
+			if _, planned := r.TypedJSON.AppendJSON(nil, obj); planned != tc.planned {
 				t.Errorf("written by the plan: %v, want %v", planned, tc.planned)
 			}
 		})
@@ -192,15 +193,15 @@ func TestMarshalJSONMatchesMarshal(t *testing.T) {
 // alias the stored value.
 func TestDecodeTransientMatchesDecode(t *testing.T) {
 	one := spliceResource(func() meta.Object { return &spliced{} })
-	one.typedJSON = compileJSON(one.kind, nil)
-	one.jsonCodec = codec.JSON{}
+	one.TypedJSON = registry.CompileJSON(one.Kind, nil)
+	one.JSONCodec = codec.JSON{}
 	stor, other := splicedVersions(t)
-	for _, r := range []*resource{stor, other} {
-		r.jsonCodec, r.typedJSON = codec.JSON{}, compileJSON(r.kind, r.versions)
+	for _, r := range []*registry.Resource{stor, other} {
+		r.JSONCodec, r.TypedJSON = codec.JSON{}, registry.CompileJSON(r.Kind, r.Versions)
 	}
 	for _, rc := range []struct {
 		name string
-		r    *resource
+		r    *registry.Resource
 	}{{"one version", one}, {"storage version", stor}, {"other version", other}} {
 		r := rc.r
 		for _, tc := range []struct{ name, value string }{
@@ -210,11 +211,11 @@ func TestDecodeTransientMatchesDecode(t *testing.T) {
 		} {
 			t.Run(rc.name+"/"+tc.name, func(t *testing.T) {
 				kv := &storage.KeyValue{Key: "/k", Value: []byte(tc.value), ModRevision: 7}
-				want, err := r.decode(kv)
+				want, err := r.Decode(kv)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := r.decodeTransient(kv)
+				got, err := r.DecodeTransient(kv)
 				if err != nil {
 					t.Fatal(err)
 				}

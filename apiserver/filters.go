@@ -86,7 +86,7 @@ func (s *catalog) kindOf(l *RequestLabels) string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if h := s.lookup(l.Group, l.Version, l.Resource); h != nil {
-		return h.r.kind.Kind
+		return h.r.Kind.Kind
 	}
 	return ""
 }
@@ -98,8 +98,8 @@ func (s *catalog) resourceStats() []ResourceStats {
 	defer s.mu.RUnlock()
 	out := make([]ResourceStats, 0, len(s.resources))
 	for _, r := range s.sortedResources() {
-		st := r.cache.Stats()
-		rs := ResourceStats{Group: r.kind.Group, Version: r.kind.Version, Resource: r.kind.Resource,
+		st := r.Cache.Stats()
+		rs := ResourceStats{Group: r.Kind.Group, Version: r.Kind.Version, Resource: r.Kind.Resource,
 			Objects: st.Objects, WindowEvents: st.WindowEvents, Revision: st.Revision}
 		if !st.Ready {
 			rs.Objects = -1

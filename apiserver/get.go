@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
@@ -22,13 +23,13 @@ func (h *handler) get(req *request) {
 	}
 	r := h.r
 	ctx := req.r.Context()
-	resp, err := r.cache.Get(ctx, r.key(req.namespace, req.name), opts)
+	resp, err := r.Cache.Get(ctx, r.Key(req.namespace, req.name), opts)
 	if err != nil {
-		h.fail(req, storageError(err))
+		h.fail(req, registry.StorageError(err))
 		return
 	}
 	if resp.Entry == nil {
-		h.fail(req, status.NotFound(r.gr, req.name))
+		h.fail(req, status.NotFound(r.GroupResource, req.name))
 		return
 	}
 	if out.ser.MediaType() == codec.MediaTypeJSON {
@@ -45,7 +46,7 @@ func (h *handler) get(req *request) {
 		h.writeEncodedObject(req, out.ser, resp.Entry)
 		return
 	}
-	obj, err := r.object(resp.Entry)
+	obj, err := r.Object(resp.Entry)
 	if err != nil {
 		h.fail(req, err)
 		return

@@ -1,6 +1,9 @@
 package apiserver
 
-import "github.com/kapi-dev/kapi/apiserver/filters"
+import (
+	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
+)
 
 // handler serves the requests of one registered resource, one method per
 // verb: get, list, watch, create, update, patch (and apply), delete,
@@ -8,7 +11,7 @@ import "github.com/kapi-dev/kapi/apiserver/filters"
 // writeScale. Writes go through the pipeline of pipeline.go.
 type handler struct {
 	*core
-	r *resource
+	r *registry.Resource
 	// live is set for a kind added by Install, which Install may replace
 	// and Uninstall remove.
 	live bool
@@ -16,7 +19,7 @@ type handler struct {
 
 // serve dispatches a routed request to its verb.
 func (h *handler) serve(req *request) {
-	if msg := h.r.deprecation; msg != "" {
+	if msg := h.r.Deprecation; msg != "" {
 		addWarning(req.w, msg)
 	}
 	switch req.verb {

@@ -60,8 +60,8 @@ func (s *catalog) stores() []storage.Interface {
 	defer s.mu.RUnlock()
 	out := []storage.Interface{s.opts.Storage}
 	for _, res := range s.sortedResources() {
-		if !containsStore(out, res.kind.Storage) {
-			out = append(out, res.kind.Storage)
+		if !containsStore(out, res.Kind.Storage) {
+			out = append(out, res.Kind.Storage)
 		}
 	}
 	return out
@@ -86,8 +86,8 @@ func (s *catalog) checkCaches(*http.Request) error {
 	defer s.mu.RUnlock()
 	var pending []string
 	for _, h := range s.resources {
-		if !h.r.cache.Stats().Ready {
-			pending = append(pending, h.r.gr.String())
+		if !h.r.Cache.Stats().Ready {
+			pending = append(pending, h.r.GroupResource.String())
 		}
 	}
 	if len(pending) > 0 {

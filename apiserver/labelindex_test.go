@@ -39,7 +39,7 @@ func TestLabelIndex(t *testing.T) {
 			}
 			h := s.kinds.lookup("rows.example.com", "v1", "things")
 			r := h.r
-			t.Cleanup(r.cache.Stop)
+			t.Cleanup(r.Cache.Stop)
 			path := "/apis/rows.example.com/v1/namespaces/ns/things"
 			for i, l := range labels {
 				md, _ := json.Marshal(map[string]any{"name": fmt.Sprintf("t%d", i), "labels": l})
@@ -53,7 +53,7 @@ func TestLabelIndex(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, e := range p.entries {
-				obj, err := r.decode(e.KV)
+				obj, err := r.Decode(e.KV)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -62,7 +62,7 @@ func TestLabelIndex(t *testing.T) {
 					want = append(want, k+"="+v)
 				}
 				sort.Strings(want)
-				if got := r.labelTerms(e.KV); !slices.Equal(got, want) {
+				if got := r.LabelTerms(e.KV); !slices.Equal(got, want) {
 					t.Errorf("%s: terms %q, want %q", e.KV.Key, got, want)
 				}
 			}

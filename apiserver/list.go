@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
@@ -35,7 +36,7 @@ func (h *handler) list(req *request) {
 		h.fail(req, err)
 		return
 	}
-	if err := h.r.convertPage(p.entries); err != nil {
+	if err := h.r.ConvertPage(p.entries); err != nil {
 		h.fail(req, err)
 		return
 	}
@@ -74,13 +75,13 @@ type page struct {
 }
 
 // list returns the page as a List of freshly decoded objects.
-func (p *page) list(r *resource) (*meta.List, error) {
-	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta,
+func (p *page) list(r *registry.Resource) (*meta.List, error) {
+	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.ListKind, APIVersion: r.APIVersion}, ListMeta: p.meta,
 		Items: make([]meta.Object, len(p.entries))}
 	for i, e := range p.entries {
-		obj, err := r.listObject(e)
+		obj, err := listObject(r, e)
 		if err != nil {
-			return nil, internalError(err)
+			return nil, registry.InternalError(err)
 		}
 		l.Items[i] = obj
 	}
@@ -90,16 +91,16 @@ func (p *page) list(r *resource) (*meta.List, error) {
 // listObject returns an entry's object in the resource's version, freshly
 // decoded. An object its kind converts by a call (a webhook) is decoded
 // from the JSON kept for it, so that it is not converted again.
-func (r *resource) listObject(e *watch.Entry) (meta.Object, error) {
-	if !r.keepsConverted() || r.spliceable(e.KV) {
-		return r.decode(e.KV)
+func listObject(r *registry.Resource, e *watch.Entry) (meta.Object, error) {
+	if !r.KeepsConverted() || r.Spliceable(e.KV) {
+		return r.Decode(e.KV)
 	}
-	b, err := r.convertedJSON(e)
+	b, err := r.ConvertedJSON(e)
 	if err != nil {
 		return nil, err
 	}
-	obj := r.newObject()
-	if err := r.decodeValue(b, obj); err != nil {
+	obj := r.NewObject()
+	if err := r.DecodeValue(b, obj); err != nil {
 		return nil, err
 	}
 	return obj, nil
@@ -110,15 +111,15 @@ func (r *resource) listObject(e *watch.Entry) (meta.Object, error) {
 // into them.
 func (h *handler) listPage(ctx context.Context, namespace string, sel selectors, opts resourceversion.List) (*page, error) {
 	r := h.r
-	prefix := r.listRange(namespace, sel)
+	prefix := listRange(r, namespace, sel)
 	lopts := watch.ListOptions{List: opts}
 	if !sel.empty() {
 		lopts.Filter = sel.filter(r)
 		lopts.Index = append(sel.indexSets(), sel.fieldIndexSets(r)...)
 	}
-	res, err := r.cache.List(ctx, prefix, lopts)
+	res, err := r.Cache.List(ctx, prefix, lopts)
 	if err != nil {
-		return nil, storageError(err)
+		return nil, registry.StorageError(err)
 	}
 	p := &page{entries: res.Entries}
 	p.meta.ResourceVersion = strconv.FormatInt(res.Revision, 10)

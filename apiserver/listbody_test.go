@@ -48,7 +48,7 @@ func TestStreamedListsMatchEncodedLists(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := s.kinds.lookup("rows.example.com", "v1", "things")
-		t.Cleanup(h.r.cache.Stop)
+		t.Cleanup(h.r.Cache.Stop)
 		path := "/apis/rows.example.com/v1/namespaces/ns/things"
 		for i := range objects {
 			body := fmt.Sprintf(`{"apiVersion":"rows.example.com/v1","kind":"Thing","metadata":{"name":"t%03d","annotations":{"pad":%q}},"spec":{"count":%d,"note":"n%d"}}`,
@@ -211,7 +211,7 @@ func TestPartialListsMatchRendering(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := s.kinds.lookup("rows.example.com", "v1", "things")
-	t.Cleanup(h.r.cache.Stop)
+	t.Cleanup(h.r.Cache.Stop)
 	path := "/apis/rows.example.com/v1/namespaces/ns/things"
 	for i := range objects {
 		body := fmt.Sprintf(`{"apiVersion":"rows.example.com/v1","kind":"Thing","metadata":{"name":"t%03d","labels":{"i":"%d"},"annotations":{"pad":%q}},"spec":{"note":"n"}}`,

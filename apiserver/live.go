@@ -29,7 +29,7 @@ func (s *catalog) Install(k Kind) error {
 	}
 	s.mu.Lock()
 	for _, h := range b.handlers {
-		if err := s.conflicts(&h.r.kind, true, false); err != nil {
+		if err := s.conflicts(&h.r.Kind, true, false); err != nil {
 			s.mu.Unlock()
 			b.stop()
 			return fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
@@ -37,7 +37,7 @@ func (s *catalog) Install(k Kind) error {
 	}
 	var old []*handler
 	for key, h := range s.resources {
-		if key.group == b.stor.kind.Group && key.resource == b.stor.kind.Resource {
+		if key.group == b.stor.Kind.Group && key.resource == b.stor.Kind.Resource {
 			old = append(old, h)
 			delete(s.resources, key)
 		}
@@ -50,7 +50,7 @@ func (s *catalog) Install(k Kind) error {
 	}
 	s.mu.Unlock()
 	for _, h := range old {
-		h.r.cache.Stop()
+		h.r.Cache.Stop()
 	}
 	return nil
 }
@@ -74,7 +74,7 @@ func (s *catalog) Uninstall(group, resource string) error {
 		return fmt.Errorf("apiserver: resource %s.%s is not served", resource, group)
 	}
 	for _, h := range gone {
-		delete(s.resources, resourceKey{group, h.r.kind.Version, resource})
+		delete(s.resources, resourceKey{group, h.r.Kind.Version, resource})
 	}
 	s.dropEmptyGroup(group)
 	if s.sealed {
@@ -82,7 +82,7 @@ func (s *catalog) Uninstall(group, resource string) error {
 	}
 	s.mu.Unlock()
 	for _, h := range gone {
-		h.r.cache.Stop()
+		h.r.Cache.Stop()
 	}
 	return nil
 }
@@ -125,7 +125,7 @@ func (s *catalog) Served() []ServedResource {
 	defer s.mu.RUnlock()
 	out := make([]ServedResource, 0, len(s.resources))
 	for key, h := range s.resources {
-		out = append(out, ServedResource{Group: key.group, Version: key.version, Resource: key.resource, Kind: h.r.kind.Kind, Installed: h.live})
+		out = append(out, ServedResource{Group: key.group, Version: key.version, Resource: key.resource, Kind: h.r.Kind.Kind, Installed: h.live})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"unicode"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/schemaplan"
 	"github.com/kapi-dev/kapi/apiserver/internal/splice"
 	"github.com/kapi-dev/kapi/codec"
@@ -17,33 +18,6 @@ import (
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
 )
-
-// newPatcher builds the patcher of a kind: every patch type and the field
-// manager that keeps metadata.managedFields. Kinds served as
-// meta.Unstructured refuse strategic merge patches, as kube-apiserver does
-// for custom resources; a status subresource resets status on the main
-// resource and spec on /status, so neither is recorded there.
-func newPatcher(k Kind, vs *versionSet) (*patch.Patcher, error) {
-	_, unstructured := k.New().(*meta.Unstructured)
-	cfg := patch.Config{
-		Schema: k.Schema, Group: k.Group, Version: k.Version, Kind: k.Kind,
-		NoStrategicMerge: unstructured,
-	}
-	if vs != nil {
-		cfg.Versions = vs.patchVersions()
-	}
-	if k.Subresources.Status {
-		cfg.ResetFields = map[string][]string{"": {"status"}, "status": {"spec"}}
-	}
-	if k.Subresources.Scale != nil {
-		cfg.ScaleReplicasPath = k.Subresources.Scale.SpecReplicasPath
-	}
-	p, err := patch.New(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("building the patcher: %w", err)
-	}
-	return p, nil
-}
 
 // trackFunc records a write in obj's managedFields. cur is the stored
 // value and old the stored object, both nil on create. The entries obj
@@ -73,7 +47,7 @@ type jsonForms struct {
 	objNullFree bool
 	// splice is what the write knows of encoded and obj's entries, for
 	// splicing them in (see [resource.trackCreate]); zero otherwise.
-	splice spliceHints
+	splice registry.SpliceHints
 }
 
 // updateTracker records ordinary writes (create, update, JSON, merge and
@@ -86,7 +60,7 @@ func (h *handler) updateTracker(w *write) trackFunc {
 	return func(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
 		live := w.liveForm
 		w.liveForm = nil
-		return r.trackUpdate(h, cur, obj, old, live, manager, req.subresource)
+		return trackUpdate(r, h, cur, obj, old, live, manager, req.subresource)
 	}
 }
 
@@ -94,63 +68,63 @@ func (h *handler) updateTracker(w *write) trackFunc {
 // the stored value cur and object old. It returns the JSON forms of obj
 // and, on update, of old, which it reads from cur's JSON unless liveObj,
 // that form without managedFields, is not nil.
-func (r *resource) trackUpdate(h *handler, cur *storage.KeyValue, obj, old meta.Object, liveObj map[string]any, manager, subresource string) jsonForms {
-	if cur == nil && !r.kind.CreateFromEmpty {
-		if forms, ok := r.trackCreate(obj, manager, subresource); ok {
+func trackUpdate(r *registry.Resource, h *handler, cur *storage.KeyValue, obj, old meta.Object, liveObj map[string]any, manager, subresource string) jsonForms {
+	if cur == nil && !r.Kind.CreateFromEmpty {
+		if forms, ok := trackCreate(r, obj, manager, subresource); ok {
 			return forms
 		}
 	}
 	var live []byte
 	var liveManaged []meta.ManagedFieldsEntry
 	var err error
-	if cur == nil && r.kind.CreateFromEmpty {
+	if cur == nil && r.Kind.CreateFromEmpty {
 		// Recorded as a change from the kind's empty object.
-		if live, liveObj, err = r.emptyForm(); err != nil {
-			h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
+		if live, liveObj, err = emptyForm(r); err != nil {
+			h.log.Error("failed to update managedFields", "resource", r.GroupResource, "err", err)
 			return jsonForms{}
 		}
 	}
 	if cur != nil {
 		// The field manager reads the entries from old, in typed form.
 		if liveObj == nil {
-			liveObj, _ = r.typedFormWithoutManagedFields(old)
+			liveObj, _ = r.TypedFormWithoutManagedFields(old)
 		}
-		if live, err = r.liveJSON(cur, liveObj != nil); err == nil && liveObj == nil {
+		if live, err = liveJSON(r, cur, liveObj != nil); err == nil && liveObj == nil {
 			liveObj, err = patch.DecodeObjectWithoutManagedFields(live)
 		}
 		if err != nil {
-			h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
+			h.log.Error("failed to update managedFields", "resource", r.GroupResource, "err", err)
 			return jsonForms{}
 		}
 		liveManaged = old.GetObjectMeta().ManagedFields
 	}
 	m := obj.GetObjectMeta()
 	sent := m.ManagedFields
-	tree, encoded, err := r.formWithoutManagedFields(obj)
+	tree, encoded, err := r.FormWithoutManagedFields(obj)
 	if err != nil {
-		h.log.Error("failed to update managedFields", "resource", r.gr, "err", err)
+		h.log.Error("failed to update managedFields", "resource", r.GroupResource, "err", err)
 		m.ManagedFields = liveManaged
 		return jsonForms{}
 	}
-	entries, err := r.patcher.UpdateObject(live, tree, patch.UpdateOptions{
+	entries, err := r.Patcher.UpdateObject(live, tree, patch.UpdateOptions{
 		Manager: manager, Subresource: subresource, LiveManaged: liveManaged, NewManaged: sent,
 		LiveObject: liveObj,
 	})
 	if err != nil {
-		h.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
+		h.log.Error("failed to update managedFields", "resource", r.GroupResource, "namespace", m.Namespace, "name", m.Name, "err", err)
 	}
 	m.ManagedFields = entries
 	if cur == nil {
 		return jsonForms{obj: tree, encoded: encoded}
 	}
-	return jsonForms{obj: tree, old: r.oldForm(liveObj, liveManaged), encoded: encoded}
+	return jsonForms{obj: tree, old: oldForm(r, liveObj, liveManaged), encoded: encoded}
 }
 
 // emptyForm is the JSON, and its form, of the kind's empty object (New's)
 // in the resource's version, which a create of a kind with
 // CreateFromEmpty is recorded as changing.
-func (r *resource) emptyForm() ([]byte, map[string]any, error) {
-	b, err := json.Marshal(r.newObject())
+func emptyForm(r *registry.Resource) ([]byte, map[string]any, error) {
+	b, err := json.Marshal(r.NewObject())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -162,8 +136,8 @@ func (r *resource) emptyForm() ([]byte, map[string]any, error) {
 // metadata.managedFields: built from old, the object decoded from it,
 // by the kind's compiled plan, as kube-apiserver's field manager reads
 // the typed stored object; or else read from live, its JSON.
-func (r *resource) liveForm(old meta.Object, live []byte) (map[string]any, error) {
-	if tree, ok := r.typedFormWithoutManagedFields(old); ok {
+func liveForm(r *registry.Resource, old meta.Object, live []byte) (map[string]any, error) {
+	if tree, ok := r.TypedFormWithoutManagedFields(old); ok {
 		return tree, nil
 	}
 	return patch.DecodeObjectWithoutManagedFields(live)
@@ -175,19 +149,19 @@ func (r *resource) liveForm(old meta.Object, live []byte) (map[string]any, error
 // it is stored, resourceVersion placeholder and all, rather than copied
 // with the resourceVersion spliced in, a copy the size of the value made
 // and dropped on every update.
-func (r *resource) liveJSON(cur *storage.KeyValue, formKnown bool) ([]byte, error) {
+func liveJSON(r *registry.Resource, cur *storage.KeyValue, formKnown bool) ([]byte, error) {
 	if formKnown && codec.Sniff(cur.Value) == codec.MediaTypeJSON {
 		return cur.Value, nil
 	}
-	return r.appendJSON(nil, cur)
+	return r.AppendJSON(nil, cur)
 }
 
 // oldForm is the JSON form of the stored object for validation, given
 // liveObj, its JSON decoded without metadata.managedFields, and entries,
 // its managedFields: rules that may read them get them back. It is nil
 // when they do not encode; validation then makes the form itself.
-func (r *resource) oldForm(liveObj map[string]any, entries []meta.ManagedFieldsEntry) map[string]any {
-	if liveObj == nil || len(entries) == 0 || r.plan == nil || !r.plan.RulesReadManagedFields {
+func oldForm(r *registry.Resource, liveObj map[string]any, entries []meta.ManagedFieldsEntry) map[string]any {
+	if liveObj == nil || len(entries) == 0 || r.Plan == nil || !r.Plan.RulesReadManagedFields {
 		return liveObj
 	}
 	md, ok := liveObj["metadata"].(map[string]any)
@@ -207,37 +181,19 @@ func (r *resource) oldForm(liveObj map[string]any, entries []meta.ManagedFieldsE
 // made once here, the stored one from its JSON, rather than each encoded
 // field by field for the schema and whole again for the rules. Either is
 // nil when it does not decode; validation then makes its own.
-func (r *resource) ruleForms(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
-	if r.plan == nil || r.plan.Unstructured || r.plan.Rules == nil {
+func ruleForms(r *registry.Resource, cur *storage.KeyValue, obj, old meta.Object) jsonForms {
+	if r.Plan == nil || r.Plan.Unstructured || r.Plan.Rules == nil {
 		return jsonForms{}
 	}
 	var forms jsonForms
-	forms.obj, forms.encoded, _ = r.formWithoutManagedFields(obj)
+	forms.obj, forms.encoded, _ = r.FormWithoutManagedFields(obj)
 	if cur != nil {
-		if live, err := r.appendJSON(nil, cur); err == nil {
-			liveObj, _ := r.liveForm(old, live)
-			forms.old = r.oldForm(liveObj, old.GetObjectMeta().ManagedFields)
+		if live, err := r.AppendJSON(nil, cur); err == nil {
+			liveObj, _ := liveForm(r, old, live)
+			forms.old = oldForm(r, liveObj, old.GetObjectMeta().ManagedFields)
 		}
 	}
 	return forms
-}
-
-// jsonWithoutManagedFields is the JSON form of obj, as [jsonForm] gives
-// it, without metadata.managedFields: the field manager drops them, and
-// neither encoding nor decoding them is needed.
-func (r *resource) jsonWithoutManagedFields(obj meta.Object) (map[string]any, error) {
-	if tree, ok := r.typedFormWithoutManagedFields(obj); ok {
-		return tree, nil
-	}
-	m := obj.GetObjectMeta()
-	sent := m.ManagedFields
-	m.ManagedFields = nil
-	b, err := json.Marshal(obj)
-	m.ManagedFields = sent
-	if err != nil {
-		return nil, err
-	}
-	return patch.DecodeObject(b)
 }
 
 // scaleTracker records writes through /scale under manager the way
@@ -250,15 +206,15 @@ func (h *handler) scaleTracker(manager string) trackFunc {
 	return func(_ *storage.KeyValue, obj, old meta.Object) jsonForms {
 		m := obj.GetObjectMeta()
 		parent := old.GetObjectMeta().ManagedFields
-		live, err := r.scaleJSON(old)
+		live, err := scaleJSON(r, old)
 		if err == nil {
 			var next []byte
-			if next, err = r.scaleJSON(obj); err == nil {
-				m.ManagedFields, err = r.patcher.UpdateScale(parent, live, next, manager)
+			if next, err = scaleJSON(r, obj); err == nil {
+				m.ManagedFields, err = r.Patcher.UpdateScale(parent, live, next, manager)
 			}
 		}
 		if err != nil {
-			h.log.Error("failed to update managedFields", "resource", r.gr, "namespace", m.Namespace, "name", m.Name, "err", err)
+			h.log.Error("failed to update managedFields", "resource", r.GroupResource, "namespace", m.Namespace, "name", m.Name, "err", err)
 			m.ManagedFields = parent
 		}
 		return jsonForms{}
@@ -266,12 +222,12 @@ func (h *handler) scaleTracker(manager string) trackFunc {
 }
 
 // scaleJSON is the Scale view of obj, of any version, as JSON.
-func (r *resource) scaleJSON(obj meta.Object) ([]byte, error) {
-	obj, err := r.inVersion(obj)
+func scaleJSON(r *registry.Resource, obj meta.Object) ([]byte, error) {
+	obj, err := r.InVersion(obj)
 	if err != nil {
 		return nil, err
 	}
-	sc, err := r.scaleOf(obj)
+	sc, err := scaleOf(r, obj)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +240,7 @@ func (r *resource) scaleJSON(obj meta.Object) ([]byte, error) {
 // no-op that keeps the resourceVersion. It reports whether obj now encodes
 // as the stored value. pre is obj's encoding without managedFields, or
 // nil (see storedValue).
-func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.KeyValue, pre []byte) bool {
+func keepManagedFieldsTimes(r *registry.Resource, obj, old meta.Object, cur *storage.KeyValue, pre []byte) bool {
 	nm, om := obj.GetObjectMeta().ManagedFields, old.GetObjectMeta().ManagedFields
 	if len(nm) == 0 || len(nm) != len(om) {
 		return false
@@ -307,7 +263,7 @@ func (r *resource) keepManagedFieldsTimes(obj, old meta.Object, cur *storage.Key
 	for i := range nm {
 		times[i], nm[i].Time = nm[i].Time, om[i].Time
 	}
-	if b, err := r.storedValue(obj, pre, spliceHints{}); err == nil && sameStored(b, cur) {
+	if b, err := r.StoredValue(obj, pre, registry.SpliceHints{}); err == nil && registry.SameStored(b, cur) {
 		return true
 	}
 	for i := range nm {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -46,7 +47,7 @@ func TestMarshalManagedFieldsMatchesEncodingJSON(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			entries := managedEntries()
 			tc.edit(&entries[1])
-			got, err := marshalManagedFields(entries)
+			got, err := registry.MarshalManagedFields(entries)
 			want, wantErr := json.Marshal(entries)
 			if !bytes.Equal(got, want) || (err == nil) != (wantErr == nil) {
 				t.Errorf("got %s, %v\nwant %s, %v", got, err, want, wantErr)
@@ -54,7 +55,7 @@ func TestMarshalManagedFieldsMatchesEncodingJSON(t *testing.T) {
 		})
 	}
 	for _, entries := range [][]meta.ManagedFieldsEntry{nil, {}} {
-		got, _ := marshalManagedFields(entries)
+		got, _ := registry.MarshalManagedFields(entries)
 		if want, _ := json.Marshal(entries); !bytes.Equal(got, want) {
 			t.Errorf("%#v: got %s, want %s", entries, got, want)
 		}
@@ -65,7 +66,7 @@ func TestMarshalManagedFieldsMatchesEncodingJSON(t *testing.T) {
 // in fewer allocations than encoding/json takes.
 func TestMarshalManagedFieldsAllocs(t *testing.T) {
 	entries := managedEntries()
-	direct := testing.AllocsPerRun(20, func() { _, _ = marshalManagedFields(entries) })
+	direct := testing.AllocsPerRun(20, func() { _, _ = registry.MarshalManagedFields(entries) })
 	general := testing.AllocsPerRun(20, func() { _, _ = json.Marshal(entries) })
 	if direct > 1+float64(len(entries)) || direct >= general {
 		t.Errorf("marshalManagedFields: %v allocations, encoding/json: %v", direct, general)
@@ -92,7 +93,7 @@ func TestAppendManagedFieldsKnownCompact(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			entries := managedEntries()
 			entries[1].FieldsV1 = &meta.FieldsV1{Raw: bytes.Clone(spaced)}
-			got, err := appendManagedFieldsJSON(nil, entries, tc.compact(entries))
+			got, err := registry.AppendManagedFieldsJSON(nil, entries, tc.compact(entries))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -13,15 +14,15 @@ import (
 // general path encodes and decodes again. ok is false when the plan does
 // not do it (the kind's plan, a request in another version than the
 // storage one, a patch it gives up on); the general path then runs.
-func (r *resource) mergePatchTyped(doc []byte, old meta.Object, body []byte) (meta.Object, bool) {
-	if r.typedJSON == nil || !r.isStorage() || r.versions != nil && old.GetTypeMeta().APIVersion != r.apiVersion {
+func mergePatchTyped(r *registry.Resource, doc []byte, old meta.Object, body []byte) (meta.Object, bool) {
+	if r.TypedJSON == nil || !r.IsStorage() || r.Versions != nil && old.GetTypeMeta().APIVersion != r.APIVersion {
 		return nil, false
 	}
-	if _, ok := r.jsonCodec.(codec.JSON); !ok {
+	if _, ok := r.JSONCodec.(codec.JSON); !ok {
 		return nil, false
 	}
-	obj := r.kind.New()
-	if !r.typedJSON.DecodeShared(doc, obj) || !r.typedJSON.MergePatch(body, obj) {
+	obj := r.Kind.New()
+	if !r.TypedJSON.DecodeShared(doc, obj) || !r.TypedJSON.MergePatch(body, obj) {
 		return nil, false
 	}
 	return obj, true

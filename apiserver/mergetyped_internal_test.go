@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -13,37 +14,37 @@ import (
 
 // mergeResource is a typed kind's resource with its compiled decoder and
 // patcher, for merge patches.
-func mergeResource(t *testing.T) *resource {
+func mergeResource(t *testing.T) *registry.Resource {
 	t.Helper()
 	r := spliceResource(func() meta.Object { return &spliced{} })
-	r.typedJSON = compileJSON(r.kind, nil)
-	r.jsonCodec = codec.JSON{}
+	r.TypedJSON = registry.CompileJSON(r.Kind, nil)
+	r.JSONCodec = codec.JSON{}
 	p, err := patch.New(patch.Config{Group: "g.example.com", Version: "v1", Kind: "Spliced"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.patcher = p
+	r.Patcher = p
 	return r
 }
 
 // checkMergeTyped applies body to doc both ways, wanting the same object
 // where mergePatchTyped answers; it reports whether it did.
-func checkMergeTyped(t *testing.T, r *resource, doc, body []byte) bool {
+func checkMergeTyped(t *testing.T, r *registry.Resource, doc, body []byte) bool {
 	t.Helper()
 	old := &spliced{}
 	if err := json.Unmarshal(doc, old); err != nil {
 		t.Fatal(err)
 	}
-	got, ok := r.mergePatchTyped(doc, old, body)
+	got, ok := mergePatchTyped(r, doc, old, body)
 	if !ok {
 		return false
 	}
-	patched, _, kept, err := r.patchKeepingManagedFields(patch.MergePatchType, doc, old, body)
+	patched, _, kept, err := patchKeepingManagedFields(r, patch.MergePatchType, doc, old, body)
 	if err != nil {
 		t.Fatalf("patch %s: answered where the general path failed: %v", body, err)
 	}
 	want := &spliced{}
-	if _, err := r.decodeJSON(codec.JSON{}, patched, want, false); err != nil {
+	if _, err := r.DecodeJSON(codec.JSON{}, patched, want, false); err != nil {
 		t.Fatalf("patch %s: answered where the general result %s does not decode: %v", body, patched, err)
 	}
 	if kept {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/cbor"
 	"github.com/kapi-dev/kapi/fieldvalidation"
@@ -46,13 +47,13 @@ func (h *handler) patch(req *request) {
 	var strict []error
 	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry}
 	w.build = func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
-		doc, err := r.appendJSON(nil, cur)
+		doc, err := r.AppendJSON(nil, cur)
 		if err != nil {
 			return nil, status.InternalError(err)
 		}
 		w.keptEntries = nil // of an attempt that lost a race
 		general := func() ([]byte, error) {
-			patched, live, kept, err := r.patchKeepingManagedFields(opts.patchType, doc, old, body)
+			patched, live, kept, err := patchKeepingManagedFields(r, opts.patchType, doc, old, body)
 			w.liveForm = live
 			if kept {
 				w.keptEntries = old.GetObjectMeta().ManagedFields
@@ -96,16 +97,16 @@ func (h *handler) patch(req *request) {
 // object's JSON form without managedFields (built from old, the stored
 // object decoded, when the kind's plan builds it), for the field
 // manager; nil otherwise.
-func (r *resource) patchKeepingManagedFields(patchType string, doc []byte, old meta.Object, body []byte) (patched []byte, live map[string]any, kept bool, err error) {
+func patchKeepingManagedFields(r *registry.Resource, patchType string, doc []byte, old meta.Object, body []byte) (patched []byte, live map[string]any, kept bool, err error) {
 	if patchType == patch.MergePatchType {
 		// The typed stored object's form, as kube-apiserver patches the
 		// encoding of the typed stored object.
-		form, _ := r.typedFormWithoutManagedFields(old)
+		form, _ := r.TypedFormWithoutManagedFields(old)
 		if patched, live, kept, err = patch.MergePatchObjectWithoutManagedFields(doc, form, body); kept || err != nil {
 			return patched, live, kept, err
 		}
 	}
-	patched, err = r.patcher.Patch(patchType, doc, body)
+	patched, err = r.Patcher.Patch(patchType, doc, body)
 	return patched, nil, false, err
 }
 
@@ -175,7 +176,7 @@ func (h *handler) decodePatch(req *request) (pb patchBody, err error) {
 func (h *handler) readPatch(req *request) (patchOptions, []byte, error) {
 	ct := req.r.Header.Get("Content-Type")
 	pt := patch.MediaType(ct)
-	if types := h.r.patcher.PatchTypes(); !contains(types, pt) {
+	if types := h.r.Patcher.PatchTypes(); !contains(types, pt) {
 		return patchOptions{}, nil, patch.UnsupportedPatchType(ct, types)
 	}
 	body, err := h.readBody(req.r)
@@ -243,7 +244,7 @@ func (h *handler) patched(req *request, patchType string, doc []byte, old meta.O
 	defer func() { end(err) }()
 	r := h.r
 	if patchType == patch.MergePatchType {
-		if obj, ok := r.mergePatchTyped(doc, old, body); ok {
+		if obj, ok := mergePatchTyped(r, doc, old, body); ok {
 			// The general result, made only when the required fields
 			// check needs it.
 			result := func() (any, error) {
@@ -253,19 +254,19 @@ func (h *handler) patched(req *request, patchType string, doc []byte, old meta.O
 				}
 				return bodyJSON(codec.MediaTypeJSON, patched)()
 			}
-			return h.checkPatched(req, obj, r.plan.Prune(obj), result)
+			return h.checkPatched(req, obj, r.Plan.Prune(obj), result)
 		}
 	}
 	patched, err := general()
 	if err != nil {
 		return nil, nil, err
 	}
-	obj := r.kind.New()
-	strict, err := r.decodeJSON(r.jsonCodec, patched, obj, false)
+	obj := r.Kind.New()
+	strict, err := r.DecodeJSON(r.JSONCodec, patched, obj, false)
 	if err != nil {
 		return nil, nil, patch.InvalidResult(patched, err)
 	}
-	strict = append(strict, r.plan.Prune(obj)...)
+	strict = append(strict, r.Plan.Prune(obj)...)
 	return h.checkPatched(req, obj, strict, bodyJSON(codec.MediaTypeJSON, patched))
 }
 
@@ -280,7 +281,7 @@ func (h *handler) decodePatched(req *request, patched []byte) (meta.Object, []er
 // for telling the objects it holds (see defaultSent).
 func (h *handler) checkPatched(req *request, obj meta.Object, strict []error, result func() (any, error)) (meta.Object, []error, error) {
 	r := h.r
-	if err := r.checkTypeMeta(obj); err != nil {
+	if err := checkTypeMeta(r, obj); err != nil {
 		return nil, nil, err
 	}
 	if err := req.checkName(obj); err != nil {

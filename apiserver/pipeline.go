@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
@@ -46,7 +47,7 @@ type write struct {
 	encoded []byte
 	// splice is what the write knows of encoded, made with it, or zero
 	// (see storedValue).
-	splice spliceHints
+	splice registry.SpliceHints
 	// liveForm is the stored object's JSON form without managedFields
 	// when build decoded it already (a merge patch), for track; nil
 	// otherwise.
@@ -63,13 +64,13 @@ type write struct {
 func (w *write) create(ctx context.Context, obj meta.Object) (kv *storage.KeyValue, created bool, err error) {
 	r := w.sr()
 	if !w.dryRun {
-		kv, err := r.create(ctx, obj, w.encoded, w.splice)
+		kv, err := r.Create(ctx, obj, w.encoded, w.splice)
 		return kv, kv != nil, err
 	}
 	m := obj.GetObjectMeta()
-	resp, err := r.store.Get(ctx, r.key(m.Namespace, m.Name), storage.GetOptions{})
+	resp, err := r.Store.Get(ctx, r.Key(m.Namespace, m.Name), storage.GetOptions{})
 	if err != nil {
-		return nil, false, storageError(err)
+		return nil, false, registry.StorageError(err)
 	}
 	return nil, resp.KV == nil, nil
 }
@@ -161,7 +162,7 @@ func (w *write) run(ctx context.Context) (written, error) {
 			return written{}, err
 		}
 		// 9. Validation.
-		if err := r.validate(ctx, obj, old, decoded, w.req.subresource); err != nil {
+		if err := validate(r, ctx, obj, old, decoded, w.req.subresource); err != nil {
 			return written{}, err
 		}
 		// 10. The canonical form, then validating admission.
@@ -169,7 +170,7 @@ func (w *write) run(ctx context.Context) (written, error) {
 			return written{}, err
 		}
 		a.Object = obj
-		if err := w.h.admission.Validate(ctx, r.gr, a); err != nil {
+		if err := w.h.admission.Validate(ctx, r.GroupResource, a); err != nil {
 			return written{}, err
 		}
 		// 11. Conversion to the storage version.
@@ -196,20 +197,20 @@ func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error
 		return nil, nil, nil
 	}
 	r := w.sr()
-	resp, err := r.store.Get(ctx, r.key(w.req.namespace, w.req.name), storage.GetOptions{})
+	resp, err := r.Store.Get(ctx, r.Key(w.req.namespace, w.req.name), storage.GetOptions{})
 	if err != nil {
-		return nil, nil, storageError(err)
+		return nil, nil, registry.StorageError(err)
 	}
 	if resp.KV == nil {
 		if !w.createMissing {
-			return nil, nil, status.NotFound(r.gr, w.req.name)
+			return nil, nil, status.NotFound(r.GroupResource, w.req.name)
 		}
 		return nil, nil, nil
 	}
-	if r.normalized {
-		resp.KV = r.normalize(resp.KV) // read as the cache reads it
+	if r.Normalized {
+		resp.KV = r.Normalize(resp.KV) // read as the cache reads it
 	}
-	old, err := r.decodeTransient(resp.KV)
+	old, err := r.DecodeTransient(resp.KV)
 	if err != nil {
 		return nil, nil, status.InternalError(err)
 	}
@@ -218,23 +219,23 @@ func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error
 		// its terms again, which the hint it took when indexing it no
 		// longer gives. Leave them, read off the object decoded here,
 		// before anything may change it.
-		r.hintTerms(resp.KV.Key, resp.KV.Value, old)
+		r.HintTerms(resp.KV.Key, resp.KV.Value, old)
 	}
 	return resp.KV, old, nil
 }
 
 // sr is the resource of the storage version, which stores the object:
 // w.h.r itself for a kind of one version.
-func (w *write) sr() *resource { return w.h.r.stor }
+func (w *write) sr() *registry.Resource { return w.h.r.StorageVersion }
 
 // convert turns the request's object into the storage version, just
 // before it is stored. A conversion failure is a 500 naming the
 // versions, and nothing is stored.
 func (w *write) convert(obj meta.Object) (meta.Object, error) {
-	if w.h.r.isStorage() {
+	if w.h.r.IsStorage() {
 		return obj, nil
 	}
-	return w.h.r.toStorage(obj)
+	return w.h.r.ToStorage(obj)
 }
 
 // result returns the outcome of a write with its object in the version
@@ -252,10 +253,10 @@ func (w *write) result(out written, obj meta.Object) written {
 // inRequestVersion returns the stored object old (nil on create) in the
 // version of the request, in which the write runs.
 func (w *write) inRequestVersion(old meta.Object) (meta.Object, error) {
-	if old == nil || w.h.r.isStorage() {
+	if old == nil || w.h.r.IsStorage() {
 		return old, nil
 	}
-	return w.h.r.inVersion(old)
+	return w.h.r.InVersion(old)
 }
 
 // checkPreconditions checks the resourceVersion an update carries against
@@ -271,24 +272,24 @@ func (w *write) checkPreconditions(obj meta.Object, cur *storage.KeyValue) error
 	if err != nil {
 		return err
 	}
-	if precondition == 0 && r.kind.RequireResourceVersion && w.req.subresource != "scale" {
-		return status.Invalid(meta.GroupVersionKind{Group: r.gr.Group, Kind: r.gr.Resource}, w.req.name, status.FieldErrors{
+	if precondition == 0 && r.Kind.RequireResourceVersion && w.req.subresource != "scale" {
+		return status.Invalid(meta.GroupVersionKind{Group: r.GroupResource.Group, Kind: r.GroupResource.Resource}, w.req.name, status.FieldErrors{
 			status.InvalidValue(status.NewPath("metadata", "resourceVersion"), 0, "must be specified for an update")})
 	}
 	if precondition != 0 && precondition != cur.ModRevision {
-		return status.Conflict(r.gr, w.req.name, fmt.Errorf(status.OptimisticLockMessage))
+		return status.Conflict(r.GroupResource, w.req.name, fmt.Errorf(status.OptimisticLockMessage))
 	}
 	return nil
 }
 
-func preconditionRevision(obj meta.Object, r *resource, name string) (int64, error) {
+func preconditionRevision(obj meta.Object, r *registry.Resource, name string) (int64, error) {
 	rv := obj.GetObjectMeta().ResourceVersion
 	if rv == "" {
 		return 0, nil
 	}
 	n, err := strconv.ParseInt(rv, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, status.Invalid(r.invalidKind(), name, status.FieldErrors{
+		return 0, status.Invalid(r.InvalidKind(), name, status.FieldErrors{
 			status.InvalidValue(status.NewPath("metadata", "resourceVersion"), rv, "must be a positive integer"),
 		})
 	}
@@ -302,7 +303,7 @@ func preconditionRevision(obj meta.Object, r *resource, name string) (int64, err
 // the new status.
 func (w *write) prepare(obj, old meta.Object) (meta.Object, error) {
 	if old == nil {
-		w.h.r.prepareForCreate(obj)
+		prepareForCreate(w.h.r, obj)
 		return obj, nil
 	}
 	return w.prepareForUpdate(obj, old)
@@ -320,16 +321,16 @@ func (w *write) prepareKind(obj, old meta.Object, decoded *jsonForms) (meta.Obje
 	sub := w.req.subresource
 	var err error
 	switch {
-	case old == nil && r.kind.PrepareForCreate != nil:
-		obj, err = r.runHook(obj, r.kind.PrepareForCreate)
-	case old != nil && r.kind.PrepareForUpdate != nil && sub != "status" && sub != "finalize":
-		if obj, err = r.prepareHook(obj, old, r.kind.PrepareForUpdate); err == nil {
+	case old == nil && r.Kind.PrepareForCreate != nil:
+		obj, err = r.RunHook(obj, r.Kind.PrepareForCreate)
+	case old != nil && r.Kind.PrepareForUpdate != nil && sub != "status" && sub != "finalize":
+		if obj, err = prepareHook(r, obj, old, r.Kind.PrepareForUpdate); err == nil {
 			w.setGeneration(obj, old)
 		}
 	default:
 		return obj, nil
 	}
-	w.encoded, w.splice, *decoded = nil, spliceHints{}, jsonForms{}
+	w.encoded, w.splice, *decoded = nil, registry.SpliceHints{}, jsonForms{}
 	return obj, err
 }
 
@@ -349,14 +350,14 @@ func (w *write) generateName(obj meta.Object) string {
 // encoding recording managedFields made stale, so it is dropped and the
 // object encoded again when stored.
 func (w *write) canonicalize(obj meta.Object) (meta.Object, error) {
-	c := w.h.r.kind.Canonicalize
+	c := w.h.r.Kind.Canonicalize
 	if c == nil {
 		return obj, nil
 	}
 	changed := false
-	obj, err := w.h.r.runHook(obj, func(obj meta.Object) { changed = c(obj) })
+	obj, err := w.h.r.RunHook(obj, func(obj meta.Object) { changed = c(obj) })
 	if changed {
-		w.encoded, w.splice = nil, spliceHints{}
+		w.encoded, w.splice = nil, registry.SpliceHints{}
 	}
 	return obj, err
 }
@@ -374,14 +375,14 @@ func operation(old meta.Object) Operation {
 // the object to go on with.
 func (w *write) defaultAndMutate(ctx context.Context, a *AdmissionRequest) (err error) {
 	r := w.h.r
-	if a.Object, err = r.applyDefaults(ctx, a.Object); err != nil {
+	if a.Object, err = applyDefaults(r, ctx, a.Object); err != nil {
 		return err
 	}
-	mutated, err := w.h.admission.Mutate(ctx, r.gr, r.kind.Admit, a)
+	mutated, err := w.h.admission.Mutate(ctx, r.GroupResource, r.Kind.Admit, a)
 	if err != nil || !mutated {
 		return err
 	}
-	a.Object, err = r.applyDefaults(ctx, a.Object)
+	a.Object, err = applyDefaults(r, ctx, a.Object)
 	return err
 }
 
@@ -394,7 +395,7 @@ func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
 		w.setGeneration(obj, old)
 	}
 	if w.track == nil {
-		return w.h.r.ruleForms(cur, obj, old)
+		return ruleForms(w.h.r, cur, obj, old)
 	}
 	return w.track(cur, obj, old)
 }
@@ -405,7 +406,7 @@ func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
 func (w *write) setGeneration(obj, old meta.Object) {
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	m.Generation = om.Generation
-	if !w.h.r.kind.NoGeneration && w.h.r.specChanged(obj, old) {
+	if !w.h.r.Kind.NoGeneration && w.h.r.SpecChanged(obj, old) {
 		m.Generation++
 	}
 }
@@ -424,19 +425,19 @@ func (w *write) store(ctx context.Context, cur *storage.KeyValue, obj, old meta.
 				return written{obj: obj, kv: kv, created: err == nil}, true, err
 			}
 			if !w.generated || attempt >= maxGenerateNameAttempts {
-				return written{}, true, status.AlreadyExists(r.gr, m.Name)
+				return written{}, true, status.AlreadyExists(r.GroupResource, m.Name)
 			}
 			m.Name = generateName(m.GenerateName)
-			w.encoded, w.splice = nil, spliceHints{} // of the old name
-			if c := r.kind.Canonicalize; c != nil {
+			w.encoded, w.splice = nil, registry.SpliceHints{} // of the old name
+			if c := r.Kind.Canonicalize; c != nil {
 				c(obj) // obj is in the storage version here
 			}
 		}
 	}
-	r.keepManagedFieldsTimes(obj, old, cur, w.encoded)
+	keepManagedFieldsTimes(r, obj, old, cur, w.encoded)
 	if w.dryRun {
 		return written{obj: obj}, true, nil
 	}
-	kv, done, err := r.replace(ctx, cur, obj, w.encoded)
+	kv, done, err := r.Replace(ctx, cur, obj, w.encoded)
 	return written{obj: obj, kv: kv}, done, err
 }

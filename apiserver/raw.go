@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
-	"slices"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/splice"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -14,101 +14,6 @@ import (
 	"github.com/kapi-dev/kapi/storage"
 	"github.com/kapi-dev/kapi/watch"
 )
-
-// How objects are stored (a floating comment: the package doc points
-// here).
-//
-// An object is stored under the key /GROUP/RESOURCE/NAMESPACE/NAME
-// (/GROUP/RESOURCE/NAME for a cluster-scoped kind; GROUP is "core" for the
-// legacy group), and the store's revision of that key is the object's
-// resourceVersion. The value is the object encoded in
-// [Options].StorageMediaType, without its resourceVersion, which is only
-// known once the write is done:
-//
-//   - JSON, the default, is the object as encoding/json writes it (the
-//     bytes a JSON answer carries, without the trailing newline), with
-//     metadata.resourceVersion set to a placeholder, the one-character
-//     string "\u0000". The first "resourceVersion":"\u0000" in the value
-//     is metadata's: apiVersion, kind and metadata are written first, the
-//     fields of metadata before resourceVersion are strings, and a string
-//     cannot hold the unescaped quotes around the marker. A JSON get, a JSON list and the answer to a JSON
-//     write are the value with the key's revision spliced in place of the
-//     placeholder, without decoding or encoding the object; a value
-//     without the placeholder (written by something else) is decoded and
-//     encoded instead. In a store that keeps values in memory
-//     ([storage.SharedKeeper], such as storage/memory), a
-//     metadata.managedFields member the resource has written lately is
-//     left out of the value too, with the placeholder
-//     "managedFields":"\u0001" in its place, and kept once as the value's
-//     shared part however many values hold it (every object one client
-//     wrote in one second): answers splice it back as they splice the
-//     revision. A value whose labels or annotations read as that
-//     placeholder keeps its managedFields, and so does every value of a
-//     store that persists them, such as etcd;
-//   - Kubernetes protobuf and CBOR values carry no resourceVersion at all,
-//     start with their encoding's magic bytes (codec.Sniff tells the three
-//     apart) and are decoded for every JSON answer.
-//
-// Values of every encoding are read whatever the option says, so a store
-// written before a change of StorageMediaType stays readable.
-//
-// Objects of a kind served as meta.Unstructured with a schema are read
-// through the schema the kind has now, as kube-apiserver reads custom
-// resources: a value stored before the schema changed (a kind replaced
-// by [Server.Install], a server started with a newer schema) loses the
-// fields the schema no longer knows and gains its new defaults when it
-// is read, without being written. The watch cache does this once per
-// stored object version, as the value enters it, and keeps the value as
-// read, which gets, lists and watches then splice and encode as any
-// other; a value that already matches the schema is kept as stored. A
-// write starts from the object as read. Values are
-// decoded, and the results of patches too, by the application/json
-// serializer (or the one of the value's encoding) of [Options].Codecs.
-//
-
-// Stored values are the object's JSON with a placeholder where the
-// resourceVersion goes, since the revision is only known once the write
-// is done. Serving JSON then means splicing the revision in: no decoding
-// and no re-encoding on reads.
-const rvPlaceholder = "\x00"
-
-// rvMarker is how the placeholder reads in the stored JSON. Only the
-// metadata's resourceVersion can produce it: user strings escape quotes,
-// and metadata comes before every other field that could hold a key of
-// that name.
-var rvMarker = []byte(`"resourceVersion":"\u0000"`)
-
-// rvMarkerIndex is bytes.Index(value, rvMarker), found by the marker's
-// backslash rather than its opening quote: JSON text holds a backslash
-// only in escapes, but a quote around every key and string, which made
-// bytes.Index stop at each of them.
-func rvMarkerIndex(value []byte) int {
-	return splice.MarkerIndex(value, 0, rvMarker, len(`"resourceVersion":"`))
-}
-
-// appendJSON appends a stored object as JSON with its resourceVersion.
-func (r *resource) appendJSON(dst []byte, kv *storage.KeyValue) ([]byte, error) {
-	if at := r.spliceAt(kv); at >= 0 {
-		return appendSpliced(dst, kv, at), nil
-	}
-	obj, err := r.decode(kv)
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(obj)
-	return append(dst, b...), err
-}
-
-// appendSpliced appends a stored value whose resourceVersion placeholder
-// is at at, with the revision in its place.
-func appendSpliced(dst []byte, kv *storage.KeyValue, at int) []byte {
-	dst = slices.Grow(dst, len(kv.Value)+sharedGrowth(kv)+len(`"resourceVersion":""`)+20-len(rvMarker))
-	dst = append(dst, kv.Value[:at]...)
-	dst = splice.AppendRVField(dst, kv.ModRevision)
-	head, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])
-	dst = append(append(dst, head...), mf...)
-	return append(dst, tail...)
-}
 
 // writeRawList writes a page as a JSON list straight from the stored
 // bytes (or, for objects that do not splice, their JSON kept per object
@@ -118,7 +23,7 @@ func (h *handler) writeRawList(req *request, p *page) {
 	_, end := h.startSpan(req.r.Context(), "encode")
 	defer end(nil)
 	r := h.r
-	head, err := json.Marshal(&meta.List{TypeMeta: meta.TypeMeta{Kind: r.listKind, APIVersion: r.apiVersion}, ListMeta: p.meta})
+	head, err := json.Marshal(&meta.List{TypeMeta: meta.TypeMeta{Kind: r.ListKind, APIVersion: r.APIVersion}, ListMeta: p.meta})
 	if err != nil {
 		h.fail(req, status.InternalError(err))
 		return
@@ -127,7 +32,7 @@ func (h *handler) writeRawList(req *request, p *page) {
 	head = bytes.TrimSuffix(head, []byte(`null}`))
 	ats := h.spliceBuffer(len(p.entries))
 	defer h.listSplices.Put(ats)
-	size, err := r.rawListSize(head, p.entries, *ats)
+	size, err := rawListSize(r, head, p.entries, *ats)
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -139,8 +44,8 @@ func (h *handler) writeRawList(req *request, p *page) {
 			buf = append(buf, ',')
 		}
 		if at := (*ats)[i]; at >= 0 {
-			buf = appendSpliced(buf, e.KV, int(at))
-		} else if buf, err = r.appendConvertedJSON(buf, e); err != nil {
+			buf = registry.AppendSpliced(buf, e.KV, int(at))
+		} else if buf, err = r.AppendConvertedJSON(buf, e); err != nil {
 			body.Abort(buf) // rawListSize has made every item once
 			return
 		}
@@ -174,25 +79,25 @@ func (h *handler) spliceBuffer(n int) *[]int32 {
 // spliced), so that writing the items does not search them again: a
 // search reads much of a value that the machine's caches no longer hold
 // by the time the next item's is read.
-func (r *resource) rawListSize(head []byte, entries []*watch.Entry, ats []int32) (int, error) {
+func rawListSize(r *registry.Resource, head []byte, entries []*watch.Entry, ats []int32) (int, error) {
 	size := len(head) + len("[]}\n") + max(len(entries)-1, 0) // commas
 	rvLen := len(`"resourceVersion":""`)
 	for i, e := range entries {
 		kv := e.KV
-		at := r.spliceAt(kv)
+		at := r.SpliceAt(kv)
 		if at > math.MaxInt32 {
 			at = -1 // not spliced: a value of 2 GiB is no list item
 		}
 		ats[i] = int32(at)
 		if at < 0 {
-			b, err := r.convertedJSON(e)
+			b, err := r.ConvertedJSON(e)
 			if err != nil {
 				return 0, err
 			}
 			size += len(b)
 			continue
 		}
-		size += len(kv.Value) - len(rvMarker) + rvLen + digits(kv.ModRevision) + sharedGrowth(kv)
+		size += len(kv.Value) - len(registry.RvMarker) + rvLen + digits(kv.ModRevision) + registry.SharedGrowth(kv)
 	}
 	return size, nil
 }
@@ -212,13 +117,13 @@ func digits(n int64) int {
 
 // writeRawObject writes one stored object as JSON straight from its bytes.
 func (h *handler) writeRawObject(req *request, e *watch.Entry) {
-	if at := h.r.spliceAt(e.KV); at >= 0 {
+	if at := h.r.SpliceAt(e.KV); at >= 0 {
 		h.writeSpliced(req, http.StatusOK, e.KV, at)
 		return
 	}
 	_, end := h.startSpan(req.r.Context(), "encode")
 	defer end(nil)
-	b, err := h.r.convertedJSON(e)
+	b, err := h.r.ConvertedJSON(e)
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -241,13 +146,13 @@ func (h *handler) writeSpliced(req *request, code int, kv *storage.KeyValue, at 
 	var rv [48]byte
 	head := kv.Value[:at]
 	mid := splice.AppendRVField(rv[:0], kv.ModRevision)
-	rest, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])
+	rest, mf, tail := registry.SplitShared(kv, kv.Value[at+len(registry.RvMarker):])
 	out, done := h.bodies.Start(req.w, req.r, code, codec.MediaTypeJSON, len(head)+len(mid)+len(rest)+len(mf)+len(tail)+1)
 	_, _ = out.Write(head)
 	_, _ = out.Write(mid)
 	_, _ = out.Write(rest)
 	if mf != "" {
-		_, _ = out.Write(stringBytes(mf))
+		_, _ = out.Write(registry.StringBytes(mf))
 		_, _ = out.Write(tail)
 	}
 	_, _ = out.Write(newline)
@@ -262,19 +167,19 @@ var newline = []byte{'\n'}
 // encoding it again; kv nil (a dry run, a delete) or any other media type
 // encodes obj.
 func (h *handler) writeStored(req *request, code int, obj meta.Object, kv *storage.KeyValue) {
-	obj, err := h.r.inVersion(obj)
+	obj, err := h.r.InVersion(obj)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
 	if kv != nil {
 		if ser, _, err := h.negotiate(req, obj); err == nil && ser.MediaType() == codec.MediaTypeJSON {
-			if at := h.r.spliceAt(kv); at >= 0 {
+			if at := h.r.SpliceAt(kv); at >= 0 {
 				h.writeSpliced(req, code, kv, at)
 				return
 			}
 			_, end := h.startSpan(req.r.Context(), "encode")
-			buf, err := h.r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv)
+			buf, err := h.r.AppendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 			if err == nil {
 				h.bodies.Write(req.w, req.r, code, codec.MediaTypeJSON, append(buf, '\n'))
 				end(nil)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -46,16 +47,16 @@ func TestRawListMatchesEncodedList(t *testing.T) {
 			r := h.r
 			ctx := context.Background()
 			for i, spec := range []string{`{"a":"<b>&"}`, `{"resourceVersion":"\u0000"}`, `{}`} {
-				obj := r.newObject()
+				obj := r.NewObject()
 				if err := json.Unmarshal([]byte(`{"metadata":{"name":"t`+strconv.Itoa(i)+`","namespace":"ns","annotations":{"x":"\"resourceVersion\":\"\\u0000\"","pad":"`+strings.Repeat("p", tc.pad)+`"}},"spec":`+spec+`}`), obj); err != nil {
 					t.Fatal(err)
 				}
-				r.checkTypeMeta(obj)
-				b, err := r.encode(obj)
+				checkTypeMeta(r, obj)
+				b, err := r.Encode(obj)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := r.store.OptimisticPut(ctx, r.key("ns", obj.GetObjectMeta().Name), b, 0, storage.PutOptions{}); err != nil {
+				if _, err := r.Store.OptimisticPut(ctx, r.Key("ns", obj.GetObjectMeta().Name), b, 0, storage.PutOptions{}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -82,7 +83,7 @@ func TestRawListMatchesEncodedList(t *testing.T) {
 			}
 			// The placeholder never reaches a client: the spec field of
 			// the same name is the only one left.
-			if n := bytes.Count(rec.Body.Bytes(), rvMarker); n != 1 {
+			if n := bytes.Count(rec.Body.Bytes(), registry.RvMarker); n != 1 {
 				t.Errorf("placeholder seen %d times: %s", n, rec.Body.String())
 			}
 		})

@@ -22,7 +22,7 @@ import (
 // cannot tell (protobuf writes every scalar field). Unstructured objects
 // are checked with the rest of their schema.
 func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any, error)) error {
-	p := h.r.plan
+	p := h.r.Plan
 	if p == nil || p.Unstructured || !p.Required.MayMiss(reflect.ValueOf(obj)) {
 		return nil
 	}
@@ -47,7 +47,7 @@ func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any,
 			return nil
 		}
 		errs = st.MissingRequired(status.NewPath("status"), top["status"])
-	case h.r.kind.Subresources.Status:
+	case h.r.Kind.Subresources.Status:
 		delete(top, "status")
 		errs = p.Root.MissingRequired(status.Path{}, top)
 	default:
@@ -61,7 +61,7 @@ func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any,
 	if name == "" {
 		name = m.GenerateName
 	}
-	return status.Invalid(h.r.invalidKind(), name, errs)
+	return status.Invalid(h.r.InvalidKind(), name, errs)
 }
 
 // bodyJSON returns a request body of the given media type as decoded
@@ -91,7 +91,7 @@ func bodyJSON(mediaType string, body []byte) func() (any, error) {
 // from (see bodyJSON), holds. Defaulting again later changes nothing
 // more, and an object not sent stays absent.
 func (h *handler) defaultSent(obj meta.Object, body func() (any, error)) error {
-	p := h.r.plan
+	p := h.r.Plan
 	if p == nil || p.Unstructured || !p.Hides(obj) {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -18,7 +19,7 @@ import (
 func (h *handler) negotiate(req *request, v any) (codec.Serializer, codec.MediaType, error) {
 	types := []reflect.Type{reflect.TypeOf(v)}
 	if _, isList := v.(*meta.List); isList {
-		types = append(types, reflect.TypeOf(h.r.newObject()))
+		types = append(types, reflect.TypeOf(h.r.NewObject()))
 	}
 	return responsewriters.Negotiate(h.codecs, req.r.Header.Get("Accept"), types...)
 }
@@ -59,22 +60,22 @@ func (h *handler) fail(req *request, err error) {
 	h.writeErrorFor(req.w, req.r, h.r, err)
 }
 
-func (s *core) writeErrorFor(w http.ResponseWriter, r *http.Request, res *resource, err error) {
+func (s *core) writeErrorFor(w http.ResponseWriter, r *http.Request, res *registry.Resource, err error) {
 	types := []reflect.Type{statusType}
 	if res != nil {
-		types = append(types, reflect.TypeOf(res.kind.New()))
+		types = append(types, reflect.TypeOf(res.Kind.New()))
 	}
 	responsewriters.WriteStatus(w, r, s.codecs, types, err)
 }
 
 // successStatus is the Status a delete answers with when the object is
 // gone.
-func successStatus(r *resource, obj meta.Object) *meta.Status {
+func successStatus(r *registry.Resource, obj meta.Object) *meta.Status {
 	m := obj.GetObjectMeta()
 	return &meta.Status{
 		TypeMeta: meta.TypeMeta{Kind: "Status", APIVersion: "v1"},
 		Status:   meta.StatusSuccess,
-		Details:  &meta.StatusDetails{Name: m.Name, Group: r.kind.Group, Kind: r.kind.Resource, UID: m.UID},
+		Details:  &meta.StatusDetails{Name: m.Name, Group: r.Kind.Group, Kind: r.Kind.Resource, UID: m.UID},
 	}
 }
 

@@ -194,19 +194,19 @@ func (s *server) resolve(w http.ResponseWriter, r *http.Request, docs *discovery
 	}
 	if len(rest) > 2 {
 		req.subresource = rest[2]
-		if !res.hasSubresource(req.subresource) {
+		if !res.HasSubresource(req.subresource) {
 			return nil, nil, status.NotFoundPath("")
 		}
 	}
-	if !res.kind.Namespaced && req.namespace != "" {
+	if !res.Kind.Namespaced && req.namespace != "" {
 		return nil, nil, status.NotFoundPath("")
 	}
-	if res.kind.Namespaced && req.namespace == "" && req.name != "" {
+	if res.Kind.Namespaced && req.namespace == "" && req.name != "" {
 		return nil, nil, status.NotFoundPath("")
 	}
 	req.verb = verbFor(r, req.name != "", watchPrefix)
-	if req.verb == "" || !res.allows(req.verb, req.subresource) {
-		return nil, nil, status.MethodNotAllowed(res.kind.GroupResource(), requestinfo.Action(r.Method, req.name != ""))
+	if req.verb == "" || !res.Allows(req.verb, req.subresource) {
+		return nil, nil, status.MethodNotAllowed(res.Kind.GroupResource(), requestinfo.Action(r.Method, req.name != ""))
 	}
 	return h, req, nil
 }
@@ -216,7 +216,7 @@ func (s *server) resolve(w http.ResponseWriter, r *http.Request, docs *discovery
 // rather than a collection in namespace x (/api/v1/namespaces/x/configmaps).
 func namespaceSubresource(docs *discoveryDocs, group, version string, rest []string) bool {
 	ns := docs.lookup(group, version, "namespaces")
-	return ns != nil && len(rest) == 3 && ns.r.hasSubresource(rest[2])
+	return ns != nil && len(rest) == 3 && ns.r.HasSubresource(rest[2])
 }
 
 func verbFor(r *http.Request, item, watchPrefix bool) string {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
@@ -35,19 +36,19 @@ type scaleStatus struct {
 }
 
 // scaleOf reads the Scale view of an object.
-func (r *resource) scaleOf(obj meta.Object) (*scale, error) {
-	sc, _, err := r.readScale(obj)
+func scaleOf(r *registry.Resource, obj meta.Object) (*scale, error) {
+	sc, _, err := readScale(r, obj)
 	return sc, err
 }
 
 // readScale is scaleOf, and also reports whether the object has its
 // desired replica count (see hasReplicas).
-func (r *resource) readScale(obj meta.Object) (sc *scale, found bool, err error) {
+func readScale(r *registry.Resource, obj meta.Object) (sc *scale, found bool, err error) {
 	doc, err := tables.ToMap(obj)
 	if err != nil {
 		return nil, false, status.InternalError(err)
 	}
-	sp := r.kind.Subresources.Scale
+	sp := r.Kind.Subresources.Scale
 	m := obj.GetObjectMeta()
 	sc = &scale{
 		TypeMeta: meta.TypeMeta{Kind: "Scale", APIVersion: "autoscaling/v1"},
@@ -96,12 +97,12 @@ func number(v any) float64 {
 }
 
 // withReplicas returns a copy of obj with the desired replica count set.
-func (r *resource) withReplicas(obj meta.Object, replicas int32) (meta.Object, error) {
+func withReplicas(r *registry.Resource, obj meta.Object, replicas int32) (meta.Object, error) {
 	doc, err := tables.ToMap(obj)
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
-	parts := strings.Split(strings.Trim(r.kind.Subresources.Scale.SpecReplicasPath, "."), ".")
+	parts := strings.Split(strings.Trim(r.Kind.Subresources.Scale.SpecReplicasPath, "."), ".")
 	cur := doc
 	for _, p := range parts[:len(parts)-1] {
 		next, ok := cur[p].(map[string]any)
@@ -116,7 +117,7 @@ func (r *resource) withReplicas(obj meta.Object, replicas int32) (meta.Object, e
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
-	out := r.kind.New()
+	out := r.Kind.New()
 	if err := json.Unmarshal(b, out); err != nil {
 		return nil, status.InternalError(err)
 	}
@@ -132,18 +133,18 @@ func (h *handler) getScale(req *request) {
 		return
 	}
 	r := h.r
-	resp, err := r.cache.Get(req.r.Context(), r.key(req.namespace, req.name), opts)
+	resp, err := r.Cache.Get(req.r.Context(), r.Key(req.namespace, req.name), opts)
 	if err != nil {
-		h.fail(req, storageError(err))
+		h.fail(req, registry.StorageError(err))
 		return
 	}
 	if resp.Entry == nil {
-		h.fail(req, status.NotFound(r.gr, req.name))
+		h.fail(req, status.NotFound(r.GroupResource, req.name))
 		return
 	}
 	// The cached object is shared with other readers; respondScale only
 	// reads it (converting it to the request's version first).
-	obj, err := object(resp.Entry)
+	obj, err := registry.Object(resp.Entry)
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -171,7 +172,7 @@ func (h *handler) writeScale(req *request) {
 	}
 	w := &write{h: h, req: req, manager: manager, dryRun: dry, track: h.scaleTracker(manager),
 		build: func(_ *storage.KeyValue, old meta.Object) (meta.Object, error) {
-			cur, found, err := r.readScale(old)
+			cur, found, err := readScale(r, old)
 			if err != nil {
 				return nil, err
 			}
@@ -183,13 +184,13 @@ func (h *handler) writeScale(req *request) {
 				return nil, err
 			}
 			if sc.Spec.Replicas == noReplicas {
-				return nil, status.BadRequest(fmt.Sprintf("the spec replicas field %q cannot be empty", r.kind.Subresources.Scale.SpecReplicasPath))
+				return nil, status.BadRequest(fmt.Sprintf("the spec replicas field %q cannot be empty", r.Kind.Subresources.Scale.SpecReplicasPath))
 			}
 			if sc.Spec.Replicas < 0 {
 				return nil, status.Invalid(meta.GroupVersionKind{Group: "autoscaling", Kind: "Scale"}, req.name, status.FieldErrors{
 					status.InvalidValue(status.NewPath("spec", "replicas"), sc.Spec.Replicas, "must be greater than or equal to 0")})
 			}
-			obj, err := r.withReplicas(old, sc.Spec.Replicas)
+			obj, err := withReplicas(r, old, sc.Spec.Replicas)
 			if err != nil {
 				return nil, err
 			}
@@ -206,18 +207,18 @@ func (h *handler) writeScale(req *request) {
 }
 
 func (h *handler) respondScale(req *request, obj meta.Object) {
-	obj, err := h.r.inVersion(obj)
+	obj, err := h.r.InVersion(obj)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	sc, found, err := h.r.readScale(obj)
+	sc, found, err := readScale(h.r, obj)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
 	if !found {
-		h.fail(req, status.InternalError(fmt.Errorf("the spec replicas field %q does not exist", h.r.kind.Subresources.Scale.SpecReplicasPath)))
+		h.fail(req, status.InternalError(fmt.Errorf("the spec replicas field %q does not exist", h.r.Kind.Subresources.Scale.SpecReplicasPath)))
 		return
 	}
 	h.writeObject(req, http.StatusOK, sc)
@@ -265,7 +266,7 @@ func (h *handler) scaleInput(req *request) (func(*scale) (*scale, error), error)
 			return nil, err
 		}
 		var sc scale
-		if _, err := h.r.jsonCodec.Decode(patched, &sc); err != nil {
+		if _, err := h.r.JSONCodec.Decode(patched, &sc); err != nil {
 			return nil, patch.InvalidResult(patched, err)
 		}
 		return &sc, nil

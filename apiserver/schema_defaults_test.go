@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/schemaplan"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
@@ -115,7 +116,7 @@ func TestSchemaDefaultsFallback(t *testing.T) {
 func compiledPlan(tb testing.TB, newObj func() meta.Object) (*schemaplan.Plan, *schema.Schema) {
 	tb.Helper()
 	k := Kind{New: newObj}
-	s, err := schema.FromType(typeOf(k.New()))
+	s, err := schema.FromType(registry.TypeOf(k.New()))
 	if err != nil {
 		tb.Fatal(err)
 	}

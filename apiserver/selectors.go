@@ -3,6 +3,7 @@ package apiserver
 import (
 	"fmt"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -32,7 +33,7 @@ func (h *handler) parseSelectors(req *request) (selectors, error) {
 		return sel, status.BadRequest(fmt.Sprintf("invalid field selector: %v", err))
 	}
 	for _, f := range sel.field.Fields() {
-		if !h.r.selectable(f) {
+		if !selectable(h.r, f) {
 			return sel, status.BadRequest(fmt.Sprintf("field label not supported: %s", f))
 		}
 	}
@@ -40,19 +41,19 @@ func (h *handler) parseSelectors(req *request) (selectors, error) {
 	return sel, nil
 }
 
-func (r *resource) selectable(field string) bool {
+func selectable(r *registry.Resource, field string) bool {
 	switch field {
 	case "metadata.name":
 		return true
 	case "metadata.namespace":
-		return r.kind.Namespaced
+		return r.Kind.Namespaced
 	}
-	_, ok := r.kind.SelectableFields[field]
+	_, ok := r.Kind.SelectableFields[field]
 	return ok
 }
 
 // matches reports whether obj passes the selectors.
-func (sel selectors) matches(r *resource, obj meta.Object) bool {
+func (sel selectors) matches(r *registry.Resource, obj meta.Object) bool {
 	m := obj.GetObjectMeta()
 	if sel.name != "" && m.Name != sel.name {
 		return false
@@ -70,7 +71,7 @@ func (sel selectors) matches(r *resource, obj meta.Object) bool {
 		case "metadata.namespace":
 			return m.Namespace, true
 		}
-		if get, ok := r.kind.SelectableFields[field]; ok {
+		if get, ok := r.Kind.SelectableFields[field]; ok {
 			return get(obj), true
 		}
 		return "", false
@@ -82,17 +83,17 @@ func (sel selectors) matches(r *resource, obj meta.Object) bool {
 // that looks at it. The cache holds objects in the storage version; a
 // version with selectable fields of its own ([KindVersion]) reads them
 // from each object converted to it, when the selector names one.
-func (sel selectors) filter(r *resource) func(*watch.Entry) bool {
-	onKey := sel.keyCheck(r.stor)
-	if !r.ownFields || r.isStorage() || !sel.namesKindField() {
+func (sel selectors) filter(r *registry.Resource) func(*watch.Entry) bool {
+	onKey := sel.keyCheck(r.StorageVersion)
+	if !r.OwnFields || r.IsStorage() || !sel.namesKindField() {
 		// The kind's SelectableFields read objects in the storage
 		// version, as the cache holds them.
-		st := r.stor
+		st := r.StorageVersion
 		return func(e *watch.Entry) bool {
 			if onKey != nil && !onKey(e.KV.Key) {
 				return false
 			}
-			obj, err := object(e)
+			obj, err := registry.Object(e)
 			return err == nil && sel.matches(st, obj)
 		}
 	}
@@ -100,7 +101,7 @@ func (sel selectors) filter(r *resource) func(*watch.Entry) bool {
 		if onKey != nil && !onKey(e.KV.Key) {
 			return false
 		}
-		obj, err := r.object(e)
+		obj, err := r.Object(e)
 		return err == nil && sel.matches(r, obj)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver/admission"
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/apiserver/internal/reviews"
 	"github.com/kapi-dev/kapi/apiserver/internal/schemaplan"
@@ -319,7 +320,7 @@ func (s *catalog) register(k Kind) error {
 		return err
 	}
 	for _, h := range b.handlers {
-		if err := s.conflicts(&h.r.kind, false, false); err != nil {
+		if err := s.conflicts(&h.r.Kind, false, false); err != nil {
 			b.stop()
 			return err
 		}
@@ -334,17 +335,17 @@ func (s *catalog) register(k Kind) error {
 // which share the watch cache of its storage version's resource.
 type builtKind struct {
 	handlers []*handler
-	stor     *resource
+	stor     *registry.Resource
 }
 
 // stop stops the kind's watch cache.
-func (b *builtKind) stop() { b.stor.cache.Stop() }
+func (b *builtKind) stop() { b.stor.Cache.Stop() }
 
 // build checks a kind completely and compiles it into the handlers of
 // its served versions, whose watch cache is started. It does not touch
 // the server's table of resources.
 func (s *catalog) build(k Kind) (*builtKind, error) {
-	kinds, served, vs, err := expandVersions(k)
+	kinds, served, vs, err := registry.ExpandVersions(k)
 	if err != nil {
 		return nil, err
 	}
@@ -362,7 +363,7 @@ func (s *catalog) build(k Kind) (*builtKind, error) {
 		}
 		if b.stor == nil {
 			b.stor = r
-			r.store = filters.GuardStore(r.store, s.startSpan)
+			r.Store = filters.GuardStore(r.Store, s.startSpan)
 		}
 		if served[i] {
 			b.handlers = append(b.handlers, &handler{core: s.core, r: r})
@@ -373,7 +374,7 @@ func (s *catalog) build(k Kind) (*builtKind, error) {
 
 // buildVersion compiles one version of a kind into a resource; stor is
 // the resource of the kind's storage version, nil when k is it.
-func (s *catalog) buildVersion(k Kind, vs *versionSet, stor *resource) (*resource, error) {
+func (s *catalog) buildVersion(k Kind, vs *registry.VersionSet, stor *registry.Resource) (*registry.Resource, error) {
 	plan, err := s.prepare(&k)
 	if err != nil {
 		return nil, err
@@ -386,13 +387,13 @@ func (s *catalog) buildVersion(k Kind, vs *versionSet, stor *resource) (*resourc
 		group, resource := k.Group, k.Resource
 		wo.ConsistentRead = func(fallback, success bool) { o.ObserveConsistentRead(group, resource, fallback, success) }
 	}
-	return newResource(k, plan, wo, s.codecs, s.opts.StorageMediaType, vs, stor)
+	return registry.NewResource(k, plan, wo, s.codecs, s.opts.StorageMediaType, vs, stor)
 }
 
 // checkVersions checks a kind in every version, as build does, without
 // building it.
 func (s *catalog) checkVersions(k Kind) ([]Kind, error) {
-	kinds, _, _, err := expandVersions(k)
+	kinds, _, _, err := registry.ExpandVersions(k)
 	if err != nil {
 		return nil, err
 	}
@@ -413,7 +414,7 @@ func (s *catalog) prepare(k *Kind) (*schemaplan.Plan, error) {
 		k.Singular = strings.ToLower(k.Kind)
 	}
 	if k.Schema == nil {
-		sch, err := schema.FromType(typeOf(k.New()))
+		sch, err := schema.FromType(registry.TypeOf(k.New()))
 		if err != nil {
 			return nil, err
 		}
@@ -431,7 +432,7 @@ func checkKind(k *Kind) error {
 		return errors.New("New is required")
 	case k.Group != "" && !dnsSubdomain.MatchString(k.Group):
 		return fmt.Errorf("group %q is not a DNS subdomain", k.Group)
-	case !validVersion(k.Version):
+	case !registry.ValidVersion(k.Version):
 		return fmt.Errorf("version %q is not a DNS-1035 label (v1, v1beta1, v2alpha3, ...)", k.Version)
 	case !dnsLabel.MatchString(k.Resource):
 		return fmt.Errorf("resource %q is not a lower-case DNS label", k.Resource)
@@ -443,7 +444,7 @@ func checkKind(k *Kind) error {
 	default:
 		return fmt.Errorf("DeletePropagation %q is not Background, Foreground or Orphan", k.DeletePropagation)
 	}
-	if err := checkStoredAs(k); err != nil {
+	if err := registry.CheckStoredAs(k); err != nil {
 		return err
 	}
 	if sc := k.Subresources.Scale; sc != nil && (sc.SpecReplicasPath == "" || sc.StatusReplicasPath == "") {
@@ -466,7 +467,7 @@ func (s *catalog) conflicts(k *Kind, live, registeredOnly bool) error {
 		if hk == key || (live && h.live && hk.group == k.Group && hk.resource == k.Resource) || (registeredOnly && h.live) {
 			continue
 		}
-		have := &h.r.kind
+		have := &h.r.Kind
 		if have.Group == k.Group && have.Version == k.Version && have.Kind == k.Kind {
 			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.GroupVersion())
 		}
@@ -479,7 +480,7 @@ func (s *catalog) conflicts(k *Kind, live, registeredOnly bool) error {
 
 // insert adds (or replaces) a resource's handler; s.mu is held.
 func (s *catalog) insert(h *handler) {
-	k := &h.r.kind
+	k := &h.r.Kind
 	s.resources[resourceKey{k.Group, k.Version, k.Resource}] = h
 	if !contains(s.groups, k.Group) {
 		s.groups = append(s.groups, k.Group)
@@ -504,7 +505,7 @@ func (s *catalog) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, h := range s.resources {
-		h.r.cache.Stop()
+		h.r.Cache.Stop()
 	}
 }
 
@@ -546,13 +547,13 @@ func (s *catalog) publish() *discoveryDocs {
 	return d
 }
 
-func (s *catalog) sortedResources() []*resource {
-	out := make([]*resource, 0, len(s.resources))
+func (s *catalog) sortedResources() []*registry.Resource {
+	out := make([]*registry.Resource, 0, len(s.resources))
 	for _, h := range s.resources {
 		out = append(out, h.r)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i].kind, out[j].kind
+		a, b := out[i].Kind, out[j].Kind
 		if a.Group != b.Group {
 			return indexOf(s.groups, a.Group) < indexOf(s.groups, b.Group)
 		}

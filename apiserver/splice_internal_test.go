@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/storage"
@@ -14,7 +15,7 @@ import (
 // bytes.Index finds it, among the backslashes and quotes of JSON around
 // and before it, and in near misses.
 func TestRVMarkerIndex(t *testing.T) {
-	m := string(rvMarker)
+	m := string(registry.RvMarker)
 	for _, tc := range []struct{ name, value string }{
 		{"empty", ""},
 		{"marker only", m},
@@ -29,8 +30,8 @@ func TestRVMarkerIndex(t *testing.T) {
 		{"marker at the end", strings.Repeat(`\\`, 40) + m},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			want := bytes.Index([]byte(tc.value), rvMarker)
-			if got := rvMarkerIndex([]byte(tc.value)); got != want {
+			want := bytes.Index([]byte(tc.value), registry.RvMarker)
+			if got := registry.RvMarkerIndex([]byte(tc.value)); got != want {
 				t.Errorf("rvMarkerIndex = %d, want %d", got, want)
 			}
 		})
@@ -46,13 +47,13 @@ func TestStoredInfoAllocatesNothing(t *testing.T) {
 		New:      func() meta.Object { return &meta.Unstructured{} },
 		Convert:  func(obj *meta.Unstructured, to string) error { obj.APIVersion = to; return nil },
 		Versions: []KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
-	_, _, vs, err := expandVersions(k)
+	_, _, vs, err := registry.ExpandVersions(k)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &resource{versions: vs}
+	r := &registry.Resource{Versions: vs}
 	v2 := []byte(`{"apiVersion":"g.example.com/v2","kind":"Thing","metadata":{"name":"a"}}`)
-	if n := testing.AllocsPerRun(100, func() { _, _ = r.storedInfo(v2) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { _, _ = r.StoredInfo(v2) }); n != 0 {
 		t.Errorf("storedInfo allocated %v times", n)
 	}
 	for _, tc := range []struct {
@@ -66,10 +67,10 @@ func TestStoredInfoAllocatesNothing(t *testing.T) {
 		{`{"kind":"Thing"}`, "g.example.com/v1"},
 		{`{"apiVersion":"g.example.com/v9"}`, "error"},
 	} {
-		info, err := r.storedInfo([]byte(tc.value))
+		info, err := r.StoredInfo([]byte(tc.value))
 		got := "error"
 		if err == nil {
-			got = info.apiVersion
+			got = info.APIVersion
 		}
 		if got != tc.want {
 			t.Errorf("storedInfo(%s) = %s, want %s", tc.value, got, tc.want)
@@ -81,7 +82,7 @@ func TestStoredInfoAllocatesNothing(t *testing.T) {
 // stored bytes is what codec.JSON frames around the spliced object, for
 // every event type and with or without a trailing newline.
 func TestAppendJSONEvent(t *testing.T) {
-	m := string(rvMarker)
+	m := string(registry.RvMarker)
 	for _, tc := range []struct{ name, value string }{
 		{"stored object", `{"kind":"W","metadata":{"name":"a",` + m + `,"uid":"u"},"spec":{"x":"\"q\""}}`},
 		{"trailing newline", `{"metadata":{` + m + `}}` + "\n"},
@@ -90,8 +91,8 @@ func TestAppendJSONEvent(t *testing.T) {
 		for _, typ := range []string{"ADDED", "MODIFIED", "DELETED"} {
 			t.Run(tc.name+"/"+typ, func(t *testing.T) {
 				kv := &storage.KeyValue{Key: "k", Value: []byte(tc.value), ModRevision: 42}
-				at := rvMarkerIndex(kv.Value)
-				want := codec.JSON{}.AppendEvent([]byte("x"), typ, appendSpliced(nil, kv, at))
+				at := registry.RvMarkerIndex(kv.Value)
+				want := codec.JSON{}.AppendEvent([]byte("x"), typ, registry.AppendSpliced(nil, kv, at))
 				if got := appendJSONEvent([]byte("x"), typ, kv, at); !bytes.Equal(got, want) {
 					t.Errorf("got  %s\nwant %s", got, want)
 				}

@@ -19,7 +19,7 @@ func TestKeepManagedFieldsTimesChanged(t *testing.T) {
 	if err := json.Unmarshal([]byte(splicedBody), old); err != nil {
 		t.Fatal(err)
 	}
-	stored, err := r.encode(old)
+	stored, err := r.Encode(old)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,11 +40,11 @@ func TestKeepManagedFieldsTimesChanged(t *testing.T) {
 			}
 			obj.Spec.Note = tc.note
 			obj.ManagedFields[0].Time = &later
-			pre, err := r.encodeWithoutManagedFields(obj)
+			pre, err := r.EncodeWithoutManagedFields(obj)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := r.keepManagedFieldsTimes(obj, old, cur, pre); got != tc.kept {
+			if got := keepManagedFieldsTimes(r, obj, old, cur, pre); got != tc.kept {
 				t.Fatalf("keepManagedFieldsTimes = %v, want %v", got, tc.kept)
 			}
 			if kept := sameTime(obj.ManagedFields[0].Time, old.ManagedFields[0].Time); kept != tc.kept {
@@ -53,7 +53,7 @@ func TestKeepManagedFieldsTimesChanged(t *testing.T) {
 			if tc.kept {
 				return
 			}
-			if n := testing.AllocsPerRun(20, func() { r.keepManagedFieldsTimes(obj, old, cur, pre) }); n != 0 {
+			if n := testing.AllocsPerRun(20, func() { keepManagedFieldsTimes(r, obj, old, cur, pre) }); n != 0 {
 				t.Errorf("telling a changed object from the stored value allocated %v times", n)
 			}
 		})

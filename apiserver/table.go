@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
@@ -29,7 +30,7 @@ type readOutput struct {
 // where partial metadata is a PartialObjectMetadataList.
 func (h *handler) negotiateRead(req *request, list bool, watch bool) (readOutput, error) {
 	var out readOutput
-	kind := reflect.TypeOf(h.r.newObject())
+	kind := reflect.TypeOf(h.r.NewObject())
 	accept := func(mt codec.MediaType, ser codec.Serializer) bool {
 		if watch {
 			if _, ok := ser.(codec.WatchEncoder); !ok {
@@ -91,7 +92,7 @@ func renderedType(as string) reflect.Type {
 }
 
 // render turns an object or list into what the client asked for.
-func (o readOutput) render(r *resource, v any) (any, error) {
+func (o readOutput) render(r *registry.Resource, v any) (any, error) {
 	switch o.as {
 	case tables.AsTable:
 		return o.table(r, v)
@@ -117,10 +118,10 @@ func (o readOutput) partial(obj meta.Object) *tables.PartialObject {
 	return &tables.PartialObject{TypeMeta: meta.TypeMeta{Kind: tables.AsPartial, APIVersion: o.apiVersion}, Metadata: *obj.GetObjectMeta()}
 }
 
-func (o readOutput) table(r *resource, v any) (*tables.Table, error) {
+func (o readOutput) table(r *registry.Resource, v any) (*tables.Table, error) {
 	t := &tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: o.apiVersion}, Rows: []tables.Row{}}
 	if !o.noHeaders {
-		t.ColumnDefinitions = r.columns()
+		t.ColumnDefinitions = tableColumns(r)
 	}
 	var objs []meta.Object
 	switch x := v.(type) {
@@ -141,16 +142,16 @@ func (o readOutput) table(r *resource, v any) (*tables.Table, error) {
 	return t, nil
 }
 
-// columns are Name, then the kind's columns, or Name and Created At.
-func (r *resource) columns() []tables.Column {
+// tableColumns are Name, then the kind's columns, or Name and Created At.
+func tableColumns(r *registry.Resource) []tables.Column {
 	var cols []tables.Column
-	if !namedColumn(&r.kind) {
+	if !namedColumn(&r.Kind) {
 		cols = append(cols, tables.Column{Name: "Name", Type: "string", Format: "name", Description: tables.NameColumnDesc})
 	}
-	if len(r.kind.PrinterColumns) == 0 {
+	if len(r.Kind.PrinterColumns) == 0 {
 		return append(cols, tables.Column{Name: "Created At", Type: "date", Description: tables.CreatedAtColumnDesc})
 	}
-	for _, c := range r.kind.PrinterColumns {
+	for _, c := range r.Kind.PrinterColumns {
 		cols = append(cols, tables.Column{Name: c.Name, Type: c.Type, Format: c.Format, Description: columnDescription(c), Priority: c.Priority})
 	}
 	return cols
@@ -166,9 +167,9 @@ func columnDescription(c PrinterColumn) string {
 	return c.Description
 }
 
-func (o readOutput) row(r *resource, obj meta.Object) (tables.Row, error) {
+func (o readOutput) row(r *registry.Resource, obj meta.Object) (tables.Row, error) {
 	var specs [maxStackColumns]tables.Spec
-	cells, err := printer(&r.kind, specs[:0]).Cells(obj)
+	cells, err := printer(&r.Kind, specs[:0]).Cells(obj)
 	row := tables.Row{Cells: cells}
 	if err != nil {
 		return row, err

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/internal/jsonscan"
@@ -22,9 +23,6 @@ import (
 // metadata is the stored value's own "metadata" bytes with the
 // resourceVersion spliced in. Only a date cell depends on the time of the
 // request: the row keeps the time and renders the age per request.
-
-// rowKey is the key of an entry's rowData among its derived values.
-const rowKey = "apiserver/table-row"
 
 // rowData is what a Table row or a partial object needs of one object
 // version.
@@ -42,11 +40,11 @@ type rowData struct {
 	mfAt int
 }
 
-// row returns the entry's rowData, computing it the first time.
-func (r *resource) row(e *watch.Entry) (*rowData, error) {
-	v, err := e.Derived(r.versionKey(rowKey), func() (any, error) { return r.computeRow(e) })
+// entryRow returns the entry's rowData, computing it the first time.
+func entryRow(r *registry.Resource, e *watch.Entry) (*rowData, error) {
+	v, err := e.Derived(r.VersionKey(registry.RowKey), func() (any, error) { return computeRow(r, e) })
 	if err != nil {
-		return nil, internalError(err)
+		return nil, registry.InternalError(err)
 	}
 	return v.(*rowData), nil
 }
@@ -54,25 +52,25 @@ func (r *resource) row(e *watch.Entry) (*rowData, error) {
 // computeRow reads the cells and the metadata span from the stored JSON;
 // values stored in another encoding (or without the placeholder) are
 // decoded and encoded as JSON once.
-func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
+func computeRow(r *registry.Resource, e *watch.Entry) (*rowData, error) {
 	kv := e.KV
 	rd := &rowData{rvAt: -1, mfAt: -1}
 	var doc []byte
-	if at := r.spliceAt(kv); at >= 0 {
+	if at := r.SpliceAt(kv); at >= 0 {
 		mfAt := -1
-		if hasShared(kv) {
-			mfAt = mfMarkerIndex(kv.Value, at+len(rvMarker))
+		if registry.HasShared(kv) {
+			mfAt = registry.MfMarkerIndex(kv.Value, at+len(registry.RvMarker))
 		}
-		if s, end, ok := jsonscan.ObjectField(kv.Value, "metadata"); ok && s < at && at < end && mfAt < end && (mfAt >= 0) == hasShared(kv) {
+		if s, end, ok := jsonscan.ObjectField(kv.Value, "metadata"); ok && s < at && at < end && mfAt < end && (mfAt >= 0) == registry.HasShared(kv) {
 			rd.metaStart, rd.metaEnd, rd.rvAt, rd.mfAt = s, end, at, mfAt
 			var err error
-			if doc, err = r.appendJSON(make([]byte, 0, len(kv.Value)+24), kv); err != nil {
+			if doc, err = r.AppendJSON(make([]byte, 0, len(kv.Value)+24), kv); err != nil {
 				return nil, err
 			}
 		}
 	}
 	if doc == nil {
-		obj, err := r.object(e)
+		obj, err := r.Object(e)
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +84,7 @@ func (r *resource) computeRow(e *watch.Entry) (*rowData, error) {
 		rd.meta = doc[s:end:end]
 	}
 	var specs [maxStackColumns]tables.Spec
-	rd.cells = printer(&r.kind, specs[:0]).AppendCells(nil, doc, func() (meta.Object, error) { return r.object(e) })
+	rd.cells = printer(&r.Kind, specs[:0]).AppendCells(nil, doc, func() (meta.Object, error) { return r.Object(e) })
 	return rd, nil
 }
 
@@ -103,23 +101,23 @@ func (rd *rowData) appendMeta(dst []byte, e *watch.Entry) []byte {
 	dst = strconv.AppendInt(dst, e.KV.ModRevision, 10)
 	dst = append(dst, '"')
 	if rd.mfAt < 0 {
-		return append(dst, v[rd.rvAt+len(rvMarker):rd.metaEnd]...)
+		return append(dst, v[rd.rvAt+len(registry.RvMarker):rd.metaEnd]...)
 	}
-	dst = append(dst, v[rd.rvAt+len(rvMarker):rd.mfAt]...)
+	dst = append(dst, v[rd.rvAt+len(registry.RvMarker):rd.mfAt]...)
 	dst = append(dst, e.KV.Shared.Value()...)
-	return append(dst, v[rd.mfAt+len(mfMarker):rd.metaEnd]...)
+	return append(dst, v[rd.mfAt+len(registry.MfMarker):rd.metaEnd]...)
 }
 
 // rowWriter renders entries as Table rows or partial objects in JSON for
 // one request.
 type rowWriter struct {
-	r       *resource
+	r       *registry.Resource
 	out     readOutput
 	now     time.Time
 	partial []byte // {"kind":"PartialObjectMetadata","apiVersion":…,"metadata":
 }
 
-func newRowWriter(r *resource, out readOutput) *rowWriter {
+func newRowWriter(r *registry.Resource, out readOutput) *rowWriter {
 	head, _ := json.Marshal(&meta.TypeMeta{Kind: tables.AsPartial, APIVersion: out.apiVersion})
 	head = append(head[:len(head)-1], `,"metadata":`...)
 	return &rowWriter{r: r, out: out, now: time.Now(), partial: head}
@@ -130,11 +128,11 @@ func newRowWriter(r *resource, out readOutput) *rowWriter {
 // includeObject=Object, decodes what cannot be spliced.
 func (w *rowWriter) prepare(entries []*watch.Entry) error {
 	for _, e := range entries {
-		if _, err := w.r.row(e); err != nil {
+		if _, err := entryRow(w.r, e); err != nil {
 			return err
 		}
-		if w.out.include == tables.IncludeObjectFull && !w.r.spliceable(e.KV) {
-			if _, err := w.r.object(e); err != nil {
+		if w.out.include == tables.IncludeObjectFull && !w.r.Spliceable(e.KV) {
+			if _, err := w.r.Object(e); err != nil {
 				return err
 			}
 		}
@@ -144,7 +142,7 @@ func (w *rowWriter) prepare(entries []*watch.Entry) error {
 
 // appendPartial appends the entry as a PartialObjectMetadata.
 func (w *rowWriter) appendPartial(dst []byte, e *watch.Entry) []byte {
-	rd, _ := w.r.row(e) // prepared
+	rd, _ := entryRow(w.r, e) // prepared
 	dst = append(dst, w.partial...)
 	return append(rd.appendMeta(dst, e), '}')
 }
@@ -152,7 +150,7 @@ func (w *rowWriter) appendPartial(dst []byte, e *watch.Entry) []byte {
 // appendRow appends the entry as a Table row, with the object as
 // includeObject asks.
 func (w *rowWriter) appendRow(dst []byte, e *watch.Entry) []byte {
-	rd, _ := w.r.row(e) // prepared
+	rd, _ := entryRow(w.r, e) // prepared
 	dst = append(dst, `{"cells":[`...)
 	dst = tables.AppendAged(dst, rd.cells, w.now)
 	dst = append(dst, ']')
@@ -172,10 +170,10 @@ func (w *rowWriter) appendRow(dst []byte, e *watch.Entry) []byte {
 // appendObject appends the whole object as JSON: the stored bytes when
 // they splice, else the encoded decoded object.
 func (w *rowWriter) appendObject(dst []byte, e *watch.Entry) []byte {
-	if at := w.r.spliceAt(e.KV); at >= 0 {
-		return appendSpliced(dst, e.KV, at)
+	if at := w.r.SpliceAt(e.KV); at >= 0 {
+		return registry.AppendSpliced(dst, e.KV, at)
 	}
-	obj, _ := w.r.object(e) // prepared
+	obj, _ := w.r.Object(e) // prepared
 	b, err := json.Marshal(obj)
 	if err != nil {
 		return append(dst, "null"...)
@@ -196,7 +194,7 @@ func (h *handler) writeRowList(req *request, out readOutput, p *page) {
 	item := w.appendRow
 	if out.as == tables.AsTable {
 		head, err = json.Marshal(&tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: out.apiVersion},
-			ListMeta: p.meta, ColumnDefinitions: h.r.columns(), Rows: []tables.Row{}})
+			ListMeta: p.meta, ColumnDefinitions: tableColumns(h.r), Rows: []tables.Row{}})
 	} else {
 		item = w.appendPartial
 		head, err = json.Marshal(&tables.PartialList{TypeMeta: meta.TypeMeta{Kind: tables.AsPartialList, APIVersion: out.apiVersion},
@@ -225,7 +223,7 @@ func (h *handler) writeRowObject(req *request, out readOutput, e *watch.Entry) {
 		return
 	}
 	t := &tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: out.apiVersion},
-		ColumnDefinitions: h.r.columns(), Rows: []tables.Row{}}
+		ColumnDefinitions: tableColumns(h.r), Rows: []tables.Row{}}
 	t.ListMeta.ResourceVersion = strconv.FormatInt(e.KV.ModRevision, 10)
 	head, err := json.Marshal(t)
 	if err != nil {

@@ -73,8 +73,8 @@ func TestRowsMatchRendering(t *testing.T) {
 				}
 				h := s.kinds.lookup("rows.example.com", "v1", "things")
 				r := h.r
-				t.Cleanup(r.cache.Stop)
-				if storage != codec.MediaTypeJSON && name == "typed" && r.storageCodec == nil {
+				t.Cleanup(r.Cache.Stop)
+				if storage != codec.MediaTypeJSON && name == "typed" && r.StorageCodec == nil {
 					t.Fatalf("%s does not store %s: the decoding path is not covered", storage, name)
 				}
 				path := "/apis/rows.example.com/v1/namespaces/ns/things"
@@ -127,11 +127,11 @@ func renderSlow(t *testing.T, h *handler, out readOutput, name string, paged boo
 	r := h.r
 	var v any
 	if name != "" {
-		res, err := r.cache.Get(context.Background(), r.key("ns", name), resourceversion.Get{})
+		res, err := r.Cache.Get(context.Background(), r.Key("ns", name), resourceversion.Get{})
 		if err != nil || res.Entry == nil {
 			t.Fatal(err)
 		}
-		obj, err := r.decode(res.Entry.KV)
+		obj, err := r.Decode(res.Entry.KV)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/storage"
 )
@@ -16,106 +17,106 @@ func TestTermHints(t *testing.T) {
 	kv := func(key, value string) *storage.KeyValue { return &storage.KeyValue{Key: key, Value: []byte(value)} }
 	tests := []struct {
 		name string
-		run  func(h *termHints) ([]string, bool)
+		run  func(h *registry.TermHints) ([]string, bool)
 		want []string
 	}{
-		{name: "taken for the same bytes", want: []string{"a=1"}, run: func(h *termHints) ([]string, bool) {
-			h.put("/k", []byte("v1"), []string{"a=1"})
-			return h.take(kv("/k", "v1"))
+		{name: "taken for the same bytes", want: []string{"a=1"}, run: func(h *registry.TermHints) ([]string, bool) {
+			h.Put("/k", []byte("v1"), []string{"a=1"})
+			return h.Take(kv("/k", "v1"))
 		}},
-		{name: "not for other bytes", run: func(h *termHints) ([]string, bool) {
-			h.put("/k", []byte("v1"), []string{"a=1"})
-			return h.take(kv("/k", "v2"))
+		{name: "not for other bytes", run: func(h *registry.TermHints) ([]string, bool) {
+			h.Put("/k", []byte("v1"), []string{"a=1"})
+			return h.Take(kv("/k", "v2"))
 		}},
-		{name: "not for another key", run: func(h *termHints) ([]string, bool) {
-			h.put("/k", []byte("v1"), []string{"a=1"})
-			return h.take(kv("/j", "v1"))
+		{name: "not for another key", run: func(h *registry.TermHints) ([]string, bool) {
+			h.Put("/k", []byte("v1"), []string{"a=1"})
+			return h.Take(kv("/j", "v1"))
 		}},
-		{name: "taken once", run: func(h *termHints) ([]string, bool) {
-			h.put("/k", []byte("v1"), []string{"a=1"})
-			h.take(kv("/k", "v1"))
-			return h.take(kv("/k", "v1"))
+		{name: "taken once", run: func(h *registry.TermHints) ([]string, bool) {
+			h.Put("/k", []byte("v1"), []string{"a=1"})
+			h.Take(kv("/k", "v1"))
+			return h.Take(kv("/k", "v1"))
 		}},
-		{name: "kept past a mismatch", want: []string{"a=1"}, run: func(h *termHints) ([]string, bool) {
-			h.put("/k", []byte("v1"), []string{"a=1"})
-			h.take(kv("/k", "v0"))
-			return h.take(kv("/k", "v1"))
+		{name: "kept past a mismatch", want: []string{"a=1"}, run: func(h *registry.TermHints) ([]string, bool) {
+			h.Put("/k", []byte("v1"), []string{"a=1"})
+			h.Take(kv("/k", "v0"))
+			return h.Take(kv("/k", "v1"))
 		}},
-		{name: "a hint per value of a key, oldest taken first", want: []string{"a=2"}, run: func(h *termHints) ([]string, bool) {
-			h.put("/k", []byte("v1"), []string{"a=1"})
-			h.put("/k", []byte("v2"), []string{"a=2"})
-			if got, ok := h.take(kv("/k", "v1")); !ok || got[0] != "a=1" {
+		{name: "a hint per value of a key, oldest taken first", want: []string{"a=2"}, run: func(h *registry.TermHints) ([]string, bool) {
+			h.Put("/k", []byte("v1"), []string{"a=1"})
+			h.Put("/k", []byte("v2"), []string{"a=2"})
+			if got, ok := h.Take(kv("/k", "v1")); !ok || got[0] != "a=1" {
 				return nil, false
 			}
-			return h.take(kv("/k", "v2"))
+			return h.Take(kv("/k", "v2"))
 		}},
-		{name: "a hint per value of a key, newest taken first", want: []string{"a=1"}, run: func(h *termHints) ([]string, bool) {
-			h.put("/k", []byte("v1"), []string{"a=1"})
-			h.put("/k", []byte("v2"), []string{"a=2"})
-			if got, ok := h.take(kv("/k", "v2")); !ok || got[0] != "a=2" {
+		{name: "a hint per value of a key, newest taken first", want: []string{"a=1"}, run: func(h *registry.TermHints) ([]string, bool) {
+			h.Put("/k", []byte("v1"), []string{"a=1"})
+			h.Put("/k", []byte("v2"), []string{"a=2"})
+			if got, ok := h.Take(kv("/k", "v2")); !ok || got[0] != "a=2" {
 				return nil, false
 			}
-			return h.take(kv("/k", "v1"))
+			return h.Take(kv("/k", "v1"))
 		}},
-		{name: "a value hinted twice under a newer one, both taken", want: []string{"a=2"}, run: func(h *termHints) ([]string, bool) {
+		{name: "a value hinted twice under a newer one, both taken", want: []string{"a=2"}, run: func(h *registry.TermHints) ([]string, bool) {
 			// Its own write's hint, the next write's read's, then that
 			// write's: the cache takes the middle one first.
-			h.put("/k", []byte("v1"), []string{"a=1"})
-			h.put("/k", []byte("v1"), []string{"a=1"})
-			h.put("/k", []byte("v2"), []string{"a=2"})
+			h.Put("/k", []byte("v1"), []string{"a=1"})
+			h.Put("/k", []byte("v1"), []string{"a=1"})
+			h.Put("/k", []byte("v2"), []string{"a=2"})
 			for range 2 {
-				if got, ok := h.take(kv("/k", "v1")); !ok || got[0] != "a=1" {
+				if got, ok := h.Take(kv("/k", "v1")); !ok || got[0] != "a=1" {
 					return nil, false
 				}
 			}
-			return h.take(kv("/k", "v2"))
+			return h.Take(kv("/k", "v2"))
 		}},
-		{name: "a key's older hint made way", run: func(h *termHints) ([]string, bool) {
-			h.put("/k", []byte("v1"), []string{"a=1"})
-			for i := range termHintSlots - 1 {
-				h.put(fmt.Sprintf("/o%d", i), []byte("v"), nil)
+		{name: "a key's older hint made way", run: func(h *registry.TermHints) ([]string, bool) {
+			h.Put("/k", []byte("v1"), []string{"a=1"})
+			for i := range registry.TermHintSlots - 1 {
+				h.Put(fmt.Sprintf("/o%d", i), []byte("v"), nil)
 			}
-			h.put("/k", []byte("v2"), []string{"a=2"}) // in v1's slot
-			return h.take(kv("/k", "v1"))
+			h.Put("/k", []byte("v2"), []string{"a=2"}) // in v1's slot
+			return h.Take(kv("/k", "v1"))
 		}},
-		{name: "the oldest makes way", run: func(h *termHints) ([]string, bool) {
-			h.put("/k", []byte("v1"), []string{"a=1"})
-			for i := range termHintSlots {
-				h.put(fmt.Sprintf("/o%d", i), []byte("v"), nil)
+		{name: "the oldest makes way", run: func(h *registry.TermHints) ([]string, bool) {
+			h.Put("/k", []byte("v1"), []string{"a=1"})
+			for i := range registry.TermHintSlots {
+				h.Put(fmt.Sprintf("/o%d", i), []byte("v"), nil)
 			}
-			return h.take(kv("/k", "v1"))
+			return h.Take(kv("/k", "v1"))
 		}},
-		{name: "the newest slots are kept", want: []string{"a=1"}, run: func(h *termHints) ([]string, bool) {
-			h.put("/k", []byte("v1"), []string{"a=1"})
-			for i := range termHintSlots - 1 {
-				h.put(fmt.Sprintf("/o%d", i), []byte("v"), nil)
+		{name: "the newest slots are kept", want: []string{"a=1"}, run: func(h *registry.TermHints) ([]string, bool) {
+			h.Put("/k", []byte("v1"), []string{"a=1"})
+			for i := range registry.TermHintSlots - 1 {
+				h.Put(fmt.Sprintf("/o%d", i), []byte("v"), nil)
 			}
-			return h.take(kv("/k", "v1"))
+			return h.Take(kv("/k", "v1"))
 		}},
-		{name: "values over the byte budget drop the oldest", want: []string{"b=1"}, run: func(h *termHints) ([]string, bool) {
-			big := func(c byte) []byte { return bytes.Repeat([]byte{c}, termHintBytes/2+1) }
-			h.put("/k", []byte("v1"), []string{"a=1"})
-			h.put("/a", big('a'), []string{"a=2"})
-			h.put("/b", big('b'), []string{"b=1"})
-			_, k := h.take(kv("/k", "v1"))
-			_, a := h.take(kv("/a", string(big('a'))))
-			if k || a || h.held != termHintBytes/2+1 {
+		{name: "values over the byte budget drop the oldest", want: []string{"b=1"}, run: func(h *registry.TermHints) ([]string, bool) {
+			big := func(c byte) []byte { return bytes.Repeat([]byte{c}, registry.TermHintBytes/2+1) }
+			h.Put("/k", []byte("v1"), []string{"a=1"})
+			h.Put("/a", big('a'), []string{"a=2"})
+			h.Put("/b", big('b'), []string{"b=1"})
+			_, k := h.Take(kv("/k", "v1"))
+			_, a := h.Take(kv("/a", string(big('a'))))
+			if k || a || h.Held != registry.TermHintBytes/2+1 {
 				return nil, false
 			}
-			terms, ok := h.take(kv("/b", string(big('b'))))
-			if h.held != 0 {
+			terms, ok := h.Take(kv("/b", string(big('b'))))
+			if h.Held != 0 {
 				return nil, false
 			}
 			return terms, ok
 		}},
-		{name: "none without hints", run: func(*termHints) ([]string, bool) {
-			var h *termHints
-			return h.take(kv("/k", "v1"))
+		{name: "none without hints", run: func(*registry.TermHints) ([]string, bool) {
+			var h *registry.TermHints
+			return h.Take(kv("/k", "v1"))
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := tt.run(new(termHints))
+			got, ok := tt.run(new(registry.TermHints))
 			if ok != (tt.want != nil) || !slices.Equal(got, tt.want) {
 				t.Errorf("got %q, %v; want %q", got, ok, tt.want)
 			}
@@ -138,13 +139,13 @@ func TestObjectTermsMatchStoredTerms(t *testing.T) {
 		{labels: map[string]string{"z": "1", "y": "2", "x": "3"}, spec: rowThingSpec{Note: "\u2028\t\n"}},
 	} {
 		obj := &rowThing{ObjectMeta: meta.ObjectMeta{Name: "t", Namespace: "ns", Labels: tt.labels}, Spec: tt.spec}
-		value, err := r.encode(obj)
+		value, err := r.Encode(obj)
 		if err != nil {
 			t.Fatal(err)
 		}
-		kv := &storage.KeyValue{Key: r.key("ns", "t"), Value: value, ModRevision: 7}
-		stored := r.indexTerms(kv) // no hint for this value: read from it
-		if got := r.objectTerms(obj); !slices.Equal(got, stored) {
+		kv := &storage.KeyValue{Key: r.Key("ns", "t"), Value: value, ModRevision: 7}
+		stored := r.IndexTerms(kv) // no hint for this value: read from it
+		if got := r.ObjectTerms(obj); !slices.Equal(got, stored) {
 			t.Errorf("%+v: object terms %q, stored terms %q", tt, got, stored)
 		}
 	}
@@ -171,9 +172,9 @@ func TestWritesHintTheirTerms(t *testing.T) {
 	if want := []string{"ns-a/t1", "ns-a/t3"}; !slices.Equal(got, want) {
 		t.Errorf("a=1, spec.note=blue: got %q, want %q", got, want)
 	}
-	r.hints.mu.Lock()
-	taken, left := r.hints.taken, len(r.hints.byKey)
-	r.hints.mu.Unlock()
+	r.Hints.Mu.Lock()
+	taken, left := r.Hints.Taken, len(r.Hints.ByKey)
+	r.Hints.Mu.Unlock()
 	if taken != 3*n || left != 0 {
 		t.Errorf("hints: %d taken, %d left; want %d taken, none left", taken, left, 3*n)
 	}
@@ -189,27 +190,27 @@ func TestTermHintsLetGoOfABurst(t *testing.T) {
 		burst     int
 		wantReset bool
 	}{
-		{name: "a burst", burst: termHintSlots, wantReset: true},
-		{name: "a few", burst: smallHintMap},
+		{name: "a burst", burst: registry.TermHintSlots, wantReset: true},
+		{name: "a few", burst: registry.SmallHintMap},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := new(termHints)
+			h := new(registry.TermHints)
 			keys := make([]string, tc.burst)
 			for i := range keys {
 				keys[i] = fmt.Sprintf("/registry/things/ns/thing-%06d", i)
-				h.put(keys[i], []byte("v"), nil)
+				h.Put(keys[i], []byte("v"), nil)
 			}
-			grown := h.byKey
+			grown := h.ByKey
 			for _, k := range keys {
-				if _, ok := h.take(&storage.KeyValue{Key: k, Value: []byte("v")}); !ok {
+				if _, ok := h.Take(&storage.KeyValue{Key: k, Value: []byte("v")}); !ok {
 					t.Fatalf("no hint for %s", k)
 				}
 			}
-			if reset := reflect.ValueOf(h.byKey).UnsafePointer() != reflect.ValueOf(grown).UnsafePointer(); reset != tc.wantReset {
+			if reset := reflect.ValueOf(h.ByKey).UnsafePointer() != reflect.ValueOf(grown).UnsafePointer(); reset != tc.wantReset {
 				t.Errorf("map made anew: %v, want %v", reset, tc.wantReset)
 			}
-			h.put("/k", []byte("v"), []string{"a=1"})
-			if terms, ok := h.take(&storage.KeyValue{Key: "/k", Value: []byte("v")}); !ok || !slices.Equal(terms, []string{"a=1"}) {
+			h.Put("/k", []byte("v"), []string{"a=1"})
+			if terms, ok := h.Take(&storage.KeyValue{Key: "/k", Value: []byte("v")}); !ok || !slices.Equal(terms, []string{"a=1"}) {
 				t.Errorf("after the burst: %q, %v", terms, ok)
 			}
 		})
@@ -229,28 +230,28 @@ func TestTermHintsRingGrowsWithLag(t *testing.T) {
 		keys     int // distinct keys the hints cycle through
 		maxSlots int
 	}{
-		{name: "the cache keeps up", lag: 1, keys: 100, maxSlots: firstHintSlots},
+		{name: "the cache keeps up", lag: 1, keys: 100, maxSlots: registry.FirstHintSlots},
 		{name: "a lag of 1000", lag: 1000, keys: 1000, maxSlots: 1024},
 		{name: "a lag of 1000 over 10 keys", lag: 1000, keys: 10, maxSlots: 1024},
-		{name: "a lag past the ring's bound", lag: termHintSlots, keys: 50, maxSlots: termHintSlots},
+		{name: "a lag past the ring's bound", lag: registry.TermHintSlots, keys: 50, maxSlots: registry.TermHintSlots},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := new(termHints)
+			h := new(registry.TermHints)
 			const n = 10000
 			key := func(i int) string { return fmt.Sprintf("/k%d", i%tc.keys) }
 			for i := range n + tc.lag {
 				if i < n {
-					h.put(key(i), []byte(fmt.Sprint(i)), []string{fmt.Sprint("t=", i)})
+					h.Put(key(i), []byte(fmt.Sprint(i)), []string{fmt.Sprint("t=", i)})
 				}
 				if j := i - tc.lag + 1; j >= 0 && j < n {
-					terms, ok := h.take(kv(key(j), j))
+					terms, ok := h.Take(kv(key(j), j))
 					if !ok || len(terms) != 1 || terms[0] != fmt.Sprint("t=", j) {
 						t.Fatalf("hint %d: %q, %v", j, terms, ok)
 					}
 				}
 			}
-			if len(h.ring) > tc.maxSlots {
-				t.Errorf("the ring has %d slots, want at most %d", len(h.ring), tc.maxSlots)
+			if len(h.Ring) > tc.maxSlots {
+				t.Errorf("the ring has %d slots, want at most %d", len(h.Ring), tc.maxSlots)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -89,7 +90,7 @@ func randomCreatedThing(rng *rand.Rand, i int) *createdThing {
 // status subresource, with and without rules reading the whole
 // metadata.
 func TestTrackCreateMatchesGeneralPath(t *testing.T) {
-	newKind := func(status bool, rules schema.RuleEngine) *resource {
+	newKind := func(status bool, rules schema.RuleEngine) *registry.Resource {
 		sch, err := schema.FromType(reflect.TypeFor[createdThing]())
 		if err != nil {
 			t.Fatal(err)
@@ -103,12 +104,12 @@ func TestTrackCreateMatchesGeneralPath(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := s.kinds.lookup("stable.example.com", "v1", "createdthings").r
-		t.Cleanup(r.cache.Stop)
+		t.Cleanup(r.Cache.Stop)
 		return r
 	}
 	for _, tc := range []struct {
 		name      string
-		r         *resource
+		r         *registry.Resource
 		fastTaken bool // whether any create is recorded the new way
 	}{
 		{"status subresource", newKind(true, namesOnlyRules{}), true},
@@ -122,16 +123,16 @@ func TestTrackCreateMatchesGeneralPath(t *testing.T) {
 			a := randomCreatedThing(rand.New(rand.NewPCG(seed, 1)), i)
 			b := randomCreatedThing(rand.New(rand.NewPCG(seed, 1)), i)
 			b.CreationTimestamp = a.CreationTimestamp
-			forms, ok := tc.r.trackCreate(a, "creator", "")
+			forms, ok := trackCreate(tc.r, a, "creator", "")
 			if !ok {
 				continue
 			}
 			fast++
-			tree, pre, err := tc.r.formWithoutManagedFields(b)
+			tree, pre, err := tc.r.FormWithoutManagedFields(b)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := tc.r.patcher.UpdateObject(nil, tree, patch.UpdateOptions{Manager: "creator"})
+			want, err := tc.r.Patcher.UpdateObject(nil, tree, patch.UpdateOptions{Manager: "creator"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,15 +142,15 @@ func TestTrackCreateMatchesGeneralPath(t *testing.T) {
 			if !bytes.Equal(forms.encoded, pre) {
 				t.Fatalf("%s: %+v: encoded\n%s\nwant\n%s", tc.name, b, forms.encoded, pre)
 			}
-			if c := forms.splice.compact; c != nil && !sameBytes(c, a.ManagedFields[0].FieldsV1.Raw) {
+			if c := forms.splice.Compact; c != nil && !registry.SameBytes(c, a.ManagedFields[0].FieldsV1.Raw) {
 				t.Fatalf("%s: %+v: compact fieldsV1 %s is not the entry's", tc.name, b, c)
 			}
 			if forms.encoded != nil {
-				if start, end, _ := jsonscan.ObjectField(forms.encoded, "metadata"); forms.splice.metaStart != start || forms.splice.metaEnd != end {
-					t.Fatalf("%s: %+v: metadata at [%d, %d), want [%d, %d)", tc.name, b, forms.splice.metaStart, forms.splice.metaEnd, start, end)
+				if start, end, _ := jsonscan.ObjectField(forms.encoded, "metadata"); forms.splice.MetaStart != start || forms.splice.MetaEnd != end {
+					t.Fatalf("%s: %+v: metadata at [%d, %d), want [%d, %d)", tc.name, b, forms.splice.MetaStart, forms.splice.MetaEnd, start, end)
 				}
-				stored, err := tc.r.storedValue(a, forms.encoded, forms.splice)
-				whole, werr := tc.r.encode(a)
+				stored, err := tc.r.StoredValue(a, forms.encoded, forms.splice)
+				whole, werr := tc.r.Encode(a)
 				if err != nil || werr != nil || !bytes.Equal(stored, whole) {
 					t.Fatalf("%s: %+v: stored value\n%s (%v)\nwant\n%s (%v)", tc.name, b, stored, err, whole, werr)
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
@@ -63,7 +64,7 @@ func (h *handler) deleteCorrupt(req *request) {
 		h.fail(req, err)
 		return
 	}
-	obj := h.r.newObject()
+	obj := h.r.NewObject()
 	obj.GetObjectMeta().Name = req.name
 	h.writeObject(req, http.StatusOK, successStatus(h.r, obj))
 }
@@ -73,25 +74,25 @@ func (h *handler) deleteCorrupt(req *request) {
 // meanwhile, in case it became readable).
 func (h *handler) removeCorrupt(ctx context.Context, namespace, name string) error {
 	r := h.r
-	key := r.key(namespace, name)
+	key := r.Key(namespace, name)
 	for {
-		cur, err := r.store.Get(ctx, key, storage.GetOptions{})
+		cur, err := r.Store.Get(ctx, key, storage.GetOptions{})
 		if err != nil {
-			return storageError(err)
+			return registry.StorageError(err)
 		}
 		if cur.KV == nil {
-			return status.NotFound(r.gr, name)
+			return status.NotFound(r.GroupResource, name)
 		}
-		if _, err := r.decode(cur.KV); err == nil {
-			return status.Invalid(meta.GroupVersionKind{Group: r.gr.Group, Kind: r.gr.Resource}, name, status.FieldErrors{
+		if _, err := r.Decode(cur.KV); err == nil {
+			return status.Invalid(meta.GroupVersionKind{Group: r.GroupResource.Group, Kind: r.GroupResource.Resource}, name, status.FieldErrors{
 				status.InvalidValue(status.NewPath(ignoreReadErrorOption), true,
 					"is exclusively used to delete corrupt object(s), try again by removing this option")})
 		}
 		h.log.Warn("deleting an object that cannot be decoded, skipping finalizers and admission",
-			"resource", r.gr, "namespace", namespace, "name", name)
-		resp, err := r.store.OptimisticDelete(ctx, key, cur.KV.ModRevision, storage.DeleteOptions{})
+			"resource", r.GroupResource, "namespace", namespace, "name", name)
+		resp, err := r.Store.OptimisticDelete(ctx, key, cur.KV.ModRevision, storage.DeleteOptions{})
 		if err != nil {
-			return storageError(err)
+			return registry.StorageError(err)
 		}
 		if resp.Succeeded {
 			return nil

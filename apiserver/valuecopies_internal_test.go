@@ -8,16 +8,17 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/storage"
 )
 
 // copyResource is a resource of the spliced kind, stored as JSON.
-func copyResource() *resource {
-	r := &resource{kind: Kind{Group: "g.example.com", Version: "v1", Kind: "Spliced", New: func() meta.Object { return &spliced{} }},
-		apiVersion: "g.example.com/v1", jsonCodec: codec.JSON{}}
-	r.stor = r
+func copyResource() *registry.Resource {
+	r := &registry.Resource{Kind: Kind{Group: "g.example.com", Version: "v1", Kind: "Spliced", New: func() meta.Object { return &spliced{} }},
+		APIVersion: "g.example.com/v1", JSONCodec: codec.JSON{}}
+	r.StorageVersion = r
 	return r
 }
 
@@ -39,11 +40,11 @@ func TestDecodeCopyIsDeep(t *testing.T) {
 	r := copyResource()
 	for _, tc := range []struct{ first, second string }{{"a", "b"}, {"long note", "x"}} {
 		t.Run(tc.first+"/"+tc.second, func(t *testing.T) {
-			first, err := r.decodeCopy(bigSpliced(tc.first))
+			first, err := r.DecodeCopy(bigSpliced(tc.first))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := r.decodeCopy(bigSpliced(tc.second)); err != nil {
+			if _, err := r.DecodeCopy(bigSpliced(tc.second)); err != nil {
 				t.Fatal(err)
 			}
 			want := bigSpliced(tc.first)
@@ -63,7 +64,7 @@ func TestDecodeCopyReusesItsBuffer(t *testing.T) {
 	if raceEnabled {
 		t.Skip("with the race detector, pools drop buffers on purpose")
 	}
-	value, err := r.encode(bigSpliced("a"))
+	value, err := r.Encode(bigSpliced("a"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestDecodeCopyReusesItsBuffer(t *testing.T) {
 	for range attempts {
 		before := largeAllocs(len(value))
 		for range copies {
-			if _, err := r.decodeCopy(bigSpliced("a")); err != nil {
+			if _, err := r.DecodeCopy(bigSpliced("a")); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -105,7 +106,7 @@ func largeAllocs(size int) uint64 {
 // copied; otherwise it gets the object's JSON with its resourceVersion.
 func TestLiveJSONHandsOverTheStoredValue(t *testing.T) {
 	r := copyResource()
-	value, err := r.encode(bigSpliced("a"))
+	value, err := r.Encode(bigSpliced("a"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestLiveJSONHandsOverTheStoredValue(t *testing.T) {
 		{"form not known", false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			live, err := r.liveJSON(cur, tc.formKnown)
+			live, err := liveJSON(r, cur, tc.formKnown)
 			if err != nil {
 				t.Fatal(err)
 			}

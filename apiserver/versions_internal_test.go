@@ -6,6 +6,7 @@ import (
 	"testing/quick"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -44,7 +45,7 @@ func TestConvertUnstructuredNone(t *testing.T) {
 	k := Kind{Group: "g.example.com", Kind: "Thing", Resource: "things",
 		New:      func() meta.Object { return &meta.Unstructured{} },
 		Versions: []KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
-	_, _, vs, err := expandVersions(k)
+	_, _, vs, err := registry.ExpandVersions(k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,8 +57,8 @@ func TestConvertUnstructuredNone(t *testing.T) {
 		}
 		src := &meta.Unstructured{TypeMeta: meta.TypeMeta{APIVersion: "g.example.com/v1", Kind: "Thing"},
 			ObjectMeta: meta.ObjectMeta{Name: "a", UID: "u"}, Content: content}
-		before := deepCopyJSON(content)
-		out, err := vs.convert(src, "g.example.com/v2")
+		before := registry.DeepCopyJSON(content)
+		out, err := vs.Convert(src, "g.example.com/v2")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +75,7 @@ func TestConvertUnstructuredNone(t *testing.T) {
 			t.Errorf("the source changed: %s (-before +after):\n%s", src.APIVersion, diff)
 			return false
 		}
-		back, err := vs.convert(u, "g.example.com/v1")
+		back, err := vs.Convert(u, "g.example.com/v1")
 		if err != nil {
 			t.Errorf("converting back: %v", err)
 			return false
@@ -99,13 +100,13 @@ func TestConvertKeepsMetadata(t *testing.T) {
 			return nil
 		},
 		Versions: []KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
-	_, _, vs, err := expandVersions(k)
+	_, _, vs, err := registry.ExpandVersions(k)
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := &meta.Unstructured{TypeMeta: meta.TypeMeta{APIVersion: "g.example.com/v1", Kind: "Thing"},
 		ObjectMeta: meta.ObjectMeta{Name: "a"}}
-	if _, err := vs.convert(src, "g.example.com/v2"); err == nil {
+	if _, err := vs.Convert(src, "g.example.com/v2"); err == nil {
 		t.Error("a conversion renaming the object was accepted")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/splice"
 	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
@@ -54,7 +55,7 @@ type watchStream struct {
 	opened bool // ready was seen closed
 	failed bool // an ERROR event ended the stream
 	req    *request
-	r      *resource
+	r      *registry.Resource
 	out    readOutput
 	enc    codec.WatchEncoder
 	rc     *http.ResponseController
@@ -109,9 +110,9 @@ func (h *handler) watch(req *request) {
 	if ws.takesConn() {
 		sink = ws
 	}
-	w, err := h.r.startWatch(ctx, req, sel, opts, sink)
+	w, err := startWatch(h.r, ctx, req, sel, opts, sink)
 	if err != nil && status.CodeOf(err) != http.StatusGone {
-		h.fail(req, storageError(err))
+		h.fail(req, registry.StorageError(err))
 		return
 	}
 
@@ -149,7 +150,7 @@ func (h *handler) watch(req *request) {
 func (h *handler) newWatchStream(ctx context.Context, req *request, out readOutput) *watchStream {
 	ws := &watchStream{ctx: ctx, ready: make(chan struct{}), req: req, r: h.r, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
 		raw:   out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON,
-		key:   h.r.versionKey(out.key()),
+		key:   h.r.VersionKey(out.key()),
 		stall: h.opts.WatchCache.StallTimeout, observer: h.observer, bufs: &h.watchBufs}
 	if ws.stall <= 0 {
 		ws.stall = watch.DefaultStallTimeout
@@ -161,10 +162,10 @@ func (h *handler) newWatchStream(ctx context.Context, req *request, out readOutp
 // startWatch starts a cache watch as the request asks: with the initial
 // state first (rv unset or "0", or sendInitialEvents=true), or from a
 // revision.
-func (r *resource) startWatch(ctx context.Context, req *request, sel selectors, opts resourceversion.Watch, sink watch.Sink) (*watch.Watcher, error) {
-	prefix := r.listPrefix(req.namespace)
+func startWatch(r *registry.Resource, ctx context.Context, req *request, sel selectors, opts resourceversion.Watch, sink watch.Sink) (*watch.Watcher, error) {
+	prefix := r.ListPrefix(req.namespace)
 	if req.name != "" {
-		prefix = r.key(req.namespace, req.name)
+		prefix = r.Key(req.namespace, req.name)
 		sel.name = ""
 	}
 	wo := watch.WatchOptions{Bookmarks: opts.AllowBookmarks, InitialEventsEnd: opts.InitialEventsEndBookmark,
@@ -174,15 +175,15 @@ func (r *resource) startWatch(ctx context.Context, req *request, sel selectors, 
 	}
 	switch {
 	case opts.SendInitialEvents:
-		return r.cache.WatchWithInitialState(ctx, prefix, resourceversion.List{Semantics: opts.Semantics, Revision: opts.Revision}, wo)
+		return r.Cache.WatchWithInitialState(ctx, prefix, resourceversion.List{Semantics: opts.Semantics, Revision: opts.Revision}, wo)
 	case opts.Semantics == resourceversion.MostRecent:
-		rev, err := r.cache.Sync(ctx)
+		rev, err := r.Cache.Sync(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return r.cache.Watch(ctx, prefix, rev, wo)
+		return r.Cache.Watch(ctx, prefix, rev, wo)
 	}
-	return r.cache.Watch(ctx, prefix, opts.Revision, wo)
+	return r.Cache.Watch(ctx, prefix, opts.Revision, wo)
 }
 
 // watchTimeout is the client's timeoutSeconds, or a random duration
@@ -363,7 +364,7 @@ func (ws *watchStream) event(ev watch.Event) error {
 		ws.tableEventSent()
 	}
 	if o := ws.observer; o != nil {
-		k := &ws.r.kind
+		k := &ws.r.Kind
 		o.ObserveWatchEvent(k.Group, k.Version, k.Resource, size)
 	}
 	return nil
@@ -391,7 +392,7 @@ func (ws *watchStream) appendSpliced(ev watch.Event) (size int, ok bool) {
 	if !ws.raw {
 		return 0, false
 	}
-	at := ws.r.splices.at(ws.r, ev.Entry.KV)
+	at := ws.r.Splices.At(ws.r, ev.Entry.KV)
 	if at < 0 {
 		return 0, false // encoded once per version, and shared
 	}
@@ -400,7 +401,7 @@ func (ws *watchStream) appendSpliced(ev watch.Event) (size int, ok bool) {
 	if _, ok := ws.enc.(codec.JSON); ok {
 		ws.pending = appendJSONEvent(ws.pending, ev.Type.String(), ev.Entry.KV, at)
 	} else { // a host's own JSON serializer frames its events
-		ws.obj = appendSpliced(ws.obj[:0], ev.Entry.KV, at)
+		ws.obj = registry.AppendSpliced(ws.obj[:0], ev.Entry.KV, at)
 		ws.pending = ws.enc.AppendEvent(ws.pending, ev.Type.String(), ws.obj)
 	}
 	return len(ws.pending) - n, true
@@ -415,7 +416,7 @@ func appendJSONEvent(dst []byte, typ string, kv *storage.KeyValue, at int) []byt
 	dst = append(dst, `","object":`...)
 	dst = append(dst, kv.Value[:at]...)
 	dst = splice.AppendRVField(dst, kv.ModRevision)
-	head, mf, tail := splitShared(kv, kv.Value[at+len(rvMarker):])
+	head, mf, tail := registry.SplitShared(kv, kv.Value[at+len(registry.RvMarker):])
 	if mf != "" {
 		dst = append(append(dst, head...), mf...)
 		head = tail
@@ -444,12 +445,12 @@ func (ws *watchStream) encodeCur() ([]byte, error) {
 	var obj []byte
 	if ws.raw {
 		var err error
-		if ws.obj, err = ws.r.appendJSON(ws.obj[:0], ev.Entry.KV); err != nil {
+		if ws.obj, err = ws.r.AppendJSON(ws.obj[:0], ev.Entry.KV); err != nil {
 			return nil, err
 		}
 		obj = ws.obj
 	} else {
-		o, err := ws.r.object(ev.Entry)
+		o, err := ws.r.Object(ev.Entry)
 		if err != nil {
 			return nil, err
 		}
@@ -496,7 +497,7 @@ func (ws *watchStream) render(typ string, obj any) error {
 // resourceVersion; initialEnd marks the end of the initial events.
 func (ws *watchStream) bookmark(rev int64, initialEnd bool) {
 	r := ws.r
-	obj := &bookmarkObject{TypeMeta: meta.TypeMeta{Kind: r.kind.Kind, APIVersion: r.apiVersion}}
+	obj := &bookmarkObject{TypeMeta: meta.TypeMeta{Kind: r.Kind.Kind, APIVersion: r.APIVersion}}
 	obj.ResourceVersion = strconv.FormatInt(rev, 10)
 	if initialEnd {
 		obj.Annotations = map[string]string{meta.InitialEventsAnnotation: "true"}

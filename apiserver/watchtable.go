@@ -31,7 +31,7 @@ func (ws *watchStream) renderBookmark(b *bookmarkObject) (any, error) {
 	if ws.out.as != tables.AsTable {
 		return ws.out.render(ws.r, b)
 	}
-	obj := ws.r.newObject()
+	obj := ws.r.NewObject()
 	*obj.GetObjectMeta() = b.ObjectMeta
 	t, err := ws.out.table(ws.r, obj)
 	if err != nil {

@@ -24,7 +24,7 @@ func (h *handler) writeWritten(req *request, out readOutput, code int, obj meta.
 		h.writeStored(req, code, obj, kv)
 		return
 	}
-	obj, err := h.r.inVersion(obj)
+	obj, err := h.r.InVersion(obj)
 	if err != nil {
 		h.fail(req, err)
 		return

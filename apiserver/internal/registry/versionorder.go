@@ -1,4 +1,4 @@
-package apiserver
+package registry
 
 import (
 	"regexp"
@@ -21,8 +21,8 @@ var kubeVersion = regexp.MustCompile(`^v([0-9]+)(?:(alpha|beta)([0-9]+))?$`)
 // versionName is what a version may be called: a DNS-1035 label.
 var versionName = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
 
-// validVersion reports whether v may name a version.
-func validVersion(v string) bool { return len(v) <= 63 && versionName.MatchString(v) }
+// ValidVersion reports whether v may name a version.
+func ValidVersion(v string) bool { return len(v) <= 63 && versionName.MatchString(v) }
 
 // versionRank is a kube-like version's level (2 GA, 1 beta, 0 alpha),
 // major and minor; ok is false for other names.
@@ -70,8 +70,8 @@ func compareVersions(a, b string) int {
 	return amin - bmin
 }
 
-// sortVersions returns versions highest ranked first.
-func sortVersions(vs []string) []string {
+// SortVersions returns versions highest ranked first.
+func SortVersions(vs []string) []string {
 	out := slices.Clone(vs)
 	slices.SortStableFunc(out, func(a, b string) int { return compareVersions(b, a) })
 	return out

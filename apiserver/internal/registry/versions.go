@@ -1,19 +1,16 @@
-package apiserver
+package registry
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
-	"sort"
 
+	"github.com/kapi-dev/kapi/apiserver/kinds"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
-	"github.com/kapi-dev/kapi/resourceversion"
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/status"
-	"github.com/kapi-dev/kapi/watch"
 )
 
 // How kinds of several versions are served (a floating comment: the
@@ -61,20 +58,20 @@ import (
 // version bumps it once, a status write does not.
 //
 
-// versionSet is what the served versions of a kind share: how to make,
+// VersionSet is what the served versions of a kind share: how to make,
 // decode and convert an object of each of its versions.
-type versionSet struct {
+type VersionSet struct {
 	group, kind string
 	storage     *versionInfo
 	preferred   string // the served version discovery prefers
 	byAPI       map[string]*versionInfo
-	convertFn   ConvertFunc // run-time kinds; nil: apiVersion only
+	convertFn   kinds.ConvertFunc // run-time kinds; nil: apiVersion only
 	hub         reflect.Type
 }
 
 // versionInfo is one version of a kind.
 type versionInfo struct {
-	name, apiVersion string
+	name, APIVersion string
 	new              func() meta.Object
 	typ              reflect.Type
 	schema           *schema.Schema
@@ -88,7 +85,7 @@ type versionInfo struct {
 // patchVersions describes the kind's versions to the field manager, which
 // converts objects to compare the fields of entries recorded in other
 // versions in their own.
-func (vs *versionSet) patchVersions() *patch.Versions {
+func (vs *VersionSet) patchVersions() *patch.Versions {
 	pv := &patch.Versions{Schemas: map[string]*schema.Schema{}, Convert: vs.convertJSON}
 	for av, v := range vs.byAPI {
 		pv.Schemas[av] = v.schema
@@ -97,7 +94,7 @@ func (vs *versionSet) patchVersions() *patch.Versions {
 }
 
 // convertJSON converts an object as decoded JSON, through its Go type.
-func (vs *versionSet) convertJSON(obj map[string]any, toAPI string) (map[string]any, error) {
+func (vs *VersionSet) convertJSON(obj map[string]any, toAPI string) (map[string]any, error) {
 	from, _ := obj["apiVersion"].(string)
 	src := vs.byAPI[from]
 	if src == nil {
@@ -111,7 +108,7 @@ func (vs *versionSet) convertJSON(obj map[string]any, toAPI string) (map[string]
 	if err := json.Unmarshal(b, o); err != nil {
 		return nil, err
 	}
-	out, err := vs.convert(o, toAPI)
+	out, err := vs.Convert(o, toAPI)
 	if err != nil {
 		return nil, err
 	}
@@ -121,19 +118,19 @@ func (vs *versionSet) convertJSON(obj map[string]any, toAPI string) (map[string]
 	return patch.DecodeObject(b)
 }
 
-// expandVersions returns the kinds to register, one per version of k,
+// ExpandVersions returns the kinds to register, one per version of k,
 // the storage version's first, and what their resources share; for a
 // kind of one version it returns k itself and nil.
-func expandVersions(k Kind) ([]Kind, []bool, *versionSet, error) {
+func ExpandVersions(k kinds.Kind) ([]kinds.Kind, []bool, *VersionSet, error) {
 	if len(k.Versions) == 0 {
-		return []Kind{k}, []bool{true}, nil, nil
+		return []kinds.Kind{k}, []bool{true}, nil, nil
 	}
-	vs := &versionSet{group: k.Group, kind: k.Kind, byAPI: map[string]*versionInfo{}, convertFn: k.Convert}
-	var kinds []Kind
+	vs := &VersionSet{group: k.Group, kind: k.Kind, byAPI: map[string]*versionInfo{}, convertFn: k.Convert}
+	var vks []kinds.Kind
 	var served []bool
 	var served1 []string
 	for _, v := range k.Versions {
-		if !validVersion(v.Name) {
+		if !ValidVersion(v.Name) {
 			return nil, nil, nil, fmt.Errorf("version %q is not a DNS-1035 label (v1, v1beta1, v2alpha3, ...)", v.Name)
 		}
 		gv := meta.GroupVersion{Group: k.Group, Version: v.Name}.String()
@@ -164,16 +161,16 @@ func expandVersions(k Kind) ([]Kind, []bool, *versionSet, error) {
 			vk.SelectableFields = v.SelectableFields
 		}
 		if vk.Schema == nil {
-			sch, err := schema.FromType(typeOf(vk.New()))
+			sch, err := schema.FromType(TypeOf(vk.New()))
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("version %s: %w", v.Name, err)
 			}
 			vk.Schema = sch
 		}
-		info := &versionInfo{name: v.Name, apiVersion: gv, new: vk.New, typ: reflect.TypeOf(vk.New()), schema: vk.Schema,
-			ownFields: v.SelectableFields != nil, deprecation: deprecationWarning(k, v.Name)}
+		info := &versionInfo{name: v.Name, APIVersion: gv, new: vk.New, typ: reflect.TypeOf(vk.New()), schema: vk.Schema,
+			ownFields: v.SelectableFields != nil, deprecation: DeprecationWarning(k, v.Name)}
 		vs.byAPI[gv] = info
-		if h, ok := vk.New().(Hub); ok {
+		if h, ok := vk.New().(kinds.Hub); ok {
 			if vs.hub != nil && vs.hub != reflect.TypeOf(h) {
 				return nil, nil, nil, fmt.Errorf("versions %s and another both implement Hub", v.Name)
 			}
@@ -184,10 +181,10 @@ func expandVersions(k Kind) ([]Kind, []bool, *versionSet, error) {
 				return nil, nil, nil, fmt.Errorf("versions %s and %s are both the storage version", vs.storage.name, v.Name)
 			}
 			vs.storage = info
-			kinds = append([]Kind{vk}, kinds...)
+			vks = append([]kinds.Kind{vk}, vks...)
 			served = append([]bool{!v.NotServed}, served...)
 		} else {
-			kinds = append(kinds, vk)
+			vks = append(vks, vk)
 			served = append(served, !v.NotServed)
 		}
 		if !v.NotServed {
@@ -202,20 +199,20 @@ func expandVersions(k Kind) ([]Kind, []bool, *versionSet, error) {
 	case len(served1) == 0:
 		return nil, nil, nil, errors.New("no version is served")
 	}
-	vs.preferred = sortVersions(served1)[0]
+	vs.preferred = SortVersions(served1)[0]
 	if err := vs.checkConvertible(); err != nil {
 		return nil, nil, nil, err
 	}
-	return kinds, served, vs, nil
+	return vks, served, vs, nil
 }
 
-// deprecationWarning is the warning of requests to version v of k, or
+// DeprecationWarning is the warning of requests to version v of k, or
 // "" when v is not deprecated. The default names the version to move to
 // as kube-apiserver picks it for custom resources: the highest of the
 // served, not deprecated versions that rank above v (not the preferred
 // version, which may be v itself, deprecated, or rank below it); with
 // none, the warning names no replacement.
-func deprecationWarning(k Kind, v string) string {
+func DeprecationWarning(k kinds.Kind, v string) string {
 	for _, kv := range k.Versions {
 		if kv.Name != v || !kv.Deprecated {
 			continue
@@ -235,7 +232,7 @@ func deprecationWarning(k Kind, v string) string {
 
 // replacementVersion is the highest ranked served, not deprecated version
 // ranking above the deprecated version v, or "".
-func replacementVersion(versions []KindVersion, v string) string {
+func replacementVersion(versions []kinds.KindVersion, v string) string {
 	best := ""
 	for _, kv := range versions {
 		if kv.NotServed || kv.Deprecated || compareVersions(kv.Name, v) <= 0 {
@@ -250,7 +247,7 @@ func replacementVersion(versions []KindVersion, v string) string {
 
 // checkConvertible refuses Go types that cannot be converted to one
 // another: each version's type is the hub's, or converts through it.
-func (vs *versionSet) checkConvertible() error {
+func (vs *VersionSet) checkConvertible() error {
 	for _, v := range vs.byAPI {
 		if v.typ == reflect.TypeOf(&meta.Unstructured{}) {
 			continue
@@ -258,7 +255,7 @@ func (vs *versionSet) checkConvertible() error {
 		if v.typ == vs.storage.typ || v.typ == vs.hub {
 			continue
 		}
-		if _, ok := v.new().(Convertible); !ok {
+		if _, ok := v.new().(kinds.Convertible); !ok {
 			return fmt.Errorf("version %s: %s converts to no other version: implement Hub on one version's type and Convertible on the others'", v.name, v.typ)
 		}
 		if vs.hub == nil {
@@ -271,7 +268,7 @@ func (vs *versionSet) checkConvertible() error {
 // conversionError is the 500 of a failed conversion, naming the versions;
 // an error that is a Status already (a run-time kind's Convert, which
 // names what it converted in kube's words) is answered as it is.
-func (vs *versionSet) conversionError(from, to string, err error) error {
+func (vs *VersionSet) conversionError(from, to string, err error) error {
 	var se *status.Error
 	if errors.As(err, &se) {
 		return err
@@ -279,9 +276,9 @@ func (vs *versionSet) conversionError(from, to string, err error) error {
 	return status.InternalError(fmt.Errorf("converting %s %s to %s: %w", from, vs.kind, to, err))
 }
 
-// convert returns obj in the version toAPI. obj is not changed: the
+// Convert returns obj in the version toAPI. obj is not changed: the
 // result is a new object, which may share obj's contents.
-func (vs *versionSet) convert(obj meta.Object, toAPI string) (meta.Object, error) {
+func (vs *VersionSet) Convert(obj meta.Object, toAPI string) (meta.Object, error) {
 	from := obj.GetTypeMeta().APIVersion
 	if from == toAPI {
 		return obj, nil
@@ -298,7 +295,7 @@ func (vs *versionSet) convert(obj meta.Object, toAPI string) (meta.Object, error
 }
 
 // converted checks out, obj converted to toAPI, and sets its type.
-func (vs *versionSet) converted(obj, out meta.Object, toAPI string) (meta.Object, error) {
+func (vs *VersionSet) converted(obj, out meta.Object, toAPI string) (meta.Object, error) {
 	from := obj.GetTypeMeta().APIVersion
 	if a, b := obj.GetObjectMeta(), out.GetObjectMeta(); a.Name != b.Name || a.Namespace != b.Namespace ||
 		a.UID != b.UID || a.ResourceVersion != b.ResourceVersion || a.Generation != b.Generation {
@@ -321,7 +318,7 @@ func (vs *versionSet) converted(obj, out meta.Object, toAPI string) (meta.Object
 // field the object has in the version it is stored in returns, and what
 // a write in a version lacking a field of the storage version stores.
 // u's contents are the conversion's own, not shared.
-func (vs *versionSet) coerce(u *meta.Unstructured) {
+func (vs *VersionSet) coerce(u *meta.Unstructured) {
 	sch := vs.byAPI[u.APIVersion].schema
 	if sch == nil || u.Content == nil {
 		return
@@ -330,15 +327,15 @@ func (vs *versionSet) coerce(u *meta.Unstructured) {
 	sch.PruneNulls(u.Content)
 }
 
-func (vs *versionSet) convertTyped(obj meta.Object, src, dst *versionInfo) (meta.Object, error) {
+func (vs *VersionSet) convertTyped(obj meta.Object, src, dst *versionInfo) (meta.Object, error) {
 	if u, ok := obj.(*meta.Unstructured); ok {
 		c := *u
-		c.Content = deepCopyJSON(u.Content).(map[string]any)
+		c.Content = DeepCopyJSON(u.Content).(map[string]any)
 		if vs.convertFn != nil {
-			if err := vs.convertFn(&c, dst.apiVersion); err != nil {
-				return nil, internalError(err)
+			if err := vs.convertFn(&c, dst.APIVersion); err != nil {
+				return nil, InternalError(err)
 			}
-			if c.APIVersion != dst.apiVersion {
+			if c.APIVersion != dst.APIVersion {
 				return nil, fmt.Errorf("the conversion returned apiVersion %q", c.APIVersion)
 			}
 		}
@@ -349,12 +346,12 @@ func (vs *versionSet) convertTyped(obj meta.Object, src, dst *versionInfo) (meta
 		c.Elem().Set(reflect.ValueOf(obj).Elem())
 		return c.Interface().(meta.Object), nil
 	}
-	var hub Hub
+	var hub kinds.Hub
 	switch o := obj.(type) {
-	case Hub:
+	case kinds.Hub:
 		hub = o
-	case Convertible:
-		hub = reflect.New(vs.hub.Elem()).Interface().(Hub)
+	case kinds.Convertible:
+		hub = reflect.New(vs.hub.Elem()).Interface().(kinds.Hub)
 		if err := o.ConvertTo(hub); err != nil {
 			return nil, err
 		}
@@ -365,7 +362,7 @@ func (vs *versionSet) convertTyped(obj meta.Object, src, dst *versionInfo) (meta
 	if reflect.TypeOf(out) == vs.hub {
 		return hub, nil
 	}
-	c, ok := out.(Convertible)
+	c, ok := out.(kinds.Convertible)
 	if !ok {
 		return nil, fmt.Errorf("%T is not Convertible", out)
 	}
@@ -375,47 +372,21 @@ func (vs *versionSet) convertTyped(obj meta.Object, src, dst *versionInfo) (meta
 	return c, nil
 }
 
-// deepCopyJSON copies decoded JSON.
-func deepCopyJSON(v any) any {
+// DeepCopyJSON copies decoded JSON.
+func DeepCopyJSON(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
 		m := make(map[string]any, len(t))
 		for k, x := range t {
-			m[k] = deepCopyJSON(x)
+			m[k] = DeepCopyJSON(x)
 		}
 		return m
 	case []any:
 		s := make([]any, len(t))
 		for i, x := range t {
-			s[i] = deepCopyJSON(x)
+			s[i] = DeepCopyJSON(x)
 		}
 		return s
 	}
 	return v
-}
-
-// StoredVersions is [Server.StoredVersions].
-func (s *catalog) StoredVersions(ctx context.Context, group, resource string) (versions []string, ok bool, err error) {
-	c, found := s.Cached(group, resource)
-	if !found {
-		return nil, false, nil
-	}
-	r := c.r.stor
-	res, err := r.cache.List(ctx, r.prefix, watch.ListOptions{List: resourceversion.List{Semantics: resourceversion.MostRecent}})
-	if err != nil {
-		return nil, true, storageError(err)
-	}
-	seen := map[string]bool{r.kind.Version: true}
-	for _, e := range res.Entries {
-		v, err := r.storedVersion(e.KV.Value)
-		if err != nil {
-			return nil, true, status.InternalError(err)
-		}
-		seen[v] = true
-	}
-	for v := range seen {
-		versions = append(versions, v)
-	}
-	sort.Strings(versions)
-	return versions, true, nil
 }

@@ -1,4 +1,4 @@
-package apiserver
+package registry
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unique"
 
+	"github.com/kapi-dev/kapi/apiserver/kinds"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/storage"
@@ -17,8 +18,8 @@ import (
 // A 422 Invalid of a kind with StoredAs names the stored kind, as
 // kube-apiserver's name the internal kind both versions share.
 
-// checkStoredAs reports what is missing from a kind's StoredAs.
-func checkStoredAs(k *Kind) error {
+// CheckStoredAs reports what is missing from a kind's StoredAs.
+func CheckStoredAs(k *kinds.Kind) error {
 	sa := k.StoredAs
 	switch {
 	case sa == nil:
@@ -33,15 +34,15 @@ func checkStoredAs(k *Kind) error {
 	return nil
 }
 
-// invalidKind is the kind a 422 Invalid names: the stored kind of a kind
+// InvalidKind is the kind a 422 Invalid names: the stored kind of a kind
 // with StoredAs, which is to kube-apiserver the same kind in another
 // version (an events.k8s.io Event's errors name the core Event), else the
 // kind itself.
-func (r *resource) invalidKind() meta.GroupVersionKind {
-	if sa := r.kind.StoredAs; sa != nil {
+func (r *Resource) InvalidKind() meta.GroupVersionKind {
+	if sa := r.Kind.StoredAs; sa != nil {
 		return meta.GroupVersionKind{Group: sa.Group, Version: sa.Version, Kind: sa.Kind}
 	}
-	return r.kind.GroupVersionKind()
+	return r.Kind.GroupVersionKind()
 }
 
 // storagePrefix is the key prefix of a resource's objects.
@@ -57,7 +58,7 @@ func storagePrefix(group, resource string) string {
 // converted between the two kinds in the encoding they are stored in.
 type sharedStore struct {
 	storage.Interface
-	kind   *Kind
+	kind   *kinds.Kind
 	served string // the served resource's prefix
 	stored string // the stored resource's prefix
 	codecs *codec.Registry
@@ -75,7 +76,7 @@ func (p progressSharedStore) RequestProgress(ctx context.Context) error {
 }
 
 // newSharedStore wraps st, the storage of the kind k with StoredAs.
-func newSharedStore(k *Kind, st storage.Interface, codecs *codec.Registry) storage.Interface {
+func newSharedStore(k *kinds.Kind, st storage.Interface, codecs *codec.Registry) storage.Interface {
 	s := &sharedStore{
 		Interface: st, kind: k, codecs: codecs,
 		served: storagePrefix(k.Group, k.Resource),
@@ -113,7 +114,7 @@ func (s *sharedStore) toServed(kv *storage.KeyValue) *storage.KeyValue {
 	out := *kv
 	out.Key, out.Shared = s.toServedKey(kv.Key), unique.Handle[string]{}
 	if len(kv.Value) > 0 {
-		v, err := s.convert(storedBytes(kv), s.kind.StoredAs.New, s.kind.StoredAs.FromStored, s.kind.GroupVersion().String(), s.kind.Kind)
+		v, err := s.convert(StoredBytes(kv), s.kind.StoredAs.New, s.kind.StoredAs.FromStored, s.kind.GroupVersion().String(), s.kind.Kind)
 		if err != nil {
 			v = nil
 		}

@@ -1,4 +1,4 @@
-package apiserver
+package registry
 
 import (
 	"encoding/json"
@@ -7,19 +7,19 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// marshalManagedFields encodes entries as encoding/json's Marshal does.
+// MarshalManagedFields encodes entries as encoding/json's Marshal does.
 // Entries whose strings need no escaping and whose fieldsV1 are compact
 // (what the field manager writes) are written directly: Marshal spends
 // most of its time re-reading each fieldsV1 to compact it.
-func marshalManagedFields(entries []meta.ManagedFieldsEntry) ([]byte, error) {
-	return appendManagedFieldsJSON(make([]byte, 0, managedFieldsSize(entries)), entries, nil)
+func MarshalManagedFields(entries []meta.ManagedFieldsEntry) ([]byte, error) {
+	return AppendManagedFieldsJSON(make([]byte, 0, managedFieldsSize(entries)), entries, nil)
 }
 
-// appendManagedFieldsJSON appends what marshalManagedFields gives to dst.
+// AppendManagedFieldsJSON appends what marshalManagedFields gives to dst.
 // compact, when not nil, is the very fieldsV1 (the same bytes, not a
 // copy) of one of the entries, known to be compact: it is written
 // without being read again.
-func appendManagedFieldsJSON(dst []byte, entries []meta.ManagedFieldsEntry, compact []byte) ([]byte, error) {
+func AppendManagedFieldsJSON(dst []byte, entries []meta.ManagedFieldsEntry, compact []byte) ([]byte, error) {
 	mark := len(dst)
 	if out, ok := appendManagedFields(dst, entries, compact); ok {
 		return out, nil
@@ -102,7 +102,7 @@ func appendManagedFieldsEntry(dst []byte, e *meta.ManagedFieldsEntry, compact []
 		member(`"fieldsV1":`)
 		if e.FieldsV1.Raw == nil {
 			dst = append(dst, "null"...)
-		} else if sameBytes(e.FieldsV1.Raw, compact) || typedjson.Compact(e.FieldsV1.Raw) {
+		} else if SameBytes(e.FieldsV1.Raw, compact) || typedjson.Compact(e.FieldsV1.Raw) {
 			dst = append(dst, e.FieldsV1.Raw...)
 		} else {
 			return dst, false
@@ -130,8 +130,8 @@ func plainJSONString(s string) bool {
 	return true
 }
 
-// sameBytes reports whether a and b are the same bytes in memory, not
+// SameBytes reports whether a and b are the same bytes in memory, not
 // equal copies: a non-empty slice and itself.
-func sameBytes(a, b []byte) bool {
+func SameBytes(a, b []byte) bool {
 	return len(a) != 0 && len(a) == len(b) && &a[0] == &b[0]
 }

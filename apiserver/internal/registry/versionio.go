@@ -1,4 +1,4 @@
-package apiserver
+package registry
 
 import (
 	"bytes"
@@ -25,17 +25,17 @@ import (
 // nil.
 
 // versioned reports whether the resource's kind has several versions.
-func (r *resource) versioned() bool { return r.versions != nil }
+func (r *Resource) versioned() bool { return r.Versions != nil }
 
-// isStorage reports whether the resource is in its kind's storage
+// IsStorage reports whether the resource is in its kind's storage
 // version.
-func (r *resource) isStorage() bool { return r.stor == r }
+func (r *Resource) IsStorage() bool { return r.StorageVersion == r }
 
-// storedInfo returns the version a stored value is in: the apiVersion
+// StoredInfo returns the version a stored value is in: the apiVersion
 // its JSON names, or for binary encodings the storage version (decode
 // then checks what the value says).
-func (r *resource) storedInfo(value []byte) (*versionInfo, error) {
-	vs := r.versions
+func (r *Resource) StoredInfo(value []byte) (*versionInfo, error) {
+	vs := r.Versions
 	if codec.Sniff(value) != codec.MediaTypeJSON {
 		return vs.storage, nil
 	}
@@ -66,46 +66,46 @@ func (r *resource) storedInfo(value []byte) (*versionInfo, error) {
 }
 
 // decodeStored decodes a stored value in the version it was stored in.
-func (r *resource) decodeStored(kv *storage.KeyValue) (meta.Object, error) {
+func (r *Resource) decodeStored(kv *storage.KeyValue) (meta.Object, error) {
 	return r.decodeStoredValue(kv, false)
 }
 
 // decodeStoredValue is decodeStored, with strings shared as
 // decodeTransient has them when shared is set.
-func (r *resource) decodeStoredValue(kv *storage.KeyValue, shared bool) (meta.Object, error) {
-	info, err := r.storedInfo(kv.Value)
+func (r *Resource) decodeStoredValue(kv *storage.KeyValue, shared bool) (meta.Object, error) {
+	info, err := r.StoredInfo(kv.Value)
 	if err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 	}
 	obj := info.new()
-	value := storedBytes(kv)
-	if err := r.decodeWhole(value, hasShared(kv), obj, shared); err != nil {
+	value := StoredBytes(kv)
+	if err := r.decodeWhole(value, HasShared(kv), obj, shared); err != nil {
 		return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 	}
-	if av := obj.GetTypeMeta().APIVersion; av != "" && av != info.apiVersion {
+	if av := obj.GetTypeMeta().APIVersion; av != "" && av != info.APIVersion {
 		// A binary value names its version in its envelope.
-		other := r.versions.byAPI[av]
+		other := r.Versions.byAPI[av]
 		if other == nil {
-			return nil, fmt.Errorf("decoding stored object %s: stored in %s, which is not a version of %s", kv.Key, av, r.versions.kind)
+			return nil, fmt.Errorf("decoding stored object %s: stored in %s, which is not a version of %s", kv.Key, av, r.Versions.kind)
 		}
 		if other.typ != info.typ {
 			obj = other.new()
-			if err := r.decodeValue(value, obj); err != nil {
+			if err := r.DecodeValue(value, obj); err != nil {
 				return nil, fmt.Errorf("decoding stored object %s: %w", kv.Key, err)
 			}
 		}
 		info = other
 	}
 	tm := obj.GetTypeMeta()
-	tm.Kind, tm.APIVersion = r.kind.Kind, info.apiVersion
+	tm.Kind, tm.APIVersion = r.Kind.Kind, info.APIVersion
 	obj.GetObjectMeta().ResourceVersion = strconv.FormatInt(kv.ModRevision, 10)
 	return obj, nil
 }
 
-// storedVersion returns the version name a stored value is in.
-func (r *resource) storedVersion(value []byte) (string, error) {
+// StoredVersion returns the version name a stored value is in.
+func (r *Resource) StoredVersion(value []byte) (string, error) {
 	if codec.Sniff(value) == codec.MediaTypeJSON {
-		info, err := r.storedInfo(value)
+		info, err := r.StoredInfo(value)
 		if err != nil {
 			return "", err
 		}
@@ -115,79 +115,79 @@ func (r *resource) storedVersion(value []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return r.versions.byAPI[obj.GetTypeMeta().APIVersion].name, nil
+	return r.Versions.byAPI[obj.GetTypeMeta().APIVersion].name, nil
 }
 
-// inVersion returns obj, of any version of the kind, in the resource's
+// InVersion returns obj, of any version of the kind, in the resource's
 // version: obj itself when it is, else a converted object, which may
 // share obj's contents and must not be changed when obj is shared.
-func (r *resource) inVersion(obj meta.Object) (meta.Object, error) {
-	if r.versions == nil {
+func (r *Resource) InVersion(obj meta.Object) (meta.Object, error) {
+	if r.Versions == nil {
 		return obj, nil
 	}
-	return r.versions.convert(obj, r.apiVersion)
+	return r.Versions.Convert(obj, r.APIVersion)
 }
 
-// object returns an entry's object in the resource's version, shared
+// Object returns an entry's object in the resource's version, shared
 // with other readers: it must not be modified.
-func (r *resource) object(e *watch.Entry) (meta.Object, error) {
-	if r.keepsConverted() {
-		return r.keptObject(e)
+func (r *Resource) Object(e *watch.Entry) (meta.Object, error) {
+	if r.KeepsConverted() {
+		return r.KeptObject(e)
 	}
-	obj, err := object(e)
-	if err != nil || r.versions == nil {
+	obj, err := Object(e)
+	if err != nil || r.Versions == nil {
 		return obj, err
 	}
-	return r.inVersion(obj)
+	return r.InVersion(obj)
 }
 
-// spliceable reports whether a stored value, as JSON with its
+// Spliceable reports whether a stored value, as JSON with its
 // resourceVersion spliced in, is the object in the resource's version.
-func (r *resource) spliceable(kv *storage.KeyValue) bool { return r.spliceAt(kv) >= 0 }
+func (r *Resource) Spliceable(kv *storage.KeyValue) bool { return r.SpliceAt(kv) >= 0 }
 
-// spliceAt is where the resourceVersion placeholder is in a stored value
+// SpliceAt is where the resourceVersion placeholder is in a stored value
 // that splices as spliceable says, and -1 when the value does not.
-func (r *resource) spliceAt(kv *storage.KeyValue) int {
-	at := rvMarkerIndex(kv.Value)
-	if at < 0 || r.versions == nil {
+func (r *Resource) SpliceAt(kv *storage.KeyValue) int {
+	at := RvMarkerIndex(kv.Value)
+	if at < 0 || r.Versions == nil {
 		return at
 	}
-	if info, err := r.storedInfo(kv.Value); err != nil || info.apiVersion != r.apiVersion {
+	if info, err := r.StoredInfo(kv.Value); err != nil || info.APIVersion != r.APIVersion {
 		return -1
 	}
 	return at
 }
 
-// appendConvertedJSON appends an entry's object as JSON in the resource's
+// AppendConvertedJSON appends an entry's object as JSON in the resource's
 // version, encoded once per version and kept on the entry.
-func (r *resource) appendConvertedJSON(dst []byte, e *watch.Entry) ([]byte, error) {
-	b, err := r.convertedJSON(e)
+func (r *Resource) AppendConvertedJSON(dst []byte, e *watch.Entry) ([]byte, error) {
+	b, err := r.ConvertedJSON(e)
 	if err != nil {
 		return nil, err
 	}
 	return append(dst, b...), nil
 }
 
-// convertedJSON returns an entry's object as JSON in the resource's
+// ConvertedJSON returns an entry's object as JSON in the resource's
 // version, converting and encoding it the first time.
-func (r *resource) convertedJSON(e *watch.Entry) ([]byte, error) {
-	b, err := e.Encoded(r.versionKey(codec.MediaTypeJSON), func() ([]byte, error) {
-		obj, err := r.object(e)
+func (r *Resource) ConvertedJSON(e *watch.Entry) ([]byte, error) {
+	b, err := e.Encoded(r.VersionKey(codec.MediaTypeJSON), func() ([]byte, error) {
+		obj, err := r.Object(e)
 		if err != nil {
 			return nil, err
 		}
 		return json.Marshal(obj)
 	})
 	if err != nil {
-		return nil, internalError(err)
+		return nil, InternalError(err)
 	}
 	return b, nil
 }
 
-// internalError is err as a 500 InternalError, unless it is a Status
+// InternalError is err as a 500 InternalError, unless it is a Status
 // already (a failed conversion), which is answered as it is rather than
 // wrapped in another "Internal error occurred".
-func internalError(err error) error {
+func InternalError(err error) error {
 	var se *status.Error
 	if errors.As(err, &se) {
 		return err
@@ -195,37 +195,37 @@ func internalError(err error) error {
 	return status.InternalError(err)
 }
 
-// versionKey qualifies a key of values kept per entry or per change
+// VersionKey qualifies a key of values kept per entry or per change
 // (encodings, table rows) with the resource's version, when its kind has
 // several.
-func (r *resource) versionKey(key string) string {
-	if r.versions == nil {
+func (r *Resource) VersionKey(key string) string {
+	if r.Versions == nil {
 		return key
 	}
 	if k, ok := r.keys[key]; ok {
 		return k
 	}
-	return key + ";" + r.apiVersion
+	return key + ";" + r.APIVersion
 }
 
 // setVersionKeys computes the keys of the values kept per entry in the
 // resource's version once, so that reads do not build them per object.
-func (r *resource) setVersionKeys() {
-	if r.versions == nil {
+func (r *Resource) setVersionKeys() {
+	if r.Versions == nil {
 		return
 	}
-	r.keys = map[string]string{rowKey: rowKey + ";" + r.apiVersion, convertedKey: convertedKey + ";" + r.apiVersion}
+	r.keys = map[string]string{RowKey: RowKey + ";" + r.APIVersion, convertedKey: convertedKey + ";" + r.APIVersion}
 	for _, mt := range append(r.codecs.MediaTypes(), codec.MediaTypeJSON) {
-		r.keys[mt] = mt + ";" + r.apiVersion
+		r.keys[mt] = mt + ";" + r.APIVersion
 	}
 }
 
-// toStorage returns obj in the storage version, for encoding.
-func (r *resource) toStorage(obj meta.Object) (meta.Object, error) {
-	if r.versions == nil {
+// ToStorage returns obj in the storage version, for encoding.
+func (r *Resource) ToStorage(obj meta.Object) (meta.Object, error) {
+	if r.Versions == nil {
 		return obj, nil
 	}
-	return r.versions.convert(obj, r.stor.apiVersion)
+	return r.Versions.Convert(obj, r.StorageVersion.APIVersion)
 }
 
 // The kind's Go hooks (Default, Validate, PrepareForCreate,
@@ -235,45 +235,48 @@ func (r *resource) toStorage(obj meta.Object) (meta.Object, error) {
 // validation and rules are each version's own. A write in the storage
 // version, and a kind of one version, convert nothing.
 
-// hookObject returns obj in the version the kind's Go hooks see, the
+// HookObject returns obj in the version the kind's Go hooks see, the
 // storage version: obj itself when it is, or when it is nil.
-func (r *resource) hookObject(obj meta.Object) (meta.Object, error) {
-	if obj == nil || r.isStorage() {
+func (r *Resource) HookObject(obj meta.Object) (meta.Object, error) {
+	if obj == nil || r.IsStorage() {
 		return obj, nil
 	}
-	return r.toStorage(obj)
+	return r.ToStorage(obj)
 }
 
-// runHook runs hook, a Go hook of the kind that changes the object it is
+// RunHook runs hook, a Go hook of the kind that changes the object it is
 // given, on obj in the storage version, and returns obj as the hook left
 // it, in the resource's version.
-func (r *resource) runHook(obj meta.Object, hook func(meta.Object)) (meta.Object, error) {
-	if r.isStorage() {
+func (r *Resource) RunHook(obj meta.Object, hook func(meta.Object)) (meta.Object, error) {
+	if r.IsStorage() {
 		hook(obj)
 		return obj, nil
 	}
-	s, err := r.toStorage(obj)
+	s, err := r.ToStorage(obj)
 	if err != nil {
 		return nil, err
 	}
 	hook(s)
-	return r.inVersion(s)
+	return r.InVersion(s)
 }
 
-// validateHook runs hook, the kind's Validate or ValidateStatus, on obj
+// ValidateHook runs hook, the kind's Validate or ValidateStatus, on obj
 // and old (nil on create) in the storage version. Its field paths are
 // the storage version's.
-func (r *resource) validateHook(ctx context.Context, hook func(ctx context.Context, obj, old meta.Object) status.FieldErrors,
+func (r *Resource) ValidateHook(ctx context.Context, hook func(ctx context.Context, obj, old meta.Object) status.FieldErrors,
 	obj, old meta.Object) (status.FieldErrors, error) {
-	if r.isStorage() {
+	if r.IsStorage() {
 		return hook(ctx, obj, old), nil
 	}
-	s, err := r.hookObject(obj)
+	s, err := r.HookObject(obj)
 	if err != nil {
 		return nil, err
 	}
-	if old, err = r.hookObject(old); err != nil {
+	if old, err = r.HookObject(old); err != nil {
 		return nil, err
 	}
 	return hook(ctx, s, old), nil
 }
+
+// rowKey is the key of an entry's rowData among its derived values.
+const RowKey = "apiserver/table-row"

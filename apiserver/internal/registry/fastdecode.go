@@ -1,10 +1,11 @@
-package apiserver
+package registry
 
 import (
 	"encoding/json"
 	"reflect"
 	"slices"
 
+	"github.com/kapi-dev/kapi/apiserver/kinds"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/internal/typedjson"
@@ -12,12 +13,12 @@ import (
 	"github.com/kapi-dev/kapi/patch"
 )
 
-// compileJSON compiles the typed JSON decoder of a kind's Go types: the
+// CompileJSON compiles the typed JSON decoder of a kind's Go types: the
 // kind's and, for a kind served in several versions, every version's
 // whose New returns a zero value, as a decode must start from one. A
 // type that finds its unknown fields itself (fieldvalidation.Shadowed)
 // is left to its serializer.
-func compileJSON(k Kind, vs *versionSet) *typedjson.Decoder {
+func CompileJSON(k kinds.Kind, vs *VersionSet) *typedjson.Decoder {
 	news := []func() meta.Object{k.New}
 	if vs != nil {
 		for _, v := range vs.byAPI {
@@ -38,14 +39,14 @@ func compileJSON(k Kind, vs *versionSet) *typedjson.Decoder {
 	return typedjson.New(types...)
 }
 
-// decodeJSON decodes data with ser into obj, a new object, as ser.Decode
+// DecodeJSON decodes data with ser into obj, a new object, as ser.Decode
 // does, or as ser.DecodeTrusted does when trusted. When ser is the JSON
 // serializer the kind's compiled decoder tries first; what it does not
 // decode (unknown or repeated fields, errors) goes to ser, which words
 // the problems and errors.
-func (r *resource) decodeJSON(ser codec.Serializer, data []byte, obj meta.Object, trusted bool) ([]error, error) {
+func (r *Resource) DecodeJSON(ser codec.Serializer, data []byte, obj meta.Object, trusted bool) ([]error, error) {
 	j, isJSON := ser.(codec.JSON)
-	if isJSON && r.typedJSON != nil && r.decodeTyped(data, obj, trusted) {
+	if isJSON && r.TypedJSON != nil && r.decodeTyped(data, obj, trusted) {
 		return nil, nil
 	}
 	if isJSON && trusted {
@@ -59,41 +60,41 @@ func (r *resource) decodeJSON(ser codec.Serializer, data []byte, obj meta.Object
 // lives as long as the request: its strings share one copy of the body.
 // A stored value's object may be kept (the Cached readers' indexes), so
 // its strings are each its own, not holding the whole value.
-func (r *resource) decodeTyped(data []byte, obj meta.Object, trusted bool) bool {
+func (r *Resource) decodeTyped(data []byte, obj meta.Object, trusted bool) bool {
 	if trusted {
-		return r.typedJSON.Decode(data, obj)
+		return r.TypedJSON.Decode(data, obj)
 	}
-	return r.typedJSON.DecodeShared(data, obj)
+	return r.TypedJSON.DecodeShared(data, obj)
 }
 
-// typedFormWithoutManagedFields is the JSON form of obj without
+// TypedFormWithoutManagedFields is the JSON form of obj without
 // metadata.managedFields, as decoding its JSON encoding gives it,
 // built from obj by the kind's compiled plan (see typedjson.Form)
 // instead of encoding and decoding it. ok is false when the plan does
 // not build it, and for an object not in the storage version, whose
 // form is the converted object's.
-func (r *resource) typedFormWithoutManagedFields(obj meta.Object) (map[string]any, bool) {
-	tree, _, ok := r.typedFormNulls(obj)
+func (r *Resource) TypedFormWithoutManagedFields(obj meta.Object) (map[string]any, bool) {
+	tree, _, ok := r.TypedFormNulls(obj)
 	return tree, ok
 }
 
-// typedFormNulls is typedFormWithoutManagedFields, and also reports
+// TypedFormNulls is typedFormWithoutManagedFields, and also reports
 // whether the form holds a null anywhere (see typedjson.FormNulls).
-func (r *resource) typedFormNulls(obj meta.Object) (tree map[string]any, nulls, ok bool) {
-	if obj == nil || r.typedJSON == nil || r.stor != r || r.versions != nil && obj.GetTypeMeta().APIVersion != r.apiVersion {
+func (r *Resource) TypedFormNulls(obj meta.Object) (tree map[string]any, nulls, ok bool) {
+	if obj == nil || r.TypedJSON == nil || r.StorageVersion != r || r.Versions != nil && obj.GetTypeMeta().APIVersion != r.APIVersion {
 		return nil, false, false
 	}
 	m := obj.GetObjectMeta()
 	entries := m.ManagedFields
 	m.ManagedFields = nil
-	tree, nulls, ok = r.typedJSON.FormNulls(obj, patch.DecodeValue)
+	tree, nulls, ok = r.TypedJSON.FormNulls(obj, patch.DecodeValue)
 	m.ManagedFields = entries
 	return tree, nulls, ok
 }
 
-// marshalJSON is json.Marshal(obj), written by the kind's compiled plan
+// EncodeJSON is json.Marshal(obj), written by the kind's compiled plan
 // (see typedjson.AppendJSON) when it has one for obj's type.
-func (r *resource) marshalJSON(obj meta.Object) ([]byte, error) {
+func (r *Resource) EncodeJSON(obj meta.Object) ([]byte, error) {
 	b, _, _, err := r.marshalJSONMember(obj, "")
 	return b, err
 }
@@ -101,9 +102,9 @@ func (r *resource) marshalJSON(obj meta.Object) ([]byte, error) {
 // marshalJSONMember is marshalJSON, and also tells where the value of
 // obj's member named member is in the encoding, b[start:end], when the
 // kind's plan wrote it; start and end are -1 otherwise.
-func (r *resource) marshalJSONMember(obj meta.Object, member string) (b []byte, start, end int, err error) {
-	if r.typedJSON != nil {
-		b, start, end, ok := r.typedJSON.AppendJSONMember(make([]byte, 0, r.encodedSize.Load()+64), obj, member)
+func (r *Resource) marshalJSONMember(obj meta.Object, member string) (b []byte, start, end int, err error) {
+	if r.TypedJSON != nil {
+		b, start, end, ok := r.TypedJSON.AppendJSONMember(make([]byte, 0, r.encodedSize.Load()+64), obj, member)
 		if ok {
 			r.encodedSize.Store(int64(len(b)))
 			return b, start, end, nil

@@ -1,4 +1,4 @@
-package apiserver
+package registry
 
 import (
 	"slices"
@@ -13,16 +13,16 @@ import (
 // them. Label keys and values cannot hold "=", so the terms are
 // unambiguous.
 
-// labelTerms returns the index terms of a stored object, sorted: read from
+// LabelTerms returns the index terms of a stored object, sorted: read from
 // the stored JSON without decoding it, or from the decoded object for
 // other encodings. A value that cannot be read has no terms; it is then
 // never read through the index, and neither would it decode for a list.
-func (r *resource) labelTerms(kv *storage.KeyValue) []string {
+func (r *Resource) LabelTerms(kv *storage.KeyValue) []string {
 	var terms []string
-	add := func(k, v string) { terms = append(terms, labelTerm(k, v)) }
+	add := func(k, v string) { terms = append(terms, LabelTerm(k, v)) }
 	if !jsonLabels(kv.Value, add) {
 		terms = terms[:0]
-		obj, err := r.decode(kv)
+		obj, err := r.Decode(kv)
 		if err != nil {
 			return nil
 		}
@@ -52,21 +52,4 @@ func jsonLabels(v []byte, add func(k, v string)) bool {
 	return jsonscan.EachString(md[ls:le], add)
 }
 
-func labelTerm(k, v string) string { return k + "=" + v }
-
-// indexSets are the index terms the label selector requires: one set per
-// requirement of allowed values, any term of which an object must have.
-func (sel selectors) indexSets() [][]string {
-	req := sel.label.Required()
-	if len(req) == 0 {
-		return nil
-	}
-	sets := make([][]string, len(req))
-	for i, lv := range req {
-		sets[i] = make([]string, len(lv.Values))
-		for j, v := range lv.Values {
-			sets[i][j] = labelTerm(lv.Key, v)
-		}
-	}
-	return sets
-}
+func LabelTerm(k, v string) string { return k + "=" + v }

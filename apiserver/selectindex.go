@@ -1,62 +1,32 @@
 package apiserver
 
 import (
-	"slices"
 	"strings"
 
-	"github.com/kapi-dev/kapi/storage"
+	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 )
 
-// Besides labels, the watch cache indexes every object under a term per
-// selectable field of its kind ([Kind.SelectableFields]),
-// "=field=value", so that a list whose field selector requires a value
-// (field=value, field==value) reads only the objects that have it. A
-// label's term never starts with "=" (label keys are not empty); should a
-// term collide anyway, the index only offers an object more, which the
-// selectors' filter drops. metadata.name and metadata.namespace are not
-// indexed: they are in the key, and a selector requiring them narrows the
-// key range a list reads instead (see listRange).
-
-// indexTerms returns the index terms of a stored object: its labels'
-// and its selectable fields'.
-func (r *resource) indexTerms(kv *storage.KeyValue) []string {
-	if len(r.kind.SelectableFields) == 0 {
-		return r.labelTerms(kv)
-	}
-	if terms, ok := r.hints.take(kv); ok {
-		return terms
-	}
-	terms := r.labelTerms(kv)
-	obj, err := r.decode(kv)
-	if err != nil {
-		return terms
-	}
-	for field, get := range r.kind.SelectableFields {
-		terms = append(terms, fieldTerm(field, get(obj)))
-	}
-	slices.Sort(terms)
-	return terms
-}
-
-func fieldTerm(field, value string) string { return "=" + field + "=" + value }
+// A list whose selectors require values reads only the objects the
+// watch cache indexes under them (see the index terms of the stored
+// objects), and only the key range they allow.
 
 // fieldIndexSets are the index terms the field selector requires: one
 // set per field it requires a value of, kind-specific fields only. The
 // index holds the storage version's fields: a request to a version with
 // selectable fields of its own ([KindVersion]) reads through the filter
 // alone.
-func (sel selectors) fieldIndexSets(r *resource) [][]string {
-	if r.ownFields && !r.isStorage() {
+func (sel selectors) fieldIndexSets(r *registry.Resource) [][]string {
+	if r.OwnFields && !r.IsStorage() {
 		return nil
 	}
-	r = r.stor
+	r = r.StorageVersion
 	var sets [][]string
 	for _, f := range sel.field.Fields() {
-		if _, ok := r.kind.SelectableFields[f]; !ok {
+		if _, ok := r.Kind.SelectableFields[f]; !ok {
 			continue
 		}
 		if v, ok := sel.field.RequiresExactMatch(f); ok {
-			sets = append(sets, []string{fieldTerm(f, v)})
+			sets = append(sets, []string{registry.FieldTerm(f, v)})
 		}
 	}
 	return sets
@@ -68,24 +38,24 @@ func (sel selectors) fieldIndexSets(r *resource) [][]string {
 // selector's metadata.namespace and metadata.name require. The range only
 // leaves out objects the selectors would drop, and depends only on the
 // request, so the continue tokens of its pages stay relative to it.
-func (r *resource) listRange(namespace string, sel selectors) string {
-	if !r.kind.Namespaced {
+func listRange(r *registry.Resource, namespace string, sel selectors) string {
+	if !r.Kind.Namespaced {
 		if name, ok := selectedKeyPart(sel, "metadata.name"); ok {
-			return r.key("", name)
+			return r.Key("", name)
 		}
-		return r.listPrefix("")
+		return r.ListPrefix("")
 	}
 	if namespace == "" {
 		ns, ok := selectedKeyPart(sel, "metadata.namespace")
 		if !ok {
-			return r.listPrefix("")
+			return r.ListPrefix("")
 		}
 		namespace = ns
 	}
 	if name, ok := selectedKeyPart(sel, "metadata.name"); ok {
-		return r.key(namespace, name)
+		return r.Key(namespace, name)
 	}
-	return r.listPrefix(namespace)
+	return r.ListPrefix(namespace)
 }
 
 // selectedKeyPart returns the value the field selector requires of a key
@@ -103,15 +73,32 @@ func selectedKeyPart(sel selectors, field string) (string, bool) {
 // metadata.name=n and metadata.namespace=ns pass also passes, so that a
 // list drops most others without decoding them; nil when the selector
 // requires neither.
-func (sel selectors) keyCheck(r *resource) func(key string) bool {
+func (sel selectors) keyCheck(r *registry.Resource) func(key string) bool {
 	name, byName := sel.field.RequiresExactMatch("metadata.name")
 	ns, byNS := sel.field.RequiresExactMatch("metadata.namespace")
-	byNS = byNS && r.kind.Namespaced
+	byNS = byNS && r.Kind.Namespaced
 	if !byName && !byNS {
 		return nil
 	}
-	suffix, nsPrefix := "/"+name, r.prefix+ns+"/"
+	suffix, nsPrefix := "/"+name, r.Prefix+ns+"/"
 	return func(key string) bool {
 		return (!byName || strings.HasSuffix(key, suffix)) && (!byNS || strings.HasPrefix(key, nsPrefix))
 	}
+}
+
+// indexSets are the index terms the label selector requires: one set per
+// requirement of allowed values, any term of which an object must have.
+func (sel selectors) indexSets() [][]string {
+	req := sel.label.Required()
+	if len(req) == 0 {
+		return nil
+	}
+	sets := make([][]string, len(req))
+	for i, lv := range req {
+		sets[i] = make([]string, len(lv.Values))
+		for j, v := range lv.Values {
+			sets[i][j] = registry.LabelTerm(lv.Key, v)
+		}
+	}
+	return sets
 }

@@ -1,4 +1,4 @@
-package apiserver
+package registry
 
 import (
 	"bytes"
@@ -23,14 +23,14 @@ import (
 
 // normalizes reports whether stored values of the resource's kind are
 // read through its schema: unstructured kinds with a schema.
-func (r *resource) normalizes() bool {
-	if _, ok := r.kind.New().(*meta.Unstructured); !ok {
+func (r *Resource) normalizes() bool {
+	if _, ok := r.Kind.New().(*meta.Unstructured); !ok {
 		return false
 	}
-	if r.versions == nil {
-		return r.kind.Schema != nil
+	if r.Versions == nil {
+		return r.Kind.Schema != nil
 	}
-	for _, v := range r.versions.byAPI {
+	for _, v := range r.Versions.byAPI {
 		if v.schema != nil {
 			return true
 		}
@@ -38,18 +38,18 @@ func (r *resource) normalizes() bool {
 	return false
 }
 
-// normalize returns the stored value kv as the kind's current schema
+// Normalize returns the stored value kv as the kind's current schema
 // reads it: kv itself when pruning and defaulting change nothing (or
 // the value cannot be decoded, which reading it then reports), else a
 // copy whose value is the pruned and defaulted object in the encoding
 // and version it was stored in.
-func (r *resource) normalize(kv *storage.KeyValue) *storage.KeyValue {
+func (r *Resource) Normalize(kv *storage.KeyValue) *storage.KeyValue {
 	if kv == nil || len(kv.Value) == 0 {
 		return kv
 	}
 	u := &meta.Unstructured{}
-	whole := storedBytes(kv)
-	if err := r.decodeValue(whole, u); err != nil {
+	whole := StoredBytes(kv)
+	if err := r.DecodeValue(whole, u); err != nil {
 		return kv
 	}
 	sch := r.storedSchema(u.APIVersion)
@@ -73,19 +73,19 @@ func (r *resource) normalize(kv *storage.KeyValue) *storage.KeyValue {
 }
 
 // storedSchema is the schema of the version a value was stored in.
-func (r *resource) storedSchema(apiVersion string) *schema.Schema {
-	if r.versions == nil {
-		return r.kind.Schema
+func (r *Resource) storedSchema(apiVersion string) *schema.Schema {
+	if r.Versions == nil {
+		return r.Kind.Schema
 	}
-	if v := r.versions.byAPI[apiVersion]; v != nil {
+	if v := r.Versions.byAPI[apiVersion]; v != nil {
 		return v.schema
 	}
-	return r.versions.storage.schema
+	return r.Versions.storage.schema
 }
 
 // encodeStored encodes obj as the stored value like was: in its encoding
 // and version, without a resourceVersion (JSON: the placeholder).
-func (r *resource) encodeStored(obj *meta.Unstructured, like []byte) ([]byte, error) {
+func (r *Resource) encodeStored(obj *meta.Unstructured, like []byte) ([]byte, error) {
 	mt := codec.Sniff(like)
 	if mt == codec.MediaTypeJSON {
 		obj.ResourceVersion = rvPlaceholder

@@ -1,4 +1,4 @@
-package apiserver
+package registry
 
 import (
 	"errors"
@@ -9,10 +9,10 @@ import (
 	"github.com/kapi-dev/kapi/storage"
 )
 
-// storageError maps a storage failure onto a Status: 503 with
+// StorageError maps a storage failure onto a Status: 503 with
 // Retry-After when the store could not be reached and nothing was
 // written, 504 Timeout when a write's outcome is unknown.
-func storageError(err error) error {
+func StorageError(err error) error {
 	var se *status.Error
 	switch {
 	case errors.As(err, &se):

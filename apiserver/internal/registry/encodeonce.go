@@ -1,4 +1,4 @@
-package apiserver
+package registry
 
 import (
 	"bytes"
@@ -21,10 +21,10 @@ import (
 // becomes the stored value once the entries are put in: the object is
 // encoded once, and only its entries again.
 
-// setSpliceManagedFields decides whether r splices managedFields in, on
+// SetSpliceManagedFields decides whether r splices managedFields in, on
 // a new object of the kind with its type meta set, as writes have it.
-func (r *resource) setSpliceManagedFields() {
-	r.spliceManagedFields = r.canSpliceManagedFields(r.newObject())
+func (r *Resource) SetSpliceManagedFields() {
+	r.SpliceManagedFields = r.canSpliceManagedFields(r.NewObject())
 }
 
 // canSpliceManagedFields reports whether the stored values of r are the
@@ -32,63 +32,63 @@ func (r *resource) setSpliceManagedFields() {
 // stored as JSON) and whether putting managedFields into an encoding
 // made without them gives what encoding the object whole does, checked
 // on sample, a new object of the kind.
-func (r *resource) canSpliceManagedFields(sample meta.Object) bool {
-	if r.unstructured || r.storageCodec != nil || !r.isStorage() || r.kind.StoredAs != nil {
+func (r *Resource) canSpliceManagedFields(sample meta.Object) bool {
+	if r.unstructured || r.StorageCodec != nil || !r.IsStorage() || r.Kind.StoredAs != nil {
 		return false
 	}
 	m := sample.GetObjectMeta()
 	m.Name, m.Finalizers = "splice-check", []string{"a/b"}
 	now := meta.NewTime(time.Unix(1, 0).UTC())
 	m.ManagedFields = []meta.ManagedFieldsEntry{{Manager: "m", Operation: meta.ManagedFieldsOperationUpdate,
-		APIVersion: r.apiVersion, Time: &now, FieldsType: "FieldsV1", FieldsV1: &meta.FieldsV1{Raw: []byte(`{"f:metadata":{}}`)}}}
-	whole, err := r.encode(sample)
+		APIVersion: r.APIVersion, Time: &now, FieldsType: "FieldsV1", FieldsV1: &meta.FieldsV1{Raw: []byte(`{"f:metadata":{}}`)}}}
+	whole, err := r.Encode(sample)
 	if err != nil {
 		return false
 	}
-	pre, err := r.encodeWithoutManagedFields(sample)
+	pre, err := r.EncodeWithoutManagedFields(sample)
 	if err != nil {
 		return false
 	}
-	spliced, err := spliceManagedFields(pre, m.ManagedFields, spliceHints{})
+	spliced, err := SpliceManagedFields(pre, m.ManagedFields, SpliceHints{})
 	return err == nil && bytes.Equal(spliced, whole)
 }
 
-// encodeWithoutManagedFields is r.encode(obj) without obj's
+// EncodeWithoutManagedFields is r.encode(obj) without obj's
 // managedFields, which spliceManagedFields puts in.
-func (r *resource) encodeWithoutManagedFields(obj meta.Object) ([]byte, error) {
-	b, _, err := r.encodeForSplice(obj)
+func (r *Resource) EncodeWithoutManagedFields(obj meta.Object) ([]byte, error) {
+	b, _, err := r.EncodeForSplice(obj)
 	return b, err
 }
 
-// encodeForSplice is encodeWithoutManagedFields, and also tells where
+// EncodeForSplice is encodeWithoutManagedFields, and also tells where
 // the metadata is in the encoding when the kind's plan wrote it, for
 // spliceManagedFields.
-func (r *resource) encodeForSplice(obj meta.Object) ([]byte, spliceHints, error) {
-	obj, err := r.toStorage(obj)
+func (r *Resource) EncodeForSplice(obj meta.Object) ([]byte, SpliceHints, error) {
+	obj, err := r.ToStorage(obj)
 	if err != nil {
-		return nil, spliceHints{}, err
+		return nil, SpliceHints{}, err
 	}
 	m := obj.GetObjectMeta()
 	entries, rv := m.ManagedFields, m.ResourceVersion
 	m.ManagedFields, m.ResourceVersion = nil, rvPlaceholder
 	b, start, end, err := r.marshalJSONMember(obj, "metadata")
 	m.ManagedFields, m.ResourceVersion = entries, rv
-	return b, spliceHints{metaStart: start, metaEnd: end}, err
+	return b, SpliceHints{MetaStart: start, MetaEnd: end}, err
 }
 
-// formWithoutManagedFields is the JSON form of obj without managedFields
+// FormWithoutManagedFields is the JSON form of obj without managedFields
 // (what jsonWithoutManagedFields gives) and, when r splices them, obj's
 // stored value without them, from the same encoding.
-func (r *resource) formWithoutManagedFields(obj meta.Object) (map[string]any, []byte, error) {
-	if !r.spliceManagedFields {
-		tree, err := r.jsonWithoutManagedFields(obj)
+func (r *Resource) FormWithoutManagedFields(obj meta.Object) (map[string]any, []byte, error) {
+	if !r.SpliceManagedFields {
+		tree, err := r.JSONWithoutManagedFields(obj)
 		return tree, nil, err
 	}
-	pre, err := r.encodeWithoutManagedFields(obj)
+	pre, err := r.EncodeWithoutManagedFields(obj)
 	if err != nil {
 		return nil, nil, err
 	}
-	if tree, ok := r.typedFormWithoutManagedFields(obj); ok {
+	if tree, ok := r.TypedFormWithoutManagedFields(obj); ok {
 		return tree, pre, nil
 	}
 	tree, err := patch.DecodeObject(pre)
@@ -108,23 +108,23 @@ func (r *resource) formWithoutManagedFields(obj meta.Object) (map[string]any, []
 
 var errNoMetadataToSplice = errors.New("no metadata object to put managedFields in")
 
-// spliceHints are what the write knows of an encoding it splices
+// SpliceHints are what the write knows of an encoding it splices
 // managedFields into; the zero value knows nothing.
-type spliceHints struct {
-	// compact is the fieldsV1 of one of the entries, known to be
+type SpliceHints struct {
+	// Compact is the fieldsV1 of one of the entries, known to be
 	// compact: that entry's is written without being checked (see
 	// appendManagedFieldsJSON).
-	compact []byte
-	// metaStart and metaEnd are where the metadata object is in the
+	Compact []byte
+	// MetaStart and metaEnd are where the metadata object is in the
 	// encoding, when metaEnd > metaStart; otherwise it is looked for.
-	metaStart, metaEnd int
+	MetaStart, MetaEnd int
 }
 
-// spliceManagedFields returns pre, an object's stored value encoded
+// SpliceManagedFields returns pre, an object's stored value encoded
 // without managedFields, with entries as the last member of its
 // metadata, where encoding/json writes them. hints are what the write
 // knows of pre and entries, or zero.
-func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry, hints spliceHints) ([]byte, error) {
+func SpliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry, hints SpliceHints) ([]byte, error) {
 	if len(entries) == 0 {
 		return pre, nil // omitempty
 	}
@@ -139,7 +139,7 @@ func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry, hints sp
 		out = append(out, ',')
 	}
 	out = append(out, `"managedFields":`...)
-	out, err = appendManagedFieldsJSON(out, entries, hints.compact)
+	out, err = AppendManagedFieldsJSON(out, entries, hints.Compact)
 	if err != nil {
 		return nil, err
 	}
@@ -148,8 +148,8 @@ func spliceManagedFields(pre []byte, entries []meta.ManagedFieldsEntry, hints sp
 
 // metadataSpan is where the metadata object is in pre, from hints when
 // they know.
-func metadataSpan(pre []byte, hints spliceHints) (start, end int, err error) {
-	start, end, ok := hints.metaStart, hints.metaEnd, hints.metaStart >= 0 && hints.metaEnd <= len(pre) && hints.metaEnd-hints.metaStart >= 2
+func metadataSpan(pre []byte, hints SpliceHints) (start, end int, err error) {
+	start, end, ok := hints.MetaStart, hints.MetaEnd, hints.MetaStart >= 0 && hints.MetaEnd <= len(pre) && hints.MetaEnd-hints.MetaStart >= 2
 	if !ok {
 		start, end, ok = jsonscan.ObjectField(pre, "metadata")
 	}
@@ -159,15 +159,15 @@ func metadataSpan(pre []byte, hints spliceHints) (start, end int, err error) {
 	return start, end, nil
 }
 
-// storedValue is the value to store for obj: pre, its encoding without
+// StoredValue is the value to store for obj: pre, its encoding without
 // managedFields kept by the write, with them put in, or else obj
 // encoded whole. hints are what the write knows of pre and obj's
 // entries, or zero (see spliceManagedFields).
-func (r *resource) storedValue(obj meta.Object, pre []byte, hints spliceHints) ([]byte, error) {
+func (r *Resource) StoredValue(obj meta.Object, pre []byte, hints SpliceHints) ([]byte, error) {
 	if pre == nil {
-		return r.encode(obj)
+		return r.Encode(obj)
 	}
-	return spliceManagedFields(pre, obj.GetObjectMeta().ManagedFields, hints)
+	return SpliceManagedFields(pre, obj.GetObjectMeta().ManagedFields, hints)
 }
 
 // storedForm is what a write stores: the value, and the part kept apart
@@ -181,22 +181,22 @@ type storedForm struct {
 // managedFields kept apart when r shares them. Spliced values are made
 // apart from the start: the entries are encoded on their own, and the
 // value is pre with them or their placeholder put in.
-func (r *resource) storedParts(obj meta.Object, pre []byte, hints spliceHints) (storedForm, error) {
+func (r *Resource) storedParts(obj meta.Object, pre []byte, hints SpliceHints) (storedForm, error) {
 	entries := obj.GetObjectMeta().ManagedFields
-	if pre != nil && r.sharesManagedFields && len(entries) > 0 {
+	if pre != nil && r.SharesManagedFields && len(entries) > 0 {
 		return r.spliceShared(pre, entries, hints)
 	}
-	value, err := r.storedValue(obj, pre, hints)
+	value, err := r.StoredValue(obj, pre, hints)
 	if err != nil {
 		return storedForm{}, err
 	}
-	v, shared, _ := r.shareManagedFields(value)
+	v, shared, _ := r.ShareManagedFields(value)
 	return storedForm{value: v, shared: shared}, nil
 }
 
 // spliceShared is spliceManagedFields with the entries kept apart when
 // r.managed shares them (see shareManagedFields).
-func (r *resource) spliceShared(pre []byte, entries []meta.ManagedFieldsEntry, hints spliceHints) (storedForm, error) {
+func (r *Resource) spliceShared(pre []byte, entries []meta.ManagedFieldsEntry, hints SpliceHints) (storedForm, error) {
 	start, end, err := metadataSpan(pre, hints)
 	if err != nil {
 		return storedForm{}, err
@@ -207,7 +207,7 @@ func (r *resource) spliceShared(pre []byte, entries []meta.ManagedFieldsEntry, h
 	}
 	defer r.managedBuffers.Put(buf)
 	mf := append((*buf)[:0], `"managedFields":`...)
-	mf, err = appendManagedFieldsJSON(mf, entries, hints.compact)
+	mf, err = AppendManagedFieldsJSON(mf, entries, hints.Compact)
 	*buf = mf
 	if err != nil {
 		return storedForm{}, err
@@ -223,9 +223,9 @@ func (r *resource) spliceShared(pre []byte, entries []meta.ManagedFieldsEntry, h
 		value = append(value, member...)
 		return append(value, pre[end-1:]...), k
 	}
-	if shared, ok := r.managed.intern(mf); ok {
-		value, k := put(mfMarker)
-		if at := rvMarkerIndex(value); at >= start && mfMarkerIndex(value, at+len(rvMarker)) == k {
+	if shared, ok := r.Managed.intern(mf); ok {
+		value, k := put(MfMarker)
+		if at := RvMarkerIndex(value); at >= start && MfMarkerIndex(value, at+len(RvMarker)) == k {
 			return storedForm{value: value, shared: shared}, nil
 		}
 	}
@@ -238,8 +238,8 @@ func sameParts(f storedForm, kv *storage.KeyValue) bool {
 	if f.shared == kv.Shared {
 		return bytes.Equal(f.value, kv.Value) // handles are equal when their strings are
 	}
-	if hasShared(kv) && f.shared != (unique.Handle[string]{}) {
+	if HasShared(kv) && f.shared != (unique.Handle[string]{}) {
 		return false
 	}
-	return sameStored(storedBytes(&storage.KeyValue{Value: f.value, Shared: f.shared}), kv)
+	return SameStored(StoredBytes(&storage.KeyValue{Value: f.value, Shared: f.shared}), kv)
 }

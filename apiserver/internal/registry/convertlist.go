@@ -1,4 +1,4 @@
-package apiserver
+package registry
 
 import (
 	"sync"
@@ -27,23 +27,23 @@ const convertedKey = "apiserver/converted"
 // conversions, which one at a time would take a round trip each.
 const pageConversions = 4
 
-// keepsConverted reports whether the resource keeps the objects it
+// KeepsConverted reports whether the resource keeps the objects it
 // converts on their entries (see keptObject).
-func (r *resource) keepsConverted() bool {
-	return r.versions != nil && r.versions.convertFn != nil
+func (r *Resource) KeepsConverted() bool {
+	return r.Versions != nil && r.Versions.convertFn != nil
 }
 
-// convertPage converts the objects of a list page not yet converted to
+// ConvertPage converts the objects of a list page not yet converted to
 // the resource's version, each in its own call, a few at once, and keeps
 // them on their entries for the encoding that follows.
-func (r *resource) convertPage(entries []*watch.Entry) error {
-	if !r.keepsConverted() {
+func (r *Resource) ConvertPage(entries []*watch.Entry) error {
+	if !r.KeepsConverted() {
 		return nil
 	}
-	key := r.versionKey(convertedKey)
+	key := r.VersionKey(convertedKey)
 	var todo []*watch.Entry
 	for _, e := range entries {
-		if r.spliceable(e.KV) {
+		if r.Spliceable(e.KV) {
 			continue // stored in this version, as JSON
 		}
 		if _, ok := e.Kept(key); !ok {
@@ -58,7 +58,7 @@ func (r *resource) convertPage(entries []*watch.Entry) error {
 
 // convertEach converts entries' objects with up to pageConversions calls
 // at a time; the first error stops it (the list fails with it).
-func (r *resource) convertEach(entries []*watch.Entry) error {
+func (r *Resource) convertEach(entries []*watch.Entry) error {
 	var (
 		mu    sync.Mutex
 		first error
@@ -80,7 +80,7 @@ func (r *resource) convertEach(entries []*watch.Entry) error {
 		go func() {
 			defer wg.Done()
 			for e := take(); e != nil; e = take() {
-				if _, err := r.keptObject(e); err != nil {
+				if _, err := r.KeptObject(e); err != nil {
 					mu.Lock()
 					if first == nil {
 						first = err
@@ -94,15 +94,15 @@ func (r *resource) convertEach(entries []*watch.Entry) error {
 	return first
 }
 
-// keptObject returns an entry's object in the resource's version,
+// KeptObject returns an entry's object in the resource's version,
 // converting it (alone) and keeping it the first time.
-func (r *resource) keptObject(e *watch.Entry) (meta.Object, error) {
-	v, err := e.Derived(r.versionKey(convertedKey), func() (any, error) {
-		obj, err := object(e)
+func (r *Resource) KeptObject(e *watch.Entry) (meta.Object, error) {
+	v, err := e.Derived(r.VersionKey(convertedKey), func() (any, error) {
+		obj, err := Object(e)
 		if err != nil {
 			return nil, err
 		}
-		return r.inVersion(obj)
+		return r.InVersion(obj)
 	})
 	if err != nil {
 		return nil, err
