@@ -22,7 +22,7 @@ import (
 func (h *handler) apply(req *request, pb patchBody, rendering readOutput) {
 	opts, body := pb.opts, pb.body
 	var strict []error
-	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry, createMissing: req.subresource == "",
+	w := h.newWrite(req, write{manager: opts.manager, dryRun: opts.dry, createMissing: req.subresource == "",
 		build: func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
 			obj, resultStrict, err := h.applyConfig(req, opts, body, cur, old)
 			if err != nil {
@@ -43,7 +43,7 @@ func (h *handler) apply(req *request, pb patchBody, rendering readOutput) {
 					fmt.Errorf("uid mismatch: the provided object specified uid %s, and no existing object was found", uid))
 			}
 			return obj, nil
-		}}
+		}})
 	out, err := w.run(req.r.Context())
 	warnStrict(req.w, opts.validation, strict)
 	if err != nil {

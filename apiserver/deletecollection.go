@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -45,12 +46,12 @@ func (h *handler) deleteCollection(req *request) {
 	}
 	head := &meta.List{TypeMeta: meta.TypeMeta{Kind: h.r.ListKind, APIVersion: h.r.APIVersion},
 		ListMeta: meta.ListMeta{ResourceVersion: p.meta.ResourceVersion}, Items: []meta.Object{}}
-	w := &write{h: h, req: req, dryRun: dry, deleteOptions: &opts}
+	w := h.newWrite(req, write{dryRun: dry, deleteOptions: &opts})
 	if ser.MediaType() == codec.MediaTypeJSON && storedSize(p.entries) > responsewriters.StreamThreshold {
 		h.streamDeleted(req, w, head, p.entries)
 		return
 	}
-	err = h.deleteEach(w, p.entries, func(out meta.Object) error {
+	err = h.deleteEach(ctx, w, p.entries, func(out meta.Object) error {
 		head.Items = append(head.Items, out)
 		return nil
 	})
@@ -73,8 +74,7 @@ func storedSize(entries []*watch.Entry) int {
 // deleteEach deletes the objects of entries, decoding one at a time, and
 // hands each deleted (or marked) object to emit. Objects already gone are
 // skipped.
-func (h *handler) deleteEach(w *write, entries []*watch.Entry, emit func(meta.Object) error) error {
-	ctx := w.req.r.Context()
+func (h *handler) deleteEach(ctx context.Context, w *write, entries []*watch.Entry, emit func(meta.Object) error) error {
 	for _, e := range entries {
 		obj, err := h.r.Decode(e.KV)
 		if err != nil {
@@ -114,7 +114,7 @@ func (h *handler) streamDeleted(req *request, w *write, head *meta.List, entries
 	var out io.Writer
 	var done func()
 	var item bytes.Buffer
-	err = h.deleteEach(w, entries, func(obj meta.Object) error {
+	err = h.deleteEach(req.r.Context(), w, entries, func(obj meta.Object) error {
 		item.Reset()
 		if out == nil {
 			item.Write(prefix)

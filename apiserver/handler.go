@@ -53,3 +53,12 @@ func (h *handler) serve(req *request) {
 		h.deleteCollection(req)
 	}
 }
+
+// newWrite returns w, a write's own settings, made a write of req.
+func (h *handler) newWrite(req *request, w write) *write {
+	q := req.r.URL.Query()
+	w.r, w.chain, w.log = h.r, &h.admission, h.log
+	w.namespace, w.name, w.subresource = req.namespace, req.name, req.subresource
+	w.query = writeQuery{dryRun: q["dryRun"], fieldManager: q.Get("fieldManager"), fieldValidation: q.Get("fieldValidation")}
+	return &w
+}

@@ -3,19 +3,15 @@ package apiserver
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"net/http"
+	"log/slog"
 	"reflect"
-	"unicode"
 
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/schemaplan"
 	"github.com/kapi-dev/kapi/apiserver/internal/splice"
 	"github.com/kapi-dev/kapi/codec"
-	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
-	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
 )
 
@@ -55,12 +51,11 @@ type jsonForms struct {
 // field manager does with UpdateNoErrors: a failure is logged and the
 // stored entries are kept. The write runs in the version of the request,
 // so obj's fields are those of the request's version.
-func (h *handler) updateTracker(w *write) trackFunc {
-	r, req, manager := h.r, w.req, w.manager
+func (w *write) updateTracker() trackFunc {
 	return func(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
 		live := w.liveForm
 		w.liveForm = nil
-		return trackUpdate(r, h, cur, obj, old, live, manager, req.subresource)
+		return trackUpdate(w.r, w.log, cur, obj, old, live, w.manager, w.subresource)
 	}
 }
 
@@ -68,7 +63,7 @@ func (h *handler) updateTracker(w *write) trackFunc {
 // the stored value cur and object old. It returns the JSON forms of obj
 // and, on update, of old, which it reads from cur's JSON unless liveObj,
 // that form without managedFields, is not nil.
-func trackUpdate(r *registry.Resource, h *handler, cur *storage.KeyValue, obj, old meta.Object, liveObj map[string]any, manager, subresource string) jsonForms {
+func trackUpdate(r *registry.Resource, log *slog.Logger, cur *storage.KeyValue, obj, old meta.Object, liveObj map[string]any, manager, subresource string) jsonForms {
 	if cur == nil && !r.Kind.CreateFromEmpty {
 		if forms, ok := trackCreate(r, obj, manager, subresource); ok {
 			return forms
@@ -80,7 +75,7 @@ func trackUpdate(r *registry.Resource, h *handler, cur *storage.KeyValue, obj, o
 	if cur == nil && r.Kind.CreateFromEmpty {
 		// Recorded as a change from the kind's empty object.
 		if live, liveObj, err = emptyForm(r); err != nil {
-			h.log.Error("failed to update managedFields", "resource", r.GroupResource, "err", err)
+			log.Error("failed to update managedFields", "resource", r.GroupResource, "err", err)
 			return jsonForms{}
 		}
 	}
@@ -93,7 +88,7 @@ func trackUpdate(r *registry.Resource, h *handler, cur *storage.KeyValue, obj, o
 			liveObj, err = patch.DecodeObjectWithoutManagedFields(live)
 		}
 		if err != nil {
-			h.log.Error("failed to update managedFields", "resource", r.GroupResource, "err", err)
+			log.Error("failed to update managedFields", "resource", r.GroupResource, "err", err)
 			return jsonForms{}
 		}
 		liveManaged = old.GetObjectMeta().ManagedFields
@@ -102,7 +97,7 @@ func trackUpdate(r *registry.Resource, h *handler, cur *storage.KeyValue, obj, o
 	sent := m.ManagedFields
 	tree, encoded, err := r.FormWithoutManagedFields(obj)
 	if err != nil {
-		h.log.Error("failed to update managedFields", "resource", r.GroupResource, "err", err)
+		log.Error("failed to update managedFields", "resource", r.GroupResource, "err", err)
 		m.ManagedFields = liveManaged
 		return jsonForms{}
 	}
@@ -111,7 +106,7 @@ func trackUpdate(r *registry.Resource, h *handler, cur *storage.KeyValue, obj, o
 		LiveObject: liveObj,
 	})
 	if err != nil {
-		h.log.Error("failed to update managedFields", "resource", r.GroupResource, "namespace", m.Namespace, "name", m.Name, "err", err)
+		log.Error("failed to update managedFields", "resource", r.GroupResource, "namespace", m.Namespace, "name", m.Name, "err", err)
 	}
 	m.ManagedFields = entries
 	if cur == nil {
@@ -196,13 +191,13 @@ func ruleForms(r *registry.Resource, cur *storage.KeyValue, obj, old meta.Object
 	return forms
 }
 
-// scaleTracker records writes through /scale under manager the way
+// scaleTracker records writes through /scale under the write's manager the way
 // kube-apiserver's scale handler does: ownership of the replicas field
 // moves between the object's entries as the write changes the Scale, in
 // an entry with subresource "scale". Failures are logged and the stored
 // entries kept, as for other writes.
-func (h *handler) scaleTracker(manager string) trackFunc {
-	r := h.r
+func (w *write) scaleTracker() trackFunc {
+	r, manager, log := w.r, w.manager, w.log
 	return func(_ *storage.KeyValue, obj, old meta.Object) jsonForms {
 		m := obj.GetObjectMeta()
 		parent := old.GetObjectMeta().ManagedFields
@@ -214,7 +209,7 @@ func (h *handler) scaleTracker(manager string) trackFunc {
 			}
 		}
 		if err != nil {
-			h.log.Error("failed to update managedFields", "resource", r.GroupResource, "namespace", m.Namespace, "name", m.Name, "err", err)
+			log.Error("failed to update managedFields", "resource", r.GroupResource, "namespace", m.Namespace, "name", m.Name, "err", err)
 			m.ManagedFields = parent
 		}
 		return jsonForms{}
@@ -227,7 +222,7 @@ func scaleJSON(r *registry.Resource, obj meta.Object) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc, err := scaleOf(r, obj)
+	sc, err := r.ScaleOf(obj)
 	if err != nil {
 		return nil, err
 	}
@@ -288,48 +283,4 @@ func sameTime(a, b *meta.Time) bool {
 		return a == b
 	}
 	return a.Equal(b.Time)
-}
-
-// fieldManagerMaxLength is the longest fieldManager kube-apiserver
-// accepts.
-const fieldManagerMaxLength = 128
-
-// validateFieldManager checks the fieldManager query parameter as
-// kube-apiserver's ValidateFieldManager does.
-func validateFieldManager(fieldManager string) status.FieldErrors {
-	var errs status.FieldErrors
-	p := status.NewPath("fieldManager")
-	if len(fieldManager) > fieldManagerMaxLength {
-		errs = append(errs, status.TooLong(p, "", fieldManagerMaxLength))
-	}
-	for i, c := range fieldManager {
-		if !unicode.IsPrint(c) {
-			errs = append(errs, status.InvalidValue(p, fieldManager, fmt.Sprintf("invalid character %#U (at position %d)", c, i)))
-		}
-	}
-	return errs
-}
-
-// optionsInvalid is the 422 for invalid CreateOptions, UpdateOptions or
-// PatchOptions.
-func optionsInvalid(kind string, errs status.FieldErrors) error {
-	return status.Invalid(meta.GroupVersionKind{Group: "meta.k8s.io", Kind: kind}, "", errs)
-}
-
-// writeOptions validates the options of a create or update as
-// kube-apiserver's ValidateCreateOptions and ValidateUpdateOptions do
-// (fieldManager, dryRun, fieldValidation: every problem in one 422) and
-// returns the manager the write is recorded under, whether it is a dry
-// run, and the field validation directive.
-func writeOptions(r *http.Request, optionsKind string) (manager string, dry bool, directive fieldvalidation.Directive, err error) {
-	q := r.URL.Query()
-	fm := q.Get("fieldManager")
-	errs := validateFieldManager(fm)
-	errs = append(errs, validateDryRun(q["dryRun"])...)
-	directive, verrs := fieldvalidation.Parse(q.Get("fieldValidation"))
-	errs = append(errs, verrs...)
-	if len(errs) > 0 {
-		return "", false, directive, optionsInvalid(optionsKind, errs)
-	}
-	return patch.ManagerName(fm, r.UserAgent()), len(q["dryRun"]) > 0, directive, nil
 }

@@ -63,7 +63,7 @@ func validateObjectMeta(m *meta.ObjectMeta, namespaced bool, nameErrors func(str
 	if namespaced {
 		if m.Namespace == "" {
 			errs = append(errs, status.Required(p.Child("namespace"), ""))
-		} else if !dnsLabel.MatchString(m.Namespace) || len(m.Namespace) > 63 {
+		} else if !isDNSLabel(m.Namespace) {
 			errs = append(errs, status.InvalidValue(p.Child("namespace"), m.Namespace,
 				"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"))
 		}
@@ -164,4 +164,19 @@ func formatUID(b [16]byte) string {
 		at += 2
 	}
 	return string(out[:])
+}
+
+// isDNSLabel reports whether s is a DNS label (RFC 1123): at most 63
+// lower-case letters, digits and dashes, starting and ending with a
+// letter or digit.
+func isDNSLabel(s string) bool {
+	if len(s) == 0 || len(s) > 63 || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
+			return false
+		}
+	}
+	return true
 }

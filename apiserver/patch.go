@@ -45,7 +45,7 @@ func (h *handler) patch(req *request) {
 	}
 	r, opts, body, bodyStrict := h.r, pb.opts, pb.body, pb.strict
 	var strict []error
-	w := &write{h: h, req: req, manager: opts.manager, dryRun: opts.dry}
+	w := h.newWrite(req, write{manager: opts.manager, dryRun: opts.dry})
 	w.build = func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
 		doc, err := r.AppendJSON(nil, cur)
 		if err != nil {
@@ -79,7 +79,7 @@ func (h *handler) patch(req *request) {
 		}
 		return obj, nil
 	}
-	w.track = h.updateTracker(w)
+	w.track = w.updateTracker()
 	out, err := w.run(req.r.Context())
 	warnStrict(req.w, opts.validation, strict)
 	if err != nil {

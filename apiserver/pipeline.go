@@ -3,8 +3,10 @@ package apiserver
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strconv"
 
+	"github.com/kapi-dev/kapi/apiserver/admission"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -17,8 +19,16 @@ import (
 // and the status and scale subresources all run through [write.run];
 // delete shares its admission.
 type write struct {
-	h   *handler
-	req *request
+	r *registry.Resource
+	// chain is the admission step; log reports what the write could not
+	// record (managedFields) but does not fail it.
+	chain *admission.Chain
+	log   *slog.Logger
+	// namespace, name and subresource are the request's: an object's
+	// name is "" on a POST.
+	namespace, name, subresource string
+	// query holds the request's options admission sees.
+	query writeQuery
 	// manager is the field manager the write is recorded under.
 	manager string
 	// dryRun runs every step but stores nothing.
@@ -75,6 +85,13 @@ func (w *write) create(ctx context.Context, obj meta.Object) (kv *storage.KeyVal
 	return nil, resp.KV == nil, nil
 }
 
+// writeQuery holds the options of a write's request that admission sees
+// (as CreateOptions or UpdateOptions).
+type writeQuery struct {
+	dryRun                        []string
+	fieldManager, fieldValidation string
+}
+
 // written is the outcome of a write: the object, the value stored for it
 // (nil when nothing was stored, or the object was deleted) and whether it
 // was created.
@@ -123,7 +140,7 @@ const maxCreateRaces = 3
 // [resource.hookObject]). A kind of one version, or a write in the
 // storage version, converts nothing.
 func (w *write) run(ctx context.Context) (written, error) {
-	r := w.h.r
+	r := w.r
 	for races := 0; ; {
 		// 1. The stored object, and it in the version of the request.
 		cur, stored, err := w.read(ctx)
@@ -148,7 +165,7 @@ func (w *write) run(ctx context.Context) (written, error) {
 			return written{}, err
 		}
 		// 5 and 6. Defaults and mutating admission.
-		a := w.admissionRequest(operation(old), obj, old)
+		a := w.admissionRequest(ctx, operation(old), obj, old)
 		if err := w.defaultAndMutate(ctx, a); err != nil {
 			return written{}, err
 		}
@@ -162,7 +179,7 @@ func (w *write) run(ctx context.Context) (written, error) {
 			return written{}, err
 		}
 		// 9. Validation.
-		if err := validate(r, ctx, obj, old, decoded, w.req.subresource); err != nil {
+		if err := validate(r, ctx, obj, old, decoded, w.subresource); err != nil {
 			return written{}, err
 		}
 		// 10. The canonical form, then validating admission.
@@ -170,7 +187,7 @@ func (w *write) run(ctx context.Context) (written, error) {
 			return written{}, err
 		}
 		a.Object = obj
-		if err := w.h.admission.Validate(ctx, r.GroupResource, a); err != nil {
+		if err := w.chain.Validate(ctx, r.GroupResource, a); err != nil {
 			return written{}, err
 		}
 		// 11. Conversion to the storage version.
@@ -197,13 +214,13 @@ func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error
 		return nil, nil, nil
 	}
 	r := w.sr()
-	resp, err := r.Store.Get(ctx, r.Key(w.req.namespace, w.req.name), storage.GetOptions{})
+	resp, err := r.Store.Get(ctx, r.Key(w.namespace, w.name), storage.GetOptions{})
 	if err != nil {
 		return nil, nil, registry.StorageError(err)
 	}
 	if resp.KV == nil {
 		if !w.createMissing {
-			return nil, nil, status.NotFound(r.GroupResource, w.req.name)
+			return nil, nil, status.NotFound(r.GroupResource, w.name)
 		}
 		return nil, nil, nil
 	}
@@ -225,17 +242,17 @@ func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error
 }
 
 // sr is the resource of the storage version, which stores the object:
-// w.h.r itself for a kind of one version.
-func (w *write) sr() *registry.Resource { return w.h.r.StorageVersion }
+// w.r itself for a kind of one version.
+func (w *write) sr() *registry.Resource { return w.r.StorageVersion }
 
 // convert turns the request's object into the storage version, just
 // before it is stored. A conversion failure is a 500 naming the
 // versions, and nothing is stored.
 func (w *write) convert(obj meta.Object) (meta.Object, error) {
-	if w.h.r.IsStorage() {
+	if w.r.IsStorage() {
 		return obj, nil
 	}
-	return w.h.r.ToStorage(obj)
+	return w.r.ToStorage(obj)
 }
 
 // result returns the outcome of a write with its object in the version
@@ -253,10 +270,10 @@ func (w *write) result(out written, obj meta.Object) written {
 // inRequestVersion returns the stored object old (nil on create) in the
 // version of the request, in which the write runs.
 func (w *write) inRequestVersion(old meta.Object) (meta.Object, error) {
-	if old == nil || w.h.r.IsStorage() {
+	if old == nil || w.r.IsStorage() {
 		return old, nil
 	}
-	return w.h.r.InVersion(old)
+	return w.r.InVersion(old)
 }
 
 // checkPreconditions checks the resourceVersion an update carries against
@@ -267,17 +284,17 @@ func (w *write) checkPreconditions(obj meta.Object, cur *storage.KeyValue) error
 	if cur == nil {
 		return nil
 	}
-	r := w.h.r
-	precondition, err := preconditionRevision(obj, r, w.req.name)
+	r := w.r
+	precondition, err := preconditionRevision(obj, r, w.name)
 	if err != nil {
 		return err
 	}
-	if precondition == 0 && r.Kind.RequireResourceVersion && w.req.subresource != "scale" {
-		return status.Invalid(meta.GroupVersionKind{Group: r.GroupResource.Group, Kind: r.GroupResource.Resource}, w.req.name, status.FieldErrors{
+	if precondition == 0 && r.Kind.RequireResourceVersion && w.subresource != "scale" {
+		return status.Invalid(meta.GroupVersionKind{Group: r.GroupResource.Group, Kind: r.GroupResource.Resource}, w.name, status.FieldErrors{
 			status.InvalidValue(status.NewPath("metadata", "resourceVersion"), 0, "must be specified for an update")})
 	}
 	if precondition != 0 && precondition != cur.ModRevision {
-		return status.Conflict(r.GroupResource, w.req.name, fmt.Errorf(status.OptimisticLockMessage))
+		return status.Conflict(r.GroupResource, w.name, fmt.Errorf(status.OptimisticLockMessage))
 	}
 	return nil
 }
@@ -303,7 +320,7 @@ func preconditionRevision(obj meta.Object, r *registry.Resource, name string) (i
 // the new status.
 func (w *write) prepare(obj, old meta.Object) (meta.Object, error) {
 	if old == nil {
-		prepareForCreate(w.h.r, obj)
+		prepareForCreate(w.r, obj)
 		return obj, nil
 	}
 	return w.prepareForUpdate(obj, old)
@@ -317,8 +334,8 @@ func (w *write) prepare(obj, old meta.Object) (meta.Object, error) {
 // validation. The forms and encoding recording made are then stale and
 // dropped, and the generation is worked out again on what the hook left.
 func (w *write) prepareKind(obj, old meta.Object, decoded *jsonForms) (meta.Object, error) {
-	r := w.h.r
-	sub := w.req.subresource
+	r := w.r
+	sub := w.subresource
 	var err error
 	switch {
 	case old == nil && r.Kind.PrepareForCreate != nil:
@@ -350,12 +367,12 @@ func (w *write) generateName(obj meta.Object) string {
 // encoding recording managedFields made stale, so it is dropped and the
 // object encoded again when stored.
 func (w *write) canonicalize(obj meta.Object) (meta.Object, error) {
-	c := w.h.r.Kind.Canonicalize
+	c := w.r.Kind.Canonicalize
 	if c == nil {
 		return obj, nil
 	}
 	changed := false
-	obj, err := w.h.r.RunHook(obj, func(obj meta.Object) { changed = c(obj) })
+	obj, err := w.r.RunHook(obj, func(obj meta.Object) { changed = c(obj) })
 	if changed {
 		w.encoded, w.splice = nil, registry.SpliceHints{}
 	}
@@ -374,11 +391,11 @@ func operation(old meta.Object) Operation {
 // there is any, applies defaults again to what it changed. a.Object is
 // the object to go on with.
 func (w *write) defaultAndMutate(ctx context.Context, a *AdmissionRequest) (err error) {
-	r := w.h.r
+	r := w.r
 	if a.Object, err = applyDefaults(r, ctx, a.Object); err != nil {
 		return err
 	}
-	mutated, err := w.h.admission.Mutate(ctx, r.GroupResource, r.Kind.Admit, a)
+	mutated, err := w.chain.Mutate(ctx, r.GroupResource, r.Kind.Admit, a)
 	if err != nil || !mutated {
 		return err
 	}
@@ -395,7 +412,7 @@ func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
 		w.setGeneration(obj, old)
 	}
 	if w.track == nil {
-		return ruleForms(w.h.r, cur, obj, old)
+		return ruleForms(w.r, cur, obj, old)
 	}
 	return w.track(cur, obj, old)
 }
@@ -406,7 +423,7 @@ func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
 func (w *write) setGeneration(obj, old meta.Object) {
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	m.Generation = om.Generation
-	if !w.h.r.Kind.NoGeneration && w.h.r.SpecChanged(obj, old) {
+	if !w.r.Kind.NoGeneration && w.r.SpecChanged(obj, old) {
 		m.Generation++
 	}
 }

@@ -3,13 +3,10 @@ package apiserver
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
-	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/filters"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
-	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -17,112 +14,6 @@ import (
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
 )
-
-// scale is autoscaling/v1 Scale.
-type scale struct {
-	meta.TypeMeta `json:",inline"`
-	Metadata      meta.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
-	Spec          scaleSpec       `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
-	Status        scaleStatus     `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
-}
-
-type scaleSpec struct {
-	Replicas int32 `json:"replicas,omitempty" protobuf:"varint,1,opt,name=replicas"`
-}
-
-type scaleStatus struct {
-	Replicas int32  `json:"replicas" protobuf:"varint,1,opt,name=replicas"`
-	Selector string `json:"selector,omitempty" protobuf:"bytes,2,opt,name=selector"`
-}
-
-// scaleOf reads the Scale view of an object.
-func scaleOf(r *registry.Resource, obj meta.Object) (*scale, error) {
-	sc, _, err := readScale(r, obj)
-	return sc, err
-}
-
-// readScale is scaleOf, and also reports whether the object has its
-// desired replica count (see hasReplicas).
-func readScale(r *registry.Resource, obj meta.Object) (sc *scale, found bool, err error) {
-	doc, err := tables.ToMap(obj)
-	if err != nil {
-		return nil, false, status.InternalError(err)
-	}
-	sp := r.Kind.Subresources.Scale
-	m := obj.GetObjectMeta()
-	sc = &scale{
-		TypeMeta: meta.TypeMeta{Kind: "Scale", APIVersion: "autoscaling/v1"},
-		Metadata: meta.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID,
-			ResourceVersion: m.ResourceVersion, CreationTimestamp: m.CreationTimestamp},
-	}
-	sc.Spec.Replicas = int32(number(tables.LookupPath(doc, sp.SpecReplicasPath)))
-	sc.Status.Replicas = int32(number(tables.LookupPath(doc, sp.StatusReplicasPath)))
-	if sp.LabelSelectorPath != "" {
-		sc.Status.Selector, _ = tables.LookupPath(doc, sp.LabelSelectorPath).(string)
-	}
-	_, unstructured := obj.(*meta.Unstructured)
-	return sc, hasReplicas(doc, sp.SpecReplicasPath, !unstructured), nil
-}
-
-// hasReplicas reports whether doc, an object's JSON form, has its
-// desired replica count at the dotted path: kube-apiserver answers 500
-// to a read of the Scale of a custom resource without it, and 400 to a
-// patch of that Scale that does not set it. A typed object (typed true)
-// has it whenever the objects along the path are there: its Go type may
-// leave out a zero count (omitempty), which its JSON cannot tell from no
-// count, but it leaves out an object only when tagged omitzero, as
-// Widget's spec written without one.
-func hasReplicas(doc map[string]any, path string, typed bool) bool {
-	parts := strings.Split(strings.Trim(path, "."), ".")
-	cur := doc
-	for _, p := range parts[:len(parts)-1] {
-		next, ok := cur[p].(map[string]any)
-		if !ok {
-			return false
-		}
-		cur = next
-	}
-	_, present := cur[parts[len(parts)-1]]
-	return typed || present
-}
-
-// noReplicas stands for the Scale's count of an object that has none,
-// so that a patch that does not set one can be told (as kube-apiserver
-// tells it).
-const noReplicas = math.MinInt32
-
-func number(v any) float64 {
-	f, _ := v.(float64)
-	return f
-}
-
-// withReplicas returns a copy of obj with the desired replica count set.
-func withReplicas(r *registry.Resource, obj meta.Object, replicas int32) (meta.Object, error) {
-	doc, err := tables.ToMap(obj)
-	if err != nil {
-		return nil, status.InternalError(err)
-	}
-	parts := strings.Split(strings.Trim(r.Kind.Subresources.Scale.SpecReplicasPath, "."), ".")
-	cur := doc
-	for _, p := range parts[:len(parts)-1] {
-		next, ok := cur[p].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			cur[p] = next
-		}
-		cur = next
-	}
-	cur[parts[len(parts)-1]] = replicas
-	b, err := json.Marshal(doc)
-	if err != nil {
-		return nil, status.InternalError(err)
-	}
-	out := r.Kind.New()
-	if err := json.Unmarshal(b, out); err != nil {
-		return nil, status.InternalError(err)
-	}
-	return out, nil
-}
 
 // getScale serves GET on /scale from the watch cache, with the
 // resourceVersion semantics of every other get.
@@ -170,34 +61,35 @@ func (h *handler) writeScale(req *request) {
 		h.fail(req, err)
 		return
 	}
-	w := &write{h: h, req: req, manager: manager, dryRun: dry, track: h.scaleTracker(manager),
+	w := h.newWrite(req, write{manager: manager, dryRun: dry,
 		build: func(_ *storage.KeyValue, old meta.Object) (meta.Object, error) {
-			cur, found, err := readScale(r, old)
+			cur, found, err := r.ReadScale(old)
 			if err != nil {
 				return nil, err
 			}
 			if !found {
-				cur.Spec.Replicas = noReplicas
+				cur.Spec.Replicas = registry.NoReplicas
 			}
 			sc, err := desired(cur)
 			if err != nil {
 				return nil, err
 			}
-			if sc.Spec.Replicas == noReplicas {
+			if sc.Spec.Replicas == registry.NoReplicas {
 				return nil, status.BadRequest(fmt.Sprintf("the spec replicas field %q cannot be empty", r.Kind.Subresources.Scale.SpecReplicasPath))
 			}
 			if sc.Spec.Replicas < 0 {
 				return nil, status.Invalid(meta.GroupVersionKind{Group: "autoscaling", Kind: "Scale"}, req.name, status.FieldErrors{
 					status.InvalidValue(status.NewPath("spec", "replicas"), sc.Spec.Replicas, "must be greater than or equal to 0")})
 			}
-			obj, err := withReplicas(r, old, sc.Spec.Replicas)
+			obj, err := r.WithReplicas(old, sc.Spec.Replicas)
 			if err != nil {
 				return nil, err
 			}
 			// The Scale's resourceVersion is the precondition.
 			obj.GetObjectMeta().ResourceVersion = sc.Metadata.ResourceVersion
 			return obj, nil
-		}}
+		}})
+	w.track = w.scaleTracker()
 	out, err := w.run(req.r.Context())
 	if err != nil {
 		h.fail(req, err)
@@ -212,7 +104,7 @@ func (h *handler) respondScale(req *request, obj meta.Object) {
 		h.fail(req, err)
 		return
 	}
-	sc, found, err := readScale(h.r, obj)
+	sc, found, err := h.r.ReadScale(obj)
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -226,7 +118,7 @@ func (h *handler) respondScale(req *request, obj meta.Object) {
 
 // scaleInput reads a PUT or PATCH body into a function from the current
 // Scale to the desired one.
-func (h *handler) scaleInput(req *request) (func(*scale) (*scale, error), error) {
+func (h *handler) scaleInput(req *request) (func(*registry.AutoscalingScale) (*registry.AutoscalingScale, error), error) {
 	body, err := h.readBody(req.r)
 	if err != nil {
 		return nil, err
@@ -236,7 +128,7 @@ func (h *handler) scaleInput(req *request) (func(*scale) (*scale, error), error)
 		if err != nil {
 			return nil, err
 		}
-		var sc scale
+		var sc registry.AutoscalingScale
 		if _, err := ser.Decode(body, &sc); err != nil {
 			return nil, status.BadRequest(decodeErrorMessage(err))
 		}
@@ -244,14 +136,14 @@ func (h *handler) scaleInput(req *request) (func(*scale) (*scale, error), error)
 		if sc.Metadata.Name != req.name {
 			return nil, status.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Metadata.Name, req.name))
 		}
-		return func(*scale) (*scale, error) { return &sc, nil }, nil
+		return func(*registry.AutoscalingScale) (*registry.AutoscalingScale, error) { return &sc, nil }, nil
 	}
 	ct := req.r.Header.Get("Content-Type")
 	pt := patch.MediaType(ct)
 	if pt != patch.JSONPatchType && pt != patch.MergePatchType {
 		return nil, patch.UnsupportedPatchType(ct, []string{patch.JSONPatchType, patch.MergePatchType})
 	}
-	return func(cur *scale) (*scale, error) {
+	return func(cur *registry.AutoscalingScale) (*registry.AutoscalingScale, error) {
 		doc, err := json.Marshal(cur)
 		if err != nil {
 			return nil, status.InternalError(err)
@@ -265,7 +157,7 @@ func (h *handler) scaleInput(req *request) (func(*scale) (*scale, error), error)
 		if err != nil {
 			return nil, err
 		}
-		var sc scale
+		var sc registry.AutoscalingScale
 		if _, err := h.r.JSONCodec.Decode(patched, &sc); err != nil {
 			return nil, patch.InvalidResult(patched, err)
 		}
