@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldvalidation"
 	"github.com/kapi-dev/kapi/meta"
@@ -22,8 +23,8 @@ import (
 func (h *handler) apply(req *request, pb patchBody, rendering readOutput) {
 	opts, body := pb.opts, pb.body
 	var strict []error
-	w := h.newWrite(req, write{manager: opts.manager, dryRun: opts.dry, createMissing: req.subresource == "",
-		build: func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
+	w := h.newWrite(req, pipeline.Write{Manager: opts.manager, DryRun: opts.dry, CreateMissing: req.subresource == "",
+		Build: func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
 			obj, resultStrict, err := h.applyConfig(req, opts, body, cur, old)
 			if err != nil {
 				return nil, err
@@ -44,17 +45,17 @@ func (h *handler) apply(req *request, pb patchBody, rendering readOutput) {
 			}
 			return obj, nil
 		}})
-	out, err := w.run(req.r.Context())
+	out, err := w.Run(req.r.Context())
 	warnStrict(req.w, opts.validation, strict)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
 	code := http.StatusOK
-	if out.created {
+	if out.Created {
 		code = http.StatusCreated
 	}
-	h.writeWritten(req, rendering, code, out.obj, out.kv)
+	h.writeWritten(req, rendering, code, out.Object, out.KV)
 }
 
 // applyConfig applies the configuration body to the stored object (cur

@@ -137,7 +137,7 @@ func cannotHandle(r *registry.Resource, err error) error {
 // addWarnings adds one Warning header per message.
 func addWarnings(w http.ResponseWriter, msgs []string) {
 	for _, m := range msgs {
-		addWarning(w, m)
+		responsewriters.AddWarning(w.Header(), m)
 	}
 }
 

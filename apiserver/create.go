@@ -3,6 +3,7 @@ package apiserver
 import (
 	"net/http"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/storage"
 )
@@ -19,13 +20,13 @@ func (h *handler) create(req *request) {
 		h.fail(req, err)
 		return
 	}
-	w := h.newWrite(req, write{manager: in.manager, dryRun: in.dry, post: true,
-		build: func(*storage.KeyValue, meta.Object) (meta.Object, error) { return in.obj, nil }})
-	w.track = w.updateTracker()
-	out, err := w.run(req.r.Context())
+	w := h.newWrite(req, pipeline.Write{Manager: in.manager, DryRun: in.dry, Post: true,
+		Build: func(*storage.KeyValue, meta.Object) (meta.Object, error) { return in.obj, nil }})
+	w.Track = w.UpdateTracker()
+	out, err := w.Run(req.r.Context())
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	h.writeWritten(req, rendering, http.StatusCreated, out.obj, out.kv)
+	h.writeWritten(req, rendering, http.StatusCreated, out.Object, out.KV)
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -26,8 +27,8 @@ func (h *handler) delete(req *request) {
 		h.deleteCorrupt(req)
 		return
 	}
-	w := h.newWrite(req, write{dryRun: dry, deleteOptions: &opts})
-	out, deleted, err := w.delete(req.r.Context(), req.namespace, req.name, opts)
+	w := h.newWrite(req, pipeline.Write{DryRun: dry, DeleteOptions: &opts})
+	out, deleted, err := w.Delete(req.r.Context(), req.namespace, req.name, opts)
 	if err != nil {
 		h.fail(req, err)
 		return

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -46,7 +47,7 @@ func (h *handler) deleteCollection(req *request) {
 	}
 	head := &meta.List{TypeMeta: meta.TypeMeta{Kind: h.r.ListKind, APIVersion: h.r.APIVersion},
 		ListMeta: meta.ListMeta{ResourceVersion: p.meta.ResourceVersion}, Items: []meta.Object{}}
-	w := h.newWrite(req, write{dryRun: dry, deleteOptions: &opts})
+	w := h.newWrite(req, pipeline.Write{DryRun: dry, DeleteOptions: &opts})
 	if ser.MediaType() == codec.MediaTypeJSON && storedSize(p.entries) > responsewriters.StreamThreshold {
 		h.streamDeleted(req, w, head, p.entries)
 		return
@@ -74,14 +75,14 @@ func storedSize(entries []*watch.Entry) int {
 // deleteEach deletes the objects of entries, decoding one at a time, and
 // hands each deleted (or marked) object to emit. Objects already gone are
 // skipped.
-func (h *handler) deleteEach(ctx context.Context, w *write, entries []*watch.Entry, emit func(meta.Object) error) error {
+func (h *handler) deleteEach(ctx context.Context, w *pipeline.Write, entries []*watch.Entry, emit func(meta.Object) error) error {
 	for _, e := range entries {
 		obj, err := h.r.Decode(e.KV)
 		if err != nil {
 			return status.InternalError(err)
 		}
 		m := obj.GetObjectMeta()
-		out, _, err := w.delete(ctx, m.Namespace, m.Name, *w.deleteOptions)
+		out, _, err := w.Delete(ctx, m.Namespace, m.Name, *w.DeleteOptions)
 		if status.IsNotFound(err) {
 			continue
 		}
@@ -101,7 +102,7 @@ func (h *handler) deleteEach(ctx context.Context, w *write, entries []*watch.Ent
 // written a failure is an ordinary Status; after it, the response can
 // only be cut short, so the connection is aborted and the client sees an
 // incomplete answer rather than a list that looks whole.
-func (h *handler) streamDeleted(req *request, w *write, head *meta.List, entries []*watch.Entry) {
+func (h *handler) streamDeleted(req *request, w *pipeline.Write, head *meta.List, entries []*watch.Entry) {
 	_, end := h.startSpan(req.r.Context(), "encode")
 	defer end(nil)
 	prefix, err := json.Marshal(head)

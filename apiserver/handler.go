@@ -2,7 +2,9 @@ package apiserver
 
 import (
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 )
 
 // handler serves the requests of one registered resource, one method per
@@ -20,7 +22,7 @@ type handler struct {
 // serve dispatches a routed request to its verb.
 func (h *handler) serve(req *request) {
 	if msg := h.r.Deprecation; msg != "" {
-		addWarning(req.w, msg)
+		responsewriters.AddWarning(req.w.Header(), msg)
 	}
 	switch req.verb {
 	case "create", "update", "patch", "delete":
@@ -55,10 +57,10 @@ func (h *handler) serve(req *request) {
 }
 
 // newWrite returns w, a write's own settings, made a write of req.
-func (h *handler) newWrite(req *request, w write) *write {
+func (h *handler) newWrite(req *request, w pipeline.Write) *pipeline.Write {
 	q := req.r.URL.Query()
-	w.r, w.chain, w.log = h.r, &h.admission, h.log
-	w.namespace, w.name, w.subresource = req.namespace, req.name, req.subresource
-	w.query = writeQuery{dryRun: q["dryRun"], fieldManager: q.Get("fieldManager"), fieldValidation: q.Get("fieldValidation")}
+	w.Resource, w.Admission, w.Log = h.r, &h.admission, h.log
+	w.Namespace, w.Name, w.Subresource = req.namespace, req.name, req.subresource
+	w.Query = pipeline.Query{DryRun: q["dryRun"], FieldManager: q.Get("fieldManager"), FieldValidation: q.Get("fieldValidation")}
 	return &w
 }

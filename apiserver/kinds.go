@@ -19,3 +19,6 @@ type (
 
 // AgeColumn is [kinds.AgeColumn].
 func AgeColumn() PrinterColumn { return kinds.AgeColumn() }
+
+// PathSegmentNameErrors is [kinds.PathSegmentNameErrors].
+func PathSegmentNameErrors(name string) []string { return kinds.PathSegmentNameErrors(name) }

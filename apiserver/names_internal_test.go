@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 )
 
 // TestFormatUID: a UID is written as fmt's %x of its five groups would
@@ -24,7 +26,7 @@ func TestFormatUID(t *testing.T) {
 	}
 	for _, b := range cases {
 		want := fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
-		if got := formatUID(b); got != want {
+		if got := pipeline.FormatUID(b); got != want {
 			t.Errorf("formatUID(%x) = %q, want %q", b, got, want)
 		}
 	}
@@ -33,7 +35,7 @@ func TestFormatUID(t *testing.T) {
 // TestNewUIDIsVersion4: a new UID carries version 4 and the RFC 4122
 // variant, and two are not the same.
 func TestNewUIDIsVersion4(t *testing.T) {
-	a, b := newUID(), newUID()
+	a, b := pipeline.NewUID(), pipeline.NewUID()
 	for _, u := range []string{a, b} {
 		if len(u) != 36 || u[14] != '4' || !(u[19] == '8' || u[19] == '9' || u[19] == 'a' || u[19] == 'b') {
 			t.Errorf("UID %q is not a version 4 UUID", u)
@@ -59,7 +61,7 @@ func TestIsDNSSubdomainMatchesRegexp(t *testing.T) {
 		cases = append(cases, string(b))
 	}
 	for _, s := range cases {
-		if got, want := isDNSSubdomain(s), dnsSubdomain.MatchString(s); got != want {
+		if got, want := pipeline.IsDNSSubdomain(s), dnsSubdomain.MatchString(s); got != want {
 			t.Errorf("isDNSSubdomain(%q) = %v, the regular expression says %v", s, got, want)
 		}
 	}

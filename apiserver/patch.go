@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/cbor"
@@ -45,18 +46,18 @@ func (h *handler) patch(req *request) {
 	}
 	r, opts, body, bodyStrict := h.r, pb.opts, pb.body, pb.strict
 	var strict []error
-	w := h.newWrite(req, write{manager: opts.manager, dryRun: opts.dry})
-	w.build = func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
+	w := h.newWrite(req, pipeline.Write{Manager: opts.manager, DryRun: opts.dry})
+	w.Build = func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
 		doc, err := r.AppendJSON(nil, cur)
 		if err != nil {
 			return nil, status.InternalError(err)
 		}
-		w.keptEntries = nil // of an attempt that lost a race
+		w.KeptEntries = nil // of an attempt that lost a race
 		general := func() ([]byte, error) {
 			patched, live, kept, err := patchKeepingManagedFields(r, opts.patchType, doc, old, body)
-			w.liveForm = live
+			w.LiveForm = live
 			if kept {
-				w.keptEntries = old.GetObjectMeta().ManagedFields
+				w.KeptEntries = old.GetObjectMeta().ManagedFields
 			}
 			return patched, err
 		}
@@ -64,9 +65,9 @@ func (h *handler) patch(req *request) {
 		if err != nil {
 			return nil, err
 		}
-		if w.keptEntries != nil {
-			obj.GetObjectMeta().ManagedFields = copyEntries(w.keptEntries)
-			w.keptEntries = nil
+		if w.KeptEntries != nil {
+			obj.GetObjectMeta().ManagedFields = copyEntries(w.KeptEntries)
+			w.KeptEntries = nil
 		}
 		strict = append(append([]error(nil), bodyStrict...), resultStrict...)
 		if err := strictError(opts.validation, strict); err != nil {
@@ -79,14 +80,14 @@ func (h *handler) patch(req *request) {
 		}
 		return obj, nil
 	}
-	w.track = w.updateTracker()
-	out, err := w.run(req.r.Context())
+	w.Track = w.UpdateTracker()
+	out, err := w.Run(req.r.Context())
 	warnStrict(req.w, opts.validation, strict)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	h.writeWritten(req, rendering, http.StatusOK, out.obj, out.kv)
+	h.writeWritten(req, rendering, http.StatusOK, out.Object, out.KV)
 }
 
 // patchKeepingManagedFields applies a patch of type patchType to doc,

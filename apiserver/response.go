@@ -3,7 +3,6 @@ package apiserver
 import (
 	"net/http"
 	"reflect"
-	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
@@ -77,9 +76,4 @@ func successStatus(r *registry.Resource, obj meta.Object) *meta.Status {
 		Status:   meta.StatusSuccess,
 		Details:  &meta.StatusDetails{Name: m.Name, Group: r.Kind.Group, Kind: r.Kind.Resource, UID: m.UID},
 	}
-}
-
-// addWarning adds a Warning header in the form kube-apiserver uses.
-func addWarning(w http.ResponseWriter, msg string) {
-	w.Header().Add("Warning", `299 - "`+strings.ReplaceAll(msg, `"`, `\"`)+`"`)
 }

@@ -80,7 +80,7 @@ func (s *server) serveHTTP(r *http.Request, o *filters.Served) {
 			if o.Class.Mutating {
 				// Validation rules' warnings: only writes validate, and
 				// the context costs a copy of the request.
-				r = r.WithContext(withWarnings(r.Context(), w))
+				r = r.WithContext(responsewriters.WithWarnings(r.Context(), w))
 			}
 			s.route(w, r, docs, &o.Path)
 		})

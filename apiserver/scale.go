@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
@@ -61,8 +62,8 @@ func (h *handler) writeScale(req *request) {
 		h.fail(req, err)
 		return
 	}
-	w := h.newWrite(req, write{manager: manager, dryRun: dry,
-		build: func(_ *storage.KeyValue, old meta.Object) (meta.Object, error) {
+	w := h.newWrite(req, pipeline.Write{Manager: manager, DryRun: dry,
+		Build: func(_ *storage.KeyValue, old meta.Object) (meta.Object, error) {
 			cur, found, err := r.ReadScale(old)
 			if err != nil {
 				return nil, err
@@ -89,13 +90,13 @@ func (h *handler) writeScale(req *request) {
 			obj.GetObjectMeta().ResourceVersion = sc.Metadata.ResourceVersion
 			return obj, nil
 		}})
-	w.track = w.scaleTracker()
-	out, err := w.run(req.r.Context())
+	w.Track = w.ScaleTracker()
+	out, err := w.Run(req.r.Context())
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	h.respondScale(req, out.obj)
+	h.respondScale(req, out.Object)
 }
 
 func (h *handler) respondScale(req *request, obj meta.Object) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/storage"
 )
@@ -44,16 +45,16 @@ func TestKeepManagedFieldsTimesChanged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := keepManagedFieldsTimes(r, obj, old, cur, pre); got != tc.kept {
+			if got := pipeline.KeepManagedFieldsTimes(r, obj, old, cur, pre); got != tc.kept {
 				t.Fatalf("keepManagedFieldsTimes = %v, want %v", got, tc.kept)
 			}
-			if kept := sameTime(obj.ManagedFields[0].Time, old.ManagedFields[0].Time); kept != tc.kept {
+			if kept := pipeline.SameTime(obj.ManagedFields[0].Time, old.ManagedFields[0].Time); kept != tc.kept {
 				t.Errorf("entry time %v, stored %v: kept %v, want %v", obj.ManagedFields[0].Time, old.ManagedFields[0].Time, kept, tc.kept)
 			}
 			if tc.kept {
 				return
 			}
-			if n := testing.AllocsPerRun(20, func() { keepManagedFieldsTimes(r, obj, old, cur, pre) }); n != 0 {
+			if n := testing.AllocsPerRun(20, func() { pipeline.KeepManagedFieldsTimes(r, obj, old, cur, pre) }); n != 0 {
 				t.Errorf("telling a changed object from the stored value allocated %v times", n)
 			}
 		})

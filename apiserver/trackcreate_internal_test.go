@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/internal/jsonscan"
 	"github.com/kapi-dev/kapi/meta"
@@ -123,7 +124,7 @@ func TestTrackCreateMatchesGeneralPath(t *testing.T) {
 			a := randomCreatedThing(rand.New(rand.NewPCG(seed, 1)), i)
 			b := randomCreatedThing(rand.New(rand.NewPCG(seed, 1)), i)
 			b.CreationTimestamp = a.CreationTimestamp
-			forms, ok := trackCreate(tc.r, a, "creator", "")
+			forms, ok := pipeline.TrackCreate(tc.r, a, "creator", "")
 			if !ok {
 				continue
 			}
@@ -139,17 +140,17 @@ func TestTrackCreateMatchesGeneralPath(t *testing.T) {
 			if !sameEntriesButTime(a.ManagedFields, want) {
 				t.Fatalf("%s: %+v:\nrecorded %s\ngeneral  %s", tc.name, b, fieldsV1Of(a.ManagedFields), fieldsV1Of(want))
 			}
-			if !bytes.Equal(forms.encoded, pre) {
-				t.Fatalf("%s: %+v: encoded\n%s\nwant\n%s", tc.name, b, forms.encoded, pre)
+			if !bytes.Equal(forms.Encoded, pre) {
+				t.Fatalf("%s: %+v: encoded\n%s\nwant\n%s", tc.name, b, forms.Encoded, pre)
 			}
-			if c := forms.splice.Compact; c != nil && !registry.SameBytes(c, a.ManagedFields[0].FieldsV1.Raw) {
+			if c := forms.Splice.Compact; c != nil && !registry.SameBytes(c, a.ManagedFields[0].FieldsV1.Raw) {
 				t.Fatalf("%s: %+v: compact fieldsV1 %s is not the entry's", tc.name, b, c)
 			}
-			if forms.encoded != nil {
-				if start, end, _ := jsonscan.ObjectField(forms.encoded, "metadata"); forms.splice.MetaStart != start || forms.splice.MetaEnd != end {
-					t.Fatalf("%s: %+v: metadata at [%d, %d), want [%d, %d)", tc.name, b, forms.splice.MetaStart, forms.splice.MetaEnd, start, end)
+			if forms.Encoded != nil {
+				if start, end, _ := jsonscan.ObjectField(forms.Encoded, "metadata"); forms.Splice.MetaStart != start || forms.Splice.MetaEnd != end {
+					t.Fatalf("%s: %+v: metadata at [%d, %d), want [%d, %d)", tc.name, b, forms.Splice.MetaStart, forms.Splice.MetaEnd, start, end)
 				}
-				stored, err := tc.r.StoredValue(a, forms.encoded, forms.splice)
+				stored, err := tc.r.StoredValue(a, forms.Encoded, forms.Splice)
 				whole, werr := tc.r.Encode(a)
 				if err != nil || werr != nil || !bytes.Equal(stored, whole) {
 					t.Fatalf("%s: %+v: stored value\n%s (%v)\nwant\n%s (%v)", tc.name, b, stored, err, whole, werr)
@@ -161,7 +162,7 @@ func TestTrackCreateMatchesGeneralPath(t *testing.T) {
 					names[k] = v
 				}
 			}
-			got, whole := maps.Clone(forms.obj), maps.Clone(tree)
+			got, whole := maps.Clone(forms.Object), maps.Clone(tree)
 			whole["metadata"] = names
 			if diff := cmp.Diff(whole, got); diff != "" {
 				t.Fatalf("%s: %+v: form (-want +got):\n%s", tc.name, b, diff)

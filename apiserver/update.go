@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 	"github.com/kapi-dev/kapi/storage"
@@ -26,23 +27,23 @@ func (h *handler) update(req *request) {
 	// overwrites both, so restore them before each attempt.
 	m := in.obj.GetObjectMeta()
 	bodyRV, bodyManaged := m.ResourceVersion, m.ManagedFields
-	w := h.newWrite(req, write{manager: in.manager, dryRun: in.dry,
-		createMissing: h.r.Kind.AllowCreateOnUpdate && req.subresource == "",
-		build: func(*storage.KeyValue, meta.Object) (meta.Object, error) {
+	w := h.newWrite(req, pipeline.Write{Manager: in.manager, DryRun: in.dry,
+		CreateMissing: h.r.Kind.AllowCreateOnUpdate && req.subresource == "",
+		Build: func(*storage.KeyValue, meta.Object) (meta.Object, error) {
 			m.ResourceVersion, m.ManagedFields = bodyRV, bodyManaged
 			return in.obj, nil
 		}})
-	w.track = w.updateTracker()
-	out, err := w.run(req.r.Context())
+	w.Track = w.UpdateTracker()
+	out, err := w.Run(req.r.Context())
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
 	code := http.StatusOK
-	if out.created {
+	if out.Created {
 		code = http.StatusCreated
 	}
-	h.writeWritten(req, rendering, code, out.obj, out.kv)
+	h.writeWritten(req, rendering, code, out.Object, out.KV)
 }
 
 func (req *request) checkName(obj meta.Object) error {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -120,7 +121,7 @@ func TestLiveJSONHandsOverTheStoredValue(t *testing.T) {
 		{"form not known", false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			live, err := liveJSON(r, cur, tc.formKnown)
+			live, err := pipeline.LiveJSON(r, cur, tc.formKnown)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -90,7 +90,7 @@ type Kind struct {
 	// ValidateName returns what is wrong with an object's name (and with
 	// the names its generateName makes); default: it must be a DNS
 	// subdomain, kube-apiserver's rule for most kinds. See
-	// [github.com/kapi-dev/kapi/apiserver.PathSegmentNameErrors].
+	// [PathSegmentNameErrors].
 	ValidateName func(name string) []string
 	// SelectableFields are the kind-specific fields field selectors may
 	// name ("spec.color"), each with the function that reads it from an

@@ -1,4 +1,4 @@
-package apiserver
+package pipeline
 
 import (
 	"fmt"
@@ -11,16 +11,16 @@ import (
 // prepareForUpdate carries over what the server owns from the stored
 // object old and splits spec from status: a write to the main resource
 // keeps the stored status (and, later, what the kind's PrepareForUpdate
-// keeps: see [write.prepareKind]), a write to /status keeps everything
+// keeps: see [Write.prepareKind]), a write to /status keeps everything
 // else (or, for a kind with PrepareForStatusUpdate, what that hook
 // keeps), and one to /finalize takes only what the kind's Finalize
 // copies. PrepareForUpdate sees the object with the stored status, as
 // kube-apiserver's strategies do, so that it may derive status from the
 // new spec (a CustomResourceDefinition's new storage version joins its
 // storedVersions).
-func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
-	r := w.r
-	sub := w.subresource
+func (w *Write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
+	r := w.Resource
+	sub := w.Subresource
 	switch {
 	case sub == "status" && r.Kind.PrepareForStatusUpdate != nil:
 		// The kind keeps the request's metadata on /status, as the
@@ -51,7 +51,7 @@ func (w *write) prepareForUpdate(obj, old meta.Object) (meta.Object, error) {
 	}
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	if m.UID != "" && m.UID != om.UID {
-		return nil, status.Conflict(r.GroupResource, w.name, fmt.Errorf("Precondition failed: UID in precondition: %s, UID in object meta: %s", m.UID, om.UID))
+		return nil, status.Conflict(r.GroupResource, w.Name, fmt.Errorf("Precondition failed: UID in precondition: %s, UID in object meta: %s", m.UID, om.UID))
 	}
 	m.UID = om.UID
 	m.Name, m.Namespace = om.Name, om.Namespace

@@ -1,4 +1,4 @@
-package apiserver
+package pipeline
 
 import (
 	"context"
@@ -13,21 +13,21 @@ import (
 	"github.com/kapi-dev/kapi/storage"
 )
 
-// delete deletes one object. An object with finalizers, or one the
+// Delete deletes one object. An object with finalizers, or one the
 // delete's propagation policy gives the orphan or foregroundDeletion
 // finalizer, is not removed: it is marked with a deletionTimestamp and
 // returned with deleted false, and goes when its last finalizer is
 // removed. A kind with DeletionHooks is always marked first.
-func (w *write) delete(ctx context.Context, namespace, name string, opts meta.DeleteOptions) (obj meta.Object, deleted bool, err error) {
+func (w *Write) Delete(ctx context.Context, namespace, name string, opts meta.DeleteOptions) (obj meta.Object, deleted bool, err error) {
 	obj, deleted, err = w.deleteStored(ctx, namespace, name, opts)
 	if err == nil {
-		obj, err = w.r.InVersion(obj)
+		obj, err = w.Resource.InVersion(obj)
 	}
 	return obj, deleted, err
 }
 
 // deleteStored is delete in the storage version.
-func (w *write) deleteStored(ctx context.Context, namespace, name string, opts meta.DeleteOptions) (obj meta.Object, deleted bool, err error) {
+func (w *Write) deleteStored(ctx context.Context, namespace, name string, opts meta.DeleteOptions) (obj meta.Object, deleted bool, err error) {
 	r := w.sr()
 	key := r.Key(namespace, name)
 	for {
@@ -72,7 +72,7 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 			} else {
 				markDeleting(m)
 			}
-			if (marked && !changed) || w.dryRun {
+			if (marked && !changed) || w.DryRun {
 				return obj, false, nil
 			}
 			// replace removes an object left with no finalizers, but
@@ -83,7 +83,7 @@ func (w *write) deleteStored(ctx context.Context, namespace, name string, opts m
 			}
 			continue
 		}
-		if w.dryRun {
+		if w.DryRun {
 			return obj, true, nil
 		}
 		resp, err := r.Store.OptimisticDelete(ctx, key, cur.KV.ModRevision, storage.DeleteOptions{})

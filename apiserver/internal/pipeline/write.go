@@ -1,4 +1,4 @@
-package apiserver
+package pipeline
 
 import (
 	"context"
@@ -13,67 +13,68 @@ import (
 	"github.com/kapi-dev/kapi/storage"
 )
 
-// write is one write on its way to the store: what its request decided
+// Write is one write on its way to the store: what its request decided
 // once (manager, dry run, how managedFields are kept) and how it builds
 // the object to store from the stored one. Create, update, patch, apply
-// and the status and scale subresources all run through [write.run];
+// and the status and scale subresources all run through [Write.Run];
 // delete shares its admission.
-type write struct {
-	r *registry.Resource
-	// chain is the admission step; log reports what the write could not
-	// record (managedFields) but does not fail it.
-	chain *admission.Chain
-	log   *slog.Logger
-	// namespace, name and subresource are the request's: an object's
+type Write struct {
+	// Resource is the kind's resource in the version of the request.
+	Resource *registry.Resource
+	// Admission is the admission step; Log reports what the write could
+	// not record (managedFields) but does not fail it.
+	Admission *admission.Chain
+	Log       *slog.Logger
+	// Namespace, Name and Subresource are the request's: an object's
 	// name is "" on a POST.
-	namespace, name, subresource string
-	// query holds the request's options admission sees.
-	query writeQuery
-	// manager is the field manager the write is recorded under.
-	manager string
-	// dryRun runs every step but stores nothing.
-	dryRun bool
-	// post marks a create by POST: there is no stored object to read,
+	Namespace, Name, Subresource string
+	// Query holds the request's options admission sees.
+	Query Query
+	// Manager is the field manager the write is recorded under.
+	Manager string
+	// DryRun runs every step but stores nothing.
+	DryRun bool
+	// Post marks a create by POST: there is no stored object to read,
 	// and one already stored under the name is a conflict.
-	post bool
-	// createMissing creates an object that is not stored (PUT of a kind
+	Post bool
+	// CreateMissing creates an object that is not stored (PUT of a kind
 	// with AllowCreateOnUpdate, apply); otherwise a missing object is
 	// 404 Not Found.
-	createMissing bool
-	// build returns the object the request asks to store, given the
+	CreateMissing bool
+	// Build returns the object the request asks to store, given the
 	// stored value and object (both nil when there is none). It may run
 	// more than once when a concurrent write wins the race.
-	build func(cur *storage.KeyValue, old meta.Object) (meta.Object, error)
-	// track records the write in managedFields; nil when build returns
+	Build func(cur *storage.KeyValue, old meta.Object) (meta.Object, error)
+	// Track records the write in managedFields; nil when build returns
 	// the object with its entries already (apply).
-	track trackFunc
+	Track TrackFunc
 	// generated is set when the server chose the object's name from its
 	// generateName: a collision is retried with another name.
 	generated bool
-	// deleteOptions are a delete's options, for admission.
-	deleteOptions *meta.DeleteOptions
+	// DeleteOptions are a delete's options, for admission.
+	DeleteOptions *meta.DeleteOptions
 	// encoded is the object's stored value without managedFields, made
 	// when they were recorded, or nil (see storedValue).
 	encoded []byte
 	// splice is what the write knows of encoded, made with it, or zero
 	// (see storedValue).
 	splice registry.SpliceHints
-	// liveForm is the stored object's JSON form without managedFields
+	// LiveForm is the stored object's JSON form without managedFields
 	// when build decoded it already (a merge patch), for track; nil
 	// otherwise.
-	liveForm map[string]any
-	// keptEntries are the stored object's managedFields when a patch was
+	LiveForm map[string]any
+	// KeptEntries are the stored object's managedFields when a patch was
 	// applied without them (they are put back on the result); nil
 	// otherwise.
-	keptEntries []meta.ManagedFieldsEntry
+	KeptEntries []meta.ManagedFieldsEntry
 }
 
 // create stores a new object, or for a dry run checks that the store
 // would take it. created is false when an object of that name is already
 // stored.
-func (w *write) create(ctx context.Context, obj meta.Object) (kv *storage.KeyValue, created bool, err error) {
+func (w *Write) create(ctx context.Context, obj meta.Object) (kv *storage.KeyValue, created bool, err error) {
 	r := w.sr()
-	if !w.dryRun {
+	if !w.DryRun {
 		kv, err := r.Create(ctx, obj, w.encoded, w.splice)
 		return kv, kv != nil, err
 	}
@@ -85,27 +86,27 @@ func (w *write) create(ctx context.Context, obj meta.Object) (kv *storage.KeyVal
 	return nil, resp.KV == nil, nil
 }
 
-// writeQuery holds the options of a write's request that admission sees
+// Query holds the options of a write's request that admission sees
 // (as CreateOptions or UpdateOptions).
-type writeQuery struct {
-	dryRun                        []string
-	fieldManager, fieldValidation string
+type Query struct {
+	DryRun                        []string
+	FieldManager, FieldValidation string
 }
 
-// written is the outcome of a write: the object, the value stored for it
+// Written is the outcome of a write: the object, the value stored for it
 // (nil when nothing was stored, or the object was deleted) and whether it
 // was created.
-type written struct {
-	obj     meta.Object
-	kv      *storage.KeyValue
-	created bool
+type Written struct {
+	Object  meta.Object
+	KV      *storage.KeyValue
+	Created bool
 }
 
 // maxCreateRaces bounds how often a write that creates a missing object
 // starts again when another request creates it first.
 const maxCreateRaces = 3
 
-// run takes the write through the pipeline. Every step up to the store
+// Run takes the write through the pipeline. Every step up to the store
 // runs in the version of the request: for a kind served in several
 // versions ([Kind].Versions), the schema that defaults and validates the
 // object and admission are those of that version, and the object is
@@ -137,67 +138,67 @@ const maxCreateRaces = 3
 //
 // The kind's Go hooks (Default, Validate, the Prepare functions,
 // Finalize) see the object in the storage version wherever they run (see
-// [resource.hookObject]). A kind of one version, or a write in the
+// [registry.Resource.HookObject]). A kind of one version, or a write in the
 // storage version, converts nothing.
-func (w *write) run(ctx context.Context) (written, error) {
-	r := w.r
+func (w *Write) Run(ctx context.Context) (Written, error) {
+	r := w.Resource
 	for races := 0; ; {
 		// 1. The stored object, and it in the version of the request.
 		cur, stored, err := w.read(ctx)
 		if err != nil {
-			return written{}, err
+			return Written{}, err
 		}
 		old, err := w.inRequestVersion(stored)
 		if err != nil {
-			return written{}, err
+			return Written{}, err
 		}
 		// 2. The requested object.
-		obj, err := w.build(cur, old)
+		obj, err := w.Build(cur, old)
 		if err != nil {
-			return written{}, err
+			return Written{}, err
 		}
 		// 3. Preconditions.
 		if err := w.checkPreconditions(obj, cur); err != nil {
-			return written{}, err
+			return Written{}, err
 		}
 		// 4. Fields the server owns.
 		if obj, err = w.prepare(obj, old); err != nil {
-			return written{}, err
+			return Written{}, err
 		}
 		// 5 and 6. Defaults and mutating admission.
 		a := w.admissionRequest(ctx, operation(old), obj, old)
 		if err := w.defaultAndMutate(ctx, a); err != nil {
-			return written{}, err
+			return Written{}, err
 		}
 		obj = a.Object
 		// 7. Generated name.
 		a.Name = w.generateName(obj)
 		// 8. Generation and managedFields, then the kind's preparation.
 		decoded := w.record(cur, obj, old)
-		w.encoded, w.splice = decoded.encoded, decoded.splice
+		w.encoded, w.splice = decoded.Encoded, decoded.Splice
 		if obj, err = w.prepareKind(obj, old, &decoded); err != nil {
-			return written{}, err
+			return Written{}, err
 		}
 		// 9. Validation.
-		if err := validate(r, ctx, obj, old, decoded, w.subresource); err != nil {
-			return written{}, err
+		if err := validate(r, ctx, obj, old, decoded, w.Subresource); err != nil {
+			return Written{}, err
 		}
 		// 10. The canonical form, then validating admission.
 		if obj, err = w.canonicalize(obj); err != nil {
-			return written{}, err
+			return Written{}, err
 		}
 		a.Object = obj
-		if err := w.chain.Validate(ctx, r.GroupResource, a); err != nil {
-			return written{}, err
+		if err := w.Admission.Validate(ctx, r.GroupResource, a); err != nil {
+			return Written{}, err
 		}
 		// 11. Conversion to the storage version.
 		sobj, err := w.convert(obj)
 		if err != nil {
-			return written{}, err
+			return Written{}, err
 		}
 		// 12. Store.
 		out, done, err := w.store(ctx, cur, sobj, stored)
-		if status.IsAlreadyExists(err) && !w.post && races < maxCreateRaces {
+		if status.IsAlreadyExists(err) && !w.Post && races < maxCreateRaces {
 			races++ // created concurrently: update it instead
 			continue
 		}
@@ -209,18 +210,18 @@ func (w *write) run(ctx context.Context) (written, error) {
 
 // read returns the stored value and object the write starts from, both
 // nil when there is none and the write may create it.
-func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error) {
-	if w.post {
+func (w *Write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error) {
+	if w.Post {
 		return nil, nil, nil
 	}
 	r := w.sr()
-	resp, err := r.Store.Get(ctx, r.Key(w.namespace, w.name), storage.GetOptions{})
+	resp, err := r.Store.Get(ctx, r.Key(w.Namespace, w.Name), storage.GetOptions{})
 	if err != nil {
 		return nil, nil, registry.StorageError(err)
 	}
 	if resp.KV == nil {
-		if !w.createMissing {
-			return nil, nil, status.NotFound(r.GroupResource, w.name)
+		if !w.CreateMissing {
+			return nil, nil, status.NotFound(r.GroupResource, w.Name)
 		}
 		return nil, nil, nil
 	}
@@ -231,7 +232,7 @@ func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error
 	if err != nil {
 		return nil, nil, status.InternalError(err)
 	}
-	if !w.dryRun {
+	if !w.DryRun {
 		// The cache unindexes the value this write replaces: it needs
 		// its terms again, which the hint it took when indexing it no
 		// longer gives. Leave them, read off the object decoded here,
@@ -243,58 +244,58 @@ func (w *write) read(ctx context.Context) (*storage.KeyValue, meta.Object, error
 
 // sr is the resource of the storage version, which stores the object:
 // w.r itself for a kind of one version.
-func (w *write) sr() *registry.Resource { return w.r.StorageVersion }
+func (w *Write) sr() *registry.Resource { return w.Resource.StorageVersion }
 
 // convert turns the request's object into the storage version, just
 // before it is stored. A conversion failure is a 500 naming the
 // versions, and nothing is stored.
-func (w *write) convert(obj meta.Object) (meta.Object, error) {
-	if w.r.IsStorage() {
+func (w *Write) convert(obj meta.Object) (meta.Object, error) {
+	if w.Resource.IsStorage() {
 		return obj, nil
 	}
-	return w.r.ToStorage(obj)
+	return w.Resource.ToStorage(obj)
 }
 
 // result returns the outcome of a write with its object in the version
 // of the request: obj, the request's object, takes the metadata the
 // store gave the converted one (resourceVersion, a generated name).
-func (w *write) result(out written, obj meta.Object) written {
-	if out.obj == nil || out.obj == obj {
+func (w *Write) result(out Written, obj meta.Object) Written {
+	if out.Object == nil || out.Object == obj {
 		return out
 	}
-	*obj.GetObjectMeta() = *out.obj.GetObjectMeta()
-	out.obj = obj
+	*obj.GetObjectMeta() = *out.Object.GetObjectMeta()
+	out.Object = obj
 	return out
 }
 
 // inRequestVersion returns the stored object old (nil on create) in the
 // version of the request, in which the write runs.
-func (w *write) inRequestVersion(old meta.Object) (meta.Object, error) {
-	if old == nil || w.r.IsStorage() {
+func (w *Write) inRequestVersion(old meta.Object) (meta.Object, error) {
+	if old == nil || w.Resource.IsStorage() {
 		return old, nil
 	}
-	return w.r.InVersion(old)
+	return w.Resource.InVersion(old)
 }
 
 // checkPreconditions checks the resourceVersion an update carries against
 // the stored one: a mismatch is 409 Conflict, and none at all is 422 for
 // a kind that requires one (a scale write takes the stored object's, as
 // kube-apiserver's does).
-func (w *write) checkPreconditions(obj meta.Object, cur *storage.KeyValue) error {
+func (w *Write) checkPreconditions(obj meta.Object, cur *storage.KeyValue) error {
 	if cur == nil {
 		return nil
 	}
-	r := w.r
-	precondition, err := preconditionRevision(obj, r, w.name)
+	r := w.Resource
+	precondition, err := preconditionRevision(obj, r, w.Name)
 	if err != nil {
 		return err
 	}
-	if precondition == 0 && r.Kind.RequireResourceVersion && w.subresource != "scale" {
-		return status.Invalid(meta.GroupVersionKind{Group: r.GroupResource.Group, Kind: r.GroupResource.Resource}, w.name, status.FieldErrors{
+	if precondition == 0 && r.Kind.RequireResourceVersion && w.Subresource != "scale" {
+		return status.Invalid(meta.GroupVersionKind{Group: r.GroupResource.Group, Kind: r.GroupResource.Resource}, w.Name, status.FieldErrors{
 			status.InvalidValue(status.NewPath("metadata", "resourceVersion"), 0, "must be specified for an update")})
 	}
 	if precondition != 0 && precondition != cur.ModRevision {
-		return status.Conflict(r.GroupResource, w.name, fmt.Errorf(status.OptimisticLockMessage))
+		return status.Conflict(r.GroupResource, w.Name, fmt.Errorf(status.OptimisticLockMessage))
 	}
 	return nil
 }
@@ -318,9 +319,9 @@ func preconditionRevision(obj meta.Object, r *registry.Resource, name string) (i
 // the stored object, with spec split from status. It returns the object
 // to go on with, which a status write replaces by the stored object with
 // the new status.
-func (w *write) prepare(obj, old meta.Object) (meta.Object, error) {
+func (w *Write) prepare(obj, old meta.Object) (meta.Object, error) {
 	if old == nil {
-		prepareForCreate(w.r, obj)
+		prepareForCreate(w.Resource, obj)
 		return obj, nil
 	}
 	return w.prepareForUpdate(obj, old)
@@ -333,9 +334,9 @@ func (w *write) prepare(obj, old meta.Object) (meta.Object, error) {
 // owning what they set (a Namespace's kubernetes finalizer), and before
 // validation. The forms and encoding recording made are then stale and
 // dropped, and the generation is worked out again on what the hook left.
-func (w *write) prepareKind(obj, old meta.Object, decoded *jsonForms) (meta.Object, error) {
-	r := w.r
-	sub := w.subresource
+func (w *Write) prepareKind(obj, old meta.Object, decoded *JSONForms) (meta.Object, error) {
+	r := w.Resource
+	sub := w.Subresource
 	var err error
 	switch {
 	case old == nil && r.Kind.PrepareForCreate != nil:
@@ -347,14 +348,14 @@ func (w *write) prepareKind(obj, old meta.Object, decoded *jsonForms) (meta.Obje
 	default:
 		return obj, nil
 	}
-	w.encoded, w.splice, *decoded = nil, registry.SpliceHints{}, jsonForms{}
+	w.encoded, w.splice, *decoded = nil, registry.SpliceHints{}, JSONForms{}
 	return obj, err
 }
 
 // generateName names an object created without a name from its
 // generateName, after mutating admission (which sees the name empty), as
 // kube-apiserver does. It returns the object's name.
-func (w *write) generateName(obj meta.Object) string {
+func (w *Write) generateName(obj meta.Object) string {
 	m := obj.GetObjectMeta()
 	if m.Name == "" && m.GenerateName != "" {
 		m.Name, w.generated = generateName(m.GenerateName), true
@@ -366,13 +367,13 @@ func (w *write) generateName(obj meta.Object) string {
 // be stored, and returns the object to go on with. A change makes the
 // encoding recording managedFields made stale, so it is dropped and the
 // object encoded again when stored.
-func (w *write) canonicalize(obj meta.Object) (meta.Object, error) {
-	c := w.r.Kind.Canonicalize
+func (w *Write) canonicalize(obj meta.Object) (meta.Object, error) {
+	c := w.Resource.Kind.Canonicalize
 	if c == nil {
 		return obj, nil
 	}
 	changed := false
-	obj, err := w.r.RunHook(obj, func(obj meta.Object) { changed = c(obj) })
+	obj, err := w.Resource.RunHook(obj, func(obj meta.Object) { changed = c(obj) })
 	if changed {
 		w.encoded, w.splice = nil, registry.SpliceHints{}
 	}
@@ -380,22 +381,22 @@ func (w *write) canonicalize(obj meta.Object) (meta.Object, error) {
 }
 
 // operation is the admission operation of a write over old.
-func operation(old meta.Object) Operation {
+func operation(old meta.Object) admission.Operation {
 	if old == nil {
-		return OperationCreate
+		return admission.Create
 	}
-	return OperationUpdate
+	return admission.Update
 }
 
 // defaultAndMutate applies defaults, runs mutating admission and, when
 // there is any, applies defaults again to what it changed. a.Object is
 // the object to go on with.
-func (w *write) defaultAndMutate(ctx context.Context, a *AdmissionRequest) (err error) {
-	r := w.r
+func (w *Write) defaultAndMutate(ctx context.Context, a *admission.Request) (err error) {
+	r := w.Resource
 	if a.Object, err = applyDefaults(r, ctx, a.Object); err != nil {
 		return err
 	}
-	mutated, err := w.chain.Mutate(ctx, r.GroupResource, r.Kind.Admit, a)
+	mutated, err := w.Admission.Mutate(ctx, r.GroupResource, r.Kind.Admit, a)
 	if err != nil || !mutated {
 		return err
 	}
@@ -406,24 +407,24 @@ func (w *write) defaultAndMutate(ctx context.Context, a *AdmissionRequest) (err 
 // record bumps the generation of an update whose spec changed and
 // records the write in managedFields. It returns the JSON forms of obj
 // and old that recording decoded, for validation to use.
-func (w *write) record(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
+func (w *Write) record(cur *storage.KeyValue, obj, old meta.Object) JSONForms {
 	if old != nil {
 		// The generation follows the object as admission left it.
 		w.setGeneration(obj, old)
 	}
-	if w.track == nil {
-		return ruleForms(w.r, cur, obj, old)
+	if w.Track == nil {
+		return ruleForms(w.Resource, cur, obj, old)
 	}
-	return w.track(cur, obj, old)
+	return w.Track(cur, obj, old)
 }
 
 // setGeneration carries the stored object's generation over to obj,
 // bumped when anything but metadata and status changed, unless the kind
 // keeps none.
-func (w *write) setGeneration(obj, old meta.Object) {
+func (w *Write) setGeneration(obj, old meta.Object) {
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	m.Generation = om.Generation
-	if !w.r.Kind.NoGeneration && w.r.SpecChanged(obj, old) {
+	if !w.Resource.Kind.NoGeneration && w.Resource.SpecChanged(obj, old) {
 		m.Generation++
 	}
 }
@@ -432,17 +433,17 @@ func (w *write) setGeneration(obj, old meta.Object) {
 // generated name that collides), else a compare-and-swap over cur. done
 // is false when a concurrent write won the race and the write must start
 // again. A dry run stores nothing.
-func (w *write) store(ctx context.Context, cur *storage.KeyValue, obj, old meta.Object) (written, bool, error) {
+func (w *Write) store(ctx context.Context, cur *storage.KeyValue, obj, old meta.Object) (Written, bool, error) {
 	r := w.sr()
 	if cur == nil {
 		m := obj.GetObjectMeta()
 		for attempt := 1; ; attempt++ {
 			kv, created, err := w.create(ctx, obj)
 			if created || err != nil {
-				return written{obj: obj, kv: kv, created: err == nil}, true, err
+				return Written{Object: obj, KV: kv, Created: err == nil}, true, err
 			}
 			if !w.generated || attempt >= maxGenerateNameAttempts {
-				return written{}, true, status.AlreadyExists(r.GroupResource, m.Name)
+				return Written{}, true, status.AlreadyExists(r.GroupResource, m.Name)
 			}
 			m.Name = generateName(m.GenerateName)
 			w.encoded, w.splice = nil, registry.SpliceHints{} // of the old name
@@ -451,10 +452,10 @@ func (w *write) store(ctx context.Context, cur *storage.KeyValue, obj, old meta.
 			}
 		}
 	}
-	keepManagedFieldsTimes(r, obj, old, cur, w.encoded)
-	if w.dryRun {
-		return written{obj: obj}, true, nil
+	KeepManagedFieldsTimes(r, obj, old, cur, w.encoded)
+	if w.DryRun {
+		return Written{Object: obj}, true, nil
 	}
 	kv, done, err := r.Replace(ctx, cur, obj, w.encoded)
-	return written{obj: obj, kv: kv}, done, err
+	return Written{Object: obj, KV: kv}, done, err
 }

@@ -1,9 +1,10 @@
-package apiserver
+package pipeline
 
 import (
 	"context"
 
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
+	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
@@ -12,10 +13,10 @@ import (
 const maxGenerateNameAttempts = 8
 
 // prepareForCreate sets the fields the server owns on a new object. The
-// kind's own PrepareForCreate runs later (see [write.prepareKind]).
+// kind's own PrepareForCreate runs later (see [Write.prepareKind]).
 func prepareForCreate(r *registry.Resource, obj meta.Object) {
 	m := obj.GetObjectMeta()
-	m.UID = newUID()
+	m.UID = NewUID()
 	m.CreationTimestamp = meta.Now()
 	if !r.Kind.NoGeneration {
 		m.Generation = 1
@@ -49,20 +50,20 @@ func applyDefaults(r *registry.Resource, ctx context.Context, obj meta.Object) (
 // metadata, the schema and the kind's hook; old is nil on create. decoded
 // holds the JSON forms of obj and old the write already has; subresource
 // is the one written to, "" for the resource itself.
-func validate(r *registry.Resource, ctx context.Context, obj, old meta.Object, decoded jsonForms, subresource string) error {
+func validate(r *registry.Resource, ctx context.Context, obj, old meta.Object, decoded JSONForms, subresource string) error {
 	m := obj.GetObjectMeta()
 	errs := validateObjectMeta(m, r.Kind.Namespaced, r.Kind.ValidateName)
-	schemaErrs, err := r.Plan.Validate(obj, decoded.obj, decoded.objNullFree)
+	schemaErrs, err := r.Plan.Validate(obj, decoded.Object, decoded.objNullFree)
 	if err != nil {
 		return status.InternalError(err)
 	}
 	errs = append(errs, schemaErrs...)
-	ruleErrs, warnings, err := r.Plan.ValidateRules(ctx, obj, old, decoded.obj, decoded.old, errs)
+	ruleErrs, warnings, err := r.Plan.ValidateRules(ctx, obj, old, decoded.Object, decoded.old, errs)
 	if err != nil {
 		return status.InternalError(err)
 	}
 	for _, w := range warnings {
-		warn(ctx, w)
+		responsewriters.Warn(ctx, w)
 	}
 	errs = append(errs, ruleErrs...)
 	if hook := validateFunc(r, subresource); hook != nil {
@@ -91,38 +92,38 @@ func validateFunc(r *registry.Resource, subresource string) func(ctx context.Con
 	return r.Kind.Validate
 }
 
-// trackCreate records a create that carries no managedFields, of an
+// TrackCreate records a create that carries no managedFields, of an
 // object of a typed kind whose metadata records labels, annotations and
 // generateName only, as trackUpdate does, without the JSON form of the
 // metadata: the field manager writes their entry from the typed
 // metadata, and the form validation gets holds only its names, all
 // that the kind's rules may read of it. ok is false for any other create,
 // which trackUpdate records.
-func trackCreate(r *registry.Resource, obj meta.Object, manager, subresource string) (jsonForms, bool) {
+func TrackCreate(r *registry.Resource, obj meta.Object, manager, subresource string) (JSONForms, bool) {
 	if r.Plan != nil && r.Plan.Rules != nil && r.Plan.RulesReadManagedFields {
-		return jsonForms{}, false
+		return JSONForms{}, false
 	}
 	m := obj.GetObjectMeta()
 	if len(m.ManagedFields) != 0 || len(m.OwnerReferences) != 0 || len(m.Finalizers) != 0 {
-		return jsonForms{}, false // recorded by the general path
+		return JSONForms{}, false // recorded by the general path
 	}
 	whole := *m
 	*m = meta.ObjectMeta{Name: whole.Name, GenerateName: whole.GenerateName}
 	tree, nulls, ok := r.TypedFormNulls(obj)
 	*m = whole
 	if !ok {
-		return jsonForms{}, false
+		return JSONForms{}, false
 	}
 	entries, ok := r.Patcher.CreatedEntries(tree, m, manager, subresource)
 	if !ok {
-		return jsonForms{}, false
+		return JSONForms{}, false
 	}
 	var pre []byte
 	var hints registry.SpliceHints
 	if r.SpliceManagedFields {
 		var err error
 		if pre, hints, err = r.EncodeForSplice(obj); err != nil {
-			return jsonForms{}, false
+			return JSONForms{}, false
 		}
 	}
 	m.ManagedFields = entries
@@ -131,5 +132,5 @@ func trackCreate(r *registry.Resource, obj meta.Object, manager, subresource str
 		// JSON only (see patch.FieldManager.CreatedEntries).
 		hints.Compact = entries[0].FieldsV1.Raw
 	}
-	return jsonForms{obj: tree, encoded: pre, splice: hints, objNullFree: !nulls}, true
+	return JSONForms{Object: tree, Encoded: pre, Splice: hints, objNullFree: !nulls}, true
 }

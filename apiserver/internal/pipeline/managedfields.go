@@ -1,4 +1,4 @@
-package apiserver
+package pipeline
 
 import (
 	"bytes"
@@ -15,47 +15,47 @@ import (
 	"github.com/kapi-dev/kapi/storage"
 )
 
-// trackFunc records a write in obj's managedFields. cur is the stored
+// TrackFunc records a write in obj's managedFields. cur is the stored
 // value and old the stored object, both nil on create. The entries obj
 // carries on entry are the ones the request sent. It returns the JSON
 // forms of obj and old it had to decode, so that validation need not
 // encode them again.
-type trackFunc func(cur *storage.KeyValue, obj, old meta.Object) jsonForms
+type TrackFunc func(cur *storage.KeyValue, obj, old meta.Object) JSONForms
 
-// jsonForms are the JSON forms (as [jsonForm] gives them) of a write's
+// JSONForms are the JSON forms (as [schemaplan.JSONForm] gives them) of a write's
 // objects that recording it decoded, for validation to reuse: obj of the
 // object to store, old of the stored object, read from its stored JSON,
 // which is what the decoded stored object encodes to (see appendJSON).
 // obj is without metadata.managedFields, and so is old unless the kind's
-// rules may read them (see [resource.oldForm]); on a create, obj's
+// rules may read them (see oldForm); on a create, obj's
 // metadata may hold only the names, all that rules read of it when they
-// do not read managedFields (see [resource.trackCreate]). Either is nil
+// do not read managedFields (see [TrackCreate]). Either is nil
 // when it was not decoded.
-type jsonForms struct {
-	obj, old map[string]any
-	// encoded is obj's stored value without managedFields, made with
+type JSONForms struct {
+	Object, old map[string]any
+	// Encoded is obj's stored value without managedFields, made with
 	// obj's form when the resource splices them in (see
 	// spliceManagedFields); nil otherwise.
-	encoded []byte
+	Encoded []byte
 	// objNullFree is set when obj holds no null anywhere: defaulting it
 	// for validation then visits only the paths with defaults (see
 	// schema.FormDefaulter).
 	objNullFree bool
-	// splice is what the write knows of encoded and obj's entries, for
-	// splicing them in (see [resource.trackCreate]); zero otherwise.
-	splice registry.SpliceHints
+	// Splice is what the write knows of encoded and obj's entries, for
+	// splicing them in (see [TrackCreate]); zero otherwise.
+	Splice registry.SpliceHints
 }
 
-// updateTracker records ordinary writes (create, update, JSON, merge and
+// UpdateTracker records ordinary writes (create, update, JSON, merge and
 // strategic merge patches) under manager, as kube-apiserver's
 // field manager does with UpdateNoErrors: a failure is logged and the
 // stored entries are kept. The write runs in the version of the request,
 // so obj's fields are those of the request's version.
-func (w *write) updateTracker() trackFunc {
-	return func(cur *storage.KeyValue, obj, old meta.Object) jsonForms {
-		live := w.liveForm
-		w.liveForm = nil
-		return trackUpdate(w.r, w.log, cur, obj, old, live, w.manager, w.subresource)
+func (w *Write) UpdateTracker() TrackFunc {
+	return func(cur *storage.KeyValue, obj, old meta.Object) JSONForms {
+		live := w.LiveForm
+		w.LiveForm = nil
+		return trackUpdate(w.Resource, w.Log, cur, obj, old, live, w.Manager, w.Subresource)
 	}
 }
 
@@ -63,9 +63,9 @@ func (w *write) updateTracker() trackFunc {
 // the stored value cur and object old. It returns the JSON forms of obj
 // and, on update, of old, which it reads from cur's JSON unless liveObj,
 // that form without managedFields, is not nil.
-func trackUpdate(r *registry.Resource, log *slog.Logger, cur *storage.KeyValue, obj, old meta.Object, liveObj map[string]any, manager, subresource string) jsonForms {
+func trackUpdate(r *registry.Resource, log *slog.Logger, cur *storage.KeyValue, obj, old meta.Object, liveObj map[string]any, manager, subresource string) JSONForms {
 	if cur == nil && !r.Kind.CreateFromEmpty {
-		if forms, ok := trackCreate(r, obj, manager, subresource); ok {
+		if forms, ok := TrackCreate(r, obj, manager, subresource); ok {
 			return forms
 		}
 	}
@@ -76,7 +76,7 @@ func trackUpdate(r *registry.Resource, log *slog.Logger, cur *storage.KeyValue, 
 		// Recorded as a change from the kind's empty object.
 		if live, liveObj, err = emptyForm(r); err != nil {
 			log.Error("failed to update managedFields", "resource", r.GroupResource, "err", err)
-			return jsonForms{}
+			return JSONForms{}
 		}
 	}
 	if cur != nil {
@@ -84,12 +84,12 @@ func trackUpdate(r *registry.Resource, log *slog.Logger, cur *storage.KeyValue, 
 		if liveObj == nil {
 			liveObj, _ = r.TypedFormWithoutManagedFields(old)
 		}
-		if live, err = liveJSON(r, cur, liveObj != nil); err == nil && liveObj == nil {
+		if live, err = LiveJSON(r, cur, liveObj != nil); err == nil && liveObj == nil {
 			liveObj, err = patch.DecodeObjectWithoutManagedFields(live)
 		}
 		if err != nil {
 			log.Error("failed to update managedFields", "resource", r.GroupResource, "err", err)
-			return jsonForms{}
+			return JSONForms{}
 		}
 		liveManaged = old.GetObjectMeta().ManagedFields
 	}
@@ -99,7 +99,7 @@ func trackUpdate(r *registry.Resource, log *slog.Logger, cur *storage.KeyValue, 
 	if err != nil {
 		log.Error("failed to update managedFields", "resource", r.GroupResource, "err", err)
 		m.ManagedFields = liveManaged
-		return jsonForms{}
+		return JSONForms{}
 	}
 	entries, err := r.Patcher.UpdateObject(live, tree, patch.UpdateOptions{
 		Manager: manager, Subresource: subresource, LiveManaged: liveManaged, NewManaged: sent,
@@ -110,9 +110,9 @@ func trackUpdate(r *registry.Resource, log *slog.Logger, cur *storage.KeyValue, 
 	}
 	m.ManagedFields = entries
 	if cur == nil {
-		return jsonForms{obj: tree, encoded: encoded}
+		return JSONForms{Object: tree, Encoded: encoded}
 	}
-	return jsonForms{obj: tree, old: oldForm(r, liveObj, liveManaged), encoded: encoded}
+	return JSONForms{Object: tree, old: oldForm(r, liveObj, liveManaged), Encoded: encoded}
 }
 
 // emptyForm is the JSON, and its form, of the kind's empty object (New's)
@@ -127,24 +127,24 @@ func emptyForm(r *registry.Resource) ([]byte, map[string]any, error) {
 	return b, form, err
 }
 
-// liveForm is the JSON form of the stored object without
+// LiveForm is the JSON form of the stored object without
 // metadata.managedFields: built from old, the object decoded from it,
 // by the kind's compiled plan, as kube-apiserver's field manager reads
 // the typed stored object; or else read from live, its JSON.
-func liveForm(r *registry.Resource, old meta.Object, live []byte) (map[string]any, error) {
+func LiveForm(r *registry.Resource, old meta.Object, live []byte) (map[string]any, error) {
 	if tree, ok := r.TypedFormWithoutManagedFields(old); ok {
 		return tree, nil
 	}
 	return patch.DecodeObjectWithoutManagedFields(live)
 }
 
-// liveJSON is the stored object cur's JSON for the field manager. Given
+// LiveJSON is the stored object cur's JSON for the field manager. Given
 // the object's form (formKnown), the field manager only asks whether
 // there is a stored object: a value stored as JSON is then handed over as
 // it is stored, resourceVersion placeholder and all, rather than copied
 // with the resourceVersion spliced in, a copy the size of the value made
 // and dropped on every update.
-func liveJSON(r *registry.Resource, cur *storage.KeyValue, formKnown bool) ([]byte, error) {
+func LiveJSON(r *registry.Resource, cur *storage.KeyValue, formKnown bool) ([]byte, error) {
 	if formKnown && codec.Sniff(cur.Value) == codec.MediaTypeJSON {
 		return cur.Value, nil
 	}
@@ -176,29 +176,29 @@ func oldForm(r *registry.Resource, liveObj map[string]any, entries []meta.Manage
 // made once here, the stored one from its JSON, rather than each encoded
 // field by field for the schema and whole again for the rules. Either is
 // nil when it does not decode; validation then makes its own.
-func ruleForms(r *registry.Resource, cur *storage.KeyValue, obj, old meta.Object) jsonForms {
+func ruleForms(r *registry.Resource, cur *storage.KeyValue, obj, old meta.Object) JSONForms {
 	if r.Plan == nil || r.Plan.Unstructured || r.Plan.Rules == nil {
-		return jsonForms{}
+		return JSONForms{}
 	}
-	var forms jsonForms
-	forms.obj, forms.encoded, _ = r.FormWithoutManagedFields(obj)
+	var forms JSONForms
+	forms.Object, forms.Encoded, _ = r.FormWithoutManagedFields(obj)
 	if cur != nil {
 		if live, err := r.AppendJSON(nil, cur); err == nil {
-			liveObj, _ := liveForm(r, old, live)
+			liveObj, _ := LiveForm(r, old, live)
 			forms.old = oldForm(r, liveObj, old.GetObjectMeta().ManagedFields)
 		}
 	}
 	return forms
 }
 
-// scaleTracker records writes through /scale under the write's manager the way
+// ScaleTracker records writes through /scale under the write's manager the way
 // kube-apiserver's scale handler does: ownership of the replicas field
 // moves between the object's entries as the write changes the Scale, in
 // an entry with subresource "scale". Failures are logged and the stored
 // entries kept, as for other writes.
-func (w *write) scaleTracker() trackFunc {
-	r, manager, log := w.r, w.manager, w.log
-	return func(_ *storage.KeyValue, obj, old meta.Object) jsonForms {
+func (w *Write) ScaleTracker() TrackFunc {
+	r, manager, log := w.Resource, w.Manager, w.Log
+	return func(_ *storage.KeyValue, obj, old meta.Object) JSONForms {
 		m := obj.GetObjectMeta()
 		parent := old.GetObjectMeta().ManagedFields
 		live, err := scaleJSON(r, old)
@@ -212,7 +212,7 @@ func (w *write) scaleTracker() trackFunc {
 			log.Error("failed to update managedFields", "resource", r.GroupResource, "namespace", m.Namespace, "name", m.Name, "err", err)
 			m.ManagedFields = parent
 		}
-		return jsonForms{}
+		return JSONForms{}
 	}
 }
 
@@ -229,13 +229,13 @@ func scaleJSON(r *registry.Resource, obj meta.Object) ([]byte, error) {
 	return json.Marshal(sc)
 }
 
-// keepManagedFieldsTimes reverts an update whose only change is the time
+// KeepManagedFieldsTimes reverts an update whose only change is the time
 // of managedFields entries, as kube-apiserver's
 // IgnoreManagedFieldsTimestampsTransformer does, so that such a write is a
 // no-op that keeps the resourceVersion. It reports whether obj now encodes
 // as the stored value. pre is obj's encoding without managedFields, or
 // nil (see storedValue).
-func keepManagedFieldsTimes(r *registry.Resource, obj, old meta.Object, cur *storage.KeyValue, pre []byte) bool {
+func KeepManagedFieldsTimes(r *registry.Resource, obj, old meta.Object, cur *storage.KeyValue, pre []byte) bool {
 	nm, om := obj.GetObjectMeta().ManagedFields, old.GetObjectMeta().ManagedFields
 	if len(nm) == 0 || len(nm) != len(om) {
 		return false
@@ -245,7 +245,7 @@ func keepManagedFieldsTimes(r *registry.Resource, obj, old meta.Object, cur *sto
 		if !sameEntryIgnoringTime(nm[i], om[i]) {
 			return false
 		}
-		if !sameTime(nm[i].Time, om[i].Time) {
+		if !SameTime(nm[i].Time, om[i].Time) {
 			changed = true
 		}
 	}
@@ -278,7 +278,7 @@ func sameEntryIgnoringTime(a, b meta.ManagedFieldsEntry) bool {
 	return bytes.Equal(a.FieldsV1.Raw, b.FieldsV1.Raw)
 }
 
-func sameTime(a, b *meta.Time) bool {
+func SameTime(a, b *meta.Time) bool {
 	if a == nil || b == nil {
 		return a == b
 	}

@@ -1,4 +1,4 @@
-package apiserver
+package pipeline
 
 import (
 	"crypto/rand"
@@ -77,38 +77,23 @@ func validateObjectMeta(m *meta.ObjectMeta, namespaced bool, nameErrors func(str
 	return errs
 }
 
-// PathSegmentNameErrors checks a name as kube-apiserver checks the names
-// of kinds that need only be a path segment (RBAC roles and bindings):
-// not "." or "..", without "/" or "%". Use it as Kind.ValidateName.
-func PathSegmentNameErrors(name string) []string {
-	switch {
-	case name == "." || name == "..":
-		return []string{fmt.Sprintf("may not be '%s'", name)}
-	case strings.Contains(name, "/"):
-		return []string{"may not contain '/'"}
-	case strings.Contains(name, "%"):
-		return []string{"may not contain '%'"}
-	}
-	return nil
-}
-
 func subdomainErrors(name string) []string {
 	var msgs []string
 	if len(name) > maxNameLength {
 		msgs = append(msgs, fmt.Sprintf("must be no more than %d characters", maxNameLength))
 	}
-	if !isDNSSubdomain(name) {
+	if !IsDNSSubdomain(name) {
 		msgs = append(msgs, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
 	}
 	return msgs
 }
 
-// isDNSSubdomain reports whether s matches dnsSubdomain: dot-separated
+// IsDNSSubdomain reports whether s matches dnsSubdomain: dot-separated
 // labels of lowercase letters, digits and '-', each starting and ending
 // with a letter or digit. Every create checks its name and its label
 // keys' prefixes, for which the regular expression took most of the
 // time of validating metadata.
-func isDNSSubdomain(s string) bool {
+func IsDNSSubdomain(s string) bool {
 	start := 0
 	for i := 0; i <= len(s); i++ {
 		if i < len(s) && s[i] != '.' {
@@ -140,18 +125,18 @@ func labelValueError(v string) string {
 	return ""
 }
 
-// newUID returns a random (version 4) UUID.
-func newUID() string {
+// NewUID returns a random (version 4) UUID.
+func NewUID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	return formatUID(b)
+	return FormatUID(b)
 }
 
-// formatUID writes a UUID's bytes as its canonical text, as the %x
+// FormatUID writes a UUID's bytes as its canonical text, as the %x
 // verb writes each group, with one allocation.
-func formatUID(b [16]byte) string {
+func FormatUID(b [16]byte) string {
 	const digits = "0123456789abcdef"
 	var out [36]byte
 	at := 0
