@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 )
 
 // TestReadAll checks that a body reads whole whatever length it
@@ -21,7 +23,7 @@ func TestReadAll(t *testing.T) {
 		{"announced longer", int64(len(body)) * 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := readAll(strings.NewReader(body), tc.size)
+			got, err := handlers.ReadAll(strings.NewReader(body), tc.size)
 			if err != nil || string(got) != body {
 				t.Errorf("read %d bytes, %v; want %d", len(got), err, len(body))
 			}
@@ -30,7 +32,7 @@ func TestReadAll(t *testing.T) {
 	r := bytes.NewReader(nil)
 	allocs := testing.AllocsPerRun(20, func() {
 		r.Reset([]byte(body))
-		_, _ = readAll(r, int64(len(body)))
+		_, _ = handlers.ReadAll(r, int64(len(body)))
 	})
 	if allocs > 2 {
 		t.Errorf("reading a body of announced length allocated %v times", allocs)
@@ -50,12 +52,12 @@ func TestBlank(t *testing.T) {
 		{"{}", false},
 		{"  x ", false},
 	} {
-		if got := blank([]byte(tc.body)); got != tc.want {
+		if got := handlers.Blank([]byte(tc.body)); got != tc.want {
 			t.Errorf("blank(%q) = %v, want %v", tc.body, got, tc.want)
 		}
 	}
 	body := []byte(" " + strings.Repeat("x", 2000) + " ")
-	if n := testing.AllocsPerRun(20, func() { blank(body) }); n != 0 {
+	if n := testing.AllocsPerRun(20, func() { handlers.Blank(body) }); n != 0 {
 		t.Errorf("blank allocated %v times", n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -14,13 +15,13 @@ import (
 // would be dropped.
 func TestBookmarkObjectEncodes(t *testing.T) {
 	s := newServer(Options{})
-	for _, mt := range s.codecs.MediaTypes() {
-		ser, _ := s.codecs.Lookup(mt)
+	for _, mt := range s.Codecs.MediaTypes() {
+		ser, _ := s.Codecs.Lookup(mt)
 		if _, ok := ser.(codec.WatchEncoder); !ok {
 			continue
 		}
 		t.Run(mt, func(t *testing.T) {
-			obj := &bookmarkObject{TypeMeta: meta.TypeMeta{Kind: "Thing", APIVersion: "rows.example.com/v1"}}
+			obj := &handlers.BookmarkObject{TypeMeta: meta.TypeMeta{Kind: "Thing", APIVersion: "rows.example.com/v1"}}
 			obj.ResourceVersion = "42"
 			obj.Annotations = map[string]string{meta.InitialEventsAnnotation: "true"}
 			var buf bytes.Buffer

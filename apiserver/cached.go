@@ -24,7 +24,7 @@ func (s *catalog) Cached(group, resource string) (Cached, bool) {
 	defer s.mu.RUnlock()
 	for k, h := range s.resources {
 		if k.group == group && k.resource == resource {
-			return Cached{r: h.r}, true
+			return Cached{r: h.Resource}, true
 		}
 	}
 	return Cached{}, false

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"github.com/kapi-dev/kapi/apiserver/internal/discovery"
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 )
 
@@ -11,11 +12,11 @@ import (
 type discoveryDocs struct {
 	*discovery.Docs
 	// handlers routes requests to the resources the documents describe.
-	handlers map[resourceKey]*handler
+	handlers map[resourceKey]*handlers.Handler
 }
 
 // lookup returns the handler of a served resource, or nil.
-func (d *discoveryDocs) lookup(group, version, res string) *handler {
+func (d *discoveryDocs) lookup(group, version, res string) *handlers.Handler {
 	return d.handlers[resourceKey{group, version, res}]
 }
 

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -30,7 +31,7 @@ func TestEncodedReadsMatchEncoding(t *testing.T) {
 					t.Fatal(err)
 				}
 				h := s.kinds.lookup("rows.example.com", "v1", "things")
-				t.Cleanup(h.r.Cache.Stop)
+				t.Cleanup(h.Resource.Cache.Stop)
 				path := "/apis/rows.example.com/v1/namespaces/ns/things"
 				for _, body := range rowThings {
 					rec := serve(s, "POST", path, "application/json", `{"apiVersion":"rows.example.com/v1","kind":"Thing",`+body[1:])
@@ -39,7 +40,7 @@ func TestEncodedReadsMatchEncoding(t *testing.T) {
 					}
 				}
 				for _, mt := range []string{codec.MediaTypeProtobuf, codec.MediaTypeCBOR} {
-					ser, _ := s.codecs.Lookup(mt)
+					ser, _ := s.Codecs.Lookup(mt)
 					check := func(step string) {
 						t.Helper()
 						for _, q := range []string{"", "?limit=2", "?labelSelector=owner%3Dme", "/a"} {
@@ -71,9 +72,9 @@ func TestEncodedReadsMatchEncoding(t *testing.T) {
 
 // encodeSlow encodes what a GET of path+q reads the way it was done
 // before encodings were kept: decoded objects, and a List of them.
-func encodeSlow(t *testing.T, h *handler, ser codec.Serializer, q string) []byte {
+func encodeSlow(t *testing.T, h *handlers.Handler, ser codec.Serializer, q string) []byte {
 	t.Helper()
-	r := h.r
+	r := h.Resource
 	ctx := context.Background()
 	var v any
 	if q == "/a" {
@@ -88,21 +89,21 @@ func encodeSlow(t *testing.T, h *handler, ser codec.Serializer, q string) []byte
 		v = obj
 	} else {
 		opts := resourceversion.List{Semantics: resourceversion.MostRecent}
-		var sel selectors
+		var sel handlers.Selectors
 		switch q {
 		case "?limit=2":
 			opts.Limit = 2
 		case "?labelSelector=owner%3Dme":
 			var err error
-			if sel.label, err = meta.ParseLabelSelector("owner=me"); err != nil {
+			if sel.Label, err = meta.ParseLabelSelector("owner=me"); err != nil {
 				t.Fatal(err)
 			}
 		}
-		p, err := h.listPage(ctx, "ns", sel, opts)
+		p, err := h.ListPage(ctx, "ns", sel, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v, err = p.list(r); err != nil {
+		if v, err = p.List(r); err != nil {
 			t.Fatal(err)
 		}
 	}

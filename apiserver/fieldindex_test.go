@@ -58,7 +58,7 @@ func newIndexFixture(t *testing.T) *indexFixture {
 	if err := s.kinds.Err(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(s.kinds.lookup("rows.example.com", "v1", "things").r.Cache.Stop)
+	t.Cleanup(s.kinds.lookup("rows.example.com", "v1", "things").Resource.Cache.Stop)
 	return &indexFixture{t: t, s: s, rng: rand.New(rand.NewPCG(5, 6)),
 		live: map[string]indexedThing{}, past: map[string][]indexedThing{}}
 }

@@ -38,11 +38,11 @@ func (s *server) initOperations() {
 	if o.InFlightQueueTimeout <= 0 {
 		o.InFlightQueueTimeout = max(o.RequestTimeout/4, time.Second)
 	}
-	s.observer, s.tracer = o.Observer, o.Tracer
+	s.Observer, s.Tracer = o.Observer, o.Tracer
 	var observe func(string, int)
-	if s.observer != nil {
-		observe = s.observer.ObserveInflight
-		s.observer.ObserveResources(s.kinds.resourceStats)
+	if s.Observer != nil {
+		observe = s.Observer.ObserveInflight
+		s.Observer.ObserveResources(s.kinds.resourceStats)
 	}
 	if o.MaxRequestsInFlight > 0 {
 		s.limits.ReadOnly = filters.NewFairLimiter("readOnly", o.MaxRequestsInFlight, o.InFlightQueueLength, o.InFlightQueueTimeout, observe)
@@ -50,14 +50,14 @@ func (s *server) initOperations() {
 	if o.MaxMutatingRequestsInFlight > 0 {
 		s.limits.Mutating = filters.NewFairLimiter("mutating", o.MaxMutatingRequestsInFlight, o.InFlightQueueLength, o.InFlightQueueTimeout, observe)
 	}
-	if s.tracer != nil {
+	if s.Tracer != nil {
 		o.MutatingAdmission = s.traceAdmission("admission.mutating", o.MutatingAdmission)
 		o.ValidatingAdmission = s.traceAdmission("admission.validating", o.ValidatingAdmission)
 	}
 	s.shutdown = health.NewShutdown()
 	s.health = health.NewHandler(s.healthChecks())
 	s.limits.Shutdown, s.limits.RequestTimeout = s.shutdown, o.RequestTimeout
-	if s.observer != nil {
+	if s.Observer != nil {
 		s.limits.LongRunning = s.observeLongRunning
 	}
 }
@@ -66,7 +66,7 @@ func (s *server) initOperations() {
 // registered kind, its watcher) for the observer, until the returned
 // function is called.
 func (s *server) observeLongRunning(rec *RequestRecord) (done func()) {
-	o := s.observer
+	o := s.Observer
 	s.boundLabels(&rec.RequestLabels)
 	o.ObserveLongRunning(&rec.RequestLabels, 1)
 	kind := s.kinds.kindOf(&rec.RequestLabels)
@@ -86,7 +86,7 @@ func (s *catalog) kindOf(l *RequestLabels) string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if h := s.lookup(l.Group, l.Version, l.Resource); h != nil {
-		return h.r.Kind.Kind
+		return h.Resource.Kind.Kind
 	}
 	return ""
 }
@@ -114,7 +114,7 @@ func (s *server) traceAdmission(name string, funcs []AdmissionFunc) []AdmissionF
 	out := make([]AdmissionFunc, len(funcs))
 	for i, f := range funcs {
 		out[i] = func(ctx context.Context, req *AdmissionRequest) error {
-			ctx, end := s.startSpan(ctx, name)
+			ctx, end := s.StartSpan(ctx, name)
 			err := f(ctx, req)
 			end(err)
 			return err

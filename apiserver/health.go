@@ -86,8 +86,8 @@ func (s *catalog) checkCaches(*http.Request) error {
 	defer s.mu.RUnlock()
 	var pending []string
 	for _, h := range s.resources {
-		if !h.r.Cache.Stats().Ready {
-			pending = append(pending, h.r.GroupResource.String())
+		if !h.Resource.Cache.Stats().Ready {
+			pending = append(pending, h.Resource.GroupResource.String())
 		}
 	}
 	if len(pending) > 0 {

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/resourceversion"
@@ -38,7 +39,7 @@ func TestLabelIndex(t *testing.T) {
 				t.Fatal(err)
 			}
 			h := s.kinds.lookup("rows.example.com", "v1", "things")
-			r := h.r
+			r := h.Resource
 			t.Cleanup(r.Cache.Stop)
 			path := "/apis/rows.example.com/v1/namespaces/ns/things"
 			for i, l := range labels {
@@ -48,11 +49,11 @@ func TestLabelIndex(t *testing.T) {
 					t.Fatalf("create: %d %s", rec.Code, rec.Body)
 				}
 			}
-			p, err := h.listPage(context.Background(), "ns", selectors{}, resourceVersionMostRecent())
+			p, err := h.ListPage(context.Background(), "ns", handlers.Selectors{}, resourceVersionMostRecent())
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, e := range p.entries {
+			for _, e := range p.Entries {
 				obj, err := r.Decode(e.KV)
 				if err != nil {
 					t.Fatal(err)

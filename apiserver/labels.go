@@ -9,7 +9,7 @@ func (s *server) boundLabels(l *RequestLabels) {
 	if l.Resource == "" {
 		return
 	}
-	if h := s.kinds.seal().lookup(l.Group, l.Version, l.Resource); h != nil && (l.Subresource == "" || h.r.HasSubresource(l.Subresource)) {
+	if h := s.kinds.seal().lookup(l.Group, l.Version, l.Resource); h != nil && (l.Subresource == "" || h.Resource.HasSubresource(l.Subresource)) {
 		return
 	}
 	l.Group, l.Version, l.Resource, l.Subresource = "", "", "", ""

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/codec"
@@ -48,7 +49,7 @@ func TestStreamedListsMatchEncodedLists(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := s.kinds.lookup("rows.example.com", "v1", "things")
-		t.Cleanup(h.r.Cache.Stop)
+		t.Cleanup(h.Resource.Cache.Stop)
 		path := "/apis/rows.example.com/v1/namespaces/ns/things"
 		for i := range objects {
 			body := fmt.Sprintf(`{"apiVersion":"rows.example.com/v1","kind":"Thing","metadata":{"name":"t%03d","annotations":{"pad":%q}},"spec":{"count":%d,"note":"n%d"}}`,
@@ -63,7 +64,7 @@ func TestStreamedListsMatchEncodedLists(t *testing.T) {
 			for _, gz := range []bool{false, true} {
 				for _, limit := range []int{0, 9} {
 					t.Run(fmt.Sprintf("storage=%s/%s/gzip=%v/limit=%d", storage, mt, gz, limit), func(t *testing.T) {
-						ser, _ := s.codecs.Lookup(mt)
+						ser, _ := s.Codecs.Lookup(mt)
 						var names []string
 						next := ""
 						for pages := 0; ; pages++ {
@@ -156,17 +157,17 @@ func getList(t *testing.T, u, mt string, gz bool) []byte {
 // encodeListSlow is the list a GET with query q answers, as it was made
 // before lists were written from kept bytes: a List of decoded objects,
 // encoded.
-func encodeListSlow(t *testing.T, h *handler, ser codec.Serializer, q url.Values) []byte {
+func encodeListSlow(t *testing.T, h *handlers.Handler, ser codec.Serializer, q url.Values) []byte {
 	t.Helper()
 	opts, err := resourceversion.ParseList(q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := h.listPage(context.Background(), "ns", selectors{}, opts)
+	p, err := h.ListPage(context.Background(), "ns", handlers.Selectors{}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := p.list(h.r)
+	l, err := p.List(h.Resource)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +212,7 @@ func TestPartialListsMatchRendering(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := s.kinds.lookup("rows.example.com", "v1", "things")
-	t.Cleanup(h.r.Cache.Stop)
+	t.Cleanup(h.Resource.Cache.Stop)
 	path := "/apis/rows.example.com/v1/namespaces/ns/things"
 	for i := range objects {
 		body := fmt.Sprintf(`{"apiVersion":"rows.example.com/v1","kind":"Thing","metadata":{"name":"t%03d","labels":{"i":"%d"},"annotations":{"pad":%q}},"spec":{"note":"n"}}`,
@@ -234,22 +235,22 @@ func TestPartialListsMatchRendering(t *testing.T) {
 					if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != mt {
 						t.Fatalf("%s: GET ?%s as %s: %d %s %.300s", step, q, accept, rec.Code, rec.Header().Get("Content-Type"), rec.Body)
 					}
-					ser, _ := s.codecs.Lookup(mt)
+					ser, _ := s.Codecs.Lookup(mt)
 					query, _ := url.ParseQuery(q)
 					opts, err := resourceversion.ParseList(query)
 					if err != nil {
 						t.Fatal(err)
 					}
-					p, err := h.listPage(context.Background(), "ns", selectors{}, opts)
+					p, err := h.ListPage(context.Background(), "ns", handlers.Selectors{}, opts)
 					if err != nil {
 						t.Fatal(err)
 					}
-					l, err := p.list(h.r)
+					l, err := p.List(h.Resource)
 					if err != nil {
 						t.Fatal(err)
 					}
-					out := readOutput{ser: ser, as: tables.AsPartialList, apiVersion: "meta.k8s.io/" + v}
-					rendered, err := out.render(h.r, l)
+					out := handlers.ReadOutput{Serializer: ser, As: tables.AsPartialList, ApiVersion: "meta.k8s.io/" + v}
+					rendered, err := out.Render(h.Resource, l)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/schema"
 )
 
@@ -25,17 +26,17 @@ func (s *catalog) Install(k Kind) error {
 		return fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
 	}
 	for _, h := range b.handlers {
-		h.live = true
+		h.Live = true
 	}
 	s.mu.Lock()
 	for _, h := range b.handlers {
-		if err := s.conflicts(&h.r.Kind, true, false); err != nil {
+		if err := s.conflicts(&h.Resource.Kind, true, false); err != nil {
 			s.mu.Unlock()
 			b.stop()
 			return fmt.Errorf("apiserver: kind %s: %w", k.Kind, err)
 		}
 	}
-	var old []*handler
+	var old []*handlers.Handler
 	for key, h := range s.resources {
 		if key.group == b.stor.Kind.Group && key.resource == b.stor.Kind.Resource {
 			old = append(old, h)
@@ -50,7 +51,7 @@ func (s *catalog) Install(k Kind) error {
 	}
 	s.mu.Unlock()
 	for _, h := range old {
-		h.r.Cache.Stop()
+		h.Resource.Cache.Stop()
 	}
 	return nil
 }
@@ -58,12 +59,12 @@ func (s *catalog) Install(k Kind) error {
 // Uninstall is [Server.Uninstall].
 func (s *catalog) Uninstall(group, resource string) error {
 	s.mu.Lock()
-	var gone []*handler
+	var gone []*handlers.Handler
 	for key, h := range s.resources {
 		if key.group != group || key.resource != resource {
 			continue
 		}
-		if !h.live {
+		if !h.Live {
 			s.mu.Unlock()
 			return fmt.Errorf("apiserver: resource %s.%s was registered, not installed: it cannot be uninstalled", resource, group)
 		}
@@ -74,7 +75,7 @@ func (s *catalog) Uninstall(group, resource string) error {
 		return fmt.Errorf("apiserver: resource %s.%s is not served", resource, group)
 	}
 	for _, h := range gone {
-		delete(s.resources, resourceKey{group, h.r.Kind.Version, resource})
+		delete(s.resources, resourceKey{group, h.Resource.Kind.Version, resource})
 	}
 	s.dropEmptyGroup(group)
 	if s.sealed {
@@ -82,7 +83,7 @@ func (s *catalog) Uninstall(group, resource string) error {
 	}
 	s.mu.Unlock()
 	for _, h := range gone {
-		h.r.Cache.Stop()
+		h.Resource.Cache.Stop()
 	}
 	return nil
 }
@@ -125,7 +126,7 @@ func (s *catalog) Served() []ServedResource {
 	defer s.mu.RUnlock()
 	out := make([]ServedResource, 0, len(s.resources))
 	for key, h := range s.resources {
-		out = append(out, ServedResource{Group: key.group, Version: key.version, Resource: key.resource, Kind: h.r.Kind.Kind, Installed: h.live})
+		out = append(out, ServedResource{Group: key.group, Version: key.version, Resource: key.resource, Kind: h.Resource.Kind.Kind, Installed: h.Live})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -35,11 +36,11 @@ func checkMergeTyped(t *testing.T, r *registry.Resource, doc, body []byte) bool 
 	if err := json.Unmarshal(doc, old); err != nil {
 		t.Fatal(err)
 	}
-	got, ok := mergePatchTyped(r, doc, old, body)
+	got, ok := handlers.MergePatchTyped(r, doc, old, body)
 	if !ok {
 		return false
 	}
-	patched, _, kept, err := patchKeepingManagedFields(r, patch.MergePatchType, doc, old, body)
+	patched, _, kept, err := handlers.PatchKeepingManagedFields(r, patch.MergePatchType, doc, old, body)
 	if err != nil {
 		t.Fatalf("patch %s: answered where the general path failed: %v", body, err)
 	}
@@ -48,7 +49,7 @@ func checkMergeTyped(t *testing.T, r *registry.Resource, doc, body []byte) bool 
 		t.Fatalf("patch %s: answered where the general result %s does not decode: %v", body, patched, err)
 	}
 	if kept {
-		want.ManagedFields = copyEntries(old.ManagedFields)
+		want.ManagedFields = handlers.CopyEntries(old.ManagedFields)
 	}
 	gb, _ := json.Marshal(got)
 	wb, _ := json.Marshal(want)

@@ -4,5 +4,5 @@ import "net/http"
 
 // NonResourceHandler is [Server.NonResourceHandler].
 func (s *server) NonResourceHandler(h http.Handler) http.Handler {
-	return s.guard.Handler(h)
+	return s.Guard.Handler(h)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/meta"
@@ -44,14 +45,14 @@ func TestRawListMatchesEncodedList(t *testing.T) {
 				t.Fatal(err)
 			}
 			h := s.kinds.lookup("g.example.com", "v1", "things")
-			r := h.r
+			r := h.Resource
 			ctx := context.Background()
 			for i, spec := range []string{`{"a":"<b>&"}`, `{"resourceVersion":"\u0000"}`, `{}`} {
 				obj := r.NewObject()
 				if err := json.Unmarshal([]byte(`{"metadata":{"name":"t`+strconv.Itoa(i)+`","namespace":"ns","annotations":{"x":"\"resourceVersion\":\"\\u0000\"","pad":"`+strings.Repeat("p", tc.pad)+`"}},"spec":`+spec+`}`), obj); err != nil {
 					t.Fatal(err)
 				}
-				checkTypeMeta(r, obj)
+				handlers.CheckTypeMeta(r, obj)
 				b, err := r.Encode(obj)
 				if err != nil {
 					t.Fatal(err)
@@ -60,13 +61,13 @@ func TestRawListMatchesEncodedList(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			p, err := h.listPage(ctx, "ns", selectors{}, resourceversion.List{})
+			p, err := h.ListPage(ctx, "ns", handlers.Selectors{}, resourceversion.List{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			rec := httptest.NewRecorder()
-			h.writeRawList(&request{w: rec, r: httptest.NewRequest("GET", "/", nil)}, p)
-			list, err := p.list(r)
+			h.WriteRawList(&handlers.Request{Writer: rec, Request: httptest.NewRequest("GET", "/", nil)}, p)
+			list, err := p.List(r)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,22 +10,12 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
-
-// request is what routing learned about one API request.
-type request struct {
-	w http.ResponseWriter
-	r *http.Request
-
-	verb        string // get, list, watch, create, update, patch, delete, deletecollection
-	namespace   string
-	name        string
-	subresource string
-}
 
 // errPanic is what a client is told of a panic serving its request.
 var errPanic = errors.New("this request caused the server to panic; look in its logs for details")
@@ -39,7 +29,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.instrumen
 func (s *server) serveHTTP(r *http.Request, o *filters.Served) {
 	// The debug log's arguments, the clock read included, would cost
 	// something on every request: only when it is on.
-	debug := s.log.Enabled(r.Context(), slog.LevelDebug)
+	debug := s.Log.Enabled(r.Context(), slog.LevelDebug)
 	var start time.Time
 	if debug {
 		start = time.Now()
@@ -52,24 +42,24 @@ func (s *server) serveHTTP(r *http.Request, o *filters.Served) {
 			}
 			buf := make([]byte, 4096)
 			buf = buf[:runtime.Stack(buf, false)]
-			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(buf))
+			s.Log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(buf))
 			if !rec.Wrote {
 				// The panic's value stays in the log: it may hold
 				// anything the server knows.
-				s.writeError(rec, r, status.InternalError(errPanic))
+				s.WriteError(rec, r, status.InternalError(errPanic))
 			}
 		}
 		if debug {
-			s.log.Debug("request", "method", r.Method, "uri", filters.RequestURI(r), "code", rec.Code,
+			s.Log.Debug("request", "method", r.Method, "uri", filters.RequestURI(r), "code", rec.Code,
 				"duration", time.Since(start), "userAgent", r.UserAgent())
 		}
 	}()
 	docs := s.kinds.seal()
 	if s.kinds.broken != nil {
-		s.writeError(rec, r, s.kinds.broken)
+		s.WriteError(rec, r, s.kinds.broken)
 		return
 	}
-	out, authed, done := s.guard.Check(rec, r, &o.Path)
+	out, authed, done := s.Guard.Check(rec, r, &o.Path)
 	panicked := true
 	defer func() { done(panicked) }()
 	if authed != nil {
@@ -95,7 +85,7 @@ func (s *server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 		return
 	}
 	if getOnly(path) && r.Method != http.MethodGet {
-		s.writeError(w, r, status.MethodNotAllowedPath())
+		s.WriteError(w, r, status.MethodNotAllowedPath())
 		return
 	}
 	switch path {
@@ -119,7 +109,7 @@ func (s *server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 	parts, ok := p.Parts, p.OK
 	switch {
 	case !ok:
-		s.writeError(w, r, status.NotFoundPath(""))
+		s.WriteError(w, r, status.NotFoundPath(""))
 	case len(parts) >= 2 && parts[0] == "api":
 		p.Resolved = s.serveGroupVersion(w, r, docs, "", parts[1], parts[2:])
 	case len(parts) == 2 && parts[0] == "apis":
@@ -127,11 +117,11 @@ func (s *server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 			responsewriters.WriteJSON(w, http.StatusOK, g)
 			return
 		}
-		s.writeError(w, r, status.NotFoundPath(""))
+		s.WriteError(w, r, status.NotFoundPath(""))
 	case len(parts) >= 3 && parts[0] == "apis":
 		p.Resolved = s.serveGroupVersion(w, r, docs, parts[1], parts[2], parts[3:])
 	default:
-		s.writeError(w, r, status.NotFoundPath(""))
+		s.WriteError(w, r, status.NotFoundPath(""))
 	}
 }
 
@@ -150,30 +140,30 @@ func (s *server) serveGroupVersion(w http.ResponseWriter, r *http.Request, docs 
 			responsewriters.WriteJSON(w, http.StatusOK, rl)
 			return false
 		}
-		s.writeError(w, r, status.NotFoundPath(""))
+		s.WriteError(w, r, status.NotFoundPath(""))
 		return false
 	}
 	h, req, err := s.resolve(w, r, docs, group, version, rest)
 	if err != nil {
-		s.writeError(w, r, err)
+		s.WriteError(w, r, err)
 		return false
 	}
-	h.serve(req)
+	h.Serve(req)
 	return true
 }
 
 // resolve turns the path below a group-version into a resource request
 // and the handler of its resource.
-func (s *server) resolve(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, group, version string, rest []string) (*handler, *request, error) {
-	req := &request{w: w, r: r}
+func (s *server) resolve(w http.ResponseWriter, r *http.Request, docs *discoveryDocs, group, version string, rest []string) (*handlers.Handler, *handlers.Request, error) {
+	req := &handlers.Request{Writer: w, Request: r}
 	watchPrefix := false
 	if rest[0] == "watch" { // the deprecated /watch/ path prefix
 		watchPrefix = true
 		rest = rest[1:]
 	}
 	if len(rest) >= 3 && rest[0] == "namespaces" && !namespaceSubresource(docs, group, version, rest) {
-		req.namespace = rest[1]
-		if err := checkPathName("Namespace", req.namespace); err != nil {
+		req.Namespace = rest[1]
+		if err := checkPathName("Namespace", req.Namespace); err != nil {
 			return nil, nil, err
 		}
 		rest = rest[2:]
@@ -185,28 +175,28 @@ func (s *server) resolve(w http.ResponseWriter, r *http.Request, docs *discovery
 	if h == nil {
 		return nil, nil, status.NotFoundPath("")
 	}
-	res := h.r
+	res := h.Resource
 	if len(rest) > 1 {
-		req.name = rest[1]
-		if err := checkPathName("Name", req.name); err != nil {
+		req.Name = rest[1]
+		if err := checkPathName("Name", req.Name); err != nil {
 			return nil, nil, err
 		}
 	}
 	if len(rest) > 2 {
-		req.subresource = rest[2]
-		if !res.HasSubresource(req.subresource) {
+		req.Subresource = rest[2]
+		if !res.HasSubresource(req.Subresource) {
 			return nil, nil, status.NotFoundPath("")
 		}
 	}
-	if !res.Kind.Namespaced && req.namespace != "" {
+	if !res.Kind.Namespaced && req.Namespace != "" {
 		return nil, nil, status.NotFoundPath("")
 	}
-	if res.Kind.Namespaced && req.namespace == "" && req.name != "" {
+	if res.Kind.Namespaced && req.Namespace == "" && req.Name != "" {
 		return nil, nil, status.NotFoundPath("")
 	}
-	req.verb = verbFor(r, req.name != "", watchPrefix)
-	if req.verb == "" || !res.Allows(req.verb, req.subresource) {
-		return nil, nil, status.MethodNotAllowed(res.Kind.GroupResource(), requestinfo.Action(r.Method, req.name != ""))
+	req.Verb = verbFor(r, req.Name != "", watchPrefix)
+	if req.Verb == "" || !res.Allows(req.Verb, req.Subresource) {
+		return nil, nil, status.MethodNotAllowed(res.Kind.GroupResource(), requestinfo.Action(r.Method, req.Name != ""))
 	}
 	return h, req, nil
 }
@@ -216,7 +206,7 @@ func (s *server) resolve(w http.ResponseWriter, r *http.Request, docs *discovery
 // rather than a collection in namespace x (/api/v1/namespaces/x/configmaps).
 func namespaceSubresource(docs *discoveryDocs, group, version string, rest []string) bool {
 	ns := docs.lookup(group, version, "namespaces")
-	return ns != nil && len(rest) == 3 && ns.r.HasSubresource(rest[2])
+	return ns != nil && len(rest) == 3 && ns.Resource.HasSubresource(rest[2])
 }
 
 func verbFor(r *http.Request, item, watchPrefix bool) string {

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/apiserver/internal/schemaplan"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
@@ -85,7 +86,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 	b.Run("required-body", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			x, err := bodyJSON("application/json", body)()
+			x, err := handlers.BodyJSON("application/json", body)()
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -16,8 +16,8 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver/admission"
 	"github.com/kapi-dev/kapi/apiserver/filters"
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
-	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/apiserver/internal/reviews"
 	"github.com/kapi-dev/kapi/apiserver/internal/schemaplan"
 	"github.com/kapi-dev/kapi/audit"
@@ -191,7 +191,7 @@ type VersionInfo struct {
 // server is what a Server is made of; its methods do the work of
 // Server's, and the rooms under apiserver/ do the rest.
 type server struct {
-	core
+	shared
 	kinds catalog
 
 	operations
@@ -203,13 +203,13 @@ type server struct {
 // installing and removing kinds, sealing the table on the first request
 // and publishing what requests see.
 type catalog struct {
-	*core
+	*shared
 
 	mu        sync.RWMutex
 	errs      []error // every registration problem, in order
 	broken    error   // set at sealing when errs is not empty
 	sealed    bool
-	resources map[resourceKey]*handler
+	resources map[resourceKey]*handlers.Handler
 	groups    []string // group names in registration order
 	// served is what requests see: the documents and the routing table,
 	// published whole at sealing and at every Install and Uninstall.
@@ -217,31 +217,11 @@ type catalog struct {
 	counters watch.Counters
 }
 
-// core is what the handlers of every resource share: the server's
-// options, codecs and log.
-type core struct {
-	opts   Options
-	log    *slog.Logger
-	codecs *codec.Registry
-	// observer and tracer are Options.Observer and Options.Tracer; nil:
-	// none (see observe.go).
-	observer Observer
-	tracer   Tracer
-	// watchBufs holds the buffers watch streams gather events in between
-	// two writes (see watchStream.flush).
-	watchBufs watchBuffers
-	// listSplices holds the splice positions of raw lists' items.
-	listSplices sync.Pool
-	// admission is the admission step of every write.
-	admission admission.Chain
-	// guard authenticates, audits and authorizes every request.
-	guard filters.Guard
-	// bodies writes the bodies of answers, recycling their compressors
-	// and list buffers.
-	bodies responsewriters.Bodies
-	// writeTimeout bounds a write of one object (filters.MaxWriteTimeout; tests
-	// shorten it).
-	writeTimeout time.Duration
+// shared is what the server's parts share: its options, and what the
+// handlers of every resource share.
+type shared struct {
+	opts Options
+	handlers.Core
 }
 
 // resourceKey locates a resource: group, version and plural name.
@@ -283,17 +263,19 @@ func newServer(opts Options) *server {
 		opts.MinWatchTimeout = 30 * time.Minute
 	}
 	s := &server{
-		core: core{opts: opts, log: opts.Logger, codecs: opts.Codecs, writeTimeout: filters.MaxWriteTimeout},
+		shared: shared{opts: opts, Core: handlers.Core{Log: opts.Logger, Codecs: opts.Codecs, WriteTimeout: filters.MaxWriteTimeout,
+			MaxRequestBodyBytes: opts.MaxRequestBodyBytes, MinWatchTimeout: opts.MinWatchTimeout,
+			WatchStallTimeout: opts.WatchCache.StallTimeout}},
 	}
-	s.kinds.core, s.kinds.resources = &s.core, make(map[resourceKey]*handler)
+	s.kinds.shared, s.kinds.resources = &s.shared, make(map[resourceKey]*handlers.Handler)
 	s.initOperations()
-	s.admission = admission.Chain{Mutating: s.opts.MutatingAdmission, Validating: s.opts.ValidatingAdmission}
-	s.guard = filters.Guard{Authenticator: opts.Authenticator, Authorizer: opts.Authorizer, Audit: opts.Audit,
-		Log: s.log, WriteError: s.writeError}
-	s.limits.WriteError = s.guard.WriteError
-	s.instrument = filters.NewInstrument(s.observer, s.tracer, s.boundLabels, s.serveHTTP)
-	s.reviews = reviews.Handler{Authorizer: s.guard.EffectiveAuthorizer(), Decode: s.decodeReview,
-		Write: s.writeReview, WriteError: s.guard.WriteError}
+	s.Admission = admission.Chain{Mutating: s.opts.MutatingAdmission, Validating: s.opts.ValidatingAdmission}
+	s.Guard = filters.Guard{Authenticator: opts.Authenticator, Authorizer: opts.Authorizer, Audit: opts.Audit,
+		Log: s.Log, WriteError: s.WriteError}
+	s.limits.WriteError = s.Guard.WriteError
+	s.instrument = filters.NewInstrument(s.Observer, s.Tracer, s.boundLabels, s.serveHTTP)
+	s.reviews = reviews.Handler{Authorizer: s.Guard.EffectiveAuthorizer(), Decode: s.DecodeReview,
+		Write: s.WriteReview, WriteError: s.Guard.WriteError}
 	return s
 }
 
@@ -320,7 +302,7 @@ func (s *catalog) register(k Kind) error {
 		return err
 	}
 	for _, h := range b.handlers {
-		if err := s.conflicts(&h.r.Kind, false, false); err != nil {
+		if err := s.conflicts(&h.Resource.Kind, false, false); err != nil {
 			b.stop()
 			return err
 		}
@@ -334,7 +316,7 @@ func (s *catalog) register(k Kind) error {
 // builtKind is a kind compiled: the handlers of its served versions,
 // which share the watch cache of its storage version's resource.
 type builtKind struct {
-	handlers []*handler
+	handlers []*handlers.Handler
 	stor     *registry.Resource
 }
 
@@ -363,10 +345,10 @@ func (s *catalog) build(k Kind) (*builtKind, error) {
 		}
 		if b.stor == nil {
 			b.stor = r
-			r.Store = filters.GuardStore(r.Store, s.startSpan)
+			r.Store = filters.GuardStore(r.Store, s.StartSpan)
 		}
 		if served[i] {
-			b.handlers = append(b.handlers, &handler{core: s.core, r: r})
+			b.handlers = append(b.handlers, &handlers.Handler{Core: &s.Core, Resource: r})
 		}
 	}
 	return b, nil
@@ -383,11 +365,11 @@ func (s *catalog) buildVersion(k Kind, vs *registry.VersionSet, stor *registry.R
 		k.Storage = s.opts.Storage
 	}
 	wo := s.watchOptions()
-	if o := s.observer; o != nil {
+	if o := s.Observer; o != nil {
 		group, resource := k.Group, k.Resource
 		wo.ConsistentRead = func(fallback, success bool) { o.ObserveConsistentRead(group, resource, fallback, success) }
 	}
-	return registry.NewResource(k, plan, wo, s.codecs, s.opts.StorageMediaType, vs, stor)
+	return registry.NewResource(k, plan, wo, s.Codecs, s.opts.StorageMediaType, vs, stor)
 }
 
 // checkVersions checks a kind in every version, as build does, without
@@ -460,14 +442,14 @@ func checkKind(k *Kind) error {
 // is held.
 func (s *catalog) conflicts(k *Kind, live, registeredOnly bool) error {
 	key := resourceKey{k.Group, k.Version, k.Resource}
-	if h, dup := s.resources[key]; dup && !(live && h.live) {
+	if h, dup := s.resources[key]; dup && !(live && h.Live) {
 		return fmt.Errorf("resource %s is already registered", k.GroupResource())
 	}
 	for hk, h := range s.resources {
-		if hk == key || (live && h.live && hk.group == k.Group && hk.resource == k.Resource) || (registeredOnly && h.live) {
+		if hk == key || (live && h.Live && hk.group == k.Group && hk.resource == k.Resource) || (registeredOnly && h.Live) {
 			continue
 		}
-		have := &h.r.Kind
+		have := &h.Resource.Kind
 		if have.Group == k.Group && have.Version == k.Version && have.Kind == k.Kind {
 			return fmt.Errorf("kind %s is already registered in %s", k.Kind, k.GroupVersion())
 		}
@@ -479,8 +461,8 @@ func (s *catalog) conflicts(k *Kind, live, registeredOnly bool) error {
 }
 
 // insert adds (or replaces) a resource's handler; s.mu is held.
-func (s *catalog) insert(h *handler) {
-	k := &h.r.Kind
+func (s *catalog) insert(h *handlers.Handler) {
+	k := &h.Resource.Kind
 	s.resources[resourceKey{k.Group, k.Version, k.Resource}] = h
 	if !contains(s.groups, k.Group) {
 		s.groups = append(s.groups, k.Group)
@@ -505,7 +487,7 @@ func (s *catalog) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, h := range s.resources {
-		h.r.Cache.Stop()
+		h.Resource.Cache.Stop()
 	}
 }
 
@@ -529,7 +511,7 @@ func (s *catalog) seal() *discoveryDocs {
 	}
 	s.sealed = true
 	if err := errors.Join(s.errs...); err != nil {
-		s.log.Error("serving nothing: registering the API failed", "err", err)
+		s.Log.Error("serving nothing: registering the API failed", "err", err)
 		s.broken = status.InternalError(fmt.Errorf("the server's API failed to register: %w", err))
 	}
 	return s.publish()
@@ -541,7 +523,7 @@ func (s *catalog) publish() *discoveryDocs {
 	d := buildDiscovery(s.sortedResources(), s.groups)
 	d.handlers = maps.Clone(s.resources)
 	for _, err := range d.OpenAPIErrors() {
-		s.log.Error("building OpenAPI document", "err", err)
+		s.Log.Error("building OpenAPI document", "err", err)
 	}
 	s.served.Store(d)
 	return d
@@ -550,7 +532,7 @@ func (s *catalog) publish() *discoveryDocs {
 func (s *catalog) sortedResources() []*registry.Resource {
 	out := make([]*registry.Resource, 0, len(s.resources))
 	for _, h := range s.resources {
-		out = append(out, h.r)
+		out = append(out, h.Resource)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i].Kind, out[j].Kind
@@ -565,7 +547,7 @@ func (s *catalog) sortedResources() []*registry.Resource {
 	return out
 }
 
-func (s *catalog) lookup(group, version, res string) *handler {
+func (s *catalog) lookup(group, version, res string) *handlers.Handler {
 	return s.resources[resourceKey{group, version, res}]
 }
 

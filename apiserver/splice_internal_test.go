@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -93,7 +94,7 @@ func TestAppendJSONEvent(t *testing.T) {
 				kv := &storage.KeyValue{Key: "k", Value: []byte(tc.value), ModRevision: 42}
 				at := registry.RvMarkerIndex(kv.Value)
 				want := codec.JSON{}.AppendEvent([]byte("x"), typ, registry.AppendSpliced(nil, kv, at))
-				if got := appendJSONEvent([]byte("x"), typ, kv, at); !bytes.Equal(got, want) {
+				if got := handlers.AppendJSONEvent([]byte("x"), typ, kv, at); !bytes.Equal(got, want) {
 					t.Errorf("got  %s\nwant %s", got, want)
 				}
 			})

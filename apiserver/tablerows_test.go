@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/apiserver/internal/tables"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -72,7 +73,7 @@ func TestRowsMatchRendering(t *testing.T) {
 					t.Fatal(err)
 				}
 				h := s.kinds.lookup("rows.example.com", "v1", "things")
-				r := h.r
+				r := h.Resource
 				t.Cleanup(r.Cache.Stop)
 				if storage != codec.MediaTypeJSON && name == "typed" && r.StorageCodec == nil {
 					t.Fatalf("%s does not store %s: the decoding path is not covered", storage, name)
@@ -108,7 +109,7 @@ func TestRowsMatchRendering(t *testing.T) {
 					if _, v, ok := strings.Cut(tc.query, "includeObject="); ok {
 						include = v
 					}
-					want := renderSlow(t, h, readOutput{ser: codec.JSON{}, as: tc.as, apiVersion: "meta.k8s.io/" + tc.v, include: include},
+					want := renderSlow(t, h, handlers.ReadOutput{Serializer: codec.JSON{}, As: tc.as, ApiVersion: "meta.k8s.io/" + tc.v, Include: include},
 						tc.name, strings.Contains(tc.query, "limit"))
 					if got := rec.Body.Bytes(); !bytes.Equal(got, want) {
 						t.Errorf("GET %s as %s:\n got %s\nwant %s", p+tc.query, tc.as, got, want)
@@ -122,9 +123,9 @@ func TestRowsMatchRendering(t *testing.T) {
 // renderSlow renders the collection (or the named object) the way every
 // rendering was made before rows were kept: decoded objects through
 // readOutput.render and the JSON encoder.
-func renderSlow(t *testing.T, h *handler, out readOutput, name string, paged bool) []byte {
+func renderSlow(t *testing.T, h *handlers.Handler, out handlers.ReadOutput, name string, paged bool) []byte {
 	t.Helper()
-	r := h.r
+	r := h.Resource
 	var v any
 	if name != "" {
 		res, err := r.Cache.Get(context.Background(), r.Key("ns", name), resourceversion.Get{})
@@ -141,20 +142,20 @@ func renderSlow(t *testing.T, h *handler, out readOutput, name string, paged boo
 		if paged {
 			opts.Limit = 2
 		}
-		p, err := h.listPage(context.Background(), "ns", selectors{}, opts)
+		p, err := h.ListPage(context.Background(), "ns", handlers.Selectors{}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v, err = p.list(r); err != nil {
+		if v, err = p.List(r); err != nil {
 			t.Fatal(err)
 		}
 	}
-	rendered, err := out.render(r, v)
+	rendered, err := out.Render(r, v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := out.ser.Encode(&buf, rendered); err != nil {
+	if err := out.Serializer.Encode(&buf, rendered); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()

@@ -128,7 +128,7 @@ func TestTermHints(t *testing.T) {
 // the terms the cache reads from the stored value, escapes included.
 func TestObjectTermsMatchStoredTerms(t *testing.T) {
 	f := newIndexFixture(t)
-	r := f.s.kinds.lookup("rows.example.com", "v1", "things").r
+	r := f.s.kinds.lookup("rows.example.com", "v1", "things").Resource
 	for _, tt := range []struct {
 		labels map[string]string
 		spec   rowThingSpec
@@ -157,7 +157,7 @@ func TestObjectTermsMatchStoredTerms(t *testing.T) {
 // either value; the index they make answers selective lists right.
 func TestWritesHintTheirTerms(t *testing.T) {
 	f := newIndexFixture(t)
-	r := f.s.kinds.lookup("rows.example.com", "v1", "things").r
+	r := f.s.kinds.lookup("rows.example.com", "v1", "things").Resource
 	coll := thingsPath + "namespaces/ns-a/things"
 	f.expect(http.StatusOK, "GET", coll, "") // the cache has listed: it sees every write as an event
 	const n = 5

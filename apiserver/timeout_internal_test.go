@@ -52,7 +52,7 @@ func TestTimeoutAfterHandlerPanic(t *testing.T) {
 				t.Fatalf("recovered %v, want the handler's panic", p)
 			}
 		}()
-		filters.WithTimeout(w, r, timeout, nil, s.guard.WriteError, func(http.ResponseWriter, *http.Request) { panic("boom") })
+		filters.WithTimeout(w, r, timeout, nil, s.Guard.WriteError, func(http.ResponseWriter, *http.Request) { panic("boom") })
 	}()
 	w.mu.Lock()
 	w.ended = true
@@ -77,7 +77,7 @@ func TestDeadlineAllocations(t *testing.T) {
 	r := httptest.NewRequest("GET", "/apis/g/v1/things/x", nil)
 	w := &discardWriter{h: http.Header{}}
 	serve := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }
-	allocs := testing.AllocsPerRun(200, func() { filters.WithTimeout(w, r, time.Minute, nil, s.guard.WriteError, serve) })
+	allocs := testing.AllocsPerRun(200, func() { filters.WithTimeout(w, r, time.Minute, nil, s.Guard.WriteError, serve) })
 	if allocs > 8 {
 		t.Errorf("a request under a deadline allocates %v times, want at most 8", allocs)
 	}
@@ -127,7 +127,7 @@ func TestWriteTimeoutBound(t *testing.T) {
 	const bound = 150 * time.Millisecond
 	store := &stuckStore{Interface: memory.New(memory.Options{})}
 	s := newServer(Options{Storage: store})
-	s.writeTimeout = bound
+	s.WriteTimeout = bound
 	s.kinds.Register(Kind{Group: "stable.example.com", Version: "v1", Kind: "BoundThing", Resource: "boundthings",
 		Namespaced: true, New: func() meta.Object { return &boundThing{} }})
 	if err := s.kinds.Err(); err != nil {

@@ -104,7 +104,7 @@ func TestTrackCreateMatchesGeneralPath(t *testing.T) {
 		if err := s.kinds.Err(); err != nil {
 			t.Fatal(err)
 		}
-		r := s.kinds.lookup("stable.example.com", "v1", "createdthings").r
+		r := s.kinds.lookup("stable.example.com", "v1", "createdthings").Resource
 		t.Cleanup(r.Cache.Stop)
 		return r
 	}

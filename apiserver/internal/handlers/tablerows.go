@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"encoding/json"
@@ -112,13 +112,13 @@ func (rd *rowData) appendMeta(dst []byte, e *watch.Entry) []byte {
 // one request.
 type rowWriter struct {
 	r       *registry.Resource
-	out     readOutput
+	out     ReadOutput
 	now     time.Time
 	partial []byte // {"kind":"PartialObjectMetadata","apiVersion":…,"metadata":
 }
 
-func newRowWriter(r *registry.Resource, out readOutput) *rowWriter {
-	head, _ := json.Marshal(&meta.TypeMeta{Kind: tables.AsPartial, APIVersion: out.apiVersion})
+func newRowWriter(r *registry.Resource, out ReadOutput) *rowWriter {
+	head, _ := json.Marshal(&meta.TypeMeta{Kind: tables.AsPartial, APIVersion: out.ApiVersion})
 	head = append(head[:len(head)-1], `,"metadata":`...)
 	return &rowWriter{r: r, out: out, now: time.Now(), partial: head}
 }
@@ -131,7 +131,7 @@ func (w *rowWriter) prepare(entries []*watch.Entry) error {
 		if _, err := entryRow(w.r, e); err != nil {
 			return err
 		}
-		if w.out.include == tables.IncludeObjectFull && !w.r.Spliceable(e.KV) {
+		if w.out.Include == tables.IncludeObjectFull && !w.r.Spliceable(e.KV) {
 			if _, err := w.r.Object(e); err != nil {
 				return err
 			}
@@ -154,7 +154,7 @@ func (w *rowWriter) appendRow(dst []byte, e *watch.Entry) []byte {
 	dst = append(dst, `{"cells":[`...)
 	dst = tables.AppendAged(dst, rd.cells, w.now)
 	dst = append(dst, ']')
-	switch w.out.include {
+	switch w.out.Include {
 	case tables.IncludeObjectMeta:
 		dst = append(dst, `,"object":`...)
 		dst = w.appendPartial(dst, e)
@@ -183,21 +183,21 @@ func (w *rowWriter) appendObject(dst []byte, e *watch.Entry) []byte {
 
 // writeRowList writes a page as a JSON Table or PartialObjectMetadataList
 // from the entries' rowData.
-func (h *handler) writeRowList(req *request, out readOutput, p *page) {
-	w := newRowWriter(h.r, out)
-	if err := w.prepare(p.entries); err != nil {
+func (h *Handler) writeRowList(req *Request, out ReadOutput, p *page) {
+	w := newRowWriter(h.Resource, out)
+	if err := w.prepare(p.Entries); err != nil {
 		h.fail(req, err)
 		return
 	}
 	var head []byte
 	var err error
 	item := w.appendRow
-	if out.as == tables.AsTable {
-		head, err = json.Marshal(&tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: out.apiVersion},
-			ListMeta: p.meta, ColumnDefinitions: tableColumns(h.r), Rows: []tables.Row{}})
+	if out.As == tables.AsTable {
+		head, err = json.Marshal(&tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: out.ApiVersion},
+			ListMeta: p.meta, ColumnDefinitions: tableColumns(h.Resource), Rows: []tables.Row{}})
 	} else {
 		item = w.appendPartial
-		head, err = json.Marshal(&tables.PartialList{TypeMeta: meta.TypeMeta{Kind: tables.AsPartialList, APIVersion: out.apiVersion},
+		head, err = json.Marshal(&tables.PartialList{TypeMeta: meta.TypeMeta{Kind: tables.AsPartialList, APIVersion: out.ApiVersion},
 			ListMeta: p.meta, Items: []tables.PartialObject{}})
 	}
 	if err != nil {
@@ -206,24 +206,24 @@ func (h *handler) writeRowList(req *request, out readOutput, p *page) {
 	}
 	// head ends in `[]}`: reopen the array.
 	head = head[:len(head)-2]
-	writeItems(&h.bodies, req, out.contentType(), head, p.entries, item)
+	writeItems(&h.bodies, req, out.contentType(), head, p.Entries, item)
 }
 
 // writeRowObject writes one entry as a JSON Table of one row or as a
 // PartialObjectMetadata.
-func (h *handler) writeRowObject(req *request, out readOutput, e *watch.Entry) {
-	w := newRowWriter(h.r, out)
+func (h *Handler) writeRowObject(req *Request, out ReadOutput, e *watch.Entry) {
+	w := newRowWriter(h.Resource, out)
 	if err := w.prepare([]*watch.Entry{e}); err != nil {
 		h.fail(req, err)
 		return
 	}
-	if out.as == tables.AsPartial {
+	if out.As == tables.AsPartial {
 		buf := append(w.appendPartial(nil, e), '\n')
-		h.bodies.Write(req.w, req.r, http.StatusOK, out.contentType(), buf)
+		h.bodies.Write(req.Writer, req.Request, http.StatusOK, out.contentType(), buf)
 		return
 	}
-	t := &tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: out.apiVersion},
-		ColumnDefinitions: tableColumns(h.r), Rows: []tables.Row{}}
+	t := &tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: out.ApiVersion},
+		ColumnDefinitions: tableColumns(h.Resource), Rows: []tables.Row{}}
 	t.ListMeta.ResourceVersion = strconv.FormatInt(e.KV.ModRevision, 10)
 	head, err := json.Marshal(t)
 	if err != nil {
@@ -238,8 +238,8 @@ func (h *handler) writeRowObject(req *request, out readOutput, e *watch.Entry) {
 // that fits in one chunk goes out whole with its Content-Length; a larger
 // one is written a chunk at a time as it is made, so that its size is
 // never held in memory.
-func writeItems(bodies *responsewriters.Bodies, req *request, contentType string, head []byte, entries []*watch.Entry, item func([]byte, *watch.Entry) []byte) {
-	body, buf := bodies.NewList(req.w, req.r, contentType, -1)
+func writeItems(bodies *responsewriters.Bodies, req *Request, contentType string, head []byte, entries []*watch.Entry, item func([]byte, *watch.Entry) []byte) {
+	body, buf := bodies.NewList(req.Writer, req.Request, contentType, -1)
 	buf = append(buf, head...)
 	for i, e := range entries {
 		if i > 0 {

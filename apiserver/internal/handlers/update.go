@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 )
 
 // update serves PUT on an object or its status.
-func (h *handler) update(req *request) {
+func (h *Handler) update(req *Request) {
 	rendering, err := h.negotiateWrite(req)
 	if err != nil {
 		h.fail(req, err)
@@ -28,13 +28,13 @@ func (h *handler) update(req *request) {
 	m := in.obj.GetObjectMeta()
 	bodyRV, bodyManaged := m.ResourceVersion, m.ManagedFields
 	w := h.newWrite(req, pipeline.Write{Manager: in.manager, DryRun: in.dry,
-		CreateMissing: h.r.Kind.AllowCreateOnUpdate && req.subresource == "",
+		CreateMissing: h.Resource.Kind.AllowCreateOnUpdate && req.Subresource == "",
 		Build: func(*storage.KeyValue, meta.Object) (meta.Object, error) {
 			m.ResourceVersion, m.ManagedFields = bodyRV, bodyManaged
 			return in.obj, nil
 		}})
 	w.Track = w.UpdateTracker()
-	out, err := w.Run(req.r.Context())
+	out, err := w.Run(req.Request.Context())
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -46,9 +46,9 @@ func (h *handler) update(req *request) {
 	h.writeWritten(req, rendering, code, out.Object, out.KV)
 }
 
-func (req *request) checkName(obj meta.Object) error {
-	if name := obj.GetObjectMeta().Name; name != req.name {
-		return status.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, req.name))
+func (req *Request) checkName(obj meta.Object) error {
+	if name := obj.GetObjectMeta().Name; name != req.Name {
+		return status.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, req.Name))
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"errors"
@@ -29,7 +29,7 @@ type patchOptions struct {
 
 // patch serves PATCH on an object or its status: JSON, merge and
 // strategic merge patches here, apply patches in apply.
-func (h *handler) patch(req *request) {
+func (h *Handler) patch(req *Request) {
 	rendering, err := h.negotiateWrite(req)
 	if err != nil {
 		h.fail(req, err)
@@ -44,7 +44,7 @@ func (h *handler) patch(req *request) {
 		h.apply(req, pb, rendering)
 		return
 	}
-	r, opts, body, bodyStrict := h.r, pb.opts, pb.body, pb.strict
+	r, opts, body, bodyStrict := h.Resource, pb.opts, pb.body, pb.strict
 	var strict []error
 	w := h.newWrite(req, pipeline.Write{Manager: opts.manager, DryRun: opts.dry})
 	w.Build = func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
@@ -54,7 +54,7 @@ func (h *handler) patch(req *request) {
 		}
 		w.KeptEntries = nil // of an attempt that lost a race
 		general := func() ([]byte, error) {
-			patched, live, kept, err := patchKeepingManagedFields(r, opts.patchType, doc, old, body)
+			patched, live, kept, err := PatchKeepingManagedFields(r, opts.patchType, doc, old, body)
 			w.LiveForm = live
 			if kept {
 				w.KeptEntries = old.GetObjectMeta().ManagedFields
@@ -66,7 +66,7 @@ func (h *handler) patch(req *request) {
 			return nil, err
 		}
 		if w.KeptEntries != nil {
-			obj.GetObjectMeta().ManagedFields = copyEntries(w.KeptEntries)
+			obj.GetObjectMeta().ManagedFields = CopyEntries(w.KeptEntries)
 			w.KeptEntries = nil
 		}
 		strict = append(append([]error(nil), bodyStrict...), resultStrict...)
@@ -81,8 +81,8 @@ func (h *handler) patch(req *request) {
 		return obj, nil
 	}
 	w.Track = w.UpdateTracker()
-	out, err := w.Run(req.r.Context())
-	warnStrict(req.w, opts.validation, strict)
+	out, err := w.Run(req.Request.Context())
+	warnStrict(req.Writer, opts.validation, strict)
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -90,7 +90,7 @@ func (h *handler) patch(req *request) {
 	h.writeWritten(req, rendering, http.StatusOK, out.Object, out.KV)
 }
 
-// patchKeepingManagedFields applies a patch of type patchType to doc,
+// PatchKeepingManagedFields applies a patch of type patchType to doc,
 // the stored object's JSON. kept reports that the result was made
 // without metadata.managedFields, which the patch leaves as they are:
 // the caller puts back those of the stored object, decoded already (a
@@ -98,7 +98,7 @@ func (h *handler) patch(req *request) {
 // object's JSON form without managedFields (built from old, the stored
 // object decoded, when the kind's plan builds it), for the field
 // manager; nil otherwise.
-func patchKeepingManagedFields(r *registry.Resource, patchType string, doc []byte, old meta.Object, body []byte) (patched []byte, live map[string]any, kept bool, err error) {
+func PatchKeepingManagedFields(r *registry.Resource, patchType string, doc []byte, old meta.Object, body []byte) (patched []byte, live map[string]any, kept bool, err error) {
 	if patchType == patch.MergePatchType {
 		// The typed stored object's form, as kube-apiserver patches the
 		// encoding of the typed stored object.
@@ -111,8 +111,8 @@ func patchKeepingManagedFields(r *registry.Resource, patchType string, doc []byt
 	return patched, nil, false, err
 }
 
-// copyEntries is a deep copy of managedFields entries.
-func copyEntries(entries []meta.ManagedFieldsEntry) []meta.ManagedFieldsEntry {
+// CopyEntries is a deep copy of managedFields entries.
+func CopyEntries(entries []meta.ManagedFieldsEntry) []meta.ManagedFieldsEntry {
 	if entries == nil {
 		return nil
 	}
@@ -141,8 +141,8 @@ type patchBody struct {
 // decodePatch reads a PATCH's body and checks it on its own (its YAML
 // cost, its unknown and duplicate fields when field validation asks for
 // them), under the request's "decode" span as a create's body is.
-func (h *handler) decodePatch(req *request) (pb patchBody, err error) {
-	_, end := h.startSpan(req.r.Context(), "decode")
+func (h *Handler) decodePatch(req *Request) (pb patchBody, err error) {
+	_, end := h.StartSpan(req.Request.Context(), "decode")
 	defer func() { end(err) }()
 	if pb.opts, pb.body, err = h.readPatch(req); err != nil {
 		return pb, err
@@ -174,17 +174,17 @@ func (h *handler) decodePatch(req *request) (pb patchBody, err error) {
 // readPatch checks a PATCH's Content-Type against the patch types the
 // kind accepts (415), reads the body and validates the PatchOptions, in
 // kube-apiserver's order.
-func (h *handler) readPatch(req *request) (patchOptions, []byte, error) {
-	ct := req.r.Header.Get("Content-Type")
+func (h *Handler) readPatch(req *Request) (patchOptions, []byte, error) {
+	ct := req.Request.Header.Get("Content-Type")
 	pt := patch.MediaType(ct)
-	if types := h.r.Patcher.PatchTypes(); !contains(types, pt) {
+	if types := h.Resource.Patcher.PatchTypes(); !slices.Contains(types, pt) {
 		return patchOptions{}, nil, patch.UnsupportedPatchType(ct, types)
 	}
-	body, err := h.readBody(req.r)
+	body, err := h.readBody(req.Request)
 	if err != nil {
 		return patchOptions{}, nil, err
 	}
-	opts, err := parsePatchOptions(req.r, pt)
+	opts, err := parsePatchOptions(req.Request, pt)
 	if err != nil || pt != patch.ApplyCBORPatchType {
 		return opts, body, err
 	}
@@ -240,12 +240,12 @@ func parsePatchOptions(r *http.Request, pt string) (patchOptions, error) {
 // can (see mergePatchTyped), else general's result decoded. A result
 // that does not decode is the 422 kube-apiserver answers, and the
 // unknown and duplicate fields come back for field validation.
-func (h *handler) patched(req *request, patchType string, doc []byte, old meta.Object, body []byte, general func() ([]byte, error)) (_ meta.Object, _ []error, err error) {
-	_, end := h.startSpan(req.r.Context(), "decode")
+func (h *Handler) patched(req *Request, patchType string, doc []byte, old meta.Object, body []byte, general func() ([]byte, error)) (_ meta.Object, _ []error, err error) {
+	_, end := h.StartSpan(req.Request.Context(), "decode")
 	defer func() { end(err) }()
-	r := h.r
+	r := h.Resource
 	if patchType == patch.MergePatchType {
-		if obj, ok := mergePatchTyped(r, doc, old, body); ok {
+		if obj, ok := MergePatchTyped(r, doc, old, body); ok {
 			// The general result, made only when the required fields
 			// check needs it.
 			result := func() (any, error) {
@@ -253,7 +253,7 @@ func (h *handler) patched(req *request, patchType string, doc []byte, old meta.O
 				if err != nil {
 					return nil, err
 				}
-				return bodyJSON(codec.MediaTypeJSON, patched)()
+				return BodyJSON(codec.MediaTypeJSON, patched)()
 			}
 			return h.checkPatched(req, obj, r.Plan.Prune(obj), result)
 		}
@@ -268,21 +268,21 @@ func (h *handler) patched(req *request, patchType string, doc []byte, old meta.O
 		return nil, nil, patch.InvalidResult(patched, err)
 	}
 	strict = append(strict, r.Plan.Prune(obj)...)
-	return h.checkPatched(req, obj, strict, bodyJSON(codec.MediaTypeJSON, patched))
+	return h.checkPatched(req, obj, strict, BodyJSON(codec.MediaTypeJSON, patched))
 }
 
 // decodePatched decodes the result of a patch as the request's object
 // (see patched).
-func (h *handler) decodePatched(req *request, patched []byte) (meta.Object, []error, error) {
+func (h *Handler) decodePatched(req *Request, patched []byte) (meta.Object, []error, error) {
 	return h.patched(req, "", nil, nil, nil, func() ([]byte, error) { return patched, nil })
 }
 
 // checkPatched checks the decoded result of a patch as kube-apiserver
 // does; result is its JSON decoded, for the required fields check and
 // for telling the objects it holds (see defaultSent).
-func (h *handler) checkPatched(req *request, obj meta.Object, strict []error, result func() (any, error)) (meta.Object, []error, error) {
-	r := h.r
-	if err := checkTypeMeta(r, obj); err != nil {
+func (h *Handler) checkPatched(req *Request, obj meta.Object, strict []error, result func() (any, error)) (meta.Object, []error, error) {
+	r := h.Resource
+	if err := CheckTypeMeta(r, obj); err != nil {
 		return nil, nil, err
 	}
 	if err := req.checkName(obj); err != nil {

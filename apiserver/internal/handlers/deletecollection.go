@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ import (
 // streaming threshold is streamed as the objects are deleted (see
 // streamDeleted), so that deleting many large objects does not hold them,
 // or one answer holding them all, in memory.
-func (h *handler) deleteCollection(req *request) {
+func (h *Handler) deleteCollection(req *Request) {
 	opts, dry, err := h.deleteOptions(req)
 	if err != nil {
 		h.fail(req, err)
@@ -39,20 +39,20 @@ func (h *handler) deleteCollection(req *request) {
 		h.fail(req, err)
 		return
 	}
-	ctx := req.r.Context()
-	p, err := h.listPage(ctx, req.namespace, sel, resourceversion.List{Semantics: resourceversion.MostRecent})
+	ctx := req.Request.Context()
+	p, err := h.ListPage(ctx, req.Namespace, sel, resourceversion.List{Semantics: resourceversion.MostRecent})
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	head := &meta.List{TypeMeta: meta.TypeMeta{Kind: h.r.ListKind, APIVersion: h.r.APIVersion},
+	head := &meta.List{TypeMeta: meta.TypeMeta{Kind: h.Resource.ListKind, APIVersion: h.Resource.APIVersion},
 		ListMeta: meta.ListMeta{ResourceVersion: p.meta.ResourceVersion}, Items: []meta.Object{}}
 	w := h.newWrite(req, pipeline.Write{DryRun: dry, DeleteOptions: &opts})
-	if ser.MediaType() == codec.MediaTypeJSON && storedSize(p.entries) > responsewriters.StreamThreshold {
-		h.streamDeleted(req, w, head, p.entries)
+	if ser.MediaType() == codec.MediaTypeJSON && storedSize(p.Entries) > responsewriters.StreamThreshold {
+		h.streamDeleted(req, w, head, p.Entries)
 		return
 	}
-	err = h.deleteEach(ctx, w, p.entries, func(out meta.Object) error {
+	err = h.deleteEach(ctx, w, p.Entries, func(out meta.Object) error {
 		head.Items = append(head.Items, out)
 		return nil
 	})
@@ -75,9 +75,9 @@ func storedSize(entries []*watch.Entry) int {
 // deleteEach deletes the objects of entries, decoding one at a time, and
 // hands each deleted (or marked) object to emit. Objects already gone are
 // skipped.
-func (h *handler) deleteEach(ctx context.Context, w *pipeline.Write, entries []*watch.Entry, emit func(meta.Object) error) error {
+func (h *Handler) deleteEach(ctx context.Context, w *pipeline.Write, entries []*watch.Entry, emit func(meta.Object) error) error {
 	for _, e := range entries {
-		obj, err := h.r.Decode(e.KV)
+		obj, err := h.Resource.Decode(e.KV)
 		if err != nil {
 			return status.InternalError(err)
 		}
@@ -102,8 +102,8 @@ func (h *handler) deleteEach(ctx context.Context, w *pipeline.Write, entries []*
 // written a failure is an ordinary Status; after it, the response can
 // only be cut short, so the connection is aborted and the client sees an
 // incomplete answer rather than a list that looks whole.
-func (h *handler) streamDeleted(req *request, w *pipeline.Write, head *meta.List, entries []*watch.Entry) {
-	_, end := h.startSpan(req.r.Context(), "encode")
+func (h *Handler) streamDeleted(req *Request, w *pipeline.Write, head *meta.List, entries []*watch.Entry) {
+	_, end := h.StartSpan(req.Request.Context(), "encode")
 	defer end(nil)
 	prefix, err := json.Marshal(head)
 	if err != nil {
@@ -115,7 +115,7 @@ func (h *handler) streamDeleted(req *request, w *pipeline.Write, head *meta.List
 	var out io.Writer
 	var done func()
 	var item bytes.Buffer
-	err = h.deleteEach(req.r.Context(), w, entries, func(obj meta.Object) error {
+	err = h.deleteEach(req.Request.Context(), w, entries, func(obj meta.Object) error {
 		item.Reset()
 		if out == nil {
 			item.Write(prefix)
@@ -127,7 +127,7 @@ func (h *handler) streamDeleted(req *request, w *pipeline.Write, head *meta.List
 		}
 		item.Truncate(item.Len() - 1) // the Encoder's newline
 		if out == nil {
-			out, done = h.bodies.Start(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, -1)
+			out, done = h.bodies.Start(req.Writer, req.Request, http.StatusOK, codec.MediaTypeJSON, -1)
 		}
 		_, err := out.Write(item.Bytes())
 		return err
@@ -140,7 +140,7 @@ func (h *handler) streamDeleted(req *request, w *pipeline.Write, head *meta.List
 		panic(http.ErrAbortHandler)
 	}
 	if out == nil {
-		out, done = h.bodies.Start(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, -1)
+		out, done = h.bodies.Start(req.Writer, req.Request, http.StatusOK, codec.MediaTypeJSON, -1)
 		_, _ = out.Write(prefix)
 	}
 	_, _ = out.Write([]byte("]}\n"))

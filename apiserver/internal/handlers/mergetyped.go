@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
@@ -6,7 +6,7 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// mergePatchTyped applies the merge patch body to doc, the stored object
+// MergePatchTyped applies the merge patch body to doc, the stored object
 // old's JSON, by the kind's compiled plan: doc decoded again (old itself
 // goes on to the rest of the write) with the patch merged into the
 // decoded object (see typedjson.Decoder.MergePatch). That is the object
@@ -14,7 +14,7 @@ import (
 // general path encodes and decodes again. ok is false when the plan does
 // not do it (the kind's plan, a request in another version than the
 // storage one, a patch it gives up on); the general path then runs.
-func mergePatchTyped(r *registry.Resource, doc []byte, old meta.Object, body []byte) (meta.Object, bool) {
+func MergePatchTyped(r *registry.Resource, doc []byte, old meta.Object, body []byte) (meta.Object, bool) {
 	if r.TypedJSON == nil || !r.IsStorage() || r.Versions != nil && old.GetTypeMeta().APIVersion != r.APIVersion {
 		return nil, false
 	}

@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 )
 
 // delete serves DELETE on an object.
-func (h *handler) delete(req *request) {
+func (h *Handler) delete(req *Request) {
 	rendering, err := h.negotiateWrite(req)
 	if err != nil {
 		h.fail(req, err)
@@ -28,13 +28,13 @@ func (h *handler) delete(req *request) {
 		return
 	}
 	w := h.newWrite(req, pipeline.Write{DryRun: dry, DeleteOptions: &opts})
-	out, deleted, err := w.Delete(req.r.Context(), req.namespace, req.name, opts)
+	out, deleted, err := w.Delete(req.Request.Context(), req.Namespace, req.Name, opts)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	if deleted && !h.r.Kind.ReturnDeletedObject {
-		h.writeRendered(req, rendering, http.StatusOK, successStatus(h.r, out))
+	if deleted && !h.Resource.Kind.ReturnDeletedObject {
+		h.writeRendered(req, rendering, http.StatusOK, successStatus(h.Resource, out))
 		return
 	}
 	code := http.StatusOK
@@ -48,14 +48,14 @@ func (h *handler) delete(req *request) {
 
 // deleteOptions reads DeleteOptions from the body (when there is one) and
 // the query.
-func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) {
+func (h *Handler) deleteOptions(req *Request) (meta.DeleteOptions, bool, error) {
 	var opts meta.DeleteOptions
-	body, err := h.readBody(req.r)
+	body, err := h.readBody(req.Request)
 	if err != nil {
 		return opts, false, err
 	}
 	if len(body) > 0 {
-		ser, _, err := h.codecs.ForContentType(req.r.Header.Get("Content-Type"))
+		ser, _, err := h.Codecs.ForContentType(req.Request.Header.Get("Content-Type"))
 		if err != nil {
 			return opts, false, err
 		}
@@ -63,7 +63,7 @@ func (h *handler) deleteOptions(req *request) (meta.DeleteOptions, bool, error) 
 			return opts, false, status.BadRequest(decodeErrorMessage(err))
 		}
 	}
-	q := req.r.URL.Query()
+	q := req.Request.URL.Query()
 	if v := q.Get("gracePeriodSeconds"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {

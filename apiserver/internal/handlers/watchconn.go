@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"context"
@@ -35,11 +35,11 @@ type streamConn struct {
 // stream's connection: an HTTP/1.1 GET on a writer that unwraps to one
 // that can hand its connection over.
 func (ws *watchStream) takesConn() bool {
-	r := ws.req.r
+	r := ws.req.Request
 	if r.ProtoMajor != 1 || !r.ProtoAtLeast(1, 1) || r.Method != http.MethodGet {
 		return false
 	}
-	w := ws.req.w
+	w := ws.req.Writer
 	for {
 		if _, ok := w.(http.Hijacker); ok {
 			return true

@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"net/http"
@@ -9,7 +9,7 @@ import (
 )
 
 // create serves POST on a collection.
-func (h *handler) create(req *request) {
+func (h *Handler) create(req *Request) {
 	rendering, err := h.negotiateWrite(req)
 	if err != nil {
 		h.fail(req, err)
@@ -23,7 +23,7 @@ func (h *handler) create(req *request) {
 	w := h.newWrite(req, pipeline.Write{Manager: in.manager, DryRun: in.dry, Post: true,
 		Build: func(*storage.KeyValue, meta.Object) (meta.Object, error) { return in.obj, nil }})
 	w.Track = w.UpdateTracker()
-	out, err := w.Run(req.r.Context())
+	out, err := w.Run(req.Request.Context())
 	if err != nil {
 		h.fail(req, err)
 		return

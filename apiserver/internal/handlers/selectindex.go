@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ import (
 // index holds the storage version's fields: a request to a version with
 // selectable fields of its own ([KindVersion]) reads through the filter
 // alone.
-func (sel selectors) fieldIndexSets(r *registry.Resource) [][]string {
+func (sel Selectors) fieldIndexSets(r *registry.Resource) [][]string {
 	if r.OwnFields && !r.IsStorage() {
 		return nil
 	}
@@ -38,7 +38,7 @@ func (sel selectors) fieldIndexSets(r *registry.Resource) [][]string {
 // selector's metadata.namespace and metadata.name require. The range only
 // leaves out objects the selectors would drop, and depends only on the
 // request, so the continue tokens of its pages stay relative to it.
-func listRange(r *registry.Resource, namespace string, sel selectors) string {
+func listRange(r *registry.Resource, namespace string, sel Selectors) string {
 	if !r.Kind.Namespaced {
 		if name, ok := selectedKeyPart(sel, "metadata.name"); ok {
 			return r.Key("", name)
@@ -61,7 +61,7 @@ func listRange(r *registry.Resource, namespace string, sel selectors) string {
 // selectedKeyPart returns the value the field selector requires of a key
 // part (a name or namespace), when it can be one: not empty and without
 // "/".
-func selectedKeyPart(sel selectors, field string) (string, bool) {
+func selectedKeyPart(sel Selectors, field string) (string, bool) {
 	v, ok := sel.field.RequiresExactMatch(field)
 	if !ok || v == "" || strings.Contains(v, "/") {
 		return "", false
@@ -73,7 +73,7 @@ func selectedKeyPart(sel selectors, field string) (string, bool) {
 // metadata.name=n and metadata.namespace=ns pass also passes, so that a
 // list drops most others without decoding them; nil when the selector
 // requires neither.
-func (sel selectors) keyCheck(r *registry.Resource) func(key string) bool {
+func (sel Selectors) keyCheck(r *registry.Resource) func(key string) bool {
 	name, byName := sel.field.RequiresExactMatch("metadata.name")
 	ns, byNS := sel.field.RequiresExactMatch("metadata.namespace")
 	byNS = byNS && r.Kind.Namespaced
@@ -88,8 +88,8 @@ func (sel selectors) keyCheck(r *registry.Resource) func(key string) bool {
 
 // indexSets are the index terms the label selector requires: one set per
 // requirement of allowed values, any term of which an object must have.
-func (sel selectors) indexSets() [][]string {
-	req := sel.label.Required()
+func (sel Selectors) indexSets() [][]string {
+	req := sel.Label.Required()
 	if len(req) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"fmt"
@@ -10,34 +10,34 @@ import (
 	"github.com/kapi-dev/kapi/watch"
 )
 
-// selectors are a request's label and field selectors, parsed once.
-type selectors struct {
-	label meta.LabelSelector
+// Selectors are a request's label and field selectors, parsed once.
+type Selectors struct {
+	Label meta.LabelSelector
 	field meta.FieldSelector
 	// name restricts to one object: a watch on a named path.
 	name string
 }
 
-func (sel selectors) empty() bool { return sel.label.Empty() && sel.field.Empty() && sel.name == "" }
+func (sel Selectors) empty() bool { return sel.Label.Empty() && sel.field.Empty() && sel.name == "" }
 
 // parseSelectors reads labelSelector and fieldSelector, rejecting
 // malformed ones and fields the kind cannot select on with a 400.
-func (h *handler) parseSelectors(req *request) (selectors, error) {
-	q := requestinfo.Query(req.r)
-	var sel selectors
+func (h *Handler) parseSelectors(req *Request) (Selectors, error) {
+	q := requestinfo.Query(req.Request)
+	var sel Selectors
 	var err error
-	if sel.label, err = meta.ParseLabelSelector(q.Get("labelSelector")); err != nil {
+	if sel.Label, err = meta.ParseLabelSelector(q.Get("labelSelector")); err != nil {
 		return sel, status.BadRequest(fmt.Sprintf("unable to parse requirement: %v", err))
 	}
 	if sel.field, err = meta.ParseFieldSelector(q.Get("fieldSelector")); err != nil {
 		return sel, status.BadRequest(fmt.Sprintf("invalid field selector: %v", err))
 	}
 	for _, f := range sel.field.Fields() {
-		if !selectable(h.r, f) {
+		if !selectable(h.Resource, f) {
 			return sel, status.BadRequest(fmt.Sprintf("field label not supported: %s", f))
 		}
 	}
-	sel.name = req.name
+	sel.name = req.Name
 	return sel, nil
 }
 
@@ -53,12 +53,12 @@ func selectable(r *registry.Resource, field string) bool {
 }
 
 // matches reports whether obj passes the selectors.
-func (sel selectors) matches(r *registry.Resource, obj meta.Object) bool {
+func (sel Selectors) matches(r *registry.Resource, obj meta.Object) bool {
 	m := obj.GetObjectMeta()
 	if sel.name != "" && m.Name != sel.name {
 		return false
 	}
-	if !sel.label.Matches(m.Labels) {
+	if !sel.Label.Matches(m.Labels) {
 		return false
 	}
 	if sel.field.Empty() {
@@ -83,7 +83,7 @@ func (sel selectors) matches(r *registry.Resource, obj meta.Object) bool {
 // that looks at it. The cache holds objects in the storage version; a
 // version with selectable fields of its own ([KindVersion]) reads them
 // from each object converted to it, when the selector names one.
-func (sel selectors) filter(r *registry.Resource) func(*watch.Entry) bool {
+func (sel Selectors) filter(r *registry.Resource) func(*watch.Entry) bool {
 	onKey := sel.keyCheck(r.StorageVersion)
 	if !r.OwnFields || r.IsStorage() || !sel.namesKindField() {
 		// The kind's SelectableFields read objects in the storage
@@ -108,7 +108,7 @@ func (sel selectors) filter(r *registry.Resource) func(*watch.Entry) bool {
 
 // namesKindField reports whether the field selector names a field
 // beyond metadata's.
-func (sel selectors) namesKindField() bool {
+func (sel Selectors) namesKindField() bool {
 	for _, f := range sel.field.Fields() {
 		if f != "metadata.name" && f != "metadata.namespace" {
 			return true

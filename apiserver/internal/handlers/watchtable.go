@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"github.com/kapi-dev/kapi/apiserver/internal/tables"
@@ -24,12 +24,12 @@ import (
 // headersSent reports whether the stream's events may share their
 // encoding with other streams: always, but for a Table stream before its
 // first event.
-func (ws *watchStream) headersSent() bool { return ws.out.as != tables.AsTable || ws.out.noHeaders }
+func (ws *watchStream) headersSent() bool { return ws.out.As != tables.AsTable || ws.out.noHeaders }
 
 // renderBookmark renders a BOOKMARK's object as the client asked.
-func (ws *watchStream) renderBookmark(b *bookmarkObject) (any, error) {
-	if ws.out.as != tables.AsTable {
-		return ws.out.render(ws.r, b)
+func (ws *watchStream) renderBookmark(b *BookmarkObject) (any, error) {
+	if ws.out.As != tables.AsTable {
+		return ws.out.Render(ws.r, b)
 	}
 	obj := ws.r.NewObject()
 	*obj.GetObjectMeta() = b.ObjectMeta
@@ -39,7 +39,7 @@ func (ws *watchStream) renderBookmark(b *bookmarkObject) (any, error) {
 	}
 	row := &t.Rows[0]
 	switch {
-	case ws.out.include == tables.IncludeObjectFull:
+	case ws.out.Include == tables.IncludeObjectFull:
 		row.Object = b // the bookmark as sent without a Table: no empty spec
 	case b.Annotations[meta.InitialEventsAnnotation] != "":
 		row.Object = ws.out.partial(b)

@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"encoding/json"
@@ -21,8 +21,8 @@ import (
 // looked at; body returns it as decoded JSON, or nil when its encoding
 // cannot tell (protobuf writes every scalar field). Unstructured objects
 // are checked with the rest of their schema.
-func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any, error)) error {
-	p := h.r.Plan
+func (h *Handler) checkRequired(req *Request, obj meta.Object, body func() (any, error)) error {
+	p := h.Resource.Plan
 	if p == nil || p.Unstructured || !p.Required.MayMiss(reflect.ValueOf(obj)) {
 		return nil
 	}
@@ -39,7 +39,7 @@ func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any,
 	// with a status subresource keeps everything else.
 	var errs status.FieldErrors
 	switch {
-	case req.subresource == "status":
+	case req.Subresource == "status":
 		// Only the status subtree: the object's own required fields
 		// (spec) are the stored object's.
 		st := p.Root.Properties["status"]
@@ -47,7 +47,7 @@ func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any,
 			return nil
 		}
 		errs = st.MissingRequired(status.NewPath("status"), top["status"])
-	case h.r.Kind.Subresources.Status:
+	case h.Resource.Kind.Subresources.Status:
 		delete(top, "status")
 		errs = p.Root.MissingRequired(status.Path{}, top)
 	default:
@@ -61,12 +61,12 @@ func (h *handler) checkRequired(req *request, obj meta.Object, body func() (any,
 	if name == "" {
 		name = m.GenerateName
 	}
-	return status.Invalid(h.r.InvalidKind(), name, errs)
+	return status.Invalid(h.Resource.InvalidKind(), name, errs)
 }
 
-// bodyJSON returns a request body of the given media type as decoded
+// BodyJSON returns a request body of the given media type as decoded
 // JSON, for checkRequired and defaultSent.
-func bodyJSON(mediaType string, body []byte) func() (any, error) {
+func BodyJSON(mediaType string, body []byte) func() (any, error) {
 	return func() (any, error) {
 		var err error
 		switch mediaType {
@@ -90,8 +90,8 @@ func bodyJSON(mediaType string, body []byte) func() (any, error) {
 // zero structs tagged omitzero that body, the JSON obj was just decoded
 // from (see bodyJSON), holds. Defaulting again later changes nothing
 // more, and an object not sent stays absent.
-func (h *handler) defaultSent(obj meta.Object, body func() (any, error)) error {
-	p := h.r.Plan
+func (h *Handler) defaultSent(obj meta.Object, body func() (any, error)) error {
+	p := h.Resource.Plan
 	if p == nil || p.Unstructured || !p.Hides(obj) {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"github.com/kapi-dev/kapi/apiserver/filters"
@@ -7,36 +7,36 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 )
 
-// handler serves the requests of one registered resource, one method per
+// Handler serves the requests of one registered resource, one method per
 // verb: get, list, watch, create, update, patch (and apply), delete,
 // deleteCollection, and the scale subresource's getScale and
 // writeScale. Writes go through the pipeline of pipeline.go.
-type handler struct {
-	*core
-	r *registry.Resource
-	// live is set for a kind added by Install, which Install may replace
+type Handler struct {
+	*Core
+	Resource *registry.Resource
+	// Live is set for a kind added by Install, which Install may replace
 	// and Uninstall remove.
-	live bool
+	Live bool
 }
 
-// serve dispatches a routed request to its verb.
-func (h *handler) serve(req *request) {
-	if msg := h.r.Deprecation; msg != "" {
-		responsewriters.AddWarning(req.w.Header(), msg)
+// Serve dispatches a routed request to its verb.
+func (h *Handler) Serve(req *Request) {
+	if msg := h.Resource.Deprecation; msg != "" {
+		responsewriters.AddWarning(req.Writer.Header(), msg)
 	}
-	switch req.verb {
+	switch req.Verb {
 	case "create", "update", "patch", "delete":
-		filters.BoundWrite(req.r.Context(), h.writeTimeout)
+		filters.BoundWrite(req.Request.Context(), h.WriteTimeout)
 	}
-	if req.subresource == "scale" {
-		if req.verb == "get" {
+	if req.Subresource == "scale" {
+		if req.Verb == "get" {
 			h.getScale(req)
 		} else {
 			h.writeScale(req)
 		}
 		return
 	}
-	switch req.verb {
+	switch req.Verb {
 	case "get":
 		h.get(req)
 	case "list":
@@ -57,10 +57,10 @@ func (h *handler) serve(req *request) {
 }
 
 // newWrite returns w, a write's own settings, made a write of req.
-func (h *handler) newWrite(req *request, w pipeline.Write) *pipeline.Write {
-	q := req.r.URL.Query()
-	w.Resource, w.Admission, w.Log = h.r, &h.admission, h.log
-	w.Namespace, w.Name, w.Subresource = req.namespace, req.name, req.subresource
+func (h *Handler) newWrite(req *Request, w pipeline.Write) *pipeline.Write {
+	q := req.Request.URL.Query()
+	w.Resource, w.Admission, w.Log = h.Resource, &h.Admission, h.Log
+	w.Namespace, w.Name, w.Subresource = req.Namespace, req.Name, req.Subresource
 	w.Query = pipeline.Query{DryRun: q["dryRun"], FieldManager: q.Get("fieldManager"), FieldValidation: q.Get("fieldValidation")}
 	return &w
 }

@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"bytes"
@@ -10,8 +10,8 @@ import (
 	"github.com/kapi-dev/kapi/status"
 )
 
-// decodeReview reads a review body of the media type it declares.
-func (s *core) decodeReview(r *http.Request, obj meta.Object) error {
+// DecodeReview reads a review body of the media type it declares.
+func (s *Core) DecodeReview(r *http.Request, obj meta.Object) error {
 	body, err := s.readBody(r)
 	if err != nil {
 		return err
@@ -19,7 +19,7 @@ func (s *core) decodeReview(r *http.Request, obj meta.Object) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return status.BadRequest("the body of the request was empty")
 	}
-	ser, _, err := s.codecs.ForContentType(r.Header.Get("Content-Type"))
+	ser, _, err := s.Codecs.ForContentType(r.Header.Get("Content-Type"))
 	if err != nil {
 		return err
 	}
@@ -29,14 +29,14 @@ func (s *core) decodeReview(r *http.Request, obj meta.Object) error {
 	return nil
 }
 
-// writeReview writes the answered review with 201 Created.
-func (s *core) writeReview(w http.ResponseWriter, r *http.Request, obj meta.Object) {
-	ser, _, err := responsewriters.Negotiate(s.codecs, r.Header.Get("Accept"), reflect.TypeOf(obj))
+// WriteReview writes the answered review with 201 Created.
+func (s *Core) WriteReview(w http.ResponseWriter, r *http.Request, obj meta.Object) {
+	ser, _, err := responsewriters.Negotiate(s.Codecs, r.Header.Get("Accept"), reflect.TypeOf(obj))
 	if err != nil {
-		s.writeError(w, r, err)
+		s.WriteError(w, r, err)
 		return
 	}
 	if err := s.bodies.WriteEncoded(w, r, http.StatusCreated, ser, ser.MediaType(), obj); err != nil {
-		s.writeError(w, r, status.InternalError(err))
+		s.WriteError(w, r, status.InternalError(err))
 	}
 }

@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/splice"
 	"github.com/kapi-dev/kapi/apiserver/internal/tables"
+	"github.com/kapi-dev/kapi/apiserver/observe"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -54,9 +55,9 @@ type watchStream struct {
 	ready  chan struct{}
 	opened bool // ready was seen closed
 	failed bool // an ERROR event ended the stream
-	req    *request
+	req    *Request
 	r      *registry.Resource
-	out    readOutput
+	out    ReadOutput
 	enc    codec.WatchEncoder
 	rc     *http.ResponseController
 	buf    bytes.Buffer
@@ -83,12 +84,12 @@ type watchStream struct {
 	// from net/http (see watchconn.go); nil: through the ResponseWriter.
 	conn *streamConn
 
-	observer Observer // nil: none
+	observer observe.Observer // nil: none
 }
 
 // watch serves GET ?watch=true on a collection or object.
-func (h *handler) watch(req *request) {
-	opts, err := resourceversion.ParseWatch(requestinfo.Query(req.r))
+func (h *Handler) watch(req *Request) {
+	opts, err := resourceversion.ParseWatch(requestinfo.Query(req.Request))
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -103,14 +104,14 @@ func (h *handler) watch(req *request) {
 		h.fail(req, err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(req.r.Context(), h.watchTimeout(opts))
+	ctx, cancel := context.WithTimeout(req.Request.Context(), h.watchTimeout(opts))
 	defer cancel()
 	ws := h.newWatchStream(ctx, req, out)
 	var sink watch.Sink
 	if ws.takesConn() {
 		sink = ws
 	}
-	w, err := startWatch(h.r, ctx, req, sel, opts, sink)
+	w, err := startWatch(h.Resource, ctx, req, sel, opts, sink)
 	if err != nil && status.CodeOf(err) != http.StatusGone {
 		h.fail(req, registry.StorageError(err))
 		return
@@ -119,16 +120,16 @@ func (h *handler) watch(req *request) {
 	defer ws.clearDeadline()
 	// The stream's media type, also for Tables and partial metadata, as
 	// kube-apiserver names it.
-	req.w.Header().Set("Content-Type", ws.enc.StreamMediaType())
-	req.w.Header().Set("Cache-Control", "no-cache, private")
+	req.Writer.Header().Set("Content-Type", ws.enc.StreamMediaType())
+	req.Writer.Header().Set("Cache-Control", "no-cache, private")
 	if sink != nil && err == nil {
 		// The stream will take the connection and close it at its end,
 		// when net/http can no longer serve another request on it: the
 		// client must not keep it for one (Go's Transport would, and its
 		// next request would fail with "server closed idle connection").
-		req.w.Header().Set("Connection", "close")
+		req.Writer.Header().Set("Connection", "close")
 	}
-	req.w.WriteHeader(http.StatusOK)
+	req.Writer.WriteHeader(http.StatusOK)
 	_ = ws.rc.Flush() // send the headers even when there is nothing yet
 	if err != nil {
 		// A start revision that has left the window: as kube-apiserver,
@@ -147,11 +148,11 @@ func (h *handler) watch(req *request) {
 	}
 }
 
-func (h *handler) newWatchStream(ctx context.Context, req *request, out readOutput) *watchStream {
-	ws := &watchStream{ctx: ctx, ready: make(chan struct{}), req: req, r: h.r, out: out, enc: out.ser.(codec.WatchEncoder), rc: http.NewResponseController(req.w),
-		raw:   out.as == "" && out.ser.MediaType() == codec.MediaTypeJSON,
-		key:   h.r.VersionKey(out.key()),
-		stall: h.opts.WatchCache.StallTimeout, observer: h.observer, bufs: &h.watchBufs}
+func (h *Handler) newWatchStream(ctx context.Context, req *Request, out ReadOutput) *watchStream {
+	ws := &watchStream{ctx: ctx, ready: make(chan struct{}), req: req, r: h.Resource, out: out, enc: out.Serializer.(codec.WatchEncoder), rc: http.NewResponseController(req.Writer),
+		raw:   out.As == "" && out.Serializer.MediaType() == codec.MediaTypeJSON,
+		key:   h.Resource.VersionKey(out.key()),
+		stall: h.WatchStallTimeout, observer: h.Observer, bufs: &h.watchBufs}
 	if ws.stall <= 0 {
 		ws.stall = watch.DefaultStallTimeout
 	}
@@ -162,10 +163,10 @@ func (h *handler) newWatchStream(ctx context.Context, req *request, out readOutp
 // startWatch starts a cache watch as the request asks: with the initial
 // state first (rv unset or "0", or sendInitialEvents=true), or from a
 // revision.
-func startWatch(r *registry.Resource, ctx context.Context, req *request, sel selectors, opts resourceversion.Watch, sink watch.Sink) (*watch.Watcher, error) {
-	prefix := r.ListPrefix(req.namespace)
-	if req.name != "" {
-		prefix = r.Key(req.namespace, req.name)
+func startWatch(r *registry.Resource, ctx context.Context, req *Request, sel Selectors, opts resourceversion.Watch, sink watch.Sink) (*watch.Watcher, error) {
+	prefix := r.ListPrefix(req.Namespace)
+	if req.Name != "" {
+		prefix = r.Key(req.Namespace, req.Name)
 		sel.name = ""
 	}
 	wo := watch.WatchOptions{Bookmarks: opts.AllowBookmarks, InitialEventsEnd: opts.InitialEventsEndBookmark,
@@ -189,11 +190,11 @@ func startWatch(r *registry.Resource, ctx context.Context, req *request, sel sel
 // watchTimeout is the client's timeoutSeconds, or a random duration
 // between the minimum request timeout and twice it, so that watches of
 // many clients do not all end at once.
-func (s *core) watchTimeout(opts resourceversion.Watch) time.Duration {
+func (s *Core) watchTimeout(opts resourceversion.Watch) time.Duration {
 	if opts.TimeoutSeconds > 0 {
 		return time.Duration(opts.TimeoutSeconds) * time.Second
 	}
-	min := s.opts.MinWatchTimeout
+	min := s.MinWatchTimeout
 	return min + time.Duration(rand.Int64N(int64(min)))
 }
 
@@ -374,7 +375,7 @@ func (ws *watchStream) event(ev watch.Event) error {
 // definitions go with its first only, as kube-apiserver sends them, so
 // later events are rendered, and shared between streams, without.
 func (ws *watchStream) tableEventSent() {
-	if ws.out.as == tables.AsTable && !ws.out.noHeaders {
+	if ws.out.As == tables.AsTable && !ws.out.noHeaders {
 		ws.out.noHeaders = true
 		ws.key += ";noHeaders"
 	}
@@ -399,7 +400,7 @@ func (ws *watchStream) appendSpliced(ev watch.Event) (size int, ok bool) {
 	ws.startPending()
 	n := len(ws.pending)
 	if _, ok := ws.enc.(codec.JSON); ok {
-		ws.pending = appendJSONEvent(ws.pending, ev.Type.String(), ev.Entry.KV, at)
+		ws.pending = AppendJSONEvent(ws.pending, ev.Type.String(), ev.Entry.KV, at)
 	} else { // a host's own JSON serializer frames its events
 		ws.obj = registry.AppendSpliced(ws.obj[:0], ev.Entry.KV, at)
 		ws.pending = ws.enc.AppendEvent(ws.pending, ev.Type.String(), ws.obj)
@@ -407,10 +408,10 @@ func (ws *watchStream) appendSpliced(ev watch.Event) (size int, ok bool) {
 	return len(ws.pending) - n, true
 }
 
-// appendJSONEvent appends what codec.JSON's AppendEvent frames for a
+// AppendJSONEvent appends what codec.JSON's AppendEvent frames for a
 // stored value whose resourceVersion placeholder is at at, spliced
 // straight into dst rather than through a copy of the object.
-func appendJSONEvent(dst []byte, typ string, kv *storage.KeyValue, at int) []byte {
+func AppendJSONEvent(dst []byte, typ string, kv *storage.KeyValue, at int) []byte {
 	dst = append(dst, `{"type":"`...)
 	dst = append(dst, typ...)
 	dst = append(dst, `","object":`...)
@@ -480,24 +481,24 @@ func (ws *watchStream) render(typ string, obj any) error {
 	var err error
 	switch o := obj.(type) {
 	case *meta.Status:
-	case *bookmarkObject:
+	case *BookmarkObject:
 		v, err = ws.renderBookmark(o)
 	default:
-		v, err = ws.out.render(ws.r, obj)
+		v, err = ws.out.Render(ws.r, obj)
 	}
 	if err != nil {
 		return err
 	}
 	ws.out.noHeaders = true
 	ws.buf.Reset()
-	return ws.out.ser.Encode(&ws.buf, v)
+	return ws.out.Serializer.Encode(&ws.buf, v)
 }
 
 // bookmark sends a BOOKMARK carrying only the kind, apiVersion and
 // resourceVersion; initialEnd marks the end of the initial events.
 func (ws *watchStream) bookmark(rev int64, initialEnd bool) {
 	r := ws.r
-	obj := &bookmarkObject{TypeMeta: meta.TypeMeta{Kind: r.Kind.Kind, APIVersion: r.APIVersion}}
+	obj := &BookmarkObject{TypeMeta: meta.TypeMeta{Kind: r.Kind.Kind, APIVersion: r.APIVersion}}
 	obj.ResourceVersion = strconv.FormatInt(rev, 10)
 	if initialEnd {
 		obj.Annotations = map[string]string{meta.InitialEventsAnnotation: "true"}
@@ -506,11 +507,11 @@ func (ws *watchStream) bookmark(rev int64, initialEnd bool) {
 	ws.flush()
 }
 
-// bookmarkObject is the object of a BOOKMARK: the watched kind's type and
+// BookmarkObject is the object of a BOOKMARK: the watched kind's type and
 // metadata with the resourceVersion (and the initial-events-end
 // annotation), and nothing else, as kube-apiserver sends it for custom
 // resources: no empty spec or status.
-type bookmarkObject struct {
+type BookmarkObject struct {
 	meta.TypeMeta   `json:",inline"`
 	meta.ObjectMeta `json:"metadata" protobuf:"bytes,1,opt,name=metadata"`
 }
@@ -536,7 +537,7 @@ func (ws *watchStream) flush() error {
 	if ws.conn != nil {
 		err = ws.conn.writeChunk(ws.pending)
 	} else {
-		_, err = ws.req.w.Write(ws.pending)
+		_, err = ws.req.Writer.Write(ws.pending)
 	}
 	ws.bufs.put(ws.pending)
 	ws.pending = nil

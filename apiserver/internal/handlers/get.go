@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
@@ -10,8 +10,8 @@ import (
 )
 
 // get serves GET on an object or its status.
-func (h *handler) get(req *request) {
-	opts, err := resourceversion.ParseGet(requestinfo.Query(req.r))
+func (h *Handler) get(req *Request) {
+	opts, err := resourceversion.ParseGet(requestinfo.Query(req.Request))
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -21,19 +21,19 @@ func (h *handler) get(req *request) {
 		h.fail(req, err)
 		return
 	}
-	r := h.r
-	ctx := req.r.Context()
-	resp, err := r.Cache.Get(ctx, r.Key(req.namespace, req.name), opts)
+	r := h.Resource
+	ctx := req.Request.Context()
+	resp, err := r.Cache.Get(ctx, r.Key(req.Namespace, req.Name), opts)
 	if err != nil {
 		h.fail(req, registry.StorageError(err))
 		return
 	}
 	if resp.Entry == nil {
-		h.fail(req, status.NotFound(r.GroupResource, req.name))
+		h.fail(req, status.NotFound(r.GroupResource, req.Name))
 		return
 	}
-	if out.ser.MediaType() == codec.MediaTypeJSON {
-		switch out.as {
+	if out.Serializer.MediaType() == codec.MediaTypeJSON {
+		switch out.As {
 		case tables.TransformNone:
 			h.writeRawObject(req, resp.Entry)
 			return
@@ -42,8 +42,8 @@ func (h *handler) get(req *request) {
 			return
 		}
 	}
-	if _, ok := out.ser.(codec.ListWriter); ok && out.as == tables.TransformNone {
-		h.writeEncodedObject(req, out.ser, resp.Entry)
+	if _, ok := out.Serializer.(codec.ListWriter); ok && out.As == tables.TransformNone {
+		h.writeEncodedObject(req, out.Serializer, resp.Entry)
 		return
 	}
 	obj, err := r.Object(resp.Entry)

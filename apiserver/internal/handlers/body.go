@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"bytes"
@@ -19,15 +19,15 @@ import (
 )
 
 // readBody reads the request body up to the server's limit (413 beyond).
-func (s *core) readBody(r *http.Request) ([]byte, error) {
+func (s *Core) readBody(r *http.Request) ([]byte, error) {
 	if r.Body == nil {
 		return nil, nil
 	}
-	limit := s.opts.MaxRequestBodyBytes
+	limit := s.MaxRequestBodyBytes
 	if r.ContentLength > limit {
 		return nil, status.RequestEntityTooLarge(fmt.Sprintf("limit is %d", limit))
 	}
-	b, err := readAll(io.LimitReader(r.Body, limit+1), r.ContentLength)
+	b, err := ReadAll(io.LimitReader(r.Body, limit+1), r.ContentLength)
 	if err != nil {
 		return nil, status.BadRequest(fmt.Sprintf("error reading request body: %v", err))
 	}
@@ -37,10 +37,10 @@ func (s *core) readBody(r *http.Request) ([]byte, error) {
 	return b, nil
 }
 
-// readAll is io.ReadAll into a buffer sized for a body of the announced
+// ReadAll is io.ReadAll into a buffer sized for a body of the announced
 // length (size, or -1 when unknown): one allocation rather than a
 // doubling from 512 bytes up.
-func readAll(r io.Reader, size int64) ([]byte, error) {
+func ReadAll(r io.Reader, size int64) ([]byte, error) {
 	if size <= 0 {
 		return io.ReadAll(r)
 	}
@@ -64,40 +64,40 @@ func validateDryRun(values []string) status.FieldErrors {
 // decodeBody decodes a create or update body into a new object of the
 // request's kind, applying field validation and checking the body's
 // apiVersion and kind against the URL.
-func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) (obj meta.Object, err error) {
-	_, end := h.startSpan(req.r.Context(), "decode")
+func (h *Handler) decodeBody(req *Request, directive fieldvalidation.Directive) (obj meta.Object, err error) {
+	_, end := h.StartSpan(req.Request.Context(), "decode")
 	defer func() { end(err) }()
-	body, err := h.readBody(req.r)
+	body, err := h.readBody(req.Request)
 	if err != nil {
 		return nil, err
 	}
-	ser, _, err := h.codecs.ForContentType(req.r.Header.Get("Content-Type"))
+	ser, _, err := h.Codecs.ForContentType(req.Request.Header.Get("Content-Type"))
 	if err != nil {
 		return nil, err
 	}
-	obj = h.r.Kind.New()
+	obj = h.Resource.Kind.New()
 	if !codec.Supports(ser, reflect.TypeOf(obj)) {
-		return nil, status.UnsupportedMediaType(req.r.Header.Get("Content-Type"), h.mediaTypesFor(reflect.TypeOf(obj)))
+		return nil, status.UnsupportedMediaType(req.Request.Header.Get("Content-Type"), h.mediaTypesFor(reflect.TypeOf(obj)))
 	}
-	if blank(body) {
+	if Blank(body) {
 		return nil, status.BadRequest("the body of the request was empty")
 	}
-	strict, err := h.r.DecodeJSON(ser, body, obj, false)
+	strict, err := h.Resource.DecodeJSON(ser, body, obj, false)
 	if err != nil {
-		return nil, cannotHandle(h.r, err)
+		return nil, cannotHandle(h.Resource, err)
 	}
 	// Unstructured kinds learn their unknown fields from the schema.
-	strict = append(strict, h.r.Plan.Prune(obj)...)
+	strict = append(strict, h.Resource.Plan.Prune(obj)...)
 	warnings, err := directive.Check(strict)
 	if err != nil {
-		return nil, cannotHandle(h.r, err)
+		return nil, cannotHandle(h.Resource, err)
 	}
-	addWarnings(req.w, warnings)
-	if err := checkTypeMeta(h.r, obj); err != nil {
+	addWarnings(req.Writer, warnings)
+	if err := CheckTypeMeta(h.Resource, obj); err != nil {
 		return nil, err
 	}
-	filters.AuditObject(req.r.Context(), obj.GetObjectMeta())
-	asJSON := bodyJSON(ser.MediaType(), body)
+	filters.AuditObject(req.Request.Context(), obj.GetObjectMeta())
+	asJSON := BodyJSON(ser.MediaType(), body)
 	if err := h.checkRequired(req, obj, asJSON); err != nil {
 		return nil, err
 	}
@@ -109,13 +109,13 @@ func (h *handler) decodeBody(req *request, directive fieldvalidation.Directive) 
 
 // mediaTypesFor lists the registered media types that can carry values of
 // every given type.
-func (s *core) mediaTypesFor(types ...reflect.Type) []string {
-	return responsewriters.MediaTypesFor(s.codecs, types...)
+func (s *Core) mediaTypesFor(types ...reflect.Type) []string {
+	return responsewriters.MediaTypesFor(s.Codecs, types...)
 }
 
-// blank reports whether body is empty or only white space, without
+// Blank reports whether body is empty or only white space, without
 // copying it.
-func blank(body []byte) bool { return len(bytes.TrimSpace(body)) == 0 }
+func Blank(body []byte) bool { return len(bytes.TrimSpace(body)) == 0 }
 
 func decodeErrorMessage(err error) string {
 	return "error decoding request body: " + err.Error()
@@ -141,9 +141,9 @@ func addWarnings(w http.ResponseWriter, msgs []string) {
 	}
 }
 
-// checkTypeMeta fills an absent apiVersion or kind from the URL and
+// CheckTypeMeta fills an absent apiVersion or kind from the URL and
 // rejects ones that name another kind.
-func checkTypeMeta(r *registry.Resource, obj meta.Object) error {
+func CheckTypeMeta(r *registry.Resource, obj meta.Object) error {
 	tm := obj.GetTypeMeta()
 	if tm.APIVersion != "" && tm.APIVersion != r.APIVersion {
 		return status.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
@@ -159,16 +159,16 @@ func checkTypeMeta(r *registry.Resource, obj meta.Object) error {
 
 // checkNamespace fills an absent namespace from the URL and rejects a
 // different one.
-func (req *request) checkNamespace(r *registry.Resource, obj meta.Object) error {
+func (req *Request) checkNamespace(r *registry.Resource, obj meta.Object) error {
 	m := obj.GetObjectMeta()
 	if !r.Kind.Namespaced {
 		m.Namespace = ""
 		return nil
 	}
 	if m.Namespace == "" {
-		m.Namespace = req.namespace
+		m.Namespace = req.Namespace
 	}
-	if m.Namespace != req.namespace {
+	if m.Namespace != req.Namespace {
 		return status.BadRequest("the namespace of the provided object does not match the namespace sent on the request")
 	}
 	return nil
@@ -184,22 +184,22 @@ type writeInput struct {
 // readWrite reads the field manager, the body (checked against the URL's
 // name, for updates, and namespace) and dryRun of a create or update;
 // optionsKind names the options in error messages.
-func (h *handler) readWrite(req *request, optionsKind string) (writeInput, error) {
+func (h *Handler) readWrite(req *Request, optionsKind string) (writeInput, error) {
 	var in writeInput
 	var err error
 	var directive fieldvalidation.Directive
-	if in.manager, in.dry, directive, err = writeOptions(req.r, optionsKind); err != nil {
+	if in.manager, in.dry, directive, err = writeOptions(req.Request, optionsKind); err != nil {
 		return in, err
 	}
 	if in.obj, err = h.decodeBody(req, directive); err != nil {
 		return in, err
 	}
-	if req.name != "" {
+	if req.Name != "" {
 		if err := req.checkName(in.obj); err != nil {
 			return in, err
 		}
 	}
-	if err := req.checkNamespace(h.r, in.obj); err != nil {
+	if err := req.checkNamespace(h.Resource, in.obj); err != nil {
 		return in, err
 	}
 	return in, nil

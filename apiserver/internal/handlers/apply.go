@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"fmt"
@@ -20,10 +20,10 @@ import (
 // apply: the configuration is merged into the stored object and its
 // manager owns the fields it sets. A missing object is created (201),
 // except through a subresource, as kube-apiserver does.
-func (h *handler) apply(req *request, pb patchBody, rendering readOutput) {
+func (h *Handler) apply(req *Request, pb patchBody, rendering ReadOutput) {
 	opts, body := pb.opts, pb.body
 	var strict []error
-	w := h.newWrite(req, pipeline.Write{Manager: opts.manager, DryRun: opts.dry, CreateMissing: req.subresource == "",
+	w := h.newWrite(req, pipeline.Write{Manager: opts.manager, DryRun: opts.dry, CreateMissing: req.Subresource == "",
 		Build: func(cur *storage.KeyValue, old meta.Object) (meta.Object, error) {
 			obj, resultStrict, err := h.applyConfig(req, opts, body, cur, old)
 			if err != nil {
@@ -40,13 +40,13 @@ func (h *handler) apply(req *request, pb patchBody, rendering readOutput) {
 				return nil, err
 			}
 			if uid := obj.GetObjectMeta().UID; old == nil && uid != "" {
-				return nil, status.Conflict(h.r.GroupResource, req.name,
+				return nil, status.Conflict(h.Resource.GroupResource, req.Name,
 					fmt.Errorf("uid mismatch: the provided object specified uid %s, and no existing object was found", uid))
 			}
 			return obj, nil
 		}})
-	out, err := w.Run(req.r.Context())
-	warnStrict(req.w, opts.validation, strict)
+	out, err := w.Run(req.Request.Context())
+	warnStrict(req.Writer, opts.validation, strict)
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -61,8 +61,8 @@ func (h *handler) apply(req *request, pb patchBody, rendering readOutput) {
 // applyConfig applies the configuration body to the stored object (cur
 // and old are nil when there is none) and returns the new object with its
 // managedFields, and the unknown and duplicate fields of the result.
-func (h *handler) applyConfig(req *request, opts patchOptions, body []byte, cur *storage.KeyValue, old meta.Object) (meta.Object, []error, error) {
-	r := h.r
+func (h *Handler) applyConfig(req *Request, opts patchOptions, body []byte, cur *storage.KeyValue, old meta.Object) (meta.Object, []error, error) {
+	r := h.Resource
 	var live []byte
 	var liveManaged []meta.ManagedFieldsEntry
 	var liveObj map[string]any
@@ -76,7 +76,7 @@ func (h *handler) applyConfig(req *request, opts patchOptions, body []byte, cur 
 		liveObj, _ = r.TypedFormWithoutManagedFields(old)
 	}
 	out, entries, err := r.Patcher.Apply(live, body, patch.ApplyOptions{
-		Manager: opts.manager, Subresource: req.subresource, Force: opts.force, LiveManaged: liveManaged,
+		Manager: opts.manager, Subresource: req.Subresource, Force: opts.force, LiveManaged: liveManaged,
 		LiveObject: liveObj,
 	})
 	if err != nil {

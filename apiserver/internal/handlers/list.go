@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 )
 
 // list serves GET on a collection.
-func (h *handler) list(req *request) {
-	opts, err := resourceversion.ParseList(requestinfo.Query(req.r))
+func (h *Handler) list(req *Request) {
+	opts, err := resourceversion.ParseList(requestinfo.Query(req.Request))
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -31,36 +31,36 @@ func (h *handler) list(req *request) {
 		h.fail(req, err)
 		return
 	}
-	p, err := h.listPage(req.r.Context(), req.namespace, sel, opts)
+	p, err := h.ListPage(req.Request.Context(), req.Namespace, sel, opts)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	if err := h.r.ConvertPage(p.entries); err != nil {
+	if err := h.Resource.ConvertPage(p.Entries); err != nil {
 		h.fail(req, err)
 		return
 	}
-	if out.ser.MediaType() == codec.MediaTypeJSON {
-		switch out.as {
+	if out.Serializer.MediaType() == codec.MediaTypeJSON {
+		switch out.As {
 		case tables.TransformNone:
-			h.writeRawList(req, p)
+			h.WriteRawList(req, p)
 			return
 		case tables.AsTable, tables.AsPartialList:
 			h.writeRowList(req, out, p)
 			return
 		}
 	}
-	if lw, ok := out.ser.(codec.ListWriter); ok {
-		switch out.as {
+	if lw, ok := out.Serializer.(codec.ListWriter); ok {
+		switch out.As {
 		case tables.TransformNone:
-			h.writeEncodedList(req, out.ser, lw, p)
+			h.writeEncodedList(req, out.Serializer, lw, p)
 			return
 		case tables.AsPartialList:
 			h.writePartialList(req, out, lw, p)
 			return
 		}
 	}
-	list, err := p.list(h.r)
+	list, err := p.List(h.Resource)
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -71,14 +71,14 @@ func (h *handler) list(req *request) {
 // page is one page of a list: the cache's entries, in key order.
 type page struct {
 	meta    meta.ListMeta
-	entries []*watch.Entry
+	Entries []*watch.Entry
 }
 
-// list returns the page as a List of freshly decoded objects.
-func (p *page) list(r *registry.Resource) (*meta.List, error) {
+// List returns the page as a List of freshly decoded objects.
+func (p *page) List(r *registry.Resource) (*meta.List, error) {
 	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.ListKind, APIVersion: r.APIVersion}, ListMeta: p.meta,
-		Items: make([]meta.Object, len(p.entries))}
-	for i, e := range p.entries {
+		Items: make([]meta.Object, len(p.Entries))}
+	for i, e := range p.Entries {
 		obj, err := listObject(r, e)
 		if err != nil {
 			return nil, registry.InternalError(err)
@@ -106,11 +106,11 @@ func listObject(r *registry.Resource, e *watch.Entry) (meta.Object, error) {
 	return obj, nil
 }
 
-// listPage reads one page (or all) of a collection from the watch cache as
+// ListPage reads one page (or all) of a collection from the watch cache as
 // the options ask. Values are decoded only when selectors need to look
 // into them.
-func (h *handler) listPage(ctx context.Context, namespace string, sel selectors, opts resourceversion.List) (*page, error) {
-	r := h.r
+func (h *Handler) ListPage(ctx context.Context, namespace string, sel Selectors, opts resourceversion.List) (*page, error) {
+	r := h.Resource
 	prefix := listRange(r, namespace, sel)
 	lopts := watch.ListOptions{List: opts}
 	if !sel.empty() {
@@ -121,10 +121,10 @@ func (h *handler) listPage(ctx context.Context, namespace string, sel selectors,
 	if err != nil {
 		return nil, registry.StorageError(err)
 	}
-	p := &page{entries: res.Entries}
+	p := &page{Entries: res.Entries}
 	p.meta.ResourceVersion = strconv.FormatInt(res.Revision, 10)
-	if res.Remaining > 0 && len(p.entries) > 0 {
-		last := p.entries[len(p.entries)-1].KV.Key
+	if res.Remaining > 0 && len(p.Entries) > 0 {
+		last := p.Entries[len(p.Entries)-1].KV.Key
 		p.meta.Continue = resourceversion.EncodeContinue(
 			resourceversion.ContinueAfter(res.Revision, strings.TrimPrefix(last, prefix)))
 		if lopts.Filter == nil {
@@ -137,12 +137,12 @@ func (h *handler) listPage(ctx context.Context, namespace string, sel selectors,
 
 // listAll reads every matching object of a collection at the current
 // revision.
-func (h *handler) listAll(ctx context.Context, namespace string, sel selectors) ([]meta.Object, int64, error) {
-	p, err := h.listPage(ctx, namespace, sel, resourceversion.List{Semantics: resourceversion.MostRecent})
+func (h *Handler) listAll(ctx context.Context, namespace string, sel Selectors) ([]meta.Object, int64, error) {
+	p, err := h.ListPage(ctx, namespace, sel, resourceversion.List{Semantics: resourceversion.MostRecent})
 	if err != nil {
 		return nil, 0, err
 	}
-	list, err := p.list(h.r)
+	list, err := p.List(h.Resource)
 	if err != nil {
 		return nil, 0, err
 	}

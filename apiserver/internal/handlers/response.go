@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"net/http"
@@ -15,17 +15,17 @@ import (
 // Status: the first acceptable media type whose serializer can encode v's
 // type.
 // A list's items are checked with the resource's kind.
-func (h *handler) negotiate(req *request, v any) (codec.Serializer, codec.MediaType, error) {
+func (h *Handler) negotiate(req *Request, v any) (codec.Serializer, codec.MediaType, error) {
 	types := []reflect.Type{reflect.TypeOf(v)}
 	if _, isList := v.(*meta.List); isList {
-		types = append(types, reflect.TypeOf(h.r.NewObject()))
+		types = append(types, reflect.TypeOf(h.Resource.NewObject()))
 	}
-	return responsewriters.Negotiate(h.codecs, req.r.Header.Get("Accept"), types...)
+	return responsewriters.Negotiate(h.Codecs, req.Request.Header.Get("Accept"), types...)
 }
 
 // writeObject encodes one object (or list, or Status) in the negotiated
 // media type.
-func (h *handler) writeObject(req *request, code int, obj any) {
+func (h *Handler) writeObject(req *Request, code int, obj any) {
 	ser, _, err := h.negotiate(req, obj)
 	if err != nil {
 		h.fail(req, err)
@@ -35,36 +35,36 @@ func (h *handler) writeObject(req *request, code int, obj any) {
 }
 
 // writeEncoded encodes v with ser and writes it.
-func (h *handler) writeEncoded(req *request, code int, ser codec.Serializer, contentType string, v any) {
-	_, end := h.startSpan(req.r.Context(), "encode")
+func (h *Handler) writeEncoded(req *Request, code int, ser codec.Serializer, contentType string, v any) {
+	_, end := h.StartSpan(req.Request.Context(), "encode")
 	defer end(nil)
-	if err := h.bodies.WriteEncoded(req.w, req.r, code, ser, contentType, v); err != nil {
+	if err := h.bodies.WriteEncoded(req.Writer, req.Request, code, ser, contentType, v); err != nil {
 		h.fail(req, status.InternalError(err))
 	}
 }
 
 var statusType = reflect.TypeOf(&meta.Status{})
 
-// writeError is the one sink for failures: it writes err as a Status in a
+// WriteError is the one sink for failures: it writes err as a Status in a
 // media type the client accepts (JSON when it accepts none we know), with
 // Retry-After when the Status asks for it.
-func (s *core) writeError(w http.ResponseWriter, r *http.Request, err error) {
+func (s *Core) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	s.writeErrorFor(w, r, nil, err)
 }
 
 // fail is writeError for a request on a resource: the Status goes out in
 // a media type the kind itself can be served in, as kube-apiserver answers
 // errors of a custom resource in the serializers of custom resources.
-func (h *handler) fail(req *request, err error) {
-	h.writeErrorFor(req.w, req.r, h.r, err)
+func (h *Handler) fail(req *Request, err error) {
+	h.writeErrorFor(req.Writer, req.Request, h.Resource, err)
 }
 
-func (s *core) writeErrorFor(w http.ResponseWriter, r *http.Request, res *registry.Resource, err error) {
+func (s *Core) writeErrorFor(w http.ResponseWriter, r *http.Request, res *registry.Resource, err error) {
 	types := []reflect.Type{statusType}
 	if res != nil {
 		types = append(types, reflect.TypeOf(res.Kind.New()))
 	}
-	responsewriters.WriteStatus(w, r, s.codecs, types, err)
+	responsewriters.WriteStatus(w, r, s.Codecs, types, err)
 }
 
 // successStatus is the Status a delete answers with when the object is

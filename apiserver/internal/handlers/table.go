@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"net/http"
@@ -7,20 +7,21 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/tables"
+	"github.com/kapi-dev/kapi/apiserver/kinds"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
 )
 
-// readOutput is how a get, list or watch response is rendered: the
+// ReadOutput is how a get, list or watch response is rendered: the
 // serializer and, when the client asked for one, a transformation.
-type readOutput struct {
-	ser codec.Serializer
-	// as is "", Table, PartialObjectMetadata or PartialObjectMetadataList.
-	as         string
-	apiVersion string // of the Table or partial metadata
-	include    string // includeObject for tables
+type ReadOutput struct {
+	Serializer codec.Serializer
+	// As is "", Table, PartialObjectMetadata or PartialObjectMetadataList.
+	As         string
+	ApiVersion string // of the Table or partial metadata
+	Include    string // includeObject for tables
 	// noHeaders leaves a Table's column definitions out (null), as
 	// kube-apiserver does in every Table event of a watch but the first.
 	noHeaders bool
@@ -28,9 +29,9 @@ type readOutput struct {
 
 // negotiateRead picks the rendering of a read. list is true for lists,
 // where partial metadata is a PartialObjectMetadataList.
-func (h *handler) negotiateRead(req *request, list bool, watch bool) (readOutput, error) {
-	var out readOutput
-	kind := reflect.TypeOf(h.r.NewObject())
+func (h *Handler) negotiateRead(req *Request, list bool, watch bool) (ReadOutput, error) {
+	var out ReadOutput
+	kind := reflect.TypeOf(h.Resource.NewObject())
 	accept := func(mt codec.MediaType, ser codec.Serializer) bool {
 		if watch {
 			if _, ok := ser.(codec.WatchEncoder); !ok {
@@ -42,7 +43,7 @@ func (h *handler) negotiateRead(req *request, list bool, watch bool) (readOutput
 			if (mt.Param("stream") != "" && !watch) || !codec.Supports(ser, kind) {
 				return false
 			}
-			out = readOutput{ser: ser}
+			out = ReadOutput{Serializer: ser}
 			return true
 		}
 		v := mt.Param("v")
@@ -59,20 +60,20 @@ func (h *handler) negotiateRead(req *request, list bool, watch bool) (readOutput
 		if !codec.Supports(ser, renderedType(as)) {
 			return false
 		}
-		out = readOutput{ser: ser, as: as, apiVersion: tables.MetaGroup + "/" + v}
+		out = ReadOutput{Serializer: ser, As: as, ApiVersion: tables.MetaGroup + "/" + v}
 		return true
 	}
-	if _, _, err := h.codecs.Negotiate(req.r.Header.Get("Accept"), accept); err != nil {
+	if _, _, err := h.Codecs.Negotiate(req.Request.Header.Get("Accept"), accept); err != nil {
 		return out, status.NotAcceptable(h.mediaTypesFor(kind))
 	}
-	if out.as == tables.AsTable {
-		out.include = requestinfo.Query(req.r).Get("includeObject")
-		switch out.include {
+	if out.As == tables.AsTable {
+		out.Include = requestinfo.Query(req.Request).Get("includeObject")
+		switch out.Include {
 		case "":
-			out.include = tables.IncludeObjectMeta
+			out.Include = tables.IncludeObjectMeta
 		case tables.IncludeObjectNone, tables.IncludeObjectMeta, tables.IncludeObjectFull:
 		default:
-			bad := status.InvalidValue(status.NewPath("includeObject"), out.include, "must be 'Metadata', 'Object', 'None', or empty")
+			bad := status.InvalidValue(status.NewPath("includeObject"), out.Include, "must be 'Metadata', 'Object', 'None', or empty")
 			return out, status.BadRequest("Unable to convert to Table as requested: " + bad.Error())
 		}
 	}
@@ -91,9 +92,9 @@ func renderedType(as string) reflect.Type {
 	return reflect.TypeOf(&tables.Table{})
 }
 
-// render turns an object or list into what the client asked for.
-func (o readOutput) render(r *registry.Resource, v any) (any, error) {
-	switch o.as {
+// Render turns an object or list into what the client asked for.
+func (o ReadOutput) Render(r *registry.Resource, v any) (any, error) {
+	switch o.As {
 	case tables.AsTable:
 		return o.table(r, v)
 	case tables.AsPartial:
@@ -104,7 +105,7 @@ func (o readOutput) render(r *registry.Resource, v any) (any, error) {
 		return o.partial(obj), nil
 	case tables.AsPartialList:
 		l := v.(*meta.List)
-		out := &tables.PartialList{TypeMeta: meta.TypeMeta{Kind: tables.AsPartialList, APIVersion: o.apiVersion}, ListMeta: l.ListMeta,
+		out := &tables.PartialList{TypeMeta: meta.TypeMeta{Kind: tables.AsPartialList, APIVersion: o.ApiVersion}, ListMeta: l.ListMeta,
 			Items: make([]tables.PartialObject, len(l.Items))}
 		for i, obj := range l.Items {
 			out.Items[i] = *o.partial(obj)
@@ -114,12 +115,12 @@ func (o readOutput) render(r *registry.Resource, v any) (any, error) {
 	return v, nil
 }
 
-func (o readOutput) partial(obj meta.Object) *tables.PartialObject {
-	return &tables.PartialObject{TypeMeta: meta.TypeMeta{Kind: tables.AsPartial, APIVersion: o.apiVersion}, Metadata: *obj.GetObjectMeta()}
+func (o ReadOutput) partial(obj meta.Object) *tables.PartialObject {
+	return &tables.PartialObject{TypeMeta: meta.TypeMeta{Kind: tables.AsPartial, APIVersion: o.ApiVersion}, Metadata: *obj.GetObjectMeta()}
 }
 
-func (o readOutput) table(r *registry.Resource, v any) (*tables.Table, error) {
-	t := &tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: o.apiVersion}, Rows: []tables.Row{}}
+func (o ReadOutput) table(r *registry.Resource, v any) (*tables.Table, error) {
+	t := &tables.Table{TypeMeta: meta.TypeMeta{Kind: tables.AsTable, APIVersion: o.ApiVersion}, Rows: []tables.Row{}}
 	if !o.noHeaders {
 		t.ColumnDefinitions = tableColumns(r)
 	}
@@ -160,21 +161,21 @@ func tableColumns(r *registry.Resource) []tables.Column {
 // columnDescription is c's description: a column a kind does not
 // describe is described by its JSONPath, as kube-apiserver describes a
 // custom resource's.
-func columnDescription(c PrinterColumn) string {
+func columnDescription(c kinds.PrinterColumn) string {
 	if c.Description == "" && c.JSONPath != "" {
 		return "Custom resource definition column (in JSONPath format): " + c.JSONPath
 	}
 	return c.Description
 }
 
-func (o readOutput) row(r *registry.Resource, obj meta.Object) (tables.Row, error) {
+func (o ReadOutput) row(r *registry.Resource, obj meta.Object) (tables.Row, error) {
 	var specs [maxStackColumns]tables.Spec
 	cells, err := printer(&r.Kind, specs[:0]).Cells(obj)
 	row := tables.Row{Cells: cells}
 	if err != nil {
 		return row, err
 	}
-	switch o.include {
+	switch o.Include {
 	case tables.IncludeObjectMeta:
 		row.Object = o.partial(obj)
 	case tables.IncludeObjectFull:
@@ -186,7 +187,7 @@ func (o readOutput) row(r *registry.Resource, obj meta.Object) (tables.Row, erro
 // printer is how rows print the kind's objects, its columns appended to
 // specs: callers pass an array of maxStackColumns on their stack, which
 // holds the columns of every kind but the widest without allocating.
-func printer(k *Kind, specs []tables.Spec) tables.Printer {
+func printer(k *kinds.Kind, specs []tables.Spec) tables.Printer {
 	for _, c := range k.PrinterColumns {
 		specs = append(specs, tables.Spec{Type: c.Type, JSONPath: c.JSONPath, Cell: c.Cell})
 	}
@@ -197,7 +198,7 @@ func printer(k *Kind, specs []tables.Spec) tables.Printer {
 const maxStackColumns = 16
 
 // namedColumn reports whether one of the kind's columns is the name.
-func namedColumn(k *Kind) bool {
+func namedColumn(k *kinds.Kind) bool {
 	for _, c := range k.PrinterColumns {
 		if c.Format == "name" {
 			return true
@@ -208,26 +209,26 @@ func namedColumn(k *Kind) bool {
 
 // writeRead writes the result of a get or list in the negotiated
 // rendering.
-func (h *handler) writeRead(req *request, out readOutput, v any) {
-	rendered, err := out.render(h.r, v)
+func (h *Handler) writeRead(req *Request, out ReadOutput, v any) {
+	rendered, err := out.Render(h.Resource, v)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	h.writeEncoded(req, http.StatusOK, out.ser, out.contentType(), rendered)
+	h.writeEncoded(req, http.StatusOK, out.Serializer, out.contentType(), rendered)
 }
 
 // contentType is the Content-Type of a response in this rendering: the
 // serializer's media type alone, as kube-apiserver names a Table or
 // partial metadata response too.
-func (o readOutput) contentType() string { return o.ser.MediaType() }
+func (o ReadOutput) contentType() string { return o.Serializer.MediaType() }
 
 // key names the rendering: the media type with the transformation and
 // includeObject, which tell apart the encodings of one object.
-func (o readOutput) key() string {
-	if o.as == "" {
-		return o.ser.MediaType()
+func (o ReadOutput) key() string {
+	if o.As == "" {
+		return o.Serializer.MediaType()
 	}
-	g, v, _ := strings.Cut(o.apiVersion, "/")
-	return o.ser.MediaType() + ";as=" + o.as + ";v=" + v + ";g=" + g + ";includeObject=" + o.include
+	g, v, _ := strings.Cut(o.ApiVersion, "/")
+	return o.Serializer.MediaType() + ";as=" + o.As + ";v=" + v + ";g=" + g + ";includeObject=" + o.Include
 }

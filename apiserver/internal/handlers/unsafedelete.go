@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"context"
@@ -54,26 +54,26 @@ func validateUnsafeDelete(opts meta.DeleteOptions) status.FieldErrors {
 // on an object that cannot be read. An object that decodes is refused
 // (422): the option is for unreadable objects only. The caller must also
 // hold the unsafe-delete-ignore-read-errors verb on the resource.
-func (h *handler) deleteCorrupt(req *request) {
-	if err := h.guard.AuthorizeUnsafeDelete(req.r); err != nil {
+func (h *Handler) deleteCorrupt(req *Request) {
+	if err := h.Guard.AuthorizeUnsafeDelete(req.Request); err != nil {
 		h.fail(req, err)
 		return
 	}
-	ctx := req.r.Context()
-	if err := h.removeCorrupt(ctx, req.namespace, req.name); err != nil {
+	ctx := req.Request.Context()
+	if err := h.removeCorrupt(ctx, req.Namespace, req.Name); err != nil {
 		h.fail(req, err)
 		return
 	}
-	obj := h.r.NewObject()
-	obj.GetObjectMeta().Name = req.name
-	h.writeObject(req, http.StatusOK, successStatus(h.r, obj))
+	obj := h.Resource.NewObject()
+	obj.GetObjectMeta().Name = req.Name
+	h.writeObject(req, http.StatusOK, successStatus(h.Resource, obj))
 }
 
 // removeCorrupt deletes the stored value of an object that fails to
 // decode, at the revision it was read at (retrying when it changed
 // meanwhile, in case it became readable).
-func (h *handler) removeCorrupt(ctx context.Context, namespace, name string) error {
-	r := h.r
+func (h *Handler) removeCorrupt(ctx context.Context, namespace, name string) error {
+	r := h.Resource
 	key := r.Key(namespace, name)
 	for {
 		cur, err := r.Store.Get(ctx, key, storage.GetOptions{})
@@ -88,7 +88,7 @@ func (h *handler) removeCorrupt(ctx context.Context, namespace, name string) err
 				status.InvalidValue(status.NewPath(ignoreReadErrorOption), true,
 					"is exclusively used to delete corrupt object(s), try again by removing this option")})
 		}
-		h.log.Warn("deleting an object that cannot be decoded, skipping finalizers and admission",
+		h.Log.Warn("deleting an object that cannot be decoded, skipping finalizers and admission",
 			"resource", r.GroupResource, "namespace", namespace, "name", name)
 		resp, err := r.Store.OptimisticDelete(ctx, key, cur.KV.ModRevision, storage.DeleteOptions{})
 		if err != nil {

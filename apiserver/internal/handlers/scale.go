@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"encoding/json"
@@ -18,20 +18,20 @@ import (
 
 // getScale serves GET on /scale from the watch cache, with the
 // resourceVersion semantics of every other get.
-func (h *handler) getScale(req *request) {
-	opts, err := resourceversion.ParseGet(requestinfo.Query(req.r))
+func (h *Handler) getScale(req *Request) {
+	opts, err := resourceversion.ParseGet(requestinfo.Query(req.Request))
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	r := h.r
-	resp, err := r.Cache.Get(req.r.Context(), r.Key(req.namespace, req.name), opts)
+	r := h.Resource
+	resp, err := r.Cache.Get(req.Request.Context(), r.Key(req.Namespace, req.Name), opts)
 	if err != nil {
 		h.fail(req, registry.StorageError(err))
 		return
 	}
 	if resp.Entry == nil {
-		h.fail(req, status.NotFound(r.GroupResource, req.name))
+		h.fail(req, status.NotFound(r.GroupResource, req.Name))
 		return
 	}
 	// The cached object is shared with other readers; respondScale only
@@ -46,18 +46,18 @@ func (h *handler) getScale(req *request) {
 
 // writeScale serves PUT and PATCH on /scale: the Scale's spec.replicas
 // is written to the object's replicas field through the write pipeline.
-func (h *handler) writeScale(req *request) {
-	r := h.r
+func (h *Handler) writeScale(req *Request) {
+	r := h.Resource
 	desired, err := h.scaleInput(req)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
 	optionsKind := "UpdateOptions"
-	if req.verb == "patch" {
+	if req.Verb == "patch" {
 		optionsKind = "PatchOptions"
 	}
-	manager, dry, _, err := writeOptions(req.r, optionsKind)
+	manager, dry, _, err := writeOptions(req.Request, optionsKind)
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -79,7 +79,7 @@ func (h *handler) writeScale(req *request) {
 				return nil, status.BadRequest(fmt.Sprintf("the spec replicas field %q cannot be empty", r.Kind.Subresources.Scale.SpecReplicasPath))
 			}
 			if sc.Spec.Replicas < 0 {
-				return nil, status.Invalid(meta.GroupVersionKind{Group: "autoscaling", Kind: "Scale"}, req.name, status.FieldErrors{
+				return nil, status.Invalid(meta.GroupVersionKind{Group: "autoscaling", Kind: "Scale"}, req.Name, status.FieldErrors{
 					status.InvalidValue(status.NewPath("spec", "replicas"), sc.Spec.Replicas, "must be greater than or equal to 0")})
 			}
 			obj, err := r.WithReplicas(old, sc.Spec.Replicas)
@@ -91,7 +91,7 @@ func (h *handler) writeScale(req *request) {
 			return obj, nil
 		}})
 	w.Track = w.ScaleTracker()
-	out, err := w.Run(req.r.Context())
+	out, err := w.Run(req.Request.Context())
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -99,19 +99,19 @@ func (h *handler) writeScale(req *request) {
 	h.respondScale(req, out.Object)
 }
 
-func (h *handler) respondScale(req *request, obj meta.Object) {
-	obj, err := h.r.InVersion(obj)
+func (h *Handler) respondScale(req *Request, obj meta.Object) {
+	obj, err := h.Resource.InVersion(obj)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	sc, found, err := h.r.ReadScale(obj)
+	sc, found, err := h.Resource.ReadScale(obj)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
 	if !found {
-		h.fail(req, status.InternalError(fmt.Errorf("the spec replicas field %q does not exist", h.r.Kind.Subresources.Scale.SpecReplicasPath)))
+		h.fail(req, status.InternalError(fmt.Errorf("the spec replicas field %q does not exist", h.Resource.Kind.Subresources.Scale.SpecReplicasPath)))
 		return
 	}
 	h.writeObject(req, http.StatusOK, sc)
@@ -119,13 +119,13 @@ func (h *handler) respondScale(req *request, obj meta.Object) {
 
 // scaleInput reads a PUT or PATCH body into a function from the current
 // Scale to the desired one.
-func (h *handler) scaleInput(req *request) (func(*registry.AutoscalingScale) (*registry.AutoscalingScale, error), error) {
-	body, err := h.readBody(req.r)
+func (h *Handler) scaleInput(req *Request) (func(*registry.AutoscalingScale) (*registry.AutoscalingScale, error), error) {
+	body, err := h.readBody(req.Request)
 	if err != nil {
 		return nil, err
 	}
-	if req.verb == "update" {
-		ser, _, err := h.codecs.ForContentType(req.r.Header.Get("Content-Type"))
+	if req.Verb == "update" {
+		ser, _, err := h.Codecs.ForContentType(req.Request.Header.Get("Content-Type"))
 		if err != nil {
 			return nil, err
 		}
@@ -133,13 +133,13 @@ func (h *handler) scaleInput(req *request) (func(*registry.AutoscalingScale) (*r
 		if _, err := ser.Decode(body, &sc); err != nil {
 			return nil, status.BadRequest(decodeErrorMessage(err))
 		}
-		filters.AuditObject(req.r.Context(), &sc.Metadata)
-		if sc.Metadata.Name != req.name {
-			return nil, status.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Metadata.Name, req.name))
+		filters.AuditObject(req.Request.Context(), &sc.Metadata)
+		if sc.Metadata.Name != req.Name {
+			return nil, status.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Metadata.Name, req.Name))
 		}
 		return func(*registry.AutoscalingScale) (*registry.AutoscalingScale, error) { return &sc, nil }, nil
 	}
-	ct := req.r.Header.Get("Content-Type")
+	ct := req.Request.Header.Get("Content-Type")
 	pt := patch.MediaType(ct)
 	if pt != patch.JSONPatchType && pt != patch.MergePatchType {
 		return nil, patch.UnsupportedPatchType(ct, []string{patch.JSONPatchType, patch.MergePatchType})
@@ -159,7 +159,7 @@ func (h *handler) scaleInput(req *request) (func(*registry.AutoscalingScale) (*r
 			return nil, err
 		}
 		var sc registry.AutoscalingScale
-		if _, err := h.r.JSONCodec.Decode(patched, &sc); err != nil {
+		if _, err := h.Resource.JSONCodec.Decode(patched, &sc); err != nil {
 			return nil, patch.InvalidResult(patched, err)
 		}
 		return &sc, nil

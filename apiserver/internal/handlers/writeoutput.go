@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"github.com/kapi-dev/kapi/meta"
@@ -13,18 +13,18 @@ import (
 // Acceptable and the write is not made.
 
 // negotiateWrite picks the rendering of a write's response.
-func (h *handler) negotiateWrite(req *request) (readOutput, error) {
+func (h *Handler) negotiateWrite(req *Request) (ReadOutput, error) {
 	return h.negotiateRead(req, false, false)
 }
 
 // writeWritten writes the object a write left, in the negotiated
 // rendering.
-func (h *handler) writeWritten(req *request, out readOutput, code int, obj meta.Object, kv *storage.KeyValue) {
-	if out.as == "" {
+func (h *Handler) writeWritten(req *Request, out ReadOutput, code int, obj meta.Object, kv *storage.KeyValue) {
+	if out.As == "" {
 		h.writeStored(req, code, obj, kv)
 		return
 	}
-	obj, err := h.r.InVersion(obj)
+	obj, err := h.Resource.InVersion(obj)
 	if err != nil {
 		h.fail(req, err)
 		return
@@ -34,19 +34,19 @@ func (h *handler) writeWritten(req *request, out readOutput, code int, obj meta.
 
 // writeRendered writes v (an object, a list or a Status, which no
 // transformation changes) in the negotiated rendering.
-func (h *handler) writeRendered(req *request, out readOutput, code int, v any) {
-	if out.as == "" {
+func (h *Handler) writeRendered(req *Request, out ReadOutput, code int, v any) {
+	if out.As == "" {
 		h.writeObject(req, code, v)
 		return
 	}
 	if st, ok := v.(*meta.Status); ok {
-		h.writeEncoded(req, code, out.ser, out.contentType(), st)
+		h.writeEncoded(req, code, out.Serializer, out.contentType(), st)
 		return
 	}
-	rendered, err := out.render(h.r, v)
+	rendered, err := out.Render(h.Resource, v)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	h.writeEncoded(req, code, out.ser, out.contentType(), rendered)
+	h.writeEncoded(req, code, out.Serializer, out.contentType(), rendered)
 }

@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"bytes"
@@ -45,20 +45,20 @@ func encodedEntry(r *registry.Resource, e *watch.Entry, ser codec.Serializer) ([
 }
 
 // writeEncodedObject writes one object from its kept encoding.
-func (h *handler) writeEncodedObject(req *request, ser codec.Serializer, e *watch.Entry) {
-	b, err := encodedEntry(h.r, e, ser)
+func (h *Handler) writeEncodedObject(req *Request, ser codec.Serializer, e *watch.Entry) {
+	b, err := encodedEntry(h.Resource, e, ser)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	h.bodies.Write(req.w, req.r, http.StatusOK, ser.MediaType(), b)
+	h.bodies.Write(req.Writer, req.Request, http.StatusOK, ser.MediaType(), b)
 }
 
 // writeEncodedList writes a page from its items' kept encodings.
-func (h *handler) writeEncodedList(req *request, ser codec.Serializer, lw codec.ListWriter, p *page) {
-	r := h.r
+func (h *Handler) writeEncodedList(req *Request, ser codec.Serializer, lw codec.ListWriter, p *page) {
+	r := h.Resource
 	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: r.ListKind, APIVersion: r.APIVersion}, ListMeta: p.meta}
-	h.streamList(req, ser.MediaType(), lw, l, p.entries, func(e *watch.Entry) ([]byte, error) {
+	h.streamList(req, ser.MediaType(), lw, l, p.Entries, func(e *watch.Entry) ([]byte, error) {
 		return listItem(r, e, ser, lw)
 	})
 }
@@ -67,8 +67,8 @@ func (h *handler) writeEncodedList(req *request, ser codec.Serializer, lw codec.
 // as it is made: a first pass makes (or finds) every item and sums their
 // sizes, so that a failure is still an error response and the size is
 // known before the first item; the second finds them kept.
-func (h *handler) streamList(req *request, contentType string, lw codec.ListWriter, l *meta.List, entries []*watch.Entry, item func(*watch.Entry) ([]byte, error)) {
-	_, end := h.startSpan(req.r.Context(), "encode")
+func (h *Handler) streamList(req *Request, contentType string, lw codec.ListWriter, l *meta.List, entries []*watch.Entry, item func(*watch.Entry) ([]byte, error)) {
+	_, end := h.StartSpan(req.Request.Context(), "encode")
 	defer end(nil)
 	size := 0
 	for _, e := range entries {
@@ -84,7 +84,7 @@ func (h *handler) streamList(req *request, contentType string, lw codec.ListWrit
 		h.fail(req, status.InternalError(err))
 		return
 	}
-	body, buf := h.bodies.NewList(req.w, req.r, contentType, len(head)+size+len(tail))
+	body, buf := h.bodies.NewList(req.Writer, req.Request, contentType, len(head)+size+len(tail))
 	buf = append(buf, head...)
 	for _, e := range entries {
 		it, err := item(e)
@@ -105,18 +105,18 @@ func (h *handler) streamList(req *request, contentType string, lw codec.ListWrit
 // media type other than JSON from its items' partial objects, encoded
 // once per object version and kept on the entries, as a metadata
 // informer lists them in protobuf.
-func (h *handler) writePartialList(req *request, out readOutput, lw codec.ListWriter, p *page) {
-	r := h.r
-	key := r.VersionKey(partialKey) + ";" + out.ser.MediaType() + ";" + out.apiVersion
-	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: tables.AsPartialList, APIVersion: out.apiVersion}, ListMeta: p.meta}
-	h.streamList(req, out.contentType(), lw, l, p.entries, func(e *watch.Entry) ([]byte, error) {
+func (h *Handler) writePartialList(req *Request, out ReadOutput, lw codec.ListWriter, p *page) {
+	r := h.Resource
+	key := r.VersionKey(partialKey) + ";" + out.Serializer.MediaType() + ";" + out.ApiVersion
+	l := &meta.List{TypeMeta: meta.TypeMeta{Kind: tables.AsPartialList, APIVersion: out.ApiVersion}, ListMeta: p.meta}
+	h.streamList(req, out.contentType(), lw, l, p.Entries, func(e *watch.Entry) ([]byte, error) {
 		b, err := e.Encoded(key, func() ([]byte, error) {
 			obj, err := r.Object(e)
 			if err != nil {
 				return nil, err
 			}
 			var buf bytes.Buffer
-			if err := out.ser.Encode(&buf, out.partial(obj)); err != nil {
+			if err := out.Serializer.Encode(&buf, out.partial(obj)); err != nil {
 				return nil, err
 			}
 			item, err := lw.ListItem(buf.Bytes())

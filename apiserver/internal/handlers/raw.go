@@ -1,4 +1,4 @@
-package apiserver
+package handlers
 
 import (
 	"bytes"
@@ -15,14 +15,14 @@ import (
 	"github.com/kapi-dev/kapi/watch"
 )
 
-// writeRawList writes a page as a JSON list straight from the stored
+// WriteRawList writes a page as a JSON list straight from the stored
 // bytes (or, for objects that do not splice, their JSON kept per object
 // version), as it is made. The output is byte-for-byte what encoding the
 // decoded List would give.
-func (h *handler) writeRawList(req *request, p *page) {
-	_, end := h.startSpan(req.r.Context(), "encode")
+func (h *Handler) WriteRawList(req *Request, p *page) {
+	_, end := h.StartSpan(req.Request.Context(), "encode")
 	defer end(nil)
-	r := h.r
+	r := h.Resource
 	head, err := json.Marshal(&meta.List{TypeMeta: meta.TypeMeta{Kind: r.ListKind, APIVersion: r.APIVersion}, ListMeta: p.meta})
 	if err != nil {
 		h.fail(req, status.InternalError(err))
@@ -30,16 +30,16 @@ func (h *handler) writeRawList(req *request, p *page) {
 	}
 	// head ends in `"items":null}`; reopen the items array.
 	head = bytes.TrimSuffix(head, []byte(`null}`))
-	ats := h.spliceBuffer(len(p.entries))
+	ats := h.spliceBuffer(len(p.Entries))
 	defer h.listSplices.Put(ats)
-	size, err := rawListSize(r, head, p.entries, *ats)
+	size, err := rawListSize(r, head, p.Entries, *ats)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	body, buf := h.bodies.NewList(req.w, req.r, codec.MediaTypeJSON, size)
+	body, buf := h.bodies.NewList(req.Writer, req.Request, codec.MediaTypeJSON, size)
 	buf = append(append(buf, head...), '[')
-	for i, e := range p.entries {
+	for i, e := range p.Entries {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
@@ -58,7 +58,7 @@ func (h *handler) writeRawList(req *request, p *page) {
 }
 
 // spliceBuffer returns a buffer for the splice positions of n items.
-func (h *handler) spliceBuffer(n int) *[]int32 {
+func (h *Handler) spliceBuffer(n int) *[]int32 {
 	p, _ := h.listSplices.Get().(*[]int32)
 	if p == nil {
 		p = new([]int32)
@@ -116,19 +116,19 @@ func digits(n int64) int {
 }
 
 // writeRawObject writes one stored object as JSON straight from its bytes.
-func (h *handler) writeRawObject(req *request, e *watch.Entry) {
-	if at := h.r.SpliceAt(e.KV); at >= 0 {
+func (h *Handler) writeRawObject(req *Request, e *watch.Entry) {
+	if at := h.Resource.SpliceAt(e.KV); at >= 0 {
 		h.writeSpliced(req, http.StatusOK, e.KV, at)
 		return
 	}
-	_, end := h.startSpan(req.r.Context(), "encode")
+	_, end := h.StartSpan(req.Request.Context(), "encode")
 	defer end(nil)
-	b, err := h.r.ConvertedJSON(e)
+	b, err := h.Resource.ConvertedJSON(e)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
-	out, done := h.bodies.Start(req.w, req.r, http.StatusOK, codec.MediaTypeJSON, len(b)+1)
+	out, done := h.bodies.Start(req.Writer, req.Request, http.StatusOK, codec.MediaTypeJSON, len(b)+1)
 	_, _ = out.Write(b)
 	_, _ = out.Write(newline)
 	done()
@@ -140,14 +140,14 @@ func (h *handler) writeRawObject(req *request, e *watch.Entry) {
 // buffer per answer, the size of the stored value, left the values a
 // write keeps scattered among as many freed ones of their size, in pages
 // the runtime could then not return.
-func (h *handler) writeSpliced(req *request, code int, kv *storage.KeyValue, at int) {
-	_, end := h.startSpan(req.r.Context(), "encode")
+func (h *Handler) writeSpliced(req *Request, code int, kv *storage.KeyValue, at int) {
+	_, end := h.StartSpan(req.Request.Context(), "encode")
 	defer end(nil)
 	var rv [48]byte
 	head := kv.Value[:at]
 	mid := splice.AppendRVField(rv[:0], kv.ModRevision)
 	rest, mf, tail := registry.SplitShared(kv, kv.Value[at+len(registry.RvMarker):])
-	out, done := h.bodies.Start(req.w, req.r, code, codec.MediaTypeJSON, len(head)+len(mid)+len(rest)+len(mf)+len(tail)+1)
+	out, done := h.bodies.Start(req.Writer, req.Request, code, codec.MediaTypeJSON, len(head)+len(mid)+len(rest)+len(mf)+len(tail)+1)
 	_, _ = out.Write(head)
 	_, _ = out.Write(mid)
 	_, _ = out.Write(rest)
@@ -166,22 +166,22 @@ var newline = []byte{'\n'}
 // resourceVersion spliced in, which is what encoding obj gives, without
 // encoding it again; kv nil (a dry run, a delete) or any other media type
 // encodes obj.
-func (h *handler) writeStored(req *request, code int, obj meta.Object, kv *storage.KeyValue) {
-	obj, err := h.r.InVersion(obj)
+func (h *Handler) writeStored(req *Request, code int, obj meta.Object, kv *storage.KeyValue) {
+	obj, err := h.Resource.InVersion(obj)
 	if err != nil {
 		h.fail(req, err)
 		return
 	}
 	if kv != nil {
 		if ser, _, err := h.negotiate(req, obj); err == nil && ser.MediaType() == codec.MediaTypeJSON {
-			if at := h.r.SpliceAt(kv); at >= 0 {
+			if at := h.Resource.SpliceAt(kv); at >= 0 {
 				h.writeSpliced(req, code, kv, at)
 				return
 			}
-			_, end := h.startSpan(req.r.Context(), "encode")
-			buf, err := h.r.AppendJSON(make([]byte, 0, len(kv.Value)+24), kv)
+			_, end := h.StartSpan(req.Request.Context(), "encode")
+			buf, err := h.Resource.AppendJSON(make([]byte, 0, len(kv.Value)+24), kv)
 			if err == nil {
-				h.bodies.Write(req.w, req.r, code, codec.MediaTypeJSON, append(buf, '\n'))
+				h.bodies.Write(req.Writer, req.Request, code, codec.MediaTypeJSON, append(buf, '\n'))
 				end(nil)
 				return
 			}
