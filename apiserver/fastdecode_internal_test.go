@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -134,9 +133,9 @@ func TestLiveFormTyped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	general := testing.AllocsPerRun(20, func() { _, _ = pipeline.LiveForm(r, old, live) })
+	general := testing.AllocsPerRun(20, func() { _, _ = r.LiveForm(old, live) })
 	r.TypedJSON = registry.CompileJSON(r.Kind, nil)
-	got, err := pipeline.LiveForm(r, old, live)
+	got, err := r.LiveForm(old, live)
 	if err != nil {
 		t.Errorf("live form: %v", err)
 	} else if diff := cmp.Diff(want, got); diff != "" {
@@ -145,7 +144,7 @@ func TestLiveFormTyped(t *testing.T) {
 	if len(old.ManagedFields) != 1 {
 		t.Errorf("the stored object was left with entries %v", old.ManagedFields)
 	}
-	if typed := testing.AllocsPerRun(20, func() { _, _ = pipeline.LiveForm(r, old, live) }); typed >= general {
+	if typed := testing.AllocsPerRun(20, func() { _, _ = r.LiveForm(old, live) }); typed >= general {
 		t.Errorf("typed live form: %v allocations, decoded: %v", typed, general)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kapi-dev/kapi/apiserver/internal/pipeline"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -121,7 +120,7 @@ func TestLiveJSONHandsOverTheStoredValue(t *testing.T) {
 		{"form not known", false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			live, err := pipeline.LiveJSON(r, cur, tc.formKnown)
+			live, err := r.LiveJSON(cur, tc.formKnown)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,6 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/apiserver/internal/schemaplan"
 	"github.com/kapi-dev/kapi/apiserver/internal/splice"
-	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/patch"
 	"github.com/kapi-dev/kapi/storage"
@@ -84,7 +83,7 @@ func trackUpdate(r *registry.Resource, log *slog.Logger, cur *storage.KeyValue, 
 		if liveObj == nil {
 			liveObj, _ = r.TypedFormWithoutManagedFields(old)
 		}
-		if live, err = LiveJSON(r, cur, liveObj != nil); err == nil && liveObj == nil {
+		if live, err = r.LiveJSON(cur, liveObj != nil); err == nil && liveObj == nil {
 			liveObj, err = patch.DecodeObjectWithoutManagedFields(live)
 		}
 		if err != nil {
@@ -127,30 +126,6 @@ func emptyForm(r *registry.Resource) ([]byte, map[string]any, error) {
 	return b, form, err
 }
 
-// LiveForm is the JSON form of the stored object without
-// metadata.managedFields: built from old, the object decoded from it,
-// by the kind's compiled plan, as kube-apiserver's field manager reads
-// the typed stored object; or else read from live, its JSON.
-func LiveForm(r *registry.Resource, old meta.Object, live []byte) (map[string]any, error) {
-	if tree, ok := r.TypedFormWithoutManagedFields(old); ok {
-		return tree, nil
-	}
-	return patch.DecodeObjectWithoutManagedFields(live)
-}
-
-// LiveJSON is the stored object cur's JSON for the field manager. Given
-// the object's form (formKnown), the field manager only asks whether
-// there is a stored object: a value stored as JSON is then handed over as
-// it is stored, resourceVersion placeholder and all, rather than copied
-// with the resourceVersion spliced in, a copy the size of the value made
-// and dropped on every update.
-func LiveJSON(r *registry.Resource, cur *storage.KeyValue, formKnown bool) ([]byte, error) {
-	if formKnown && codec.Sniff(cur.Value) == codec.MediaTypeJSON {
-		return cur.Value, nil
-	}
-	return r.AppendJSON(nil, cur)
-}
-
 // oldForm is the JSON form of the stored object for validation, given
 // liveObj, its JSON decoded without metadata.managedFields, and entries,
 // its managedFields: rules that may read them get them back. It is nil
@@ -184,7 +159,7 @@ func ruleForms(r *registry.Resource, cur *storage.KeyValue, obj, old meta.Object
 	forms.Object, forms.Encoded, _ = r.FormWithoutManagedFields(obj)
 	if cur != nil {
 		if live, err := r.AppendJSON(nil, cur); err == nil {
-			liveObj, _ := LiveForm(r, old, live)
+			liveObj, _ := r.LiveForm(old, live)
 			forms.old = oldForm(r, liveObj, old.GetObjectMeta().ManagedFields)
 		}
 	}

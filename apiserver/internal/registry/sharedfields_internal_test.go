@@ -1,4 +1,4 @@
-package apiserver
+package registry
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"testing"
 	"unique"
 
-	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/storage"
 )
 
@@ -30,8 +29,8 @@ func TestSharedPartsRoundTrip(t *testing.T) {
 		{"no placeholder", `{"metadata":{"name":"a","resourceVersion":"7",` + mf + `}}`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &registry.Resource{SharesManagedFields: true,
-				Managed: &registry.ManagedInterner{Seed: maphash.MakeSeed(), Seen: map[uint64]unique.Handle[string]{}}}
+			r := &Resource{SharesManagedFields: true,
+				Managed: &ManagedInterner{Seed: maphash.MakeSeed(), Seen: map[uint64]unique.Handle[string]{}}}
 			whole := []byte(tc.value)
 			if _, _, ok := r.ShareManagedFields(whole); ok {
 				t.Fatal("a member seen for the first time is kept apart")
@@ -41,20 +40,20 @@ func TestSharedPartsRoundTrip(t *testing.T) {
 				t.Fatalf("kept apart: %v, want %v (%s)", ok, tc.apart, stored)
 			}
 			kv := &storage.KeyValue{Value: stored, Shared: shared, ModRevision: 42}
-			if got := registry.StoredBytes(kv); !bytes.Equal(got, whole) {
+			if got := StoredBytes(kv); !bytes.Equal(got, whole) {
 				t.Errorf("put back together:\n got %s\nwant %s", got, whole)
 			}
-			if !registry.SameStored(whole, kv) {
+			if !SameStored(whole, kv) {
 				t.Error("the whole value does not compare equal to its parts")
 			}
 			other := bytes.Clone(whole)
 			other[len(other)-3] ^= 1
-			if registry.SameStored(other, kv) {
+			if SameStored(other, kv) {
 				t.Error("another value compares equal to the parts")
 			}
-			if at := registry.RvMarkerIndex(whole); at >= 0 {
+			if at := RvMarkerIndex(whole); at >= 0 {
 				wholeKV := &storage.KeyValue{Value: whole, ModRevision: 42}
-				if got, want := registry.AppendSpliced(nil, kv, registry.RvMarkerIndex(stored)), registry.AppendSpliced(nil, wholeKV, at); !bytes.Equal(got, want) {
+				if got, want := AppendSpliced(nil, kv, RvMarkerIndex(stored)), AppendSpliced(nil, wholeKV, at); !bytes.Equal(got, want) {
 					t.Errorf("served:\n got %s\nwant %s", got, want)
 				}
 			}

@@ -1,11 +1,9 @@
-package apiserver
+package registry
 
 import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 )
 
 // Versions rank as kube-apiserver ranks them: kube-like ones first (GA,
@@ -21,7 +19,7 @@ func TestSortVersions(t *testing.T) {
 		{[]string{"zeta", "alpha", "v1", "v1x"}, []string{"v1", "alpha", "v1x", "zeta"}},
 	}
 	for _, tc := range tests {
-		if got := registry.SortVersions(tc.in); !slices.Equal(got, tc.want) {
+		if got := SortVersions(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("sortVersions(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -34,7 +32,7 @@ func TestValidVersion(t *testing.T) {
 		"": false, "1beta": false, "v1.0": false, "V1": false, "v1-": false,
 		strings.Repeat("v", 63): true, strings.Repeat("v", 64): false,
 	} {
-		if got := registry.ValidVersion(v); got != want {
+		if got := ValidVersion(v); got != want {
 			t.Errorf("validVersion(%q) = %v, want %v", v, got, want)
 		}
 	}

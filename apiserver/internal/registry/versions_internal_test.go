@@ -1,4 +1,4 @@
-package apiserver
+package registry
 
 import (
 	"math/rand/v2"
@@ -6,7 +6,7 @@ import (
 	"testing/quick"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kapi-dev/kapi/apiserver/internal/registry"
+	"github.com/kapi-dev/kapi/apiserver/kinds"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -42,10 +42,10 @@ func randomJSON(r *rand.Rand, depth int) any {
 // Conversion of run-time objects with strategy None changes only the
 // apiVersion, never the source, and round trips, for random contents.
 func TestConvertUnstructuredNone(t *testing.T) {
-	k := Kind{Group: "g.example.com", Kind: "Thing", Resource: "things",
+	k := kinds.Kind{Group: "g.example.com", Kind: "Thing", Resource: "things",
 		New:      func() meta.Object { return &meta.Unstructured{} },
-		Versions: []KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
-	_, _, vs, err := registry.ExpandVersions(k)
+		Versions: []kinds.KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
+	_, _, vs, err := ExpandVersions(k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestConvertUnstructuredNone(t *testing.T) {
 		}
 		src := &meta.Unstructured{TypeMeta: meta.TypeMeta{APIVersion: "g.example.com/v1", Kind: "Thing"},
 			ObjectMeta: meta.ObjectMeta{Name: "a", UID: "u"}, Content: content}
-		before := registry.DeepCopyJSON(content)
+		before := DeepCopyJSON(content)
 		out, err := vs.Convert(src, "g.example.com/v2")
 		if err != nil {
 			t.Fatal(err)
@@ -93,14 +93,14 @@ func TestConvertUnstructuredNone(t *testing.T) {
 
 // A conversion function that changes an object's name is refused.
 func TestConvertKeepsMetadata(t *testing.T) {
-	k := Kind{Group: "g.example.com", Kind: "Thing", Resource: "things",
+	k := kinds.Kind{Group: "g.example.com", Kind: "Thing", Resource: "things",
 		New: func() meta.Object { return &meta.Unstructured{} },
 		Convert: func(obj *meta.Unstructured, to string) error {
 			obj.Name, obj.APIVersion = "renamed", to
 			return nil
 		},
-		Versions: []KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
-	_, _, vs, err := registry.ExpandVersions(k)
+		Versions: []kinds.KindVersion{{Name: "v1", Storage: true}, {Name: "v2"}}}
+	_, _, vs, err := ExpandVersions(k)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,9 @@
-package apiserver
+package registry
 
 import (
 	"testing"
 
-	"github.com/kapi-dev/kapi/apiserver/internal/registry"
+	"github.com/kapi-dev/kapi/apiserver/kinds"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -11,10 +11,10 @@ import (
 // the highest served, not deprecated version ranking above the deprecated
 // one, whatever version discovery prefers.
 func TestDeprecationWarningNamesNewerVersion(t *testing.T) {
-	type v = KindVersion
+	type v = kinds.KindVersion
 	tests := []struct {
 		name     string
-		versions []KindVersion
+		versions []kinds.KindVersion
 		of       string
 		want     string
 	}{
@@ -58,9 +58,9 @@ func TestDeprecationWarningNamesNewerVersion(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			k := Kind{Group: "stable.example.com", Kind: "Widget", Resource: "widgets",
+			k := kinds.Kind{Group: "stable.example.com", Kind: "Widget", Resource: "widgets",
 				New: func() meta.Object { return &meta.Unstructured{} }, Versions: tc.versions}
-			if got := registry.DeprecationWarning(k, tc.of); got != tc.want {
+			if got := DeprecationWarning(k, tc.of); got != tc.want {
 				t.Errorf("warning of %s:\n got %q\nwant %q", tc.of, got, tc.want)
 			}
 		})

@@ -1,4 +1,4 @@
-package apiserver
+package registry
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -47,7 +46,7 @@ func TestMarshalManagedFieldsMatchesEncodingJSON(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			entries := managedEntries()
 			tc.edit(&entries[1])
-			got, err := registry.MarshalManagedFields(entries)
+			got, err := MarshalManagedFields(entries)
 			want, wantErr := json.Marshal(entries)
 			if !bytes.Equal(got, want) || (err == nil) != (wantErr == nil) {
 				t.Errorf("got %s, %v\nwant %s, %v", got, err, want, wantErr)
@@ -55,7 +54,7 @@ func TestMarshalManagedFieldsMatchesEncodingJSON(t *testing.T) {
 		})
 	}
 	for _, entries := range [][]meta.ManagedFieldsEntry{nil, {}} {
-		got, _ := registry.MarshalManagedFields(entries)
+		got, _ := MarshalManagedFields(entries)
 		if want, _ := json.Marshal(entries); !bytes.Equal(got, want) {
 			t.Errorf("%#v: got %s, want %s", entries, got, want)
 		}
@@ -66,7 +65,7 @@ func TestMarshalManagedFieldsMatchesEncodingJSON(t *testing.T) {
 // in fewer allocations than encoding/json takes.
 func TestMarshalManagedFieldsAllocs(t *testing.T) {
 	entries := managedEntries()
-	direct := testing.AllocsPerRun(20, func() { _, _ = registry.MarshalManagedFields(entries) })
+	direct := testing.AllocsPerRun(20, func() { _, _ = MarshalManagedFields(entries) })
 	general := testing.AllocsPerRun(20, func() { _, _ = json.Marshal(entries) })
 	if direct > 1+float64(len(entries)) || direct >= general {
 		t.Errorf("marshalManagedFields: %v allocations, encoding/json: %v", direct, general)
@@ -93,7 +92,7 @@ func TestAppendManagedFieldsKnownCompact(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			entries := managedEntries()
 			entries[1].FieldsV1 = &meta.FieldsV1{Raw: bytes.Clone(spaced)}
-			got, err := registry.AppendManagedFieldsJSON(nil, entries, tc.compact(entries))
+			got, err := AppendManagedFieldsJSON(nil, entries, tc.compact(entries))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,9 +1,8 @@
-package apiserver
+package registry
 
 import (
 	"testing"
 
-	"github.com/kapi-dev/kapi/apiserver/internal/registry"
 	"github.com/kapi-dev/kapi/storage"
 )
 
@@ -11,14 +10,14 @@ import (
 // answer for the KeyValue it was made for, and does not give it to
 // another value of the same slot.
 func TestSpliceMemo(t *testing.T) {
-	r := &registry.Resource{}
+	r := &Resource{}
 	marked := []byte(`{"metadata":{"name":"a","resourceVersion":"\u0000"}}`)
 	plain := []byte(`{"metadata":{"name":"a"}}`)
 	a := &storage.KeyValue{Key: "/a", Value: marked, ModRevision: 3}
 	b := &storage.KeyValue{Key: "/b", Value: plain, ModRevision: 3 + 64} // a's slot
 	c := &storage.KeyValue{Key: "/a", Value: marked, ModRevision: 3}     // a's bytes, another value
 
-	var m registry.SpliceMemo
+	var m SpliceMemo
 	for _, tc := range []struct {
 		name string
 		kv   *storage.KeyValue
@@ -38,7 +37,7 @@ func TestSpliceMemo(t *testing.T) {
 	}
 
 	// A memo made for a is what a later call for a reads.
-	m.Slots[3].Store(&registry.SplicePos{KV: a, At: 7})
+	m.Slots[3].Store(&SplicePos{KV: a, At: 7})
 	if got := m.At(r, a); got != 7 {
 		t.Errorf("at = %d, not the memo's 7", got)
 	}
