@@ -11,17 +11,27 @@
 // bottom, and keep no package-level state: everything hangs off the
 // apiserver.Server a host builds.
 //
-//	apiserver        the server a host builds: Register kinds, routing,
-//	                 every verb and subresource, the write pipeline; its
-//	                 rooms, in the order a request meets them:
+//	apiserver        the server a host builds: Options, Register kinds,
+//	                 the router and the catalog of kinds; its rooms, in the
+//	                 order a request meets them:
 //	  requestinfo    what a request is (path, class, attributes, labels)
 //	  filters        authentication, audit, authorization, in-flight
 //	                 limits and deadlines; Guard.Handler for a host's own
 //	                 endpoints
 //	  health         /livez, /readyz, /healthz and the shutdown sequence
-//	  internal/...   discovery and OpenAPI documents, the self reviews,
-//	                 the response writers, Tables, splices
+//	  internal/discovery  discovery and OpenAPI documents
+//	  internal/reviews    the self reviews (SelfSubjectReview, ...Rules...)
+//	  internal/handlers   the verbs' handlers: get, list, watch, create,
+//	                 update, patch, apply, deletes, scale; and answering
+//	  internal/pipeline   the write pipeline (Write.Run, its numbered steps)
 //	  admission      the write pipeline's admission step
+//	  internal/schemaplan the schema compiled: defaults, pruning, validation
+//	                 and CEL rules
+//	  internal/registry   a kind compiled for serving: store, watch cache,
+//	                 versions and conversion, stored values, store writes
+//	  internal/responsewriters, internal/tables, internal/splice
+//	                 encodings, compression, lists, Tables, splices
+//	  kinds          what a host registers: Kind, versions, hooks, columns
 //	  observe        what the server reports to metrics and tracing
 //	controllers      the built-in controllers, run by one server at a time:
 //	                 controllers/gc (garbage collection), controllers/namespace

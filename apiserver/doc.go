@@ -12,16 +12,19 @@
 // watch, create, update, patch (JSON, merge, strategic, apply) and
 // deletes, each failure a Status as kube-apiserver words it. A server
 // whose registrations failed answers only 500s. Kinds in several versions
-// are stored in one and converted per request ([Kind].Versions): see
-// the comments atop versions.go, and raw.go for how values are stored.
+// are stored in one and converted per request ([Kind].Versions); what a
+// host declares lives in package kinds, which this package's names alias.
 //
 // A request meets, in order, the rooms under apiserver/: requestinfo
 // (what it is), filters (instrumentation, authentication, audit,
-// authorization, in-flight limits, deadline), this package's router, then
-// the verb's handler, which reads from the watch cache or runs the write
-// pipeline (write.run: defaults, [Options].MutatingAdmission, validation,
-// [Options].ValidatingAdmission, storage; admission is its own room) and
-// answers through internal/responsewriters and internal/tables. observe
-// holds what the server reports ([Observer], [Tracer]). Package
-// github.com/kapi-dev/kapi maps every package.
+// authorization, in-flight limits, deadline), this package's router,
+// then the verb's handler (internal/handlers), which reads from the
+// watch cache or builds a write and runs it through the write pipeline
+// (internal/pipeline, pipeline.Write.Run: defaults,
+// [Options].MutatingAdmission, validation, [Options].ValidatingAdmission,
+// storage; admission is its own room) over the registry
+// (internal/registry: a kind compiled for serving, its stored values and
+// versions), and answers through internal/responsewriters and
+// internal/tables. observe holds what the server reports ([Observer],
+// [Tracer]). Package github.com/kapi-dev/kapi maps every package.
 package apiserver
