@@ -14,7 +14,9 @@ package admission
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
+	"fmt"
 
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/meta"
@@ -67,6 +69,73 @@ type Request struct {
 	// create when it creates the object): *meta.CreateOptions,
 	// *meta.UpdateOptions or *meta.DeleteOptions.
 	Options any
+	// uid identifies the admission of one write attempt (see ID).
+	uid string
+	// Namespaced is set when the kind is namespaced.
+	Namespaced bool
+	// Versions is the kind in its other served versions, for admission
+	// that sees objects in a version of its own (a webhook registered
+	// for another version, matchPolicy Equivalent). Nil when no version
+	// but the request's is known.
+	Versions Versions
+	// Reinvocation is shared by the mutating functions of one write (see
+	// [Reinvocation]); nil outside Chain.Mutate.
+	Reinvocation *Reinvocation
+}
+
+// ID identifies the admission of one write attempt, made when first
+// asked for: every webhook and policy asked about it sees the same, as
+// the uid of kube's AdmissionReview.
+func (a *Request) ID() string {
+	if a.uid == "" {
+		var b [16]byte
+		_, _ = rand.Read(b[:])
+		b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80 // version 4, RFC 4122
+		a.uid = fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+	}
+	return a.uid
+}
+
+// Versions converts objects of one kind between its served versions.
+type Versions interface {
+	// Served lists the versions the kind is served in ("v1", ...).
+	Served() []string
+	// Convert returns obj, an object of the kind, in version; obj is not
+	// changed.
+	Convert(obj meta.Object, version string) (meta.Object, error)
+	// New returns an empty object of the kind in version.
+	New(version string) meta.Object
+}
+
+// Reinvocation lets mutating functions run again when functions after
+// them changed the object, as kube-apiserver reinvokes admission: a
+// function that finds the object changed since an earlier one asked to
+// see its final form calls SetShouldReinvoke, and Chain.Mutate then runs
+// every mutating function once more, IsReinvoke set. Functions keep what
+// they need between the two passes with Value and SetValue.
+type Reinvocation struct {
+	reinvoke, should bool
+	values           map[any]any
+}
+
+// IsReinvoke reports whether this is the second pass.
+func (r *Reinvocation) IsReinvoke() bool { return r.reinvoke }
+
+// SetShouldReinvoke asks for a second pass (ignored during it).
+func (r *Reinvocation) SetShouldReinvoke() { r.should = true }
+
+// ShouldReinvoke reports whether a second pass was asked for.
+func (r *Reinvocation) ShouldReinvoke() bool { return r.should }
+
+// Value returns what SetValue kept under key, or nil.
+func (r *Reinvocation) Value(key any) any { return r.values[key] }
+
+// SetValue keeps v under key for the rest of the write's admission.
+func (r *Reinvocation) SetValue(key, v any) {
+	if r.values == nil {
+		r.values = map[any]any{}
+	}
+	r.values[key] = v
 }
 
 // Func admits or rejects a write. Mutating functions run after
@@ -85,15 +154,27 @@ type Chain struct {
 }
 
 // Mutate runs first (a kind's own function, nil for none), then the
-// mutating functions. It reports whether there were any of the latter, so
-// that the caller can default what they changed (first changes nothing).
+// mutating functions, and those once more when one of them asked to be
+// reinvoked (see [Reinvocation]). It reports whether there were any of
+// the latter, so that the caller can default what they changed (first
+// changes nothing).
 func (c *Chain) Mutate(ctx context.Context, gr meta.GroupResource, first Func, a *Request) (bool, error) {
 	if first != nil {
 		if err := Run(ctx, gr, a, []Func{first}); err != nil {
 			return false, err
 		}
 	}
-	return len(c.Mutating) > 0, Run(ctx, gr, a, c.Mutating)
+	if len(c.Mutating) == 0 {
+		return false, nil
+	}
+	if a.Reinvocation == nil {
+		a.Reinvocation = &Reinvocation{}
+	}
+	if err := Run(ctx, gr, a, c.Mutating); err != nil || !a.Reinvocation.should {
+		return true, err
+	}
+	a.Reinvocation.reinvoke, a.Reinvocation.should = true, false
+	return true, Run(ctx, gr, a, c.Mutating)
 }
 
 // Validate runs the validating functions.

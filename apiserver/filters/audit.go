@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/kapi-dev/kapi/audit"
 	"github.com/kapi-dev/kapi/auth"
@@ -34,6 +35,10 @@ type auditRecorder struct {
 	request     *bytes.Buffer // the request body, Request level and up
 	response    bytes.Buffer  // the response body, kept when wanted
 	keepAll     bool          // keep the response body (RequestResponse)
+
+	// annotationsMu guards ev.Annotations, which admission webhooks
+	// called in parallel add to.
+	annotationsMu sync.Mutex
 }
 
 func newAuditRecorder(w http.ResponseWriter, r *http.Request, log *audit.Logger, level audit.Level, omit []audit.Stage, a auth.Attributes, requester, user *auth.User) *auditRecorder {
@@ -103,6 +108,26 @@ func AuditObject(ctx context.Context, m *meta.ObjectMeta) {
 	fill(&ref.Name, m.Name)
 	fill(&ref.UID, m.UID)
 	fill(&ref.ResourceVersion, m.ResourceVersion)
+}
+
+// AuditAnnotation adds key=value to the annotations of the request's
+// audit record, as kube-apiserver records what admission webhooks and
+// policies annotate; a key already set keeps its first value. A request
+// without a record is left alone. Safe for concurrent use.
+func AuditAnnotation(ctx context.Context, key, value string) {
+	rec, _ := ctx.Value(auditKey{}).(*auditRecorder)
+	if rec == nil {
+		return
+	}
+	rec.annotationsMu.Lock()
+	defer rec.annotationsMu.Unlock()
+	if _, ok := rec.ev.Annotations[key]; ok {
+		return
+	}
+	if rec.ev.Annotations == nil {
+		rec.ev.Annotations = map[string]string{}
+	}
+	rec.ev.Annotations[key] = value
 }
 
 // sourceIPs lists X-Forwarded-For, X-Real-Ip and the peer address, as
@@ -175,6 +200,8 @@ func (a *auditRecorder) Unwrap() http.ResponseWriter { return a.ResponseWriter }
 
 // finish writes the ResponseComplete (or Panic) record.
 func (a *auditRecorder) finish(panicked bool) {
+	a.annotationsMu.Lock()
+	defer a.annotationsMu.Unlock()
 	ev := &a.ev
 	ev.Stage, ev.StageTimestamp = audit.StageResponseComplete, meta.NowMicro()
 	code := a.code

@@ -21,6 +21,7 @@ func (w *Write) admissionRequest(ctx context.Context, op admission.Operation, ob
 		Operation: op, Kind: r.Kind.GroupVersionKind(), Resource: r.GroupResource, Subresource: w.Subresource,
 		Namespace: om.Namespace, Name: om.Name, Object: obj, OldObject: old, DryRun: w.DryRun,
 		FieldManager: w.Manager, Options: w.options(op),
+		Namespaced: r.Kind.Namespaced, Versions: r.AdmissionVersions(),
 	}
 	a.User, _ = auth.UserFrom(ctx)
 	return a

@@ -64,6 +64,7 @@ type VersionSet struct {
 	group, kind string
 	storage     *versionInfo
 	preferred   string // the served version discovery prefers
+	served      []string
 	byAPI       map[string]*versionInfo
 	convertFn   kinds.ConvertFunc // run-time kinds; nil: apiVersion only
 	hub         reflect.Type
@@ -199,6 +200,7 @@ func ExpandVersions(k kinds.Kind) ([]kinds.Kind, []bool, *VersionSet, error) {
 	case len(served1) == 0:
 		return nil, nil, nil, errors.New("no version is served")
 	}
+	vs.served = served1
 	vs.preferred = SortVersions(served1)[0]
 	if err := vs.checkConvertible(); err != nil {
 		return nil, nil, nil, err
