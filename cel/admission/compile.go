@@ -1,0 +1,59 @@
+package admission
+
+import (
+	"fmt"
+
+	"github.com/google/cel-go/cel"
+
+	kcel "github.com/kapi-dev/kapi/cel"
+)
+
+// Compiler compiles admission expressions (matchConditions, policies'
+// variables, validations, messages, audit annotations and mutations) in
+// kube-apiserver's CEL environment for admission. It is safe for
+// concurrent use; build one per server.
+type Compiler struct {
+	base *cel.Env
+}
+
+// NewCompiler returns a compiler with the libraries of the cel module
+// and the authorizer library.
+func NewCompiler() (*Compiler, error) {
+	base, err := kcel.BaseEnv()
+	if err != nil {
+		return nil, fmt.Errorf("cel/admission: building the environment: %w", err)
+	}
+	return &Compiler{base: base}, nil
+}
+
+// program is one compiled expression. An expression that does not
+// compile keeps its error, reported when it is evaluated, as
+// kube-apiserver defers it so that failurePolicy decides.
+type program struct {
+	expr string
+	prog cel.Program
+	out  *cel.Type
+	err  error
+}
+
+// compile compiles expr in env; want is the type it must evaluate to
+// (nil: any).
+func compile(env *cel.Env, expr string, want *cel.Type) *program {
+	p := &program{expr: expr}
+	ast, iss := env.Compile(expr)
+	if iss != nil && iss.Err() != nil {
+		p.err = fmt.Errorf("compilation failed: %s", iss.String())
+		return p
+	}
+	if want != nil && !ast.OutputType().IsExactType(want) {
+		p.err = fmt.Errorf("must evaluate to %v but got %v", want, ast.OutputType())
+		return p
+	}
+	prog, err := env.Program(ast, kcel.ProgramOptions(PerCallLimit)...)
+	if err != nil {
+		p.err = fmt.Errorf("program instantiation failed: %w", err)
+		return p
+	}
+	p.prog, p.out = prog, ast.OutputType()
+	return p
+}

@@ -1,0 +1,128 @@
+package admission
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+
+	kcel "github.com/kapi-dev/kapi/cel"
+)
+
+// Limits, as kube-apiserver sets them for admission expressions.
+const (
+	// PerCallLimit bounds the cost of one evaluation of one expression.
+	PerCallLimit = kcel.PerCallLimit
+	// RuntimeBudget bounds the cost of all the expressions a binding
+	// evaluates for one request.
+	RuntimeBudget = kcel.RuntimeBudget
+	// ConditionsBudget bounds the cost of the matchConditions of one
+	// webhook or binding for one request.
+	ConditionsBudget = 2_500_000
+	// maxMessageBytes bounds an evaluated messageExpression.
+	maxMessageBytes = 5 * 1024
+)
+
+// The variables admission expressions see.
+const (
+	varObject          = "object"
+	varOldObject       = "oldObject"
+	varRequest         = "request"
+	varParams          = "params"
+	varNamespace       = "namespaceObject"
+	varAuthorizer      = "authorizer"
+	varRequestResource = "authorizer.requestResource"
+	varVariables       = "variables"
+)
+
+// variablesTypeName is the CEL type of the variables object.
+const variablesTypeName = "kubernetes.variables"
+
+// envSpec says which optional variables an environment declares.
+type envSpec struct {
+	params bool
+	// vars are the policy's variables declared so far, with their
+	// types, in the order they are declared.
+	vars []namedType
+}
+
+type namedType struct {
+	name string
+	typ  *types.Type
+}
+
+// env builds the environment of an expression: the base environment
+// with object, oldObject, request, namespaceObject, the authorizer,
+// params when the policy has a paramKind, and the variables declared
+// before it.
+func (c *Compiler) env(spec envSpec) (*cel.Env, error) {
+	opts := []cel.EnvOption{
+		cel.Variable(varObject, cel.DynType),
+		cel.Variable(varOldObject, cel.DynType),
+		cel.Variable(varRequest, cel.DynType),
+		cel.Variable(varNamespace, cel.DynType),
+		cel.Variable(varAuthorizer, authorizerType),
+		cel.Variable(varRequestResource, resourceCheckType),
+		authzLib(),
+	}
+	if spec.params {
+		opts = append(opts, cel.Variable(varParams, cel.DynType))
+	}
+	if len(spec.vars) > 0 {
+		prov := &varsProvider{fields: map[string]*types.Type{}}
+		for _, v := range spec.vars {
+			prov.fields[v.name] = v.typ
+			prov.order = append(prov.order, v.name)
+		}
+		sort.Strings(prov.order)
+		prov.Provider = c.base.CELTypeProvider()
+		opts = append(opts, cel.CustomTypeProvider(prov), cel.Variable(varVariables, cel.ObjectType(variablesTypeName)))
+	}
+	env, err := c.base.Extend(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("unexpected error loading CEL environment: %w", err)
+	}
+	return env, nil
+}
+
+// varsProvider declares the variables object: one field per variable,
+// of the type its expression evaluates to.
+type varsProvider struct {
+	types.Provider
+	fields map[string]*types.Type
+	order  []string
+}
+
+func (p *varsProvider) FindStructType(name string) (*types.Type, bool) {
+	if name == variablesTypeName {
+		return types.NewTypeTypeWithParam(types.NewObjectType(variablesTypeName)), true
+	}
+	return p.Provider.FindStructType(name)
+}
+
+func (p *varsProvider) FindStructFieldNames(name string) ([]string, bool) {
+	if name == variablesTypeName {
+		return append([]string(nil), p.order...), true
+	}
+	return p.Provider.FindStructFieldNames(name)
+}
+
+func (p *varsProvider) FindStructFieldType(name, field string) (*types.FieldType, bool) {
+	if name != variablesTypeName {
+		return p.Provider.FindStructFieldType(name, field)
+	}
+	t, ok := p.fields[field]
+	if !ok {
+		return nil, false
+	}
+	return &types.FieldType{Type: t}, true
+}
+
+func (p *varsProvider) NewValue(name string, fields map[string]ref.Val) ref.Val {
+	if name == variablesTypeName {
+		return types.NewErr("objects of type %s cannot be created", name)
+	}
+	return p.Provider.NewValue(name, fields)
+}
