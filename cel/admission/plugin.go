@@ -1,0 +1,212 @@
+package admission
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	kadm "github.com/kapi-dev/kapi/apiserver/admission"
+	"github.com/kapi-dev/kapi/auth"
+	arv1 "github.com/kapi-dev/kapi/kinds/admissionregistrationv1"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+const groupName = "admissionregistration.k8s.io"
+
+// Source is where a plugin reads policies, bindings, params and
+// namespaces from: a *apiserver.Server.
+type Source interface {
+	Cached(group, resource string) (apiserver.Cached, bool)
+	Served() []apiserver.ServedResource
+}
+
+// Options configure a policy plugin; the zero value works.
+type Options struct {
+	// Compiler compiles the expressions; nil builds one.
+	Compiler *Compiler
+	// Authorizer answers the authorizer library's checks; nil allows
+	// every check.
+	Authorizer auth.Authorizer
+	// Match matches requests against matchConstraints and a binding's
+	// matchResources; nil uses rules, selectors and exclusions on the
+	// request's own version.
+	Match MatchFunc
+}
+
+// Validating evaluates the ValidatingAdmissionPolicies of a server and
+// their bindings on every write, as kube-apiserver's
+// ValidatingAdmissionPolicy plugin does. Policies and bindings take
+// effect as soon as they are stored: they are read from the server's
+// watch caches and compiled again whenever those change.
+type Validating struct {
+	opts Options
+	src  Source
+
+	mu    sync.Mutex
+	state *validatingState
+}
+
+// validatingState is the compiled configuration at two revisions.
+type validatingState struct {
+	policyRev, bindingRev int64
+	hooks                 []*validatingHook
+}
+
+// validatingHook is one policy with the bindings that name it.
+type validatingHook struct {
+	policy   *ValidatingPolicy
+	compErr  error
+	bindings []*arv1.ValidatingAdmissionPolicyBinding
+}
+
+// NewValidating returns the plugin; Start connects it to a server.
+func NewValidating(opts Options) (*Validating, error) {
+	if opts.Compiler == nil {
+		c, err := NewCompiler()
+		if err != nil {
+			return nil, err
+		}
+		opts.Compiler = c
+	}
+	if opts.Match == nil {
+		opts.Match = matchRules
+	}
+	return &Validating{opts: opts}, nil
+}
+
+// Start makes the plugin read its configuration from src (the server
+// whose writes it validates). Before Start, it admits everything.
+func (v *Validating) Start(src Source) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.src = src
+}
+
+// hooks returns the compiled configuration, compiling it again when the
+// caches of policies or bindings moved.
+func (v *Validating) hooks(ctx context.Context) ([]*validatingHook, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.src == nil {
+		return nil, nil
+	}
+	pc, ok1 := v.src.Cached(groupName, "validatingadmissionpolicies")
+	bc, ok2 := v.src.Cached(groupName, "validatingadmissionpolicybindings")
+	if !ok1 || !ok2 {
+		return nil, nil
+	}
+	if s := v.state; s != nil && s.policyRev == pc.Revision() && s.bindingRev == bc.Revision() && s.policyRev != 0 {
+		return s.hooks, nil
+	}
+	policies, prev, err := pc.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	bindings, brev, err := bc.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v.state = &validatingState{policyRev: prev, bindingRev: brev, hooks: v.compile(policies, bindings)}
+	return v.state.hooks, nil
+}
+
+// compile builds the hooks of the policies that some binding names, in
+// the order of their names; bindings to a missing policy do nothing.
+func (v *Validating) compile(policies, bindings []meta.Object) []*validatingHook {
+	byPolicy := map[string][]*arv1.ValidatingAdmissionPolicyBinding{}
+	for _, o := range bindings {
+		b, ok := o.(*arv1.ValidatingAdmissionPolicyBinding)
+		if ok {
+			byPolicy[b.Spec.PolicyName] = append(byPolicy[b.Spec.PolicyName], b)
+		}
+	}
+	var hooks []*validatingHook
+	for _, o := range policies {
+		p, ok := o.(*arv1.ValidatingAdmissionPolicy)
+		if !ok || len(byPolicy[p.Name]) == 0 {
+			continue
+		}
+		h := &validatingHook{bindings: byPolicy[p.Name]}
+		sort.Slice(h.bindings, func(i, j int) bool { return h.bindings[i].Name < h.bindings[j].Name })
+		h.policy, h.compErr = v.opts.Compiler.CompileValidating(p)
+		if h.compErr != nil {
+			h.policy = &ValidatingPolicy{Policy: p}
+		}
+		hooks = append(hooks, h)
+	}
+	sort.Slice(hooks, func(i, j int) bool { return hooks[i].policy.Policy.Name < hooks[j].policy.Policy.Name })
+	return hooks
+}
+
+// Validate is the plugin's admission.Func: it evaluates every policy
+// that matches a with each of its bindings that match, and denies the
+// write with the first denial, as kube-apiserver words it.
+func (v *Validating) Validate(ctx context.Context, a *kadm.Request) error {
+	hooks, err := v.hooks(ctx)
+	if err != nil || len(hooks) == 0 {
+		return err
+	}
+	d := &dispatch{v: v, a: a}
+	for _, h := range hooks {
+		if err := d.policy(ctx, h); err != nil {
+			return err
+		}
+	}
+	d.publishFailures(ctx)
+	return d.denial()
+}
+
+// nsLabels returns the labels of namespace name.
+func (v *Validating) nsLabels(ctx context.Context, name string) (map[string]string, bool, error) {
+	ns, err := v.namespace(ctx, name)
+	if err != nil || ns == nil {
+		return nil, false, err
+	}
+	return ns.GetObjectMeta().Labels, true, nil
+}
+
+// namespace returns namespace name from the cache, nil when it does not
+// exist or the server has no namespaces.
+func (v *Validating) namespace(ctx context.Context, name string) (meta.Object, error) {
+	c, ok := v.src.Cached("", "namespaces")
+	if !ok {
+		return nil, nil
+	}
+	objs, _, err := c.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range objs {
+		if o.GetObjectMeta().Name == name {
+			return o, nil
+		}
+	}
+	return nil, nil
+}
+
+// failurePolicyOf returns the policy's failurePolicy, Fail when unset.
+func failurePolicyOf(p *arv1.ValidatingAdmissionPolicy) arv1.FailurePolicyType {
+	if p.Spec.FailurePolicy == nil {
+		return arv1.Fail
+	}
+	return *p.Spec.FailurePolicy
+}
+
+// configError is a policy or binding that cannot be applied: a denial
+// under failurePolicy Fail, nothing under Ignore.
+func configError(p *arv1.ValidatingAdmissionPolicy, b *arv1.ValidatingAdmissionPolicyBinding, err error) (denial, bool) {
+	switch fp := failurePolicyOf(p); fp {
+	case arv1.Ignore:
+		return denial{}, false
+	case arv1.Fail:
+		what := "policy"
+		if b != nil {
+			what = "binding"
+		}
+		return denial{policy: p, binding: b, msg: fmt.Sprintf("failed to configure %s: %v", what, err)}, true
+	default:
+		return denial{policy: p, binding: b, msg: fmt.Sprintf("unrecognized failure policy: '%v'", fp)}, true
+	}
+}
