@@ -46,12 +46,12 @@ func jsonVal(m map[string]any) ref.Val {
 func newActivation(ctx context.Context, in *Input, budget int64, vars map[string]*program) *activation {
 	az := newAuthorizer(ctx, in.User, in.Authorizer)
 	a := &activation{ctx: ctx, budget: budget, values: map[string]ref.Val{
-		varObject:          jsonVal(in.Object),
-		varOldObject:       jsonVal(in.OldObject),
-		varRequest:         jsonVal(in.Request),
-		varParams:          jsonVal(in.Params),
-		varNamespace:       jsonVal(in.NamespaceObject),
-		varAuthorizer:      az,
+		varObject:     jsonVal(in.Object),
+		varOldObject:  jsonVal(in.OldObject),
+		varRequest:    jsonVal(in.Request),
+		varParams:     jsonVal(in.Params),
+		varNamespace:  jsonVal(in.NamespaceObject),
+		varAuthorizer: az,
 		varRequestResource: resourceCheck{opaqueVal: opaqueVal{resourceCheckType}, a: az, group: in.Resource.Group,
 			resource: in.Resource.Resource, subresource: in.Subresource, namespace: in.Namespace, name: in.Name},
 	}}
