@@ -39,14 +39,23 @@ type program struct {
 // compile compiles expr in env; want is the type it must evaluate to
 // (nil: any).
 func compile(env *cel.Env, expr string, want *cel.Type) *program {
+	if want == nil {
+		return compileOneOf(env, expr, nil)
+	}
+	return compileOneOf(env, expr, []*cel.Type{want})
+}
+
+// compileOneOf compiles expr in env; it must evaluate to one of wants
+// (none: any), exactly, as kube-apiserver checks.
+func compileOneOf(env *cel.Env, expr string, wants []*cel.Type) *program {
 	p := &program{expr: expr}
 	ast, iss := env.Compile(expr)
 	if iss != nil && iss.Err() != nil {
 		p.err = fmt.Errorf("compilation failed: %s", iss.String())
 		return p
 	}
-	if want != nil && !ast.OutputType().IsExactType(want) {
-		p.err = fmt.Errorf("must evaluate to %v but got %v", want, ast.OutputType())
+	if err := checkType(ast.OutputType(), wants); err != nil {
+		p.err = err
 		return p
 	}
 	prog, err := env.Program(ast, kcel.ProgramOptions(PerCallLimit)...)
@@ -56,4 +65,20 @@ func compile(env *cel.Env, expr string, want *cel.Type) *program {
 	}
 	p.prog, p.out = prog, ast.OutputType()
 	return p
+}
+
+// checkType reports an output type that is none of wants.
+func checkType(out *cel.Type, wants []*cel.Type) error {
+	if len(wants) == 0 {
+		return nil
+	}
+	for _, w := range wants {
+		if out.IsExactType(w) {
+			return nil
+		}
+	}
+	if len(wants) == 1 {
+		return fmt.Errorf("must evaluate to %v but got %v", wants[0], out)
+	}
+	return fmt.Errorf("must evaluate to one of %v but got %v", wants, out)
 }

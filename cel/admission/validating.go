@@ -50,7 +50,7 @@ func (c *Compiler) CompileValidating(p *arv1.ValidatingAdmissionPolicy) (*Valida
 		vp.messages = append(vp.messages, msg)
 	}
 	for _, a := range p.Spec.AuditAnnotations {
-		vp.audits = append(vp.audits, compile(env, a.ValueExpression, nil))
+		vp.audits = append(vp.audits, compileOneOf(env, a.ValueExpression, []*cel.Type{cel.StringType, cel.NullType}))
 	}
 	return vp, nil
 }
