@@ -46,6 +46,9 @@ func (ps *paramSource) collect(ctx context.Context, ref *arv1.ParamRef, namespac
 	if ps == nil || ref == nil {
 		return []map[string]any{nil}, nil
 	}
+	if err := ps.cache.Sync(ctx); err != nil {
+		return nil, err
+	}
 	objs, _, err := ps.cache.List(ctx)
 	if err != nil {
 		return nil, err

@@ -97,6 +97,11 @@ func (v *Validating) hooks(ctx context.Context) ([]*validatingHook, error) {
 	if !ok1 || !ok2 {
 		return nil, nil
 	}
+	// A policy or binding applies from the moment its write returned:
+	// wait for the caches to hold it.
+	if err := syncAll(ctx, pc, bc); err != nil {
+		return nil, err
+	}
 	if s := v.state; s != nil && s.policyRev == pc.Revision() && s.bindingRev == bc.Revision() && s.policyRev != 0 {
 		return s.hooks, nil
 	}
@@ -174,6 +179,9 @@ func (v *Validating) namespace(ctx context.Context, name string) (meta.Object, e
 	if !ok {
 		return nil, nil
 	}
+	if err := c.Sync(ctx); err != nil {
+		return nil, err
+	}
 	objs, _, err := c.List(ctx)
 	if err != nil {
 		return nil, err
@@ -209,4 +217,14 @@ func configError(p *arv1.ValidatingAdmissionPolicy, b *arv1.ValidatingAdmissionP
 	default:
 		return denial{policy: p, binding: b, msg: fmt.Sprintf("unrecognized failure policy: '%v'", fp)}, true
 	}
+}
+
+// syncAll waits until each cache holds what its store held on entry.
+func syncAll(ctx context.Context, caches ...apiserver.Cached) error {
+	for _, c := range caches {
+		if err := c.Sync(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
