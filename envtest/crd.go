@@ -54,72 +54,85 @@ func ReadCRDFiles(options *CRDInstallOptions) error {
 	return nil
 }
 
-// readCRDPath reads one file, or the manifests directly in one
-// directory, in name order.
+// readCRDPath reads the CRDs of one file, or of the manifests directly in
+// one directory, in name order.
 func readCRDPath(path string, errorIfMissing bool) ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	info, err := os.Stat(path)
+	files, err := manifestFiles(path)
 	if errors.Is(err, fs.ErrNotExist) && !errorIfMissing {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("envtest: CRD path: %w", err)
 	}
-	files := []string{path}
-	if info.IsDir() {
-		entries, err := os.ReadDir(path)
-		if err != nil {
-			return nil, fmt.Errorf("envtest: CRD path: %w", err)
-		}
-		files = files[:0]
-		for _, e := range entries {
-			switch filepath.Ext(e.Name()) {
-			case ".yaml", ".yml", ".json":
-				if !e.IsDir() {
-					files = append(files, filepath.Join(path, e.Name()))
-				}
-			}
-		}
-	}
 	var out []*apiextensionsv1.CustomResourceDefinition
 	for _, f := range files {
-		crds, err := readCRDFile(f)
+		err := eachDocument(f, func(doc []byte, apiVersion, kind string) error {
+			if kind != "CustomResourceDefinition" || apiVersion != apiextensionsv1.SchemeGroupVersion.String() {
+				return nil // other kinds are skipped, as envtest does
+			}
+			crd := &apiextensionsv1.CustomResourceDefinition{}
+			if err := yaml.UnmarshalStrict(doc, crd); err != nil {
+				return err
+			}
+			out = append(out, crd)
+			return nil
+		})
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("envtest: %s: %w", f, err)
 		}
-		out = append(out, crds...)
 	}
 	return out, nil
 }
 
-// readCRDFile decodes every CustomResourceDefinition of a manifest
-// file; other kinds of documents are skipped, as envtest does.
-func readCRDFile(path string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+// manifestFiles is path itself, or for a directory the .yaml, .yml and
+// .json files directly in it, in name order.
+func manifestFiles(path string) ([]string, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return []string{path}, nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range entries {
+		switch filepath.Ext(e.Name()) {
+		case ".yaml", ".yml", ".json":
+			if !e.IsDir() {
+				files = append(files, filepath.Join(path, e.Name()))
+			}
+		}
+	}
+	return files, nil
+}
+
+// eachDocument hands fn every document of a manifest file (YAML
+// documents, or one JSON object) with its apiVersion and kind.
+func eachDocument(path string, fn func(doc []byte, apiVersion, kind string) error) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("envtest: %w", err)
+		return err
 	}
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(b)))
-	var out []*apiextensionsv1.CustomResourceDefinition
 	for {
 		doc, err := r.Read()
 		if err == io.EOF {
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("envtest: %s: %w", path, err)
+			return err
 		}
 		var tm struct{ APIVersion, Kind string }
 		if err := yaml.Unmarshal(doc, &tm); err != nil {
-			return nil, fmt.Errorf("envtest: %s: %w", path, err)
+			return err
 		}
-		if tm.Kind != "CustomResourceDefinition" || tm.APIVersion != apiextensionsv1.SchemeGroupVersion.String() {
-			continue
+		if err := fn(doc, tm.APIVersion, tm.Kind); err != nil {
+			return err
 		}
-		crd := &apiextensionsv1.CustomResourceDefinition{}
-		if err := yaml.UnmarshalStrict(doc, crd); err != nil {
-			return nil, fmt.Errorf("envtest: %s: %w", path, err)
-		}
-		out = append(out, crd)
 	}
 }
 

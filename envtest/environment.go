@@ -120,6 +120,9 @@ func (te *Environment) Start() (*rest.Config, error) {
 	if err == nil {
 		err = te.installCRDs(install)
 	}
+	if err == nil {
+		err = te.WebhookInstallOptions.Install(te.Config)
+	}
 	if err != nil {
 		_ = te.Stop()
 		return nil, err
@@ -152,6 +155,9 @@ func (te *Environment) startExisting(install CRDInstallOptions) (*rest.Config, e
 		te.Config = cfg
 	}
 	if err := te.installCRDs(install); err != nil {
+		return nil, err
+	}
+	if err := te.WebhookInstallOptions.Install(te.Config); err != nil {
 		return nil, err
 	}
 	return te.Config, nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	admissionv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -20,6 +21,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/kapi-dev/kapi/envtest"
 )
 
@@ -277,9 +279,30 @@ func TestWebhookOptions(t *testing.T) {
 	if w.LocalServingHost != "127.0.0.1" || w.LocalServingPort == 0 || w.LocalServingCertDir == "" || len(w.LocalServingCAData) == 0 {
 		t.Errorf("webhook options after Start: %+v", w)
 	}
-	bad := &envtest.Environment{WebhookInstallOptions: envtest.WebhookInstallOptions{Paths: []string{"testdata/webhooks"}}}
-	if _, err := bad.Start(); err == nil || !strings.Contains(err.Error(), "admission webhooks") {
-		t.Errorf("webhook configurations: %v", err)
+	missing := &envtest.Environment{WebhookInstallOptions: envtest.WebhookInstallOptions{Paths: []string{"testdata/no-such-dir"}}}
+	if _, err := missing.Start(); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("a missing webhook path: %v", err)
+	}
+}
+
+// TestWebhookDefinitions: the configurations of Paths are read (other
+// kinds of documents skipped), a webhook reached through a Service path
+// is pointed at the local webhook server, one given by URL keeps it, and
+// both get the local serving CA, as controller-runtime's envtest does.
+func TestWebhookDefinitions(t *testing.T) {
+	o := envtest.WebhookInstallOptions{Paths: []string{"testdata/webhooks"}, LocalServingPort: 9443}
+	if err := o.PrepWithoutInstalling(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = o.Cleanup() })
+	if len(o.MutatingWebhooks) != 1 || len(o.ValidatingWebhooks) != 1 {
+		t.Fatalf("read %d mutating, %d validating configurations, want 1 and 1", len(o.MutatingWebhooks), len(o.ValidatingWebhooks))
+	}
+	got := []admissionv1.WebhookClientConfig{o.MutatingWebhooks[0].Webhooks[0].ClientConfig, o.ValidatingWebhooks[0].Webhooks[0].ClientConfig}
+	local, remote := "https://127.0.0.1:9443//mutate-stable-example-com-v1-widget", "https://example.com/validate"
+	want := []admissionv1.WebhookClientConfig{{URL: &local, CABundle: o.LocalServingCAData}, {URL: &remote, CABundle: o.LocalServingCAData}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("client configs (-want +got):\n%s", diff)
 	}
 }
 

@@ -1,0 +1,78 @@
+package apiserver_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/admission"
+	"github.com/kapi-dev/kapi/audit"
+)
+
+// TestAdmissionReports: what admission functions report of a write
+// reaches the client and the audit record, as webhooks' and policies'
+// warnings and audit annotations do in kube-apiserver: each warning once
+// as a Warning header, each annotation key with its first value; and
+// every function of one write sees the same request ID, the kind's scope
+// and its served versions, in which it can convert the object.
+func TestAdmissionReports(t *testing.T) {
+	log := &auditLog{}
+	var ids []string
+	var seen []string
+	mutate := func(ctx context.Context, a *admission.Request) error {
+		ids = append(ids, a.ID())
+		admission.Warn(ctx, "mutated \"once\"")
+		admission.AuditAnnotation(ctx, "mutator/key", "first")
+		if a.Versions == nil || !a.Namespaced {
+			t.Errorf("versions %v, namespaced %v", a.Versions, a.Namespaced)
+			return nil
+		}
+		seen = append(seen, a.Versions.Served()...)
+		beta, err := a.Versions.Convert(a.Object, "v1beta1")
+		if err != nil {
+			return err
+		}
+		seen = append(seen, beta.GetTypeMeta().APIVersion)
+		if obj := a.Versions.New("v1beta1"); obj == nil {
+			t.Error("New(v1beta1) is nil")
+		}
+		return nil
+	}
+	validate := func(ctx context.Context, a *admission.Request) error {
+		ids = append(ids, a.ID())
+		admission.Warn(ctx, "mutated \"once\"")
+		admission.AuditAnnotation(ctx, "mutator/key", "second")
+		admission.AuditAnnotation(ctx, "validator/key", "v")
+		return nil
+	}
+	srv := apiserver.New(apiserver.Options{
+		Audit:               audit.NewLogger(log, &audit.Policy{Rules: []audit.PolicyRule{{Level: audit.LevelMetadata}}}),
+		MutatingAdmission:   []apiserver.AdmissionFunc{mutate},
+		ValidatingAdmission: []apiserver.AdmissionFunc{validate},
+	})
+	srv.Register(twoVersionKind("v1"))
+	if err := srv.Err(); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() { ts.Close(); srv.Close() })
+	r := auditedRequest(t, ts, "POST", v1Path, "application/json",
+		`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w1"}}`, http.StatusCreated)
+	if diff := cmp.Diff([]string{`299 - "mutated \"once\""`}, r.header.Values("Warning")); diff != "" {
+		t.Errorf("Warning headers (-want +got):\n%s", diff)
+	}
+	want := map[string]string{"mutator/key": "first", "validator/key": "v"}
+	if diff := cmp.Diff(want, log.completed(t, r.id).Annotations); diff != "" {
+		t.Errorf("audit annotations (-want +got):\n%s", diff)
+	}
+	if len(ids) != 2 || ids[0] == "" || ids[0] != ids[1] {
+		t.Errorf("request IDs %q: want one, seen by both functions", ids)
+	}
+	if diff := cmp.Diff([]string{"v1", "v1beta1", "stable.example.com/v1beta1"}, seen); diff != "" {
+		t.Errorf("versions (-want +got):\n%s", diff)
+	}
+}
