@@ -180,7 +180,7 @@ func (g goSyntax) GoString() string { return string(g) }
 // A value that renders itself in Go syntax is printed as it says, as
 // kube-apiserver prints the slices of its internal types.
 func TestFieldErrorGoStringer(t *testing.T) {
-	e := InvalidValue(NewPath("rules[0]", "operations"), goSyntax(`[]admissionregistration.OperationType{"*", "CREATE"}`), "no")
+	e := status.InvalidValue(status.NewPath("rules[0]", "operations"), goSyntax(`[]admissionregistration.OperationType{"*", "CREATE"}`), "no")
 	want := `Invalid value: []admissionregistration.OperationType{"*", "CREATE"}: no`
 	if got := e.ErrorBody(); got != want {
 		t.Errorf("got %s, want %s", got, want)
