@@ -102,11 +102,6 @@ func renderValue(v any) string {
 		return strconv.Quote(t)
 	case int, int32, int64, uint32, uint64, float32, float64, bool:
 		return fmt.Sprint(t)
-	case fmt.GoStringer:
-		// A value that knows how kube-apiserver prints it (Go syntax of
-		// one of its internal types, such as
-		// []admissionregistration.OperationType{"*", "CREATE"}).
-		return t.GoString()
 	default:
 		b, err := json.Marshal(v)
 		if err != nil {

@@ -172,17 +172,3 @@ func TestFieldErrorIsError(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-type goSyntax string
-
-func (g goSyntax) GoString() string { return string(g) }
-
-// A value that renders itself in Go syntax is printed as it says, as
-// kube-apiserver prints the slices of its internal types.
-func TestFieldErrorGoStringer(t *testing.T) {
-	e := status.InvalidValue(status.NewPath("rules[0]", "operations"), goSyntax(`[]admissionregistration.OperationType{"*", "CREATE"}`), "no")
-	want := `Invalid value: []admissionregistration.OperationType{"*", "CREATE"}: no`
-	if got := e.ErrorBody(); got != want {
-		t.Errorf("got %s, want %s", got, want)
-	}
-}

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -14,21 +13,6 @@ import (
 
 // The checks of values kube-apiserver's validation of these kinds shares:
 // names, selectors, rules. Messages are kube's, word for word.
-
-// goSlice is a bad value printed as kube-apiserver prints a slice of one
-// of its types: in Go syntax, e.g. []string{"a", "*"}.
-type goSlice string
-
-func (g goSlice) GoString() string { return string(g) }
-
-// sliceValue renders vals as a Go slice literal of type typ.
-func sliceValue[T ~string](typ string, vals []T) goSlice {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = strconv.Quote(string(v))
-	}
-	return goSlice("[]" + typ + "{" + strings.Join(q, ", ") + "}")
-}
 
 const (
 	dns1123SubdomainFmt = `[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*`
@@ -184,7 +168,7 @@ func validateRuleWithOperations(r *RuleWithOperations, p status.Path) status.Fie
 		errs = append(errs, status.Required(p.Child("operations"), ""))
 	}
 	if len(r.Operations) > 1 && slices.Contains(r.Operations, OperationAll) {
-		errs = append(errs, status.InvalidValue(p.Child("operations"), sliceValue("admissionregistration.OperationType", r.Operations),
+		errs = append(errs, status.InvalidValue(p.Child("operations"), r.Operations,
 			"if '*' is present, must not specify other operations"))
 	}
 	for i, op := range r.Operations {
@@ -205,13 +189,13 @@ func validateRule(r *Rule, p status.Path) status.FieldErrors {
 		errs = append(errs, status.Required(p.Child("apiGroups"), ""))
 	}
 	if len(r.APIGroups) > 1 && slices.Contains(r.APIGroups, "*") {
-		errs = append(errs, status.InvalidValue(p.Child("apiGroups"), sliceValue("string", r.APIGroups), "if '*' is present, must not specify other API groups"))
+		errs = append(errs, status.InvalidValue(p.Child("apiGroups"), r.APIGroups, "if '*' is present, must not specify other API groups"))
 	}
 	if len(r.APIVersions) == 0 {
 		errs = append(errs, status.Required(p.Child("apiVersions"), ""))
 	}
 	if len(r.APIVersions) > 1 && slices.Contains(r.APIVersions, "*") {
-		errs = append(errs, status.InvalidValue(p.Child("apiVersions"), sliceValue("string", r.APIVersions), "if '*' is present, must not specify other API versions"))
+		errs = append(errs, status.InvalidValue(p.Child("apiVersions"), r.APIVersions, "if '*' is present, must not specify other API versions"))
 	}
 	for i, v := range r.APIVersions {
 		if v == "" {
@@ -262,10 +246,10 @@ func validateResources(resources []string, p status.Path) status.FieldErrors {
 		}
 	}
 	if len(resources) > 1 && doubleWild {
-		errs = append(errs, status.InvalidValue(p, sliceValue("string", resources), "if '*/*' is present, must not specify other resources"))
+		errs = append(errs, status.InvalidValue(p, resources, "if '*/*' is present, must not specify other resources"))
 	}
 	if singleWild && plain {
-		errs = append(errs, status.InvalidValue(p, sliceValue("string", resources), "if '*' is present, must not specify other resources without subresources"))
+		errs = append(errs, status.InvalidValue(p, resources, "if '*' is present, must not specify other resources without subresources"))
 	}
 	return errs
 }

@@ -86,6 +86,7 @@ func base(kind, resource, singular string, newObj func() meta.Object) apiserver.
 		Categories:      []string{category},
 		CreateFromEmpty: true,
 		New:             newObj,
+		Schema:          schemaOf(newObj()),
 	}
 }
 

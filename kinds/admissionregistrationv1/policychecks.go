@@ -93,7 +93,7 @@ func validateValidatingPolicySpec(name string, s *ValidatingAdmissionPolicySpec,
 		return errs
 	}
 	if len(s.AuditAnnotations) > maxAuditAnnotations {
-		errs = append(errs, status.InvalidValue(p.Child("auditAnnotations"), auditAnnotationsValue(s.AuditAnnotations),
+		errs = append(errs, status.InvalidValue(p.Child("auditAnnotations"), s.AuditAnnotations,
 			fmt.Sprintf("must not have more than %d auditAnnotations", maxAuditAnnotations)))
 	}
 	keys := map[string]bool{}
@@ -106,16 +106,6 @@ func validateValidatingPolicySpec(name string, s *ValidatingAdmissionPolicySpec,
 		keys[a.Key] = true
 	}
 	return errs
-}
-
-// auditAnnotationsValue prints audit annotations in Go syntax, as kube
-// prints the list it refuses.
-func auditAnnotationsValue(as []AuditAnnotation) goSlice {
-	parts := make([]string, len(as))
-	for i, a := range as {
-		parts[i] = fmt.Sprintf("admissionregistration.AuditAnnotation{Key:%q, ValueExpression:%q}", a.Key, a.ValueExpression)
-	}
-	return goSlice("[]admissionregistration.AuditAnnotation{" + strings.Join(parts, ", ") + "}")
 }
 
 // validatePolicyHead checks what both policy kinds have first:
@@ -391,11 +381,13 @@ func validateActions(actions []ValidationAction, p status.Path) status.FieldErro
 		seen[a] = true
 	}
 	if seen[Deny] && seen[Warn] {
-		errs = append(errs, status.InvalidValue(p, sliceValue("admissionregistration.ValidationAction", actions),
+		errs = append(errs, status.InvalidValue(p, actions,
 			"must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)"))
 	}
 	if len(seen) == 0 {
-		errs = append(errs, status.Required(p, "at least one validation action is required"))
+		// kube's declarative validation reports this one, without
+		// the words of the hand-written check it replaces.
+		errs = append(errs, status.Required(p, ""))
 	}
 	return errs
 }

@@ -217,7 +217,7 @@ func validateReviewVersions(versions []string, requireKnown bool, p status.Path)
 		known = known || isKnownReviewVersion(v)
 	}
 	if requireKnown && !known {
-		errs = append(errs, status.InvalidValue(p, sliceValue("string", versions), "must include at least one of "+knownReviewVersionsOr))
+		errs = append(errs, status.InvalidValue(p, versions, "must include at least one of "+knownReviewVersionsOr))
 	}
 	return errs
 }
