@@ -23,7 +23,9 @@ func matchRules(ctx context.Context, a *kadm.Request, mr *arv1.MatchResources, n
 	if mr == nil {
 		return true, "", nil
 	}
-	if !anyRule(a, mr.ResourceRules) || anyRule(a, mr.ExcludeResourceRules) {
+	// A binding's matchResources without resourceRules matches every
+	// resource its policy does, as kube's matcher has it.
+	if len(mr.ResourceRules) > 0 && !anyRule(a, mr.ResourceRules) || anyRule(a, mr.ExcludeResourceRules) {
 		return false, "", nil
 	}
 	if !objectSelected(a, mr.ObjectSelector) {
