@@ -1,0 +1,180 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	ar "github.com/kapi-dev/kapi/kinds/admissionregistrationv1"
+)
+
+// ServiceResolver maps a webhook's Service to the address it is reached
+// at. The TLS server name stays NAME.NAMESPACE.svc, as kube verifies it.
+type ServiceResolver func(ctx context.Context, namespace, name string, port int32) (hostport string, err error)
+
+// DefaultMaxResponseBytes bounds a webhook's answer. kube reads it whole;
+// kapi stops at a size that still lets a patch replace an object of the
+// largest size a request body may have (3 MiB, base64-encoded).
+const DefaultMaxResponseBytes = 16 << 20
+
+// errRedirect refuses redirects: an admission review goes to the
+// configured endpoint only.
+var errRedirect = errors.New("redirects are not allowed")
+
+// clients keeps one http.Client per distinct trust (CA bundle and server
+// name), so that connections to a webhook are reused across calls.
+type clients struct {
+	roots *x509.CertPool // nil: system roots
+	mu    sync.Mutex
+	byKey map[string]*http.Client
+}
+
+func (c *clients) get(caBundle []byte, serverName string) (*http.Client, error) {
+	key := serverName + "\x00" + string(caBundle)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cl := c.byKey[key]; cl != nil {
+		return cl, nil
+	}
+	tc := &tls.Config{RootCAs: c.roots, ServerName: serverName, MinVersion: tls.VersionTLS12}
+	if len(caBundle) > 0 {
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(caBundle) {
+			return nil, errors.New("unable to load root certificates: unable to parse bytes as PEM block")
+		}
+		tc.RootCAs = pool
+	}
+	tr := &http.Transport{
+		Proxy:               nil,
+		DialContext:         (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		TLSClientConfig:     tc,
+		TLSHandshakeTimeout: 10 * time.Second,
+		MaxIdleConnsPerHost: 25,
+		IdleConnTimeout:     90 * time.Second,
+		ForceAttemptHTTP2:   true,
+	}
+	cl := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return errRedirect }}
+	if c.byKey == nil {
+		c.byKey = map[string]*http.Client{}
+	}
+	c.byKey[key] = cl
+	return cl, nil
+}
+
+// endpoint is where a webhook is called: its URL, and the server name
+// its certificate must be valid for ("" for the URL's host).
+func endpoint(ctx context.Context, cc *ar.WebhookClientConfig, resolve ServiceResolver) (*url.URL, string, error) {
+	if cc.URL != nil {
+		u, err := url.Parse(*cc.URL)
+		if err != nil {
+			return nil, "", err
+		}
+		return u, "", nil
+	}
+	s := cc.Service
+	if s == nil {
+		return nil, "", errors.New("webhook has neither url nor service in its clientConfig")
+	}
+	port := int32(443)
+	if s.Port != nil {
+		port = *s.Port
+	}
+	serverName := s.Name + "." + s.Namespace + ".svc"
+	host := net.JoinHostPort(serverName, strconv.Itoa(int(port)))
+	if resolve != nil {
+		h, err := resolve(ctx, s.Namespace, s.Name, port)
+		if err != nil {
+			return nil, "", err
+		}
+		host = h
+	}
+	u := &url.URL{Scheme: "https", Host: host}
+	if s.Path != nil {
+		u.Path = *s.Path
+	}
+	return u, serverName, nil
+}
+
+// post sends body to u and decodes the answer into out, the way
+// client-go's REST client used by kube does: a timeout parameter
+// telling the webhook how long it has, JSON both ways, and a Status body
+// of a failed answer as its error.
+func post(ctx context.Context, cl *http.Client, u *url.URL, body []byte, maxBytes int64, out any) error {
+	target := *u
+	if dl, ok := ctx.Deadline(); ok {
+		if d := time.Until(dl); d > 0 {
+			if t := d.Truncate(time.Second); t != d {
+				d = t + time.Second
+			}
+			q := target.Query()
+			q.Set("timeout", d.String())
+			target.RawQuery = q.Encode()
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target.String(), bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, */*")
+	resp, err := cl.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBytes+1))
+	if err != nil {
+		return fmt.Errorf("unexpected error when reading response body. Please retry. Original error: %w", err)
+	}
+	if int64(len(data)) > maxBytes {
+		return fmt.Errorf("the webhook's response is larger than %d bytes", maxBytes)
+	}
+	if resp.StatusCode < http.StatusOK || resp.StatusCode > http.StatusPartialContent {
+		return responseError(resp, data)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("couldn't decode the webhook's response: %w", err)
+	}
+	return nil
+}
+
+// statusError is a failed answer whose body was a Status.
+type statusError struct{ message string }
+
+func (e *statusError) Error() string { return e.message }
+
+// responseError is the error of a non-2xx answer, worded as client-go
+// words it for a body that is not a Status.
+func responseError(resp *http.Response, body []byte) error {
+	var st struct {
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &st) == nil && st.Kind == "Status" {
+		return &statusError{st.Message}
+	}
+	msg := strings.TrimSpace(string(body))
+	if len(msg) > 1024 {
+		msg = msg[:1024]
+	}
+	switch code := resp.StatusCode; {
+	case code == http.StatusNotFound && msg == "":
+		return errors.New("the server could not find the requested resource")
+	case code >= 500 || msg != "":
+		return fmt.Errorf("an error on the server (%q) has prevented the request from succeeding", msg)
+	default:
+		return fmt.Errorf("the server responded with the status code %d but did not return more information", code)
+	}
+}
