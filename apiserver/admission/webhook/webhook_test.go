@@ -71,7 +71,7 @@ func TestCallOutcomes(t *testing.T) {
 			code: 500, msg: failed + `failed to call webhook: go away$`, ignored: true},
 		{name: "redirect", answer: func(w http.ResponseWriter, r *http.Request, _ *review) {
 			http.Redirect(w, r, "/elsewhere", http.StatusTemporaryRedirect)
-		}, code: 500, msg: failed + `failed to call webhook: Post "https://127\.0\.0\.1:\d+/elsewhere": redirects are not allowed$`, ignored: true},
+		}, code: 500, msg: failed + `failed to call webhook: Post "/elsewhere": redirects are not allowed$`, ignored: true},
 		{name: "huge body", answer: func(w http.ResponseWriter, _ *http.Request, _ *review) {
 			_, _ = w.Write([]byte(strings.Repeat(" ", 1<<20)))
 		}, code: 500, msg: failed + `failed to call webhook: the webhook's response is larger than 65536 bytes$`, ignored: true},
