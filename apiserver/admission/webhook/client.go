@@ -29,10 +29,6 @@ type ServiceResolver func(ctx context.Context, namespace, name string, port int3
 // largest size a request body may have (3 MiB, base64-encoded).
 const DefaultMaxResponseBytes = 16 << 20
 
-// errRedirect refuses redirects: an admission review goes to the
-// configured endpoint only.
-var errRedirect = errors.New("redirects are not allowed")
-
 // clients keeps one http.Client per distinct trust (CA bundle and server
 // name), so that connections to a webhook are reused across calls.
 type clients struct {
@@ -65,7 +61,10 @@ func (c *clients) get(caBundle []byte, serverName string) (*http.Client, error) 
 		IdleConnTimeout:     90 * time.Second,
 		ForceAttemptHTTP2:   true,
 	}
-	cl := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return errRedirect }}
+	// Redirects are followed as Go's client follows them (at most 10,
+	// 307 and 308 keeping the review), as kube-apiserver's REST client
+	// for webhooks does.
+	cl := &http.Client{Transport: tr}
 	if c.byKey == nil {
 		c.byKey = map[string]*http.Client{}
 	}
@@ -129,6 +128,7 @@ func post(ctx context.Context, cl *http.Client, u *url.URL, body []byte, maxByte
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, */*")
+	req.Header.Set("User-Agent", "kube-apiserver-admission")
 	resp, err := cl.Do(req)
 	if err != nil {
 		return err
@@ -144,10 +144,36 @@ func post(ctx context.Context, cl *http.Client, u *url.URL, body []byte, maxByte
 	if resp.StatusCode < http.StatusOK || resp.StatusCode > http.StatusPartialContent {
 		return responseError(resp, data)
 	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("couldn't decode the webhook's response: %w", err)
+	return decodeReview(data, out)
+}
+
+// typeMeta is what kube's JSON serializer reads first of a body; its
+// type appears in kube's message for a body that is not an object.
+type typeMeta = struct {
+	APIVersion string "json:\"apiVersion,omitempty\""
+	Kind       string "json:\"kind,omitempty\""
+}
+
+// decodeReview decodes a webhook's answer, failing as kube's JSON
+// serializer fails: a body that is not JSON is read as a YAML string.
+func decodeReview(data []byte, out any) error {
+	var tm typeMeta
+	if !json.Valid(data) {
+		// kube converts YAML to JSON first: text that is not JSON is
+		// mostly a YAML string.
+		s, _ := json.Marshal(string(data))
+		data = s
 	}
-	return nil
+	if err := json.Unmarshal(data, &tm); err != nil {
+		return fmt.Errorf("couldn't get version/kind; json parse error: %w", err)
+	}
+	switch {
+	case tm.Kind == "":
+		return fmt.Errorf("Object 'Kind' is missing in '%s'", data)
+	case tm.APIVersion == "":
+		return fmt.Errorf("Object 'apiVersion' is missing in '%s'", data)
+	}
+	return json.Unmarshal(data, out)
 }
 
 // statusError is a failed answer whose body was a Status.

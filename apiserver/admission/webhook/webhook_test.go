@@ -64,14 +64,23 @@ func TestCallOutcomes(t *testing.T) {
 		{name: "no response", answer: raw(200, `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"}`),
 			code: 500, msg: failed + `received invalid webhook response: webhook response was absent$`, ignored: true},
 		{name: "garbage", answer: raw(200, `<html>`),
-			code: 500, msg: failed + `failed to call webhook: `, ignored: true},
+			code: 500, msg: failed + `failed to call webhook: couldn't get version/kind; json parse error: json: cannot unmarshal string into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }$`, ignored: true},
+		{name: "no kind", answer: raw(200, `{"response":{}}`),
+			code: 500, msg: failed + `failed to call webhook: Object 'Kind' is missing in '\{"response":\{\}\}'$`, ignored: true},
 		{name: "server error", answer: raw(500, `boom`),
 			code: 500, msg: failed + `failed to call webhook: an error on the server \("boom"\) has prevented the request from succeeding$`, ignored: true},
 		{name: "status error", answer: raw(403, `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"go away","code":403}`),
 			code: 500, msg: failed + `failed to call webhook: go away$`, ignored: true},
-		{name: "redirect", answer: func(w http.ResponseWriter, r *http.Request, _ *review) {
+		{name: "redirect followed", answer: func(w http.ResponseWriter, r *http.Request, rv *review) {
+			if r.URL.Path != "/elsewhere" {
+				http.Redirect(w, r, "/elsewhere", http.StatusTemporaryRedirect)
+				return
+			}
+			allow(w, r, rv)
+		}},
+		{name: "redirect loop", answer: func(w http.ResponseWriter, r *http.Request, _ *review) {
 			http.Redirect(w, r, "/elsewhere", http.StatusTemporaryRedirect)
-		}, code: 500, msg: failed + `failed to call webhook: Post "/elsewhere": redirects are not allowed$`, ignored: true},
+		}, code: 500, msg: failed + `failed to call webhook: Post "/elsewhere": stopped after 10 redirects$`, ignored: true},
 		{name: "huge body", answer: func(w http.ResponseWriter, _ *http.Request, _ *review) {
 			_, _ = w.Write([]byte(strings.Repeat(" ", 1<<20)))
 		}, code: 500, msg: failed + `failed to call webhook: the webhook's response is larger than 65536 bytes$`, ignored: true},
