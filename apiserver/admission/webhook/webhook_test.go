@@ -65,8 +65,11 @@ func TestCallOutcomes(t *testing.T) {
 			code: 500, msg: failed + `received invalid webhook response: webhook response was absent$`, ignored: true},
 		{name: "garbage", answer: raw(200, `<html>`),
 			code: 500, msg: failed + `failed to call webhook: couldn't get version/kind; json parse error: json: cannot unmarshal string into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }$`, ignored: true},
-		{name: "no kind", answer: raw(200, `{"response":{}}`),
-			code: 500, msg: failed + `failed to call webhook: Object 'Kind' is missing in '\{"response":\{\}\}'$`, ignored: true},
+		{name: "no uid and no kind", answer: raw(200, `{"response":{}}`),
+			code: 500, msg: failed + `received invalid webhook response: expected response.uid="[0-9a-f-]{36}", got ""$`, ignored: true},
+		{name: "no kind", answer: func(w http.ResponseWriter, _ *http.Request, rv *review) {
+			_, _ = w.Write([]byte(`{"response":{"allowed":true,"uid":"` + rv.Request.UID + `"}}`))
+		}, code: 500, msg: failed + `received invalid webhook response: expected webhook response of admission\.k8s\.io/v1, Kind=AdmissionReview, got /, Kind=$`, ignored: true},
 		{name: "server error", answer: raw(500, `boom`),
 			code: 500, msg: failed + `failed to call webhook: an error on the server \("boom"\) has prevented the request from succeeding$`, ignored: true},
 		{name: "status error", answer: raw(403, `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"go away","code":403}`),
