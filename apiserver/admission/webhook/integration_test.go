@@ -1,6 +1,7 @@
 package webhook_test
 
 import (
+	"context"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
@@ -93,6 +94,14 @@ func TestServerWithWebhooks(t *testing.T) {
 	post(t, ts.URL+"/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
 		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingWebhookConfiguration","metadata":{"name":"aw-v"},"webhooks":[`+hook("deny.aw", "/validate")+`]}`, 201)
 
+	// Like kube's informers, the watch cache sees a configuration a
+	// moment after it is written; wait for it.
+	for _, r := range []string{"mutatingwebhookconfigurations", "validatingwebhookconfigurations"} {
+		c, _ := srv.Cached(webhook.Group, r)
+		if err := c.Sync(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	const gizmos = "/apis/toys.example.com/v1/namespaces/default/gizmos"
 	resp, body := post(t, ts.URL+gizmos, `{"apiVersion":"toys.example.com/v1","kind":"Gizmo","metadata":{"name":"red"},"spec":{"color":"red"}}`, 201)
 	if !strings.Contains(body, `"labels":{"mutated":"yes"}`) {
@@ -130,4 +139,3 @@ func post(t *testing.T, url, body string, want int) (*http.Response, string) {
 	}
 	return resp, string(b)
 }
-
