@@ -96,7 +96,7 @@ func (p *Plugin) call(ctx context.Context, h *hook, a *admission.Request, m matc
 	if err != nil {
 		return nil, &callError{name: h.name, reason: fmt.Errorf("could not create admission objects: %w", err), code: http.StatusBadRequest}
 	}
-	u, serverName, err := endpoint(ctx, &h.clientConfig, p.opts.ResolveService)
+	u, serverName, err := endpoint(&h.clientConfig)
 	if err != nil {
 		return nil, &callError{name: h.name, reason: fmt.Errorf("could not get REST client: %w", err), code: http.StatusInternalServerError}
 	}

@@ -20,8 +20,9 @@ import (
 	ar "github.com/kapi-dev/kapi/kinds/admissionregistrationv1"
 )
 
-// ServiceResolver maps a webhook's Service to the address it is reached
-// at. The TLS server name stays NAME.NAMESPACE.svc, as kube verifies it.
+// ServiceResolver maps a webhook's Service to the address (host:port) it
+// is dialed at. The URL, and the name its certificate must be valid for,
+// stay https://NAME.NAMESPACE.svc:PORT, as kube calls it.
 type ServiceResolver func(ctx context.Context, namespace, name string, port int32) (hostport string, err error)
 
 // DefaultMaxResponseBytes bounds a webhook's answer. kube reads it whole;
@@ -32,9 +33,10 @@ const DefaultMaxResponseBytes = 16 << 20
 // clients keeps one http.Client per distinct trust (CA bundle and server
 // name), so that connections to a webhook are reused across calls.
 type clients struct {
-	roots *x509.CertPool // nil: system roots
-	mu    sync.Mutex
-	byKey map[string]*http.Client
+	roots   *x509.CertPool // nil: system roots
+	resolve ServiceResolver
+	mu      sync.Mutex
+	byKey   map[string]*http.Client
 }
 
 func (c *clients) get(caBundle []byte, serverName string) (*http.Client, error) {
@@ -54,7 +56,7 @@ func (c *clients) get(caBundle []byte, serverName string) (*http.Client, error) 
 	}
 	tr := &http.Transport{
 		Proxy:               nil,
-		DialContext:         (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:         c.dial,
 		TLSClientConfig:     tc,
 		TLSHandshakeTimeout: 10 * time.Second,
 		MaxIdleConnsPerHost: 25,
@@ -72,9 +74,29 @@ func (c *clients) get(caBundle []byte, serverName string) (*http.Client, error) 
 	return cl, nil
 }
 
+// dial connects to addr, resolving a Service's NAME.NAMESPACE.svc name
+// with the resolver when there is one, as kube dials a Service webhook.
+func (c *clients) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || c.resolve == nil || !strings.HasSuffix(host, ".svc") {
+		return d.DialContext(ctx, network, addr)
+	}
+	name, ns, ok := strings.Cut(strings.TrimSuffix(host, ".svc"), ".")
+	p, perr := strconv.Atoi(port)
+	if !ok || perr != nil {
+		return d.DialContext(ctx, network, addr)
+	}
+	to, err := c.resolve(ctx, ns, name, int32(p))
+	if err != nil {
+		return nil, err
+	}
+	return d.DialContext(ctx, network, to)
+}
+
 // endpoint is where a webhook is called: its URL, and the server name
 // its certificate must be valid for ("" for the URL's host).
-func endpoint(ctx context.Context, cc *ar.WebhookClientConfig, resolve ServiceResolver) (*url.URL, string, error) {
+func endpoint(cc *ar.WebhookClientConfig) (*url.URL, string, error) {
 	if cc.URL != nil {
 		u, err := url.Parse(*cc.URL)
 		if err != nil {
@@ -91,15 +113,7 @@ func endpoint(ctx context.Context, cc *ar.WebhookClientConfig, resolve ServiceRe
 		port = *s.Port
 	}
 	serverName := s.Name + "." + s.Namespace + ".svc"
-	host := net.JoinHostPort(serverName, strconv.Itoa(int(port)))
-	if resolve != nil {
-		h, err := resolve(ctx, s.Namespace, s.Name, port)
-		if err != nil {
-			return nil, "", err
-		}
-		host = h
-	}
-	u := &url.URL{Scheme: "https", Host: host}
+	u := &url.URL{Scheme: "https", Host: net.JoinHostPort(serverName, strconv.Itoa(int(port)))}
 	if s.Path != nil {
 		u.Path = *s.Path
 	}

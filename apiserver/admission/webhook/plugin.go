@@ -99,7 +99,7 @@ func New(opts Options) *Plugin {
 	if opts.Logf == nil {
 		opts.Logf = log.Printf
 	}
-	return &Plugin{opts: opts, clients: clients{roots: opts.RootCAs}}
+	return &Plugin{opts: opts, clients: clients{roots: opts.RootCAs, resolve: opts.ResolveService}}
 }
 
 // Group is the API group of the webhook configurations.
