@@ -109,6 +109,10 @@ func (p *Plugin) call(ctx context.Context, h *hook, a *admission.Request, m matc
 	var rv review
 	if err := post(ctx, cl, u, body, p.opts.MaxResponseBytes, &rv); err != nil {
 		code := http.StatusServiceUnavailable
+		var se *statusError
+		if errors.As(err, &se) {
+			code = se.code
+		}
 		return nil, &callError{name: h.name, reason: fmt.Errorf("failed to call webhook: %w", err), code: code}
 	}
 	res, err := verifyResponse(version, uid, h.mutating, &rv)

@@ -186,8 +186,13 @@ func decodeReview(data []byte, out any) error {
 	return json.Unmarshal(data, out)
 }
 
-// statusError is a failed answer whose body was a Status.
-type statusError struct{ message string }
+// statusError is a non-2xx answer: client-go makes it a Status error
+// with the answer's code (or its Status body's), which kube reports in
+// its metrics.
+type statusError struct {
+	code    int
+	message string
+}
 
 func (e *statusError) Error() string { return e.message }
 
@@ -197,20 +202,26 @@ func responseError(resp *http.Response, body []byte) error {
 	var st struct {
 		Kind    string `json:"kind"`
 		Message string `json:"message"`
+		Code    int    `json:"code"`
 	}
 	if json.Unmarshal(body, &st) == nil && st.Kind == "Status" {
-		return &statusError{st.Message}
+		code := st.Code
+		if code == 0 {
+			code = resp.StatusCode
+		}
+		return &statusError{code, st.Message}
 	}
 	msg := strings.TrimSpace(string(body))
 	if len(msg) > 1024 {
 		msg = msg[:1024]
 	}
-	switch code := resp.StatusCode; {
+	code := resp.StatusCode
+	switch {
 	case code == http.StatusNotFound && msg == "":
-		return errors.New("the server could not find the requested resource")
+		return &statusError{code, "the server could not find the requested resource"}
 	case code >= 500 || msg != "":
-		return fmt.Errorf("an error on the server (%q) has prevented the request from succeeding", msg)
+		return &statusError{code, fmt.Sprintf("an error on the server (%q) has prevented the request from succeeding", msg)}
 	default:
-		return fmt.Errorf("the server responded with the status code %d but did not return more information", code)
+		return &statusError{code, fmt.Sprintf("the server responded with the status code %d but did not return more information", code)}
 	}
 }

@@ -163,10 +163,10 @@ func TestMetrics(t *testing.T) {
 			[]observation{{Kind: "rejection", Name: "deny.aw", Step: "admit", Op: "CREATE", Error: "no_error", Code: 400},
 				{Kind: "webhook", Name: "deny.aw", Step: "admit", Op: "CREATE", Rejected: true, Code: 400}}},
 		{"failing closed", at(mutatingHook("broken.aw", s, ar.Fail), "/broken"),
-			[]observation{{Kind: "rejection", Name: "broken.aw", Step: "admit", Op: "CREATE", Error: "calling_webhook_error", Code: 503},
-				{Kind: "webhook", Name: "broken.aw", Step: "admit", Op: "CREATE", Rejected: true, Code: 503}}},
+			[]observation{{Kind: "rejection", Name: "broken.aw", Step: "admit", Op: "CREATE", Error: "calling_webhook_error", Code: 500},
+				{Kind: "webhook", Name: "broken.aw", Step: "admit", Op: "CREATE", Rejected: true, Code: 500}}},
 		{"failing open", at(mutatingHook("broken.aw", s, ar.Ignore), "/broken"),
-			[]observation{{Kind: "webhook", Name: "broken.aw", Step: "admit", Op: "CREATE", Code: 503},
+			[]observation{{Kind: "webhook", Name: "broken.aw", Step: "admit", Op: "CREATE", Code: 500},
 				{Kind: "failopen", Name: "broken.aw", Step: "admit"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
