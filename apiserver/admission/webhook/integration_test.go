@@ -1,6 +1,7 @@
 package webhook_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"encoding/pem"
@@ -9,10 +10,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/admission/webhook"
+	"github.com/kapi-dev/kapi/audit"
 	ar "github.com/kapi-dev/kapi/kinds/admissionregistrationv1"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -45,6 +51,7 @@ func newHookServer(t *testing.T) (*httptest.Server, string) {
 		case "/mutate":
 			resp["patchType"] = "JSONPatch"
 			resp["patch"] = []byte(`[{"op":"add","path":"/metadata/labels","value":{"mutated":"yes"}}]`)
+			resp["auditAnnotations"] = map[string]string{"seen": "yes"}
 		case "/validate":
 			if strings.Contains(string(rv.Request.Object), `"black"`) {
 				resp["allowed"] = false
@@ -64,7 +71,9 @@ func newHookServer(t *testing.T) (*httptest.Server, string) {
 func TestServerWithWebhooks(t *testing.T) {
 	hooks, ca := newHookServer(t)
 	p := webhook.New(webhook.Options{Logf: t.Logf})
+	var events syncBuffer
 	srv := apiserver.New(apiserver.Options{
+		Audit:               audit.NewLogger(&events, nil),
 		MutatingAdmission:   []apiserver.AdmissionFunc{p.Mutate},
 		ValidatingAdmission: []apiserver.AdmissionFunc{p.Validate},
 	})
@@ -85,14 +94,18 @@ func TestServerWithWebhooks(t *testing.T) {
 
 	caJSON, _ := json.Marshal([]byte(ca))
 	rules := `"rules":[{"operations":["CREATE","UPDATE"],"apiGroups":["toys.example.com"],"apiVersions":["v1"],"resources":["gizmos"]}]`
+	hookOn := func(name, url, fp string) string {
+		return fmt.Sprintf(`{"name":%q,"clientConfig":{"url":%q,"caBundle":%s},%s,"sideEffects":"None","admissionReviewVersions":["v1"],"failurePolicy":%q}`,
+			name, url, caJSON, rules, fp)
+	}
 	hook := func(name, path string) string {
-		return fmt.Sprintf(`{"name":%q,"clientConfig":{"url":%q,"caBundle":%s},%s,"sideEffects":"None","admissionReviewVersions":["v1"],"failurePolicy":"Fail"}`,
-			name, hooks.URL+path, caJSON, rules)
+		return hookOn(name, hooks.URL+path, "Fail")
 	}
 	post(t, ts.URL+"/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
 		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingWebhookConfiguration","metadata":{"name":"aw-m"},"webhooks":[`+hook("label.aw", "/mutate")+`]}`, 201)
 	post(t, ts.URL+"/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
-		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingWebhookConfiguration","metadata":{"name":"aw-v"},"webhooks":[`+hook("deny.aw", "/validate")+`]}`, 201)
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingWebhookConfiguration","metadata":{"name":"aw-v"},"webhooks":[`+
+			hook("deny.aw", "/validate")+`,`+hookOn("broken.aw", "https://127.0.0.1:1/nothing", "Ignore")+`]}`, 201)
 
 	// Like kube's informers, the watch cache sees a configuration a
 	// moment after it is written; wait for it.
@@ -110,6 +123,14 @@ func TestServerWithWebhooks(t *testing.T) {
 	if w := resp.Header.Get("Warning"); w != `299 - "aw: looked at it"` {
 		t.Errorf("Warning %q", w)
 	}
+	want := map[string]string{
+		"label.aw/seen": "yes",
+		"mutation.webhook.admission.k8s.io/round_0_index_0":               `{"configuration":"aw-m","webhook":"label.aw","mutated":true}`,
+		"failed-open.validating.webhook.admission.k8s.io/round_0_index_1": "broken.aw",
+	}
+	if diff := cmp.Diff(want, createAnnotations(t, &events, "red")); diff != "" {
+		t.Errorf("audit annotations (-want +got):\n%s", diff)
+	}
 	_, body = post(t, ts.URL+gizmos, `{"apiVersion":"toys.example.com/v1","kind":"Gizmo","metadata":{"name":"black"},"spec":{"color":"black"}}`, 422)
 	var st meta.Status
 	_ = json.Unmarshal([]byte(body), &st)
@@ -124,6 +145,42 @@ func TestServerWithWebhooks(t *testing.T) {
 	if get.StatusCode != 404 {
 		t.Errorf("a denied gizmo was stored: %d", get.StatusCode)
 	}
+}
+
+// syncBuffer is a buffer the audit logger writes while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// createAnnotations are the annotations of the audit event of the
+// create of the gizmo name, once it is written.
+func createAnnotations(t *testing.T, events *syncBuffer, name string) map[string]string {
+	t.Helper()
+	for range 100 {
+		for _, line := range strings.Split(events.String(), "\n") {
+			var ev struct {
+				Verb        string                          `json:"verb"`
+				Stage       string                          `json:"stage"`
+				ObjectRef   struct{ Resource, Name string } `json:"objectRef"`
+				Annotations map[string]string               `json:"annotations"`
+			}
+			if json.Unmarshal([]byte(line), &ev) == nil && ev.Verb == "create" && ev.ObjectRef.Resource == "gizmos" && ev.Stage == "ResponseComplete" {
+				return ev.Annotations
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no audit event for the create of %s:\n%s", name, events.String())
+	return nil
 }
 
 func post(t *testing.T, url, body string, want int) (*http.Response, string) {

@@ -39,11 +39,11 @@ func (p *Plugin) Validate(ctx context.Context, a *admission.Request) error {
 	}
 	errs := make(chan error, len(invs))
 	var wg sync.WaitGroup
-	for _, inv := range invs {
+	for i, inv := range invs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := p.validateWith(ctx, inv, a); err != nil {
+			if err := p.validateWith(ctx, inv, i, a); err != nil {
 				errs <- err
 			}
 		}()
@@ -78,11 +78,13 @@ func (p *Plugin) matchValidating(ctx context.Context, hooks []*hook, a *admissio
 	return invs, nil
 }
 
-// validateWith calls one webhook and applies failurePolicy; a panic
-// fails it as kube's dispatcher does.
-func (p *Plugin) validateWith(ctx context.Context, inv invocation, a *admission.Request) (err error) {
+// validateWith calls one webhook, the i-th that matched, and applies
+// failurePolicy; a panic fails it as kube's dispatcher does.
+func (p *Plugin) validateWith(ctx context.Context, inv invocation, i int, a *admission.Request) (err error) {
 	h := inv.h
-	failedOpenKey := fmt.Sprintf("%sround_0_index_%d", failedOpenValidatingPrefix, h.index)
+	// kube numbers a validating webhook that failed open among those
+	// that matched (a mutating one among all).
+	failedOpenKey := fmt.Sprintf("%sround_0_index_%d", failedOpenValidatingPrefix, i)
 	defer func() {
 		if r := recover(); r != nil {
 			if !h.failClosed {
