@@ -77,11 +77,19 @@ func (p *Plugin) Mutate(ctx context.Context, a *admission.Request) error {
 	round := 0
 	if r.IsReinvoke() {
 		round = 1
-		if cur, _ := encodeObject(a.Object); !bytes.Equal(cur, s.last) {
-			s.requireReinvoke()
+		// Only IfNeeded webhooks already called care whether something
+		// after them changed the object.
+		if len(s.invoked) > 0 {
+			if cur, _ := encodeObject(a.Object); !bytes.Equal(cur, s.last) {
+				s.requireReinvoke()
+			}
 		}
 	}
-	defer func() { s.last, _ = encodeObject(a.Object) }()
+	defer func() {
+		if len(s.invoked) > 0 {
+			s.last, _ = encodeObject(a.Object)
+		}
+	}()
 	for _, h := range hooks {
 		if err := p.mutateWith(ctx, h, a, r, s, round); err != nil {
 			return err
