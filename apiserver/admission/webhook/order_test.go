@@ -147,29 +147,47 @@ func TestEquivalentVersion(t *testing.T) {
 	}
 }
 
-// The configurations are compiled again only when the cache's revision
-// moves, and a new one takes effect at once.
+// The configurations are listed again only when the cache's revision
+// moves, compiled again only when one of them changed, and a new one
+// takes effect at once.
 func TestRecompilesOnRevision(t *testing.T) {
 	s := newServer(t, func(w http.ResponseWriter, _ *http.Request, rv *review) {
 		respond(w, rv, reviewResponse{Allowed: false})
 	})
 	p, _, val := newPlugin(t)
+	var compiles countingCompiler
+	p.opts.Conditions = &compiles
 	a := widgetRequest(admission.Create, "v1", nil)
+	validate := func() error { return p.Validate(context.Background(), a) }
 	for range 3 {
-		if err := p.Validate(context.Background(), a); err != nil {
+		if err := validate(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if val.lists != 1 {
-		t.Errorf("listed %d times for one revision", val.lists)
-	}
-	val.set(validatingConfig("aw", validatingHook("aw.hook", s, ar.Fail)))
-	if err := p.Validate(context.Background(), a); status.CodeOf(err) != 400 {
+	h := validatingHook("aw.hook", s, ar.Fail)
+	h.MatchConditions = []ar.MatchCondition{{Name: "aw", Expression: "true"}}
+	cfg := validatingConfig("aw", h)
+	cfg.ResourceVersion = "7"
+	val.set(cfg)
+	if err := validate(); status.CodeOf(err) != 400 {
 		t.Errorf("new configuration not in effect: %v", err)
 	}
-	if val.lists != 2 {
-		t.Errorf("listed %d times for two revisions", val.lists)
+	val.mu.Lock()
+	val.rev++ // progress without a change
+	val.mu.Unlock()
+	_ = validate()
+	_ = validate()
+	if val.lists != 3 || compiles.n != 1 {
+		t.Errorf("listed %d times (want 3), compiled %d times (want 1)", val.lists, compiles.n)
 	}
+}
+
+// countingCompiler compiles conditions that are always true, counting.
+type countingCompiler struct{ n int }
+
+func (c *countingCompiler) CompileConditions([]ar.MatchCondition) (match.Conditions, error) {
+	c.n++
+	return fixedConditions{true, nil}, nil
 }
 
 // matchConditions without a compiler fail as failurePolicy says: Fail

@@ -30,6 +30,7 @@ import (
 	"log"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/kapi-dev/kapi/apiserver"
@@ -138,6 +139,7 @@ func (p *Plugin) SetSources(s Sources) {
 // compiled is the webhooks of one configuration kind at a revision.
 type compiled struct {
 	rev    int64
+	key    string // versionsKey of the objects compiled
 	loaded bool
 	hooks  []*hook
 }
@@ -181,13 +183,38 @@ func (p *Plugin) hooks(ctx context.Context, mutating bool) ([]*hook, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The cache's revision also moves on progress it makes without a
+	// change to these objects: compile only when one of them changed.
+	key := versionsKey(objs)
+	p.mu.Lock()
+	if c.loaded && c.key == key {
+		c.rev = max(c.rev, rev)
+		hs := c.hooks
+		p.mu.Unlock()
+		return hs, nil
+	}
+	p.mu.Unlock()
 	hs := p.compile(objs, mutating)
 	p.mu.Lock()
 	if !c.loaded || rev >= c.rev {
-		*c = compiled{rev: rev, loaded: true, hooks: hs}
+		*c = compiled{rev: rev, key: key, loaded: true, hooks: hs}
 	}
 	p.mu.Unlock()
 	return hs, nil
+}
+
+// versionsKey names the objects at their versions: equal keys, equal
+// objects.
+func versionsKey(objs []meta.Object) string {
+	var b strings.Builder
+	for _, o := range objs {
+		m := o.GetObjectMeta()
+		b.WriteString(m.Name)
+		b.WriteByte(0)
+		b.WriteString(m.ResourceVersion)
+		b.WriteByte(0)
+	}
+	return b.String()
 }
 
 // compile orders configurations by name and their webhooks as listed,
