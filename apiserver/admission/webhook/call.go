@@ -137,6 +137,14 @@ func (p *Plugin) shouldCall(ctx context.Context, h *hook, a *admission.Request) 
 	if !h.hasRules {
 		return nil, nil
 	}
+	if h.selectorErr != nil {
+		// kube reports a selector it cannot parse when a rule matches.
+		rules := match.Criteria{Rules: h.criteria.Rules, MatchPolicy: h.criteria.MatchPolicy}
+		if m, err := match.Match(ctx, a, &rules, nil); err != nil || !m.Matched {
+			return nil, err
+		}
+		return nil, status.InternalError(h.selectorErr)
+	}
 	m, err := match.Match(ctx, a, &h.criteria, p.namespaceLabels)
 	if err != nil || !m.Matched {
 		return nil, err
