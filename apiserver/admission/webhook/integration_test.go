@@ -102,10 +102,10 @@ func TestServerWithWebhooks(t *testing.T) {
 		return hookOn(name, hooks.URL+path, "Fail")
 	}
 	post(t, ts.URL+"/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
-		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingWebhookConfiguration","metadata":{"name":"aw-m"},"webhooks":[`+hook("label.aw", "/mutate")+`]}`, 201)
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingWebhookConfiguration","metadata":{"name":"aw-m"},"webhooks":[`+hook("label.aw.dev", "/mutate")+`]}`, 201)
 	post(t, ts.URL+"/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
 		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingWebhookConfiguration","metadata":{"name":"aw-v"},"webhooks":[`+
-			hook("deny.aw", "/validate")+`,`+hookOn("broken.aw", "https://127.0.0.1:1/nothing", "Ignore")+`]}`, 201)
+			hook("deny.aw.dev", "/validate")+`,`+hookOn("broken.aw.dev", "https://127.0.0.1:1/nothing", "Ignore")+`]}`, 201)
 
 	// Like kube's informers, the watch cache sees a configuration a
 	// moment after it is written; wait for it.
@@ -124,9 +124,9 @@ func TestServerWithWebhooks(t *testing.T) {
 		t.Errorf("Warning %q", w)
 	}
 	want := map[string]string{
-		"label.aw/seen": "yes",
-		"mutation.webhook.admission.k8s.io/round_0_index_0":               `{"configuration":"aw-m","webhook":"label.aw","mutated":true}`,
-		"failed-open.validating.webhook.admission.k8s.io/round_0_index_1": "broken.aw",
+		"label.aw.dev/seen": "yes",
+		"mutation.webhook.admission.k8s.io/round_0_index_0":               `{"configuration":"aw-m","webhook":"label.aw.dev","mutated":true}`,
+		"failed-open.validating.webhook.admission.k8s.io/round_0_index_1": "broken.aw.dev",
 	}
 	if diff := cmp.Diff(want, createAnnotations(t, &events, "red")); diff != "" {
 		t.Errorf("audit annotations (-want +got):\n%s", diff)
@@ -134,7 +134,7 @@ func TestServerWithWebhooks(t *testing.T) {
 	_, body = post(t, ts.URL+gizmos, `{"apiVersion":"toys.example.com/v1","kind":"Gizmo","metadata":{"name":"black"},"spec":{"color":"black"}}`, 422)
 	var st meta.Status
 	_ = json.Unmarshal([]byte(body), &st)
-	if st.Message != `admission webhook "deny.aw" denied the request: black is banned` || st.Reason != "Invalid" || st.Code != 422 {
+	if st.Message != `admission webhook "deny.aw.dev" denied the request: black is banned` || st.Reason != "Invalid" || st.Code != 422 {
 		t.Errorf("denial %s", body)
 	}
 	get, err := http.Get(ts.URL + gizmos + "/black")
