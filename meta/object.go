@@ -49,6 +49,19 @@ func (gvk GroupVersionKind) GroupVersion() GroupVersion {
 	return GroupVersion{Group: gvk.Group, Version: gvk.Version}
 }
 
+// GroupVersionResource names a resource in a group at one version, as
+// admission requests and CEL's request.resource do.
+type GroupVersionResource struct {
+	Group    string
+	Version  string
+	Resource string
+}
+
+// GroupResource returns the group and resource of gvr.
+func (gvr GroupVersionResource) GroupResource() GroupResource {
+	return GroupResource{Group: gvr.Group, Resource: gvr.Resource}
+}
+
 // GroupResource names a resource in a group without its version, as error
 // messages do.
 type GroupResource struct {
