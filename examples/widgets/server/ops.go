@@ -120,6 +120,7 @@ func addOperationsFlags(fs *flag.FlagSet, o *Operations) {
 type instruments struct {
 	registry *prom.Registry
 	metrics  *kapiprom.Metrics
+	webhooks *kapiprom.WebhookMetrics
 	tracer   apiserver.Tracer
 	close    func()
 }
@@ -133,6 +134,9 @@ func openInstruments(o Operations) (*instruments, error) {
 		return nil, err
 	}
 	in.metrics = m
+	if in.webhooks, err = kapiprom.NewWebhookMetrics(in.registry); err != nil {
+		return nil, err
+	}
 	endpoint, rate := o.TracingEndpoint, o.TracingSamplingRatePerMillion
 	if o.TracingConfigFile != "" {
 		if endpoint, rate, err = loadTracingConfig(o.TracingConfigFile); err != nil {

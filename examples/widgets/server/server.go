@@ -180,7 +180,7 @@ func Open(cfg Config) (*Server, error) {
 	opts.RuleEngine = rules
 	lifecycle := namespace.NewLifecycle()
 	opts.MutatingAdmission = append(opts.MutatingAdmission, lifecycle.Admit)
-	plugins, err := newAdmission(&opts, opts.Authorizer)
+	plugins, err := newAdmission(&opts, opts.Authorizer, in.webhooks, cfg.Logger)
 	if err != nil {
 		srv.Close()
 		return nil, err
@@ -199,7 +199,10 @@ func Open(cfg Config) (*Server, error) {
 		srv.Close()
 		return nil, err
 	}
-	plugins.start(srv.api)
+	if err := plugins.start(srv.api); err != nil {
+		srv.Close()
+		return nil, err
+	}
 	if err := sec.install(srv.api); err != nil {
 		srv.Close()
 		return nil, err
