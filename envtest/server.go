@@ -19,6 +19,7 @@ import (
 	"github.com/kapi-dev/kapi/controllers/crd"
 	"github.com/kapi-dev/kapi/controllers/gc"
 	"github.com/kapi-dev/kapi/controllers/namespace"
+	"github.com/kapi-dev/kapi/kinds/admissionregistrationv1"
 	"github.com/kapi-dev/kapi/kinds/coordinationv1"
 	"github.com/kapi-dev/kapi/kinds/corev1"
 	"github.com/kapi-dev/kapi/kinds/eventsv1"
@@ -74,6 +75,7 @@ func startServer(cfg serverConfig) (r *running, err error) {
 		MutatingAdmission: []apiserver.AdmissionFunc{lifecycle.Admit},
 	}
 	var authz *rbac.Authorizer
+	var admissions *admissionPlugins
 	switch cfg.authorization {
 	case "", AuthorizationRBAC:
 		authz = rbac.New()
@@ -82,6 +84,10 @@ func startServer(cfg serverConfig) (r *running, err error) {
 	case AuthorizationAlwaysAllow:
 	default:
 		return nil, fmt.Errorf("envtest: AuthorizationMode %q: want %s or %s", cfg.authorization, AuthorizationRBAC, AuthorizationAlwaysAllow)
+	}
+	admissions, err = newAdmission(&opts)
+	if err != nil {
+		return nil, err
 	}
 	api := apiserver.New(opts)
 	defer func() {
@@ -95,6 +101,9 @@ func startServer(cfg serverConfig) (r *running, err error) {
 	definitions := crd.Serve(api, crd.Options{Logger: cfg.logger})
 	if err := api.Err(); err != nil {
 		return nil, fmt.Errorf("envtest: %w", err)
+	}
+	if err := admissions.start(api); err != nil {
+		return nil, err
 	}
 	ctx := context.Background()
 	if authz != nil {
@@ -127,6 +136,7 @@ func startServer(cfg serverConfig) (r *running, err error) {
 // Leases (for leader election).
 func builtinKinds() []apiserver.Kind {
 	ks := corev1.Kinds()
+	ks = append(ks, admissionregistrationv1.Kinds(admissionregistrationv1.Options{})...)
 	return append(ks, eventsv1.EventKind(), coordinationv1.LeaseKind())
 }
 
