@@ -76,3 +76,33 @@ func TestAdmissionReports(t *testing.T) {
 		t.Errorf("versions (-want +got):\n%s", diff)
 	}
 }
+
+// TestAdmissionSeesServerFieldsAfterMutation: on a create, mutating
+// admission sees the object as the client sent it, without the fields
+// the server sets (uid, creation time, generation), and validating
+// admission sees them set, as webhooks see them on kube-apiserver.
+func TestAdmissionSeesServerFieldsAfterMutation(t *testing.T) {
+	type seen struct {
+		UID        string
+		Created    bool
+		Generation int64
+	}
+	var got []seen
+	look := func(_ context.Context, a *admission.Request) error {
+		m := a.Object.GetObjectMeta()
+		got = append(got, seen{m.UID, !m.CreationTimestamp.IsZero(), m.Generation})
+		return nil
+	}
+	ts := serveKinds(t, apiserver.Options{
+		MutatingAdmission:   []apiserver.AdmissionFunc{look},
+		ValidatingAdmission: []apiserver.AdmissionFunc{look},
+	}, widgetKind())
+	r := do(t, ts, "POST", widgetsPath, "application/json",
+		`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w1"}}`)
+	if r.code != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.code, r.body)
+	}
+	if len(got) != 2 || got[0] != (seen{}) || got[1].UID == "" || !got[1].Created || got[1].Generation != 1 {
+		t.Errorf("mutating then validating admission saw %+v; want nothing set, then uid, creation time and generation 1", got)
+	}
+}

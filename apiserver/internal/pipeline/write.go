@@ -117,7 +117,9 @@ const maxCreateRaces = 3
 //     and convert it to the version of the request;
 //  2. build the requested object from the request and the stored one;
 //  3. check the preconditions: resourceVersion, UID;
-//  4. set the fields the server owns (uid, timestamps, status split);
+//  4. set the fields the server owns: on an update what it carries
+//     over from the stored object (the status split); on a create uid,
+//     creation time and generation, after mutating admission (step 6);
 //  5. default: the schema's defaults, then the kind's Default;
 //  6. ADMISSION, mutating: the kind's Admit, then the server's mutating
 //     functions (admission.Chain.Mutate), and default again what they
@@ -161,9 +163,12 @@ func (w *Write) Run(ctx context.Context) (Written, error) {
 		if err := w.checkPreconditions(obj, cur); err != nil {
 			return Written{}, err
 		}
-		// 4. Fields the server owns.
-		if obj, err = w.prepare(obj, old); err != nil {
-			return Written{}, err
+		// 4. Fields the server owns, on an update: what it carries over
+		// from the stored object.
+		if old != nil {
+			if obj, err = w.prepareForUpdate(obj, old); err != nil {
+				return Written{}, err
+			}
 		}
 		// 5 and 6. Defaults and mutating admission.
 		a := w.admissionRequest(ctx, operation(old), obj, old)
@@ -171,6 +176,13 @@ func (w *Write) Run(ctx context.Context) (Written, error) {
 			return Written{}, err
 		}
 		obj = a.Object
+		// 4, on a create: the fields the server owns (uid, creation
+		// time, generation), set after mutating admission, which sees
+		// the object as the client sent it, as in kube-apiserver, whose
+		// BeforeCreate sets them after the handler's admission.
+		if old == nil {
+			prepareForCreate(w.Resource, obj)
+		}
 		// 7. Generated name.
 		a.Name = w.generateName(obj)
 		// 8. Generation and managedFields, then the kind's preparation.
@@ -312,19 +324,6 @@ func preconditionRevision(obj meta.Object, r *registry.Resource, name string) (i
 		})
 	}
 	return n, nil
-}
-
-// prepare sets the fields the server owns: on a new object its uid,
-// creation time and generation; on an update what it carries over from
-// the stored object, with spec split from status. It returns the object
-// to go on with, which a status write replaces by the stored object with
-// the new status.
-func (w *Write) prepare(obj, old meta.Object) (meta.Object, error) {
-	if old == nil {
-		prepareForCreate(w.Resource, obj)
-		return obj, nil
-	}
-	return w.prepareForUpdate(obj, old)
 }
 
 // prepareKind runs the kind's PrepareForCreate, or on an update of the
