@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -126,6 +127,10 @@ func endpoint(cc *ar.WebhookClientConfig) (*url.URL, string, error) {
 // of a failed answer as its error.
 func post(ctx context.Context, cl *http.Client, u *url.URL, body []byte, maxBytes int64, out any) error {
 	target := *u
+	// As client-go's REST client, which kube calls webhooks with, joins
+	// the path: "//mutate" (what a Service path of "/mutate" becomes in
+	// controller-runtime's envtest) is "/mutate", "" is "/".
+	target.Path = path.Join("/", target.Path)
 	if dl, ok := ctx.Deadline(); ok {
 		if d := time.Until(dl); d > 0 {
 			if t := d.Truncate(time.Second); t != d {
