@@ -1,8 +1,10 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/admission/webhook"
@@ -11,46 +13,90 @@ import (
 	kapiprom "github.com/kapi-dev/kapi/metrics/prometheus"
 )
 
+// The admission plugins of the example server, by kube-apiserver's names.
+const (
+	pluginMutatingWebhook   = "MutatingAdmissionWebhook"
+	pluginValidatingPolicy  = "ValidatingAdmissionPolicy"
+	pluginValidatingWebhook = "ValidatingAdmissionWebhook"
+)
+
+// admissionPluginNames are the plugins --disable-admission-plugins takes.
+func admissionPluginNames() []string {
+	return []string{pluginMutatingWebhook, pluginValidatingPolicy, pluginValidatingWebhook}
+}
+
 // admissionPlugins are the admission kube-apiserver runs on every write
 // beyond the host's own functions, in kube-apiserver's order:
 // MutatingAdmissionWebhook among the mutating ones, then
 // ValidatingAdmissionPolicy and ValidatingAdmissionWebhook among the
 // validating ones, all configured by the objects of
-// admissionregistration.k8s.io, whose expressions they check on write.
+// admissionregistration.k8s.io.
 type admissionPlugins struct {
-	compiler *celadmission.Compiler
 	policies *celadmission.Validating
 	webhooks *webhook.Plugin
 }
 
-// newAdmission builds the plugins and adds them to opts; authz answers
-// the authorizer checks of policies and match conditions (nil allows
-// every check).
-func newAdmission(opts *apiserver.Options, authz auth.Authorizer, metrics *kapiprom.WebhookMetrics, logger *slog.Logger) (*admissionPlugins, error) {
+// admissionConfig is what the plugins are built with: the authorizer of
+// policies' and match conditions' authorizer checks (nil allows every
+// check), the webhook metrics, the log and the plugins turned off.
+type admissionConfig struct {
+	authz    auth.Authorizer
+	metrics  *kapiprom.WebhookMetrics
+	logger   *slog.Logger
+	disabled []string
+}
+
+// newAdmission builds the plugins cfg leaves on and adds them to opts.
+func newAdmission(opts *apiserver.Options, cfg admissionConfig) (*admissionPlugins, error) {
+	var errs []error
+	for _, name := range cfg.disabled {
+		if !slices.Contains(admissionPluginNames(), name) {
+			errs = append(errs, fmt.Errorf("disable-admission-plugins plugin %q is unknown", name))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	on := func(name string) bool { return !slices.Contains(cfg.disabled, name) }
 	compiler, err := celadmission.NewCompiler()
 	if err != nil {
 		return nil, err
 	}
-	policies, err := celadmission.NewValidating(celadmission.Options{Compiler: compiler, Authorizer: authz})
-	if err != nil {
-		return nil, err
+	a := &admissionPlugins{}
+	if on(pluginMutatingWebhook) || on(pluginValidatingWebhook) {
+		wo := webhook.Options{Conditions: compiler.WebhookConditions(), Authorizer: cfg.authz}
+		if cfg.metrics != nil {
+			wo.Observer = cfg.metrics
+		}
+		if cfg.logger != nil {
+			logger := cfg.logger
+			wo.Logf = func(format string, args ...any) { logger.Warn(fmt.Sprintf(format, args...)) }
+		}
+		a.webhooks = webhook.New(wo)
 	}
-	wo := webhook.Options{Conditions: compiler.WebhookConditions(), Authorizer: authz}
-	if metrics != nil {
-		wo.Observer = metrics
+	if on(pluginMutatingWebhook) {
+		opts.MutatingAdmission = append(opts.MutatingAdmission, a.webhooks.Mutate)
 	}
-	if logger != nil {
-		wo.Logf = func(format string, args ...any) { logger.Warn(fmt.Sprintf(format, args...)) }
+	if on(pluginValidatingPolicy) {
+		if a.policies, err = celadmission.NewValidating(celadmission.Options{Compiler: compiler, Authorizer: cfg.authz}); err != nil {
+			return nil, err
+		}
+		opts.ValidatingAdmission = append(opts.ValidatingAdmission, a.policies.Validate)
 	}
-	webhooks := webhook.New(wo)
-	opts.MutatingAdmission = append(opts.MutatingAdmission, webhooks.Mutate)
-	opts.ValidatingAdmission = append(opts.ValidatingAdmission, policies.Validate, webhooks.Validate)
-	return &admissionPlugins{compiler: compiler, policies: policies, webhooks: webhooks}, nil
+	if on(pluginValidatingWebhook) {
+		opts.ValidatingAdmission = append(opts.ValidatingAdmission, a.webhooks.Validate)
+	}
+	return a, nil
 }
 
 // start gives the plugins the server's watch caches, once the
 // admissionregistration kinds are registered.
 func (a *admissionPlugins) start(srv *apiserver.Server) error {
-	a.policies.Start(srv)
-	return a.webhooks.Start(srv)
+	if a.policies != nil {
+		a.policies.Start(srv)
+	}
+	if a.webhooks != nil {
+		return a.webhooks.Start(srv)
+	}
+	return nil
 }

@@ -48,6 +48,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&a.AuditLogPath, "audit-log-path", "", "append one audit.k8s.io/v1 event per request to this file as JSON lines (- for standard output)")
 	fs.StringVar(&a.AuditPolicyFile, "audit-policy-file", "", "audit policy (audit.k8s.io/v1 Policy) choosing each request's level; default: Metadata")
 	fs.StringVar(&f.cfg.CRDs, "crds", "", "create the CustomResourceDefinitions of every manifest (YAML or JSON) in this directory at start")
+	disabled := fs.String("disable-admission-plugins", "", "comma-separated admission plugins to turn off: "+strings.Join(admissionPluginNames(), ", "))
 	verbose := fs.Bool("v", false, "log every request (debug level)")
 	addOperationsFlags(fs, &f.cfg.Ops)
 	addRuntimeFlags(fs, &f.gcPercent, &f.idleRelease)
@@ -55,6 +56,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 		return nil, err
 	}
 	f.cfg.EtcdEndpoints = splitList(*endpoints)
+	f.cfg.DisableAdmissionPlugins = splitList(*disabled)
 	a.RequestHeaderAllowedNames = splitList(*allowed)
 	a.RequestHeaderUsernameHeaders, a.RequestHeaderUIDHeaders = splitList(*users), splitList(*uids)
 	a.RequestHeaderGroupHeaders, a.RequestHeaderExtraHeadersPrefix = splitList(*groups), splitList(*extras)

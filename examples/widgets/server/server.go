@@ -104,6 +104,11 @@ type Config struct {
 	// Auth configures authentication, authorization and audit; the zero
 	// value authenticates no one and allows everything.
 	Auth AuthConfig
+	// DisableAdmissionPlugins turns off admission plugins by
+	// kube-apiserver's names (MutatingAdmissionWebhook,
+	// ValidatingAdmissionPolicy, ValidatingAdmissionWebhook), which are
+	// all on by default.
+	DisableAdmissionPlugins []string
 	// CRDs is a directory whose CustomResourceDefinition manifests (YAML
 	// or JSON, one or more documents a file) are created, or updated, at
 	// start; Open returns once their kinds are served.
@@ -180,7 +185,8 @@ func Open(cfg Config) (*Server, error) {
 	opts.RuleEngine = rules
 	lifecycle := namespace.NewLifecycle()
 	opts.MutatingAdmission = append(opts.MutatingAdmission, lifecycle.Admit)
-	plugins, err := newAdmission(&opts, opts.Authorizer, in.webhooks, cfg.Logger)
+	plugins, err := newAdmission(&opts, admissionConfig{authz: opts.Authorizer, metrics: in.webhooks,
+		logger: cfg.Logger, disabled: cfg.DisableAdmissionPlugins})
 	if err != nil {
 		srv.Close()
 		return nil, err
