@@ -43,6 +43,9 @@ const variablesTypeName = "kubernetes.variables"
 // envSpec says which optional variables an environment declares.
 type envSpec struct {
 	params bool
+	// patch declares the types mutations construct (Object, JSONPatch)
+	// and jsonpatch.escapeKey.
+	patch bool
 	// vars are the policy's variables declared so far, with their
 	// types, in the order they are declared.
 	vars []namedType
@@ -70,15 +73,23 @@ func (c *Compiler) env(spec envSpec) (*cel.Env, error) {
 	if spec.params {
 		opts = append(opts, cel.Variable(varParams, cel.DynType))
 	}
+	var provider types.Provider = c.base.CELTypeProvider()
+	if spec.patch {
+		provider = &patchProvider{Provider: provider}
+		opts = append(opts, jsonPatchLib())
+	}
 	if len(spec.vars) > 0 {
-		prov := &varsProvider{fields: map[string]*types.Type{}}
+		prov := &varsProvider{fields: map[string]*types.Type{}, Provider: provider}
 		for _, v := range spec.vars {
 			prov.fields[v.name] = v.typ
 			prov.order = append(prov.order, v.name)
 		}
 		sort.Strings(prov.order)
-		prov.Provider = c.base.CELTypeProvider()
-		opts = append(opts, cel.CustomTypeProvider(prov), cel.Variable(varVariables, cel.ObjectType(variablesTypeName)))
+		provider = prov
+		opts = append(opts, cel.Variable(varVariables, cel.ObjectType(variablesTypeName)))
+	}
+	if provider != c.base.CELTypeProvider() {
+		opts = append(opts, cel.CustomTypeProvider(provider))
 	}
 	env, err := c.base.Extend(opts...)
 	if err != nil {
