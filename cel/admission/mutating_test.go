@@ -1,8 +1,10 @@
 package admission_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -214,6 +216,142 @@ func TestMutatingPoliciesReference(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := resultOf(s.do("POST", amWidgetsPath, amWidget(tc.name)))
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("(-want +got)\n%s", d)
+			}
+		})
+	}
+}
+
+// reinvPolicy is a policy on the widget am-reinv that sets annotation
+// key to whether it sees annotation r2.
+func reinvPolicy(name, reinvoke, key string) string {
+	expr := `Object{metadata: Object.metadata{annotations: {"` + key + `": has(object.metadata.annotations) && "r2" in object.metadata.annotations ? "saw-r2" : "no-r2"}}}`
+	if key == "r2" {
+		expr = `Object{metadata: Object.metadata{annotations: {"r2": "x"}}}`
+	}
+	p := mPolicy(name, "Fail", reinvoke, "", "["+applyConfig(expr)+"]")
+	return strings.Replace(p, "== '"+name+"'", "== 'am-reinv'", 1)
+}
+
+// TestMutatingReinvocation checks reinvocationPolicy: an IfNeeded
+// policy runs again when a later policy or mutating function changed
+// the object, a Never one does not. The reference answered
+// {"r1":"saw-r2","r2":"x"} for r1 IfNeeded and r2 Never.
+func TestMutatingReinvocation(t *testing.T) {
+	addR2 := func(_ context.Context, a *apiserver.AdmissionRequest) error {
+		u, ok := a.Object.(*meta.Unstructured)
+		if !ok {
+			return nil
+		}
+		if u.Annotations == nil {
+			u.Annotations = map[string]string{}
+		}
+		u.Annotations["r2"] = "x"
+		return nil
+	}
+	tests := []struct {
+		name     string
+		policies []string
+		after    []apiserver.AdmissionFunc
+		want     map[string]string
+	}{
+		{name: "later policy, IfNeeded", policies: []string{reinvPolicy("am-r0", "Never", "r0"), reinvPolicy("am-r1", "IfNeeded", "r1"), reinvPolicy("am-r2", "Never", "r2")},
+			want: map[string]string{"r0": "no-r2", "r1": "saw-r2", "r2": "x"}},
+		{name: "later policy, Never", policies: []string{reinvPolicy("am-r1", "Never", "r1"), reinvPolicy("am-r2", "Never", "r2")},
+			want: map[string]string{"r1": "no-r2", "r2": "x"}},
+		{name: "later function, IfNeeded", policies: []string{reinvPolicy("am-r1", "IfNeeded", "r1")}, after: []apiserver.AdmissionFunc{addR2},
+			want: map[string]string{"r1": "saw-r2", "r2": "x"}},
+		{name: "later function, Never", policies: []string{reinvPolicy("am-r1", "Never", "r1")}, after: []apiserver.AdmissionFunc{addR2},
+			want: map[string]string{"r1": "no-r2", "r2": "x"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newMutatingServer(t, tc.after...)
+			s.mustCreate("/api/v1/namespaces", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"am-mut"}}`)
+			for _, p := range tc.policies {
+				var m struct{ Metadata struct{ Name string } }
+				_ = json.Unmarshal([]byte(p), &m)
+				s.mustCreate(mPoliciesPath, p)
+				s.mustCreate(mBindingsPath, `{"metadata":{"name":"`+m.Metadata.Name+`-b"},"spec":{"policyName":"`+m.Metadata.Name+`"}}`)
+			}
+			got := resultOf(s.do("POST", amWidgetsPath, `{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"am-reinv"},"spec":{"color":"red"}}`))
+			if d := cmp.Diff(tc.want, got.Annotations); d != "" {
+				t.Errorf("annotations (-want +got)\n%s\n%+v", d, got.Outcome)
+			}
+		})
+	}
+}
+
+// TestMutatingTypedKind checks mutations of a kind served as a Go type
+// (ConfigMap): kube-apiserver's answers when a JSON patch gives a value
+// the type cannot hold (500) and when an apply configuration does not
+// fit its schema (403), recorded from the reference.
+func TestMutatingTypedKind(t *testing.T) {
+	s := newMutatingServer(t)
+	s.mustCreate("/api/v1/namespaces", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"am-mut"}}`)
+	s.mustCreate(mPoliciesPath, `{"metadata":{"name":"am-cm"},"spec":{"failurePolicy":"Fail","reinvocationPolicy":"Never",
+	"matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["configmaps"]}]},
+	"matchConditions":[{"name":"mine","expression":"object.metadata.name.startsWith('am-cm')"}],
+	"mutations":[`+jsonPatch(`object.metadata.name == 'am-cm-int' ? [JSONPatch{op: 'add', path: '/data/x', value: 1}] : [JSONPatch{op: 'add', path: '/data/x', value: 'one'}]`)+`,`+
+		applyConfig(`object.metadata.name == 'am-cm-ac' ? Object{data: {'y': 2}} : Object{data: {'y': 'two'}}`)+`]}}`)
+	s.mustCreate(mBindingsPath, `{"metadata":{"name":"am-cm-b"},"spec":{"policyName":"am-cm"}}`)
+	acMsg := "policy 'am-cm' with binding 'am-cm-b' denied request: error applying patch: failed to convert patch object to typed object: .data.y: expected string, got &value.valueUnstructured{Value:2}"
+	intMsg := "json: cannot unmarshal number into Go struct field ConfigMap.data of type string"
+	tests := []struct {
+		name string
+		want outcome
+		data map[string]string
+	}{
+		{name: "am-cm-ok", want: outcome{Code: 201}, data: map[string]string{"a": "b", "x": "one", "y": "two"}},
+		{name: "am-cm-int", want: outcome{Code: 500, Reason: meta.StatusReasonInternalError, Message: "Internal error occurred: " + intMsg, Causes: []meta.StatusCause{{Message: intMsg}}}},
+		{name: "am-cm-ac", want: outcome{Code: 403, Reason: meta.StatusReasonInvalid, Message: acMsg, Causes: []meta.StatusCause{{Message: acMsg}}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := s.do("POST", "/api/v1/namespaces/am-mut/configmaps", `{"metadata":{"name":"`+tc.name+`"},"data":{"a":"b"}}`)
+			if d := cmp.Diff(tc.want, outcomeOf(r)); d != "" {
+				t.Errorf("(-want +got)\n%s", d)
+			}
+			var cm struct{ Data map[string]string }
+			_ = json.Unmarshal([]byte(r.body), &cm)
+			if d := cmp.Diff(tc.data, cm.Data); r.code < 300 && d != "" {
+				t.Errorf("data (-want +got)\n%s", d)
+			}
+		})
+	}
+}
+
+// TestMutatingConfigErrors checks policies and bindings that cannot be
+// applied: the reference's 403 Forbidden naming the binding for params
+// that are missing under Deny (collected before matchConditions, so
+// every widget is refused), the policy for a paramKind not served, and
+// nothing under failurePolicy Ignore.
+func TestMutatingConfigErrors(t *testing.T) {
+	forbidden := func(msg string) outcome {
+		return outcome{Code: 403, Reason: meta.StatusReasonForbidden, Message: msg, Causes: []meta.StatusCause{{Message: msg}}}
+	}
+	tests := []struct {
+		name, failure, paramKind, paramRef string
+		want                               outcome
+	}{
+		{name: "param missing", failure: "Fail", paramKind: `{"apiVersion":"v1","kind":"ConfigMap"}`, paramRef: `{"name":"absent","parameterNotFoundAction":"Deny"}`,
+			want: forbidden("policy 'am-p' with binding 'am-p-b' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction")},
+		{name: "param missing, ignored", failure: "Ignore", paramKind: `{"apiVersion":"v1","kind":"ConfigMap"}`, paramRef: `{"name":"absent","parameterNotFoundAction":"Deny"}`,
+			want: outcome{Code: 201}},
+		{name: "param missing, allowed", failure: "Fail", paramKind: `{"apiVersion":"v1","kind":"ConfigMap"}`, paramRef: `{"name":"absent","parameterNotFoundAction":"Allow"}`,
+			want: outcome{Code: 201}},
+		{name: "paramKind not served", failure: "Fail", paramKind: `{"apiVersion":"example.com/v1","kind":"Nothing"}`, paramRef: `{"name":"x","parameterNotFoundAction":"Allow"}`,
+			want: forbidden(`policy "am-p" denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Nothing'`)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newMutatingServer(t)
+			s.mustCreate("/api/v1/namespaces", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"am-mut"}}`)
+			p := mPolicy("am-p", tc.failure, "Never", `"paramKind":`+tc.paramKind+`,`, "["+applyConfig(`Object{spec: Object.spec{size: 'x'}}`)+"]")
+			s.mustCreate(mPoliciesPath, strings.Replace(p, "== 'am-p'", "== 'nothing'", 1))
+			s.mustCreate(mBindingsPath, `{"metadata":{"name":"am-p-b"},"spec":{"policyName":"am-p","paramRef":`+tc.paramRef+`}}`)
+			got := outcomeOf(s.do("POST", amWidgetsPath, amWidget("w")))
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("(-want +got)\n%s", d)
 			}
