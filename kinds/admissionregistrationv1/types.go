@@ -172,15 +172,15 @@ type ValidatingAdmissionPolicyBindingSpec struct {
 type ParamRef struct {
 	Name                    string                       `json:"name,omitempty" protobuf:"bytes,1,rep,name=name"`
 	Namespace               string                       `json:"namespace,omitempty" protobuf:"bytes,2,rep,name=namespace"`
-	Selector                *meta.LabelSelector          `json:"selector,omitempty" protobuf:"bytes,3,rep,name=selector"`
+	Selector                *LabelSelector               `json:"selector,omitempty" protobuf:"bytes,3,rep,name=selector"`
 	ParameterNotFoundAction *ParameterNotFoundActionType `json:"parameterNotFoundAction,omitempty" protobuf:"bytes,4,rep,name=parameterNotFoundAction"`
 }
 
 // MatchResources selects requests by namespace and object selectors and
 // resource rules, with exclusions.
 type MatchResources struct {
-	NamespaceSelector    *meta.LabelSelector       `json:"namespaceSelector,omitempty" protobuf:"bytes,1,opt,name=namespaceSelector"`
-	ObjectSelector       *meta.LabelSelector       `json:"objectSelector,omitempty" protobuf:"bytes,2,opt,name=objectSelector"`
+	NamespaceSelector    *LabelSelector            `json:"namespaceSelector,omitempty" protobuf:"bytes,1,opt,name=namespaceSelector"`
+	ObjectSelector       *LabelSelector            `json:"objectSelector,omitempty" protobuf:"bytes,2,opt,name=objectSelector"`
 	ResourceRules        []NamedRuleWithOperations `json:"resourceRules,omitempty" protobuf:"bytes,3,rep,name=resourceRules"`
 	ExcludeResourceRules []NamedRuleWithOperations `json:"excludeResourceRules,omitempty" protobuf:"bytes,4,rep,name=excludeResourceRules"`
 	MatchPolicy          *MatchPolicyType          `json:"matchPolicy,omitempty" protobuf:"bytes,7,opt,name=matchPolicy,casttype=MatchPolicyType"`
@@ -242,8 +242,8 @@ type ValidatingWebhook struct {
 	Rules                   []RuleWithOperations `json:"rules,omitempty" protobuf:"bytes,3,rep,name=rules"`
 	FailurePolicy           *FailurePolicyType   `json:"failurePolicy,omitempty" protobuf:"bytes,4,opt,name=failurePolicy,casttype=FailurePolicyType"`
 	MatchPolicy             *MatchPolicyType     `json:"matchPolicy,omitempty" protobuf:"bytes,9,opt,name=matchPolicy,casttype=MatchPolicyType"`
-	NamespaceSelector       *meta.LabelSelector  `json:"namespaceSelector,omitempty" protobuf:"bytes,5,opt,name=namespaceSelector"`
-	ObjectSelector          *meta.LabelSelector  `json:"objectSelector,omitempty" protobuf:"bytes,10,opt,name=objectSelector"`
+	NamespaceSelector       *LabelSelector       `json:"namespaceSelector,omitempty" protobuf:"bytes,5,opt,name=namespaceSelector"`
+	ObjectSelector          *LabelSelector       `json:"objectSelector,omitempty" protobuf:"bytes,10,opt,name=objectSelector"`
 	SideEffects             *SideEffectClass     `json:"sideEffects" protobuf:"bytes,6,opt,name=sideEffects,casttype=SideEffectClass"`
 	TimeoutSeconds          *int32               `json:"timeoutSeconds,omitempty" protobuf:"varint,7,opt,name=timeoutSeconds"`
 	AdmissionReviewVersions []string             `json:"admissionReviewVersions" protobuf:"bytes,8,rep,name=admissionReviewVersions"`
@@ -258,8 +258,8 @@ type MutatingWebhook struct {
 	Rules                   []RuleWithOperations    `json:"rules,omitempty" protobuf:"bytes,3,rep,name=rules"`
 	FailurePolicy           *FailurePolicyType      `json:"failurePolicy,omitempty" protobuf:"bytes,4,opt,name=failurePolicy,casttype=FailurePolicyType"`
 	MatchPolicy             *MatchPolicyType        `json:"matchPolicy,omitempty" protobuf:"bytes,9,opt,name=matchPolicy,casttype=MatchPolicyType"`
-	NamespaceSelector       *meta.LabelSelector     `json:"namespaceSelector,omitempty" protobuf:"bytes,5,opt,name=namespaceSelector"`
-	ObjectSelector          *meta.LabelSelector     `json:"objectSelector,omitempty" protobuf:"bytes,11,opt,name=objectSelector"`
+	NamespaceSelector       *LabelSelector          `json:"namespaceSelector,omitempty" protobuf:"bytes,5,opt,name=namespaceSelector"`
+	ObjectSelector          *LabelSelector          `json:"objectSelector,omitempty" protobuf:"bytes,11,opt,name=objectSelector"`
 	SideEffects             *SideEffectClass        `json:"sideEffects" protobuf:"bytes,6,opt,name=sideEffects,casttype=SideEffectClass"`
 	TimeoutSeconds          *int32                  `json:"timeoutSeconds,omitempty" protobuf:"varint,7,opt,name=timeoutSeconds"`
 	AdmissionReviewVersions []string                `json:"admissionReviewVersions" protobuf:"bytes,8,rep,name=admissionReviewVersions"`
@@ -396,4 +396,21 @@ type ServiceReference struct {
 type MatchCondition struct {
 	Name       string `json:"name" protobuf:"bytes,1,opt,name=name"`
 	Expression string `json:"expression" protobuf:"bytes,2,opt,name=expression"`
+}
+
+// LabelSelector is meta/v1 LabelSelector on the wire: labels that must
+// match, and expressions on labels. (meta.LabelSelector is the parsed
+// query-parameter form, which has no wire form.) An empty selector
+// matches everything.
+type LabelSelector struct {
+	MatchLabels      map[string]string          `json:"matchLabels,omitempty" protobuf:"bytes,1,rep,name=matchLabels" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions,omitempty" protobuf:"bytes,2,rep,name=matchExpressions"`
+}
+
+// LabelSelectorRequirement is one expression of a LabelSelector: key In,
+// NotIn, Exists or DoesNotExist values.
+type LabelSelectorRequirement struct {
+	Key      string   `json:"key" protobuf:"bytes,1,opt,name=key"`
+	Operator string   `json:"operator" protobuf:"bytes,2,opt,name=operator"`
+	Values   []string `json:"values,omitempty" protobuf:"bytes,3,rep,name=values"`
 }

@@ -61,6 +61,7 @@ import (
 	"github.com/kapi-dev/kapi/controllers/namespace"
 	"github.com/kapi-dev/kapi/examples/internal/kubeconfig"
 	"github.com/kapi-dev/kapi/examples/widgets/api"
+	"github.com/kapi-dev/kapi/kinds/admissionregistrationv1"
 	"github.com/kapi-dev/kapi/kinds/coordinationv1"
 	"github.com/kapi-dev/kapi/kinds/corev1"
 	"github.com/kapi-dev/kapi/kinds/eventsv1"
@@ -138,6 +139,10 @@ type Server struct {
 func kinds() []apiserver.Kind {
 	ks := []apiserver.Kind{api.WidgetKind(), api.GadgetKind()}
 	ks = append(ks, corev1.Kinds()...)
+	// The admission configurations are served (discovery, OpenAPI,
+	// Tables); the webhook and policy engines that read them are wired
+	// apart.
+	ks = append(ks, admissionregistrationv1.Kinds(admissionregistrationv1.Options{})...)
 	return append(ks, eventsv1.EventKind(), coordinationv1.LeaseKind())
 }
 
