@@ -23,7 +23,9 @@ func matchRules(ctx context.Context, a *kadm.Request, mr *arv1.MatchResources, n
 	if mr == nil {
 		return true, "", nil
 	}
-	if !anyRule(a, mr.ResourceRules) || anyRule(a, mr.ExcludeResourceRules) {
+	// A binding's matchResources without resourceRules matches every
+	// resource its policy does, as kube's matcher has it.
+	if len(mr.ResourceRules) > 0 && !anyRule(a, mr.ResourceRules) || anyRule(a, mr.ExcludeResourceRules) {
 		return false, "", nil
 	}
 	if !objectSelected(a, mr.ObjectSelector) {
@@ -36,15 +38,19 @@ func matchRules(ctx context.Context, a *kadm.Request, mr *arv1.MatchResources, n
 	if err != nil {
 		return false, "", err
 	}
-	return mr.NamespaceSelector.Matches(labels), "", nil
+	ok, err := mr.NamespaceSelector.Matches(labels)
+	return ok, "", err
 }
 
-func objectSelected(a *kadm.Request, sel *meta.LabelSelector) bool {
+func objectSelected(a *kadm.Request, sel *arv1.LabelSelector) bool {
 	if sel == nil {
 		return true
 	}
 	for _, o := range []meta.Object{a.Object, a.OldObject} {
-		if o != nil && sel.Matches(o.GetObjectMeta().Labels) {
+		if o == nil {
+			continue
+		}
+		if ok, _ := sel.Matches(o.GetObjectMeta().Labels); ok {
 			return true
 		}
 	}

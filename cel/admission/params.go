@@ -73,7 +73,10 @@ func (ps *paramSource) collect(ctx context.Context, ref *arv1.ParamRef, namespac
 		}
 		out, err = selectParams(objs, paramsNS, func(o meta.Object) bool { return o.GetObjectMeta().Name == ref.Name })
 	case ref.Selector != nil:
-		out, err = selectParams(objs, paramsNS, func(o meta.Object) bool { return ref.Selector.Matches(o.GetObjectMeta().Labels) })
+		out, err = selectParams(objs, paramsNS, func(o meta.Object) bool {
+			ok, _ := ref.Selector.Matches(o.GetObjectMeta().Labels)
+			return ok
+		})
 	default:
 		return nil, errors.New("one of name or selector must be provided")
 	}

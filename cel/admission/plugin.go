@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/kapi-dev/kapi/apiserver"
@@ -79,8 +80,8 @@ func (v *plugin) Start(src Source) {
 
 // validatingState is the compiled configuration at two revisions.
 type validatingState struct {
-	policyRev, bindingRev int64
-	hooks                 []*validatingHook
+	key   string // see versionsKey
+	hooks []*validatingHook
 }
 
 // validatingHook is one policy with the bindings that name it.
@@ -117,19 +118,39 @@ func (v *Validating) hooks(ctx context.Context) ([]*validatingHook, error) {
 	if err := syncAll(ctx, pc, bc); err != nil {
 		return nil, err
 	}
-	if s := v.state; s != nil && s.policyRev == pc.Revision() && s.bindingRev == bc.Revision() && s.policyRev != 0 {
+	policies, _, err := pc.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	bindings, _, err := bc.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The caches' revision moves with every write to the store: compile
+	// again only when a policy or binding itself changed.
+	key := versionsKey(policies, bindings)
+	if s := v.state; s != nil && s.key == key {
 		return s.hooks, nil
 	}
-	policies, prev, err := pc.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	bindings, brev, err := bc.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	v.state = &validatingState{policyRev: prev, bindingRev: brev, hooks: v.compile(policies, bindings)}
+	v.state = &validatingState{key: key, hooks: v.compile(policies, bindings)}
 	return v.state.hooks, nil
+}
+
+// versionsKey names the objects of lists by name and resourceVersion:
+// it changes when any of them does.
+func versionsKey(lists ...[]meta.Object) string {
+	var b strings.Builder
+	for _, l := range lists {
+		for _, o := range l {
+			m := o.GetObjectMeta()
+			b.WriteString(m.Name)
+			b.WriteByte('@')
+			b.WriteString(m.ResourceVersion)
+			b.WriteByte(',')
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
 }
 
 // compile builds the hooks of the policies that some binding names, in

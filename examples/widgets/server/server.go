@@ -180,6 +180,11 @@ func Open(cfg Config) (*Server, error) {
 	opts.RuleEngine = rules
 	lifecycle := namespace.NewLifecycle()
 	opts.MutatingAdmission = append(opts.MutatingAdmission, lifecycle.Admit)
+	plugins, err := newAdmission(&opts, opts.Authorizer)
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
 	srv.api = apiserver.New(opts)
 	sprocket, err := api.SprocketKind()
 	if err != nil {
@@ -194,6 +199,7 @@ func Open(cfg Config) (*Server, error) {
 		srv.Close()
 		return nil, err
 	}
+	plugins.start(srv.api)
 	if err := sec.install(srv.api); err != nil {
 		srv.Close()
 		return nil, err
