@@ -39,10 +39,10 @@ type Mutating struct {
 	types   map[*schema.Schema]*typed.ParseableType
 }
 
-// mutatingState is the compiled configuration at two revisions.
+// mutatingState is the compiled configuration.
 type mutatingState struct {
-	policyRev, bindingRev int64
-	hooks                 []*mutatingHook
+	key   string // see versionsKey
+	hooks []*mutatingHook
 }
 
 // mutatingHook is one policy with the bindings that name it.
@@ -61,8 +61,8 @@ func NewMutating(opts Options) (*Mutating, error) {
 	return &Mutating{plugin: plugin{opts: opts}, types: map[*schema.Schema]*typed.ParseableType{}}, nil
 }
 
-// hooks returns the compiled configuration, compiling it again when the
-// caches of policies or bindings moved.
+// hooks returns the compiled configuration, compiling it again when a
+// policy or binding changed.
 func (m *Mutating) hooks(ctx context.Context) ([]*mutatingHook, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -77,18 +77,20 @@ func (m *Mutating) hooks(ctx context.Context) ([]*mutatingHook, error) {
 	if err := syncAll(ctx, pc, bc); err != nil {
 		return nil, err
 	}
-	if s := m.state; s != nil && s.policyRev == pc.Revision() && s.bindingRev == bc.Revision() && s.policyRev != 0 {
+	policies, _, err := pc.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	bindings, _, err := bc.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// Compile again only when a policy or binding itself changed.
+	key := versionsKey(policies, bindings)
+	if s := m.state; s != nil && s.key == key {
 		return s.hooks, nil
 	}
-	policies, prev, err := pc.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	bindings, brev, err := bc.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	m.state = &mutatingState{policyRev: prev, bindingRev: brev, hooks: m.compile(policies, bindings)}
+	m.state = &mutatingState{key: key, hooks: m.compile(policies, bindings)}
 	return m.state.hooks, nil
 }
 
