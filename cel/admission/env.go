@@ -46,6 +46,12 @@ type envSpec struct {
 	// patch declares the types mutations construct (Object, JSONPatch)
 	// and jsonpatch.escapeKey.
 	patch bool
+	// noAuthorizer leaves authorizer and authorizer.requestResource
+	// undeclared (messageExpressions).
+	noAuthorizer bool
+	// anyVariables declares variables as a map of any names, for an
+	// expression checked without its policy's variables.
+	anyVariables bool
 	// vars are the policy's variables declared so far, with their
 	// types, in the order they are declared.
 	vars []namedType
@@ -66,9 +72,13 @@ func (c *Compiler) env(spec envSpec) (*cel.Env, error) {
 		cel.Variable(varOldObject, cel.DynType),
 		cel.Variable(varRequest, cel.DynType),
 		cel.Variable(varNamespace, cel.DynType),
-		cel.Variable(varAuthorizer, authorizerType),
-		cel.Variable(varRequestResource, resourceCheckType),
 		authzLib(),
+	}
+	if !spec.noAuthorizer {
+		opts = append(opts, cel.Variable(varAuthorizer, authorizerType), cel.Variable(varRequestResource, resourceCheckType))
+	}
+	if spec.anyVariables {
+		opts = append(opts, cel.Variable(varVariables, cel.MapType(cel.StringType, cel.DynType)))
 	}
 	if spec.params {
 		opts = append(opts, cel.Variable(varParams, cel.DynType))
