@@ -197,6 +197,15 @@ func TestMutatingPoliciesReference(t *testing.T) {
 			want: result{Outcome: mDenied("am-cost", "expression 'Object{spec: Object.spec{size: [1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, true)))))) ? 'x' : 'y'}}' resulted in error: operation cancelled: actual cost limit exceeded")}},
 		{name: "am-escape", failure: "Fail", mutations: "[" + jsonPatch(`[JSONPatch{op: 'add', path: '/metadata/labels/' + jsonpatch.escapeKey('ex/ample'), value: 'y'}]`) + "]",
 			want: result{Outcome: mDenied("am-escape", `JSON Patch: add operation does not apply: doc is missing path: "/metadata/labels/ex~1ample": missing value`)}},
+		// Every failing mutation is a cause; the ones between still apply.
+		{name: "am-twoerr", failure: "Fail", mutations: "[" + applyConfig(`Object{spec: Object.spec{size: object.spec.nope}}`) + "," +
+			applyConfig(`Object{spec: Object.spec{size: 'ok'}}`) + "," + jsonPatch(`[JSONPatch{op: 'remove', path: '/spec/nothere'}]`) + "]",
+			want: result{Outcome: outcome{Code: 403, Reason: meta.StatusReasonInvalid,
+				Message: "policy 'am-twoerr' with binding 'am-twoerr-b' denied request: expression 'Object{spec: Object.spec{size: object.spec.nope}}' resulted in error: no such key: nope",
+				Causes: []meta.StatusCause{
+					{Message: "policy 'am-twoerr' with binding 'am-twoerr-b' denied request: expression 'Object{spec: Object.spec{size: object.spec.nope}}' resulted in error: no such key: nope"},
+					{Message: "policy 'am-twoerr' with binding 'am-twoerr-b' denied request: JSON Patch: error in remove for path: '/spec/nothere': Unable to remove nonexistent key: nothere: missing value"},
+				}}}},
 		// Not in the reference's scenario: an atomic map set by an apply
 		// configuration, as kube's patcher refuses it.
 		{name: "am-atomic", failure: "Fail", mutations: "[" + applyConfig(`Object{spec: Object.spec{selector: {'a': 'b'}}}`) + "]",
