@@ -197,6 +197,12 @@ func TestMutatingPoliciesReference(t *testing.T) {
 			want: result{Outcome: mDenied("am-cost", "expression 'Object{spec: Object.spec{size: [1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, true)))))) ? 'x' : 'y'}}' resulted in error: operation cancelled: actual cost limit exceeded")}},
 		{name: "am-escape", failure: "Fail", mutations: "[" + jsonPatch(`[JSONPatch{op: 'add', path: '/metadata/labels/' + jsonpatch.escapeKey('ex/ample'), value: 'y'}]`) + "]",
 			want: result{Outcome: mDenied("am-escape", `JSON Patch: add operation does not apply: doc is missing path: "/metadata/labels/ex~1ample": missing value`)}},
+		// Values read from the object (JSON) go into both kinds of patch.
+		{name: "am-copy", failure: "Fail", mutations: "[" + applyConfig(`Object{spec: Object.spec{tags: object.spec.ports.map(p, p.name), replicas: object.spec.ports[0].port / 40}}`) + "," +
+			jsonPatch(`[JSONPatch{op: 'add', path: '/metadata/annotations', value: object.metadata.labels}, JSONPatch{op: 'add', path: '/spec/ports/-', value: {'name': dyn('copy'), 'port': dyn(object.spec.ports[0].port + 1)}}]`) + "]",
+			want: result{Outcome: outcome{Code: 201}, Labels: map[string]string{"x": "y"}, Annotations: map[string]string{"x": "y"},
+				Spec: baseSpec(map[string]any{"replicas": float64(2), "tags": []any{"web"},
+					"ports": append(ports, map[string]any{"name": "copy", "port": float64(81), "protocol": "TCP"})})}},
 		// Every failing mutation is a cause; the ones between still apply.
 		{name: "am-twoerr", failure: "Fail", mutations: "[" + applyConfig(`Object{spec: Object.spec{size: object.spec.nope}}`) + "," +
 			applyConfig(`Object{spec: Object.spec{size: 'ok'}}`) + "," + jsonPatch(`[JSONPatch{op: 'remove', path: '/spec/nothere'}]`) + "]",
@@ -224,7 +230,11 @@ func TestMutatingPoliciesReference(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := resultOf(s.do("POST", amWidgetsPath, amWidget(tc.name)))
+			w := amWidget(tc.name)
+			if tc.name == "am-copy" {
+				w = strings.Replace(w, `"name":"am-copy"}`, `"name":"am-copy","labels":{"x":"y"}}`, 1)
+			}
+			got := resultOf(s.do("POST", amWidgetsPath, w))
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("(-want +got)\n%s", d)
 			}
