@@ -70,8 +70,8 @@ func (c *Compiler) env(spec envSpec) (*cel.Env, error) {
 	opts := []cel.EnvOption{
 		cel.Variable(varObject, cel.DynType),
 		cel.Variable(varOldObject, cel.DynType),
-		cel.Variable(varRequest, cel.DynType),
-		cel.Variable(varNamespace, cel.DynType),
+		cel.Variable(varRequest, cel.ObjectType(requestTypeName)),
+		cel.Variable(varNamespace, cel.ObjectType(namespaceTypeName)),
 		authzLib(),
 	}
 	if !spec.noAuthorizer {
@@ -83,7 +83,7 @@ func (c *Compiler) env(spec envSpec) (*cel.Env, error) {
 	if spec.params {
 		opts = append(opts, cel.Variable(varParams, cel.DynType))
 	}
-	var provider types.Provider = c.base.CELTypeProvider()
+	var provider types.Provider = &typesProvider{Provider: c.base.CELTypeProvider(), objects: requestTypes}
 	if spec.patch {
 		provider = &patchProvider{Provider: provider}
 		opts = append(opts, jsonPatchLib())
@@ -98,9 +98,7 @@ func (c *Compiler) env(spec envSpec) (*cel.Env, error) {
 		provider = prov
 		opts = append(opts, cel.Variable(varVariables, cel.ObjectType(variablesTypeName)))
 	}
-	if provider != c.base.CELTypeProvider() {
-		opts = append(opts, cel.CustomTypeProvider(provider))
-	}
+	opts = append(opts, cel.CustomTypeProvider(provider))
 	env, err := c.base.Extend(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("unexpected error loading CEL environment: %w", err)
