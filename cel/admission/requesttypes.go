@@ -24,7 +24,7 @@ func strMap(v *types.Type) *types.Type { return types.NewMapType(types.StringTyp
 
 // requestTypes are the types of request and namespaceObject.
 var requestTypes = objectTypes{
-	"kubernetes.GroupVersionKind": {"group": types.StringType, "version": types.StringType, "kind": types.StringType},
+	"kubernetes.GroupVersionKind":     {"group": types.StringType, "version": types.StringType, "kind": types.StringType},
 	"kubernetes.GroupVersionResource": {"group": types.StringType, "version": types.StringType, "resource": types.StringType},
 	"kubernetes.UserInfo": {"username": types.StringType, "uid": types.StringType, "groups": strList(),
 		"extra": strMap(strList())},
