@@ -49,6 +49,9 @@ type envSpec struct {
 	// noAuthorizer leaves authorizer and authorizer.requestResource
 	// undeclared (messageExpressions).
 	noAuthorizer bool
+	// typed holds the types of object, oldObject and params from the
+	// kinds' schemas, for type checking; nil: they are dyn.
+	typed *typedVars
 	// anyVariables declares variables as a map of any names, for an
 	// expression checked without its policy's variables.
 	anyVariables bool
@@ -67,23 +70,31 @@ type namedType struct {
 // params when the policy has a paramKind, and the variables declared
 // before it.
 func (c *Compiler) env(spec envSpec) (*cel.Env, error) {
+	objectType, paramsType, objects := cel.DynType, cel.DynType, requestTypes
+	if t := spec.typed; t != nil {
+		objectType, paramsType, objects = t.object, t.params, t.objects
+	}
 	opts := []cel.EnvOption{
-		cel.Variable(varObject, cel.DynType),
-		cel.Variable(varOldObject, cel.DynType),
+		cel.Variable(varObject, objectType),
+		cel.Variable(varOldObject, objectType),
 		cel.Variable(varRequest, cel.ObjectType(requestTypeName)),
 		cel.Variable(varNamespace, cel.ObjectType(namespaceTypeName)),
 		authzLib(),
 	}
 	if !spec.noAuthorizer {
-		opts = append(opts, cel.Variable(varAuthorizer, authorizerType), cel.Variable(varRequestResource, resourceCheckType))
+		opts = append(opts, cel.Variable(varAuthorizer, authorizerType))
+		// kube's type checking declares authorizer alone.
+		if spec.typed == nil {
+			opts = append(opts, cel.Variable(varRequestResource, resourceCheckType))
+		}
 	}
 	if spec.anyVariables {
 		opts = append(opts, cel.Variable(varVariables, cel.MapType(cel.StringType, cel.DynType)))
 	}
 	if spec.params {
-		opts = append(opts, cel.Variable(varParams, cel.DynType))
+		opts = append(opts, cel.Variable(varParams, paramsType))
 	}
-	var provider types.Provider = &typesProvider{Provider: c.base.CELTypeProvider(), objects: requestTypes}
+	var provider types.Provider = &typesProvider{Provider: c.base.CELTypeProvider(), objects: objects}
 	if spec.patch {
 		provider = &patchProvider{Provider: provider}
 		opts = append(opts, jsonPatchLib())
