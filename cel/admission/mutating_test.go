@@ -102,10 +102,14 @@ const (
 // mPolicy is a policy on the widget named name, as the reference's
 // scenario declared them.
 func mPolicy(name, failure, reinvoke, extra, mutations string) string {
+	conds := `"matchConditions":[{"name":"mine","expression":"object.metadata.name == '` + name + `'"}],`
+	if strings.Contains(extra, `"matchConditions"`) {
+		conds = ""
+	}
 	return `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicy","metadata":{"name":"` + name + `"},
 	"spec":{"failurePolicy":"` + failure + `","reinvocationPolicy":"` + reinvoke + `",
 	"matchConstraints":{"resourceRules":[{"apiGroups":["stable.example.com"],"apiVersions":["v1"],"operations":["CREATE","UPDATE"],"resources":["widgets"]}]},
-	"matchConditions":[{"name":"mine","expression":"object.metadata.name == '` + name + `'"}],` + extra + `"mutations":` + mutations + `}}`
+	` + conds + extra + `"mutations":` + mutations + `}}`
 }
 
 func applyConfig(expr string) string {
@@ -203,6 +207,10 @@ func TestMutatingPoliciesReference(t *testing.T) {
 			want: result{Outcome: outcome{Code: 201}, Labels: map[string]string{"x": "y"}, Annotations: map[string]string{"x": "y"},
 				Spec: baseSpec(map[string]any{"replicas": float64(2), "tags": []any{"web"},
 					"ports": append(ports, map[string]any{"name": "copy", "port": float64(81), "protocol": "TCP"})})}},
+		// A matchCondition that fails to evaluate, under Fail.
+		{name: "am-mcerr", failure: "Fail", extra: `"matchConditions":[{"name":"mine","expression":"object.metadata.name == 'am-mcerr'"},{"name":"bad","expression":"object.spec.nope == 1"}],`,
+			mutations: "[" + applyConfig(`Object{spec: Object.spec{size: 'x'}}`) + "]",
+			want:      result{Outcome: mDenied("am-mcerr", "expression 'object.spec.nope == 1' resulted in error: no such key: nope")}},
 		// Every failing mutation is a cause; the ones between still apply.
 		{name: "am-twoerr", failure: "Fail", mutations: "[" + applyConfig(`Object{spec: Object.spec{size: object.spec.nope}}`) + "," +
 			applyConfig(`Object{spec: Object.spec{size: 'ok'}}`) + "," + jsonPatch(`[JSONPatch{op: 'remove', path: '/spec/nothere'}]`) + "]",
@@ -375,5 +383,28 @@ func TestMutatingConfigErrors(t *testing.T) {
 				t.Errorf("(-want +got)\n%s", d)
 			}
 		})
+	}
+}
+
+// TestMutatingUpdate checks policies mutate updates too: the reference
+// put back color blue and the annotation on a replace that changed
+// them, and kept generation 1 (the object's spec ended unchanged).
+func TestMutatingUpdate(t *testing.T) {
+	s := newMutatingServer(t)
+	s.mustCreate("/api/v1/namespaces", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"am-mut"}}`)
+	s.mustCreate(mPoliciesPath, mPolicy("am-jp", "Fail", "Never", "", "["+jsonPatch(`[JSONPatch{op: 'replace', path: '/spec/color', value: 'blue'}, JSONPatch{op: 'add', path: '/metadata/annotations', value: {'a/b': 'x'}}]`)+"]"))
+	s.mustCreate(mBindingsPath, `{"metadata":{"name":"am-jp-b"},"spec":{"policyName":"am-jp"}}`)
+	s.mustCreate(amWidgetsPath, amWidget("am-jp"))
+	r := s.do("PUT", amWidgetsPath+"/am-jp", strings.Replace(amWidget("am-jp"), `"red"`, `"green"`, 1))
+	var w struct {
+		Metadata struct {
+			Annotations map[string]string
+			Generation  int64
+		}
+		Spec map[string]any
+	}
+	_ = json.Unmarshal([]byte(r.body), &w)
+	if r.code != 200 || w.Spec["color"] != "blue" || w.Metadata.Annotations["a/b"] != "x" || w.Metadata.Generation != 1 {
+		t.Errorf("update: %d %s", r.code, r.body)
 	}
 }
