@@ -138,6 +138,9 @@ func (m *Mutating) Mutate(ctx context.Context, a *kadm.Request) error {
 	return md.run(ctx, hooks)
 }
 
+// maxCachedTypes bounds the structured-merge-diff types the plugin keeps.
+const maxCachedTypes = 256
+
 // parseableType is the structured-merge-diff type of resource r in
 // version, nil when the source has no schema for it.
 func (m *Mutating) parseableType(a *kadm.Request, version string) (*typed.ParseableType, error) {
@@ -153,6 +156,11 @@ func (m *Mutating) parseableType(a *kadm.Request, version string) (*typed.Parsea
 	defer m.typesMu.Unlock()
 	if t, ok := m.types[s]; ok {
 		return t, nil
+	}
+	// Kinds installed and removed at run time leave schemas behind:
+	// start again rather than keep them all.
+	if len(m.types) >= maxCachedTypes {
+		clear(m.types)
 	}
 	t, err := patch.SMDSchema(s)
 	if err != nil {
