@@ -220,6 +220,14 @@ func TestMutatingPoliciesReference(t *testing.T) {
 					{Message: "policy 'am-twoerr' with binding 'am-twoerr-b' denied request: expression 'Object{spec: Object.spec{size: object.spec.nope}}' resulted in error: no such key: nope"},
 					{Message: "policy 'am-twoerr' with binding 'am-twoerr-b' denied request: JSON Patch: error in remove for path: '/spec/nothere': Unable to remove nonexistent key: nothere: missing value"},
 				}}}},
+		// Not in the reference's scenario (it refuses such a policy when
+		// it is written; a server without the expression check stores
+		// it): an expression that does not compile fails when applied,
+		// with kube's compiler's words, and failurePolicy decides.
+		{name: "am-nocompile", failure: "Fail", mutations: "[" + applyConfig(`Object{spec: Object.spec{size: nope}}`) + "]",
+			want: result{Outcome: mDenied("am-nocompile", "compilation failed: ERROR: <input>:1:32: undeclared reference to 'nope' (in container '')\n | Object{spec: Object.spec{size: nope}}\n | ...............................^")}},
+		{name: "am-nocompile-ign", failure: "Ignore", mutations: "[" + applyConfig(`Object{spec: Object.spec{size: nope}}`) + "]",
+			want: result{Outcome: outcome{Code: 201}, Spec: baseSpec(nil)}},
 		// Not in the reference's scenario: an atomic map set by an apply
 		// configuration, as kube's patcher refuses it.
 		{name: "am-atomic", failure: "Fail", mutations: "[" + applyConfig(`Object{spec: Object.spec{selector: {'a': 'b'}}}`) + "]",
@@ -368,6 +376,8 @@ func TestMutatingConfigErrors(t *testing.T) {
 			want: outcome{Code: 201}},
 		{name: "param missing, allowed", failure: "Fail", paramKind: `{"apiVersion":"v1","kind":"ConfigMap"}`, paramRef: `{"name":"absent","parameterNotFoundAction":"Allow"}`,
 			want: outcome{Code: 201}},
+		{name: "binding to a missing policy", failure: "Fail", paramKind: `{"apiVersion":"v1","kind":"ConfigMap"}`, paramRef: `{"name":"absent","parameterNotFoundAction":"Deny"}`,
+			want: outcome{Code: 201}},
 		{name: "paramKind not served", failure: "Fail", paramKind: `{"apiVersion":"example.com/v1","kind":"Nothing"}`, paramRef: `{"name":"x","parameterNotFoundAction":"Allow"}`,
 			want: forbidden(`policy "am-p" denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Nothing'`)},
 	}
@@ -377,7 +387,11 @@ func TestMutatingConfigErrors(t *testing.T) {
 			s.mustCreate("/api/v1/namespaces", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"am-mut"}}`)
 			p := mPolicy("am-p", tc.failure, "Never", `"paramKind":`+tc.paramKind+`,`, "["+applyConfig(`Object{spec: Object.spec{size: 'x'}}`)+"]")
 			s.mustCreate(mPoliciesPath, strings.Replace(p, "== 'am-p'", "== 'nothing'", 1))
-			s.mustCreate(mBindingsPath, `{"metadata":{"name":"am-p-b"},"spec":{"policyName":"am-p","paramRef":`+tc.paramRef+`}}`)
+			policyName := "am-p"
+			if tc.name == "binding to a missing policy" {
+				policyName = "absent"
+			}
+			s.mustCreate(mBindingsPath, `{"metadata":{"name":"am-p-b"},"spec":{"policyName":"`+policyName+`","paramRef":`+tc.paramRef+`}}`)
 			got := outcomeOf(s.do("POST", amWidgetsPath, amWidget("w")))
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("(-want +got)\n%s", d)
