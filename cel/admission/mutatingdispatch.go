@@ -59,7 +59,7 @@ func (d *mutatingDispatch) configError(p *arv1.MutatingAdmissionPolicy, b *arv1.
 // run applies every invocation in turn, each to the object the ones
 // before it left.
 func (d *mutatingDispatch) run(ctx context.Context, hooks []*mutatingHook) error {
-	if d.rc.isReinvoke(d.a) && d.rc.changedSince(d.a.Object) {
+	if d.rc.isReinvoke() && d.rc.changedSince(d.a.Object) {
 		d.rc.requireReinvoke()
 	}
 	defer func() { d.rc.remember(d.a.Object) }()
@@ -149,7 +149,7 @@ func (d *mutatingDispatch) invoke(ctx context.Context, inv invocation) error {
 		return nil
 	}
 	key := invocationKey(inv)
-	if d.rc.isReinvoke(d.a) && !d.rc.shouldReinvoke(key) {
+	if d.rc.isReinvoke() && !d.rc.shouldReinvoke(key) {
 		return nil
 	}
 	before := in.Object

@@ -340,7 +340,7 @@ func (p *jsonPatchVal) IsSet(field ref.Val) ref.Val {
 	return types.NewErr("unsupported field: %s", field)
 }
 
-// escapeKey is jsonpatch.escapeKey: a key as a JSON pointer writes it.
+// jsonPointerEscaper writes a key as a JSON pointer does (RFC 6901).
 var jsonPointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // jsonPatchLib declares jsonpatch.escapeKey.

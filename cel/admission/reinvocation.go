@@ -54,8 +54,10 @@ func reinvocationOf(a *kadm.Request) *reinvocation {
 	return rc
 }
 
-func (rc *reinvocation) isReinvoke(*kadm.Request) bool { return rc != nil && rc.r.IsReinvoke() }
+// isReinvoke reports whether this is the chain's second pass.
+func (rc *reinvocation) isReinvoke() bool { return rc != nil && rc.r.IsReinvoke() }
 
+// shouldReinvoke reports whether invocation k runs in the second pass.
 func (rc *reinvocation) shouldReinvoke(k policyKey) bool { return rc != nil && rc.again[k] }
 
 // changedSince reports whether o differs from what the plugin left.
@@ -64,6 +66,7 @@ func (rc *reinvocation) changedSince(o meta.Object) bool {
 	return string(b) != string(rc.last)
 }
 
+// remember records the object the plugin's pass left.
 func (rc *reinvocation) remember(o meta.Object) {
 	if rc != nil {
 		rc.last, _ = json.Marshal(o)
