@@ -43,6 +43,18 @@ const variablesTypeName = "kubernetes.variables"
 // envSpec says which optional variables an environment declares.
 type envSpec struct {
 	params bool
+	// patch declares the types mutations construct (Object, JSONPatch)
+	// and jsonpatch.escapeKey.
+	patch bool
+	// noAuthorizer leaves authorizer and authorizer.requestResource
+	// undeclared (messageExpressions).
+	noAuthorizer bool
+	// typed holds the types of object, oldObject and params from the
+	// kinds' schemas, for type checking; nil: they are dyn.
+	typed *typedVars
+	// anyVariables declares variables as a map of any names, for an
+	// expression checked without its policy's variables.
+	anyVariables bool
 	// vars are the policy's variables declared so far, with their
 	// types, in the order they are declared.
 	vars []namedType
@@ -58,28 +70,46 @@ type namedType struct {
 // params when the policy has a paramKind, and the variables declared
 // before it.
 func (c *Compiler) env(spec envSpec) (*cel.Env, error) {
+	objectType, paramsType, objects := cel.DynType, cel.DynType, requestTypes
+	if t := spec.typed; t != nil {
+		objectType, paramsType, objects = t.object, t.params, t.objects
+	}
 	opts := []cel.EnvOption{
-		cel.Variable(varObject, cel.DynType),
-		cel.Variable(varOldObject, cel.DynType),
-		cel.Variable(varRequest, cel.DynType),
-		cel.Variable(varNamespace, cel.DynType),
-		cel.Variable(varAuthorizer, authorizerType),
-		cel.Variable(varRequestResource, resourceCheckType),
+		cel.Variable(varObject, objectType),
+		cel.Variable(varOldObject, objectType),
+		cel.Variable(varRequest, cel.ObjectType(requestTypeName)),
+		cel.Variable(varNamespace, cel.ObjectType(namespaceTypeName)),
 		authzLib(),
 	}
+	if !spec.noAuthorizer {
+		opts = append(opts, cel.Variable(varAuthorizer, authorizerType))
+		// kube's type checking declares authorizer alone.
+		if spec.typed == nil {
+			opts = append(opts, cel.Variable(varRequestResource, resourceCheckType))
+		}
+	}
+	if spec.anyVariables {
+		opts = append(opts, cel.Variable(varVariables, cel.MapType(cel.StringType, cel.DynType)))
+	}
 	if spec.params {
-		opts = append(opts, cel.Variable(varParams, cel.DynType))
+		opts = append(opts, cel.Variable(varParams, paramsType))
+	}
+	var provider types.Provider = &typesProvider{Provider: c.base.CELTypeProvider(), objects: objects}
+	if spec.patch {
+		provider = &patchProvider{Provider: provider}
+		opts = append(opts, jsonPatchLib())
 	}
 	if len(spec.vars) > 0 {
-		prov := &varsProvider{fields: map[string]*types.Type{}}
+		prov := &varsProvider{fields: map[string]*types.Type{}, Provider: provider}
 		for _, v := range spec.vars {
 			prov.fields[v.name] = v.typ
 			prov.order = append(prov.order, v.name)
 		}
 		sort.Strings(prov.order)
-		prov.Provider = c.base.CELTypeProvider()
-		opts = append(opts, cel.CustomTypeProvider(prov), cel.Variable(varVariables, cel.ObjectType(variablesTypeName)))
+		provider = prov
+		opts = append(opts, cel.Variable(varVariables, cel.ObjectType(variablesTypeName)))
 	}
+	opts = append(opts, cel.CustomTypeProvider(provider))
 	env, err := c.base.Extend(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("unexpected error loading CEL environment: %w", err)

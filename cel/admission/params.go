@@ -19,7 +19,7 @@ type paramSource struct {
 }
 
 // paramSource finds the resource of a paramKind among the served ones.
-func (v *Validating) paramSource(pk *arv1.ParamKind) (*paramSource, error) {
+func (v *plugin) paramSource(pk *arv1.ParamKind) (*paramSource, error) {
 	if pk == nil {
 		return nil, nil
 	}

@@ -42,11 +42,40 @@ type Options struct {
 // effect as soon as they are stored: they are read from the server's
 // watch caches and compiled again whenever those change.
 type Validating struct {
-	opts Options
-	src  Source
-
-	mu    sync.Mutex
+	plugin
 	state *validatingState
+}
+
+// plugin is what both policy plugins share: options, and the server
+// they read configuration, params and namespaces from.
+type plugin struct {
+	opts Options
+
+	mu  sync.Mutex
+	src Source
+}
+
+// withDefaults fills in the defaults of opts.
+func withDefaults(opts Options) (Options, error) {
+	if opts.Compiler == nil {
+		c, err := NewCompiler()
+		if err != nil {
+			return opts, err
+		}
+		opts.Compiler = c
+	}
+	if opts.Match == nil {
+		opts.Match = matchRules
+	}
+	return opts, nil
+}
+
+// Start makes the plugin read its configuration from src (the server
+// whose writes it admits). Before Start, it admits everything.
+func (v *plugin) Start(src Source) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.src = src
 }
 
 // validatingState is the compiled configuration at two revisions.
@@ -64,25 +93,11 @@ type validatingHook struct {
 
 // NewValidating returns the plugin; Start connects it to a server.
 func NewValidating(opts Options) (*Validating, error) {
-	if opts.Compiler == nil {
-		c, err := NewCompiler()
-		if err != nil {
-			return nil, err
-		}
-		opts.Compiler = c
+	opts, err := withDefaults(opts)
+	if err != nil {
+		return nil, err
 	}
-	if opts.Match == nil {
-		opts.Match = matchRules
-	}
-	return &Validating{opts: opts}, nil
-}
-
-// Start makes the plugin read its configuration from src (the server
-// whose writes it validates). Before Start, it admits everything.
-func (v *Validating) Start(src Source) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.src = src
+	return &Validating{plugin: plugin{opts: opts}}, nil
 }
 
 // hooks returns the compiled configuration, compiling it again when the
@@ -185,7 +200,7 @@ func (v *Validating) Validate(ctx context.Context, a *kadm.Request) error {
 }
 
 // nsLabels returns the labels of namespace name.
-func (v *Validating) nsLabels(ctx context.Context, name string) (map[string]string, bool, error) {
+func (v *plugin) nsLabels(ctx context.Context, name string) (map[string]string, bool, error) {
 	ns, err := v.namespace(ctx, name)
 	if err != nil || ns == nil {
 		return nil, false, err
@@ -195,7 +210,7 @@ func (v *Validating) nsLabels(ctx context.Context, name string) (map[string]stri
 
 // namespace returns namespace name from the cache, nil when it does not
 // exist or the server has no namespaces.
-func (v *Validating) namespace(ctx context.Context, name string) (meta.Object, error) {
+func (v *plugin) namespace(ctx context.Context, name string) (meta.Object, error) {
 	c, ok := v.src.Cached("", "namespaces")
 	if !ok {
 		return nil, nil
