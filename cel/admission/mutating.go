@@ -74,7 +74,7 @@ func (m *Mutating) hooks(ctx context.Context) ([]*mutatingHook, error) {
 	if !ok1 || !ok2 {
 		return nil, nil
 	}
-	if err := syncAll(ctx, pc, bc); err != nil {
+	if err := m.syncIfRecent(ctx, pc, bc); err != nil {
 		return nil, err
 	}
 	policies, _, err := pc.List(ctx)
@@ -127,6 +127,7 @@ func (m *Mutating) compile(policies, bindings []meta.Object) []*mutatingHook {
 // Policies whose reinvocationPolicy is IfNeeded run again, when the
 // chain runs again, if a later mutation changed the object.
 func (m *Mutating) Mutate(ctx context.Context, a *kadm.Request) error {
+	m.noteWrite(a)
 	if a.Object == nil {
 		return nil
 	}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	kadm "github.com/kapi-dev/kapi/apiserver/admission"
@@ -53,6 +55,33 @@ type plugin struct {
 
 	mu  sync.Mutex
 	src Source
+	// wrote is when this plugin last admitted a write a policy reads (a
+	// policy or binding, a namespace), in Unix nanoseconds. For a second
+	// after, reads first wait for the caches to hold what the store holds
+	// (Cached.Sync, a consistent read), so that the write applies to the
+	// requests that follow it; otherwise the caches are read as they
+	// are, as kube's informers are, and a write costs no extra read of
+	// the store.
+	wrote atomic.Int64
+}
+
+// freshWindow is how long after such a write reads wait for the caches.
+const freshWindow = time.Second
+
+// noteWrite remembers a write of a policy, binding or namespace.
+func (p *plugin) noteWrite(a *kadm.Request) {
+	if a.Resource.Group == groupName || a.Resource.Group == "" && a.Resource.Resource == "namespaces" {
+		p.wrote.Store(time.Now().UnixNano())
+	}
+}
+
+// syncIfRecent waits for caches to hold what the store holds when a
+// write a policy reads was admitted lately (see plugin.wrote).
+func (p *plugin) syncIfRecent(ctx context.Context, caches ...apiserver.Cached) error {
+	if time.Since(time.Unix(0, p.wrote.Load())) >= freshWindow {
+		return nil
+	}
+	return syncAll(ctx, caches...)
 }
 
 // withDefaults fills in the defaults of opts.
@@ -65,7 +94,7 @@ func withDefaults(opts Options) (Options, error) {
 		opts.Compiler = c
 	}
 	if opts.Match == nil {
-		opts.Match = matchRules
+		opts.Match = matchResources
 	}
 	return opts, nil
 }
@@ -113,9 +142,7 @@ func (v *Validating) hooks(ctx context.Context) ([]*validatingHook, error) {
 	if !ok1 || !ok2 {
 		return nil, nil
 	}
-	// A policy or binding applies from the moment its write returned:
-	// wait for the caches to hold it.
-	if err := syncAll(ctx, pc, bc); err != nil {
+	if err := v.syncIfRecent(ctx, pc, bc); err != nil {
 		return nil, err
 	}
 	policies, _, err := pc.List(ctx)
@@ -185,6 +212,7 @@ func (v *Validating) compile(policies, bindings []meta.Object) []*validatingHook
 // that matches a with each of its bindings that match, and denies the
 // write with the first denial, as kube-apiserver words it.
 func (v *Validating) Validate(ctx context.Context, a *kadm.Request) error {
+	v.noteWrite(a)
 	hooks, err := v.hooks(ctx)
 	if err != nil || len(hooks) == 0 {
 		return err
@@ -215,7 +243,7 @@ func (v *plugin) namespace(ctx context.Context, name string) (meta.Object, error
 	if !ok {
 		return nil, nil
 	}
-	if err := c.Sync(ctx); err != nil {
+	if err := v.syncIfRecent(ctx, c); err != nil {
 		return nil, err
 	}
 	objs, _, err := c.List(ctx)

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kapi-dev/kapi/kinds/admissionregistrationv1"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -49,4 +50,17 @@ func SelectorFromWire(matchLabels map[string]string, exprs []SelectorRequirement
 		return nil, err
 	}
 	return &s, nil
+}
+
+// SelectorOf is the parsed form of a configuration's selector: nil (a
+// selector left out) selects everything, as Criteria read it.
+func SelectorOf(s *admissionregistrationv1.LabelSelector) (*meta.LabelSelector, error) {
+	if s == nil {
+		return nil, nil
+	}
+	exprs := make([]SelectorRequirement, len(s.MatchExpressions))
+	for i, e := range s.MatchExpressions {
+		exprs[i] = SelectorRequirement{Key: e.Key, Operator: e.Operator, Values: e.Values}
+	}
+	return SelectorFromWire(s.MatchLabels, exprs)
 }

@@ -26,7 +26,6 @@ package webhook
 import (
 	"context"
 	"crypto/x509"
-	"encoding/json"
 	"errors"
 	"log"
 	"sort"
@@ -272,17 +271,17 @@ func (p *Plugin) compileValidating(config string, i int, w *ar.ValidatingWebhook
 	return h
 }
 
-func (p *Plugin) newHook(config string, i int, name string, rules []ar.RuleWithOperations, ns, obj any,
+func (p *Plugin) newHook(config string, i int, name string, rules []ar.RuleWithOperations, ns, obj *ar.LabelSelector,
 	mp *ar.MatchPolicyType, conds []ar.MatchCondition) *hook {
 	h := &hook{
 		uid: config + "/" + name + "/" + strconv.Itoa(i), config: config, name: name, hasRules: len(rules) > 0,
 		criteria: match.Criteria{Rules: rules, MatchPolicy: mp},
 	}
 	var err error
-	if h.criteria.NamespaceSelector, err = selectorOf(ns); err != nil {
+	if h.criteria.NamespaceSelector, err = match.SelectorOf(ns); err != nil {
 		h.selectorErr = err
 	}
-	if h.criteria.ObjectSelector, err = selectorOf(obj); err != nil {
+	if h.criteria.ObjectSelector, err = match.SelectorOf(obj); err != nil {
 		h.selectorErr = err
 	}
 	if len(conds) > 0 {
@@ -293,39 +292,6 @@ func (p *Plugin) newHook(config string, i int, name string, rules []ar.RuleWithO
 		}
 	}
 	return h
-}
-
-// wireSelector is a label selector as configurations carry it.
-type wireSelector struct {
-	MatchLabels      map[string]string `json:"matchLabels"`
-	MatchExpressions []struct {
-		Key      string   `json:"key"`
-		Operator string   `json:"operator"`
-		Values   []string `json:"values"`
-	} `json:"matchExpressions"`
-}
-
-// selectorOf is a configuration's selector, parsed (nil: everything). It
-// takes a parsed selector as it is, or reads the wire form
-// (matchLabels, matchExpressions) of any other type through its JSON,
-// once per compile.
-func selectorOf(s any) (*meta.LabelSelector, error) {
-	if ls, ok := s.(*meta.LabelSelector); ok {
-		return ls, nil
-	}
-	b, err := json.Marshal(s)
-	if err != nil || string(b) == "null" {
-		return nil, err
-	}
-	var w wireSelector
-	if err := json.Unmarshal(b, &w); err != nil {
-		return nil, err
-	}
-	exprs := make([]match.SelectorRequirement, len(w.MatchExpressions))
-	for i, e := range w.MatchExpressions {
-		exprs[i] = match.SelectorRequirement{Key: e.Key, Operator: e.Operator, Values: e.Values}
-	}
-	return match.SelectorFromWire(w.MatchLabels, exprs)
 }
 
 // timeout is a webhook's timeoutSeconds, 10 when unset as v1 defaults.
