@@ -1,20 +1,24 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
+	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/admission/webhook"
 	"github.com/kapi-dev/kapi/auth"
 	celadmission "github.com/kapi-dev/kapi/cel/admission"
+	"github.com/kapi-dev/kapi/kinds/admissionregistrationv1"
 	kapiprom "github.com/kapi-dev/kapi/metrics/prometheus"
 )
 
 // The admission plugins of the example server, by kube-apiserver's names.
 const (
+	pluginMutatingPolicy    = "MutatingAdmissionPolicy"
 	pluginMutatingWebhook   = "MutatingAdmissionWebhook"
 	pluginValidatingPolicy  = "ValidatingAdmissionPolicy"
 	pluginValidatingWebhook = "ValidatingAdmissionWebhook"
@@ -22,16 +26,19 @@ const (
 
 // admissionPluginNames are the plugins --disable-admission-plugins takes.
 func admissionPluginNames() []string {
-	return []string{pluginMutatingWebhook, pluginValidatingPolicy, pluginValidatingWebhook}
+	return []string{pluginMutatingPolicy, pluginMutatingWebhook, pluginValidatingPolicy, pluginValidatingWebhook}
 }
 
 // admissionPlugins are the admission kube-apiserver runs on every write
 // beyond the host's own functions, in kube-apiserver's order:
-// MutatingAdmissionWebhook among the mutating ones, then
-// ValidatingAdmissionPolicy and ValidatingAdmissionWebhook among the
-// validating ones, all configured by the objects of
-// admissionregistration.k8s.io.
+// MutatingAdmissionPolicy then MutatingAdmissionWebhook among the
+// mutating ones, ValidatingAdmissionPolicy then ValidatingAdmissionWebhook
+// among the validating ones, all configured by the objects of
+// admissionregistration.k8s.io, whose CEL the compiler checks when they
+// are written.
 type admissionPlugins struct {
+	compiler *celadmission.Compiler
+	mutating *celadmission.Mutating
 	policies *celadmission.Validating
 	webhooks *webhook.Plugin
 }
@@ -62,7 +69,13 @@ func newAdmission(opts *apiserver.Options, cfg admissionConfig) (*admissionPlugi
 	if err != nil {
 		return nil, err
 	}
-	a := &admissionPlugins{}
+	a := &admissionPlugins{compiler: compiler}
+	if on(pluginMutatingPolicy) {
+		if a.mutating, err = celadmission.NewMutating(celadmission.Options{Compiler: compiler, Authorizer: cfg.authz}); err != nil {
+			return nil, err
+		}
+		opts.MutatingAdmission = append(opts.MutatingAdmission, a.mutating.Mutate)
+	}
 	if on(pluginMutatingWebhook) || on(pluginValidatingWebhook) {
 		wo := webhook.Options{Conditions: compiler.WebhookConditions(), Authorizer: cfg.authz}
 		if cfg.metrics != nil {
@@ -92,6 +105,9 @@ func newAdmission(opts *apiserver.Options, cfg admissionConfig) (*admissionPlugi
 // start gives the plugins the server's watch caches, once the
 // admissionregistration kinds are registered.
 func (a *admissionPlugins) start(srv *apiserver.Server) error {
+	if a.mutating != nil {
+		a.mutating.Start(srv)
+	}
 	if a.policies != nil {
 		a.policies.Start(srv)
 	}
@@ -99,4 +115,33 @@ func (a *admissionPlugins) start(srv *apiserver.Server) error {
 		return a.webhooks.Start(srv)
 	}
 	return nil
+}
+
+// kindOptions are the options of the admissionregistration kinds: their
+// CEL expressions are compiled when written, as kube-apiserver does.
+func (a *admissionPlugins) kindOptions() admissionregistrationv1.Options {
+	return admissionregistrationv1.Options{CheckExpression: a.compiler.CheckExpression}
+}
+
+// typeCheckingInterval is how often the policies' type checking is
+// brought up to date; a pass reads the watch cache and writes only the
+// status of policies changed since the last one.
+const typeCheckingInterval = time.Second
+
+// runTypeChecking fills in the status.typeChecking of
+// ValidatingAdmissionPolicies until ctx is done, as kube's type checking
+// controller does.
+func (a *admissionPlugins) runTypeChecking(ctx context.Context, srv *apiserver.Server, logger *slog.Logger) {
+	t := time.NewTicker(typeCheckingInterval)
+	defer t.Stop()
+	for {
+		if err := a.compiler.SyncTypeChecking(ctx, srv, srv); err != nil && ctx.Err() == nil && logger != nil {
+			logger.Warn("type checking admission policies", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

@@ -147,7 +147,7 @@ func kinds() []apiserver.Kind {
 	// The admission configurations are served (discovery, OpenAPI,
 	// Tables); the webhook and policy engines that read them are wired
 	// apart.
-	ks = append(ks, admissionregistrationv1.Kinds(admissionregistrationv1.Options{})...)
+
 	return append(ks, eventsv1.EventKind(), coordinationv1.LeaseKind())
 }
 
@@ -200,6 +200,9 @@ func Open(cfg Config) (*Server, error) {
 	for _, k := range append(kinds(), sprocket) {
 		srv.api.Register(k)
 	}
+	for _, k := range admissionregistrationv1.Kinds(plugins.kindOptions()) {
+		srv.api.Register(k)
+	}
 	crds := crd.Serve(srv.api, crd.Options{Logger: cfg.Logger})
 	if err := srv.api.Err(); err != nil {
 		srv.Close()
@@ -213,7 +216,7 @@ func Open(cfg Config) (*Server, error) {
 		srv.Close()
 		return nil, err
 	}
-	if err := srv.startControlPlane(lifecycle, crds, cfg); err != nil {
+	if err := srv.startControlPlane(lifecycle, crds, plugins, cfg); err != nil {
 		srv.Close()
 		return nil, err
 	}
@@ -230,7 +233,7 @@ func Open(cfg Config) (*Server, error) {
 
 // startControlPlane creates the immortal namespaces, then runs the
 // namespace mirror of the lifecycle check and the controllers until Close.
-func (s *Server) startControlPlane(lifecycle *namespace.Lifecycle, crds *crd.Controller, cfg Config) error {
+func (s *Server) startControlPlane(lifecycle *namespace.Lifecycle, crds *crd.Controller, plugins *admissionPlugins, cfg Config) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := namespace.EnsureSystem(ctx, s.api); err != nil {
 		cancel()
@@ -241,13 +244,14 @@ func (s *Server) startControlPlane(lifecycle *namespace.Lifecycle, crds *crd.Con
 		host, _ := os.Hostname()
 		identity = fmt.Sprintf("%s_%d_%d", host, os.Getpid(), time.Now().UnixNano())
 	}
-	done := make(chan struct{}, 3)
+	done := make(chan struct{}, 4)
 	go func() { lifecycle.Run(ctx, s.api); done <- struct{}{} }()
+	go func() { plugins.runTypeChecking(ctx, s.api, cfg.Logger); done <- struct{}{} }()
 	// Every server serves the kinds of the definitions it sees, so that
 	// servers sharing a store serve the same API.
 	go func() { _ = crds.Run(ctx); done <- struct{}{} }()
 	if cfg.DisableControllers {
-		s.stopControlPlane = func() { cancel(); <-done; <-done }
+		s.stopControlPlane = func() { cancel(); <-done; <-done; <-done }
 		return nil
 	}
 	go func() {
@@ -257,7 +261,7 @@ func (s *Server) startControlPlane(lifecycle *namespace.Lifecycle, crds *crd.Con
 		}
 		done <- struct{}{}
 	}()
-	s.stopControlPlane = func() { cancel(); <-done; <-done; <-done }
+	s.stopControlPlane = func() { cancel(); <-done; <-done; <-done; <-done }
 	return nil
 }
 
