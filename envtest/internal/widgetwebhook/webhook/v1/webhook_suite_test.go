@@ -74,7 +74,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	stop, err := startWebhookServer(ctx, &testEnv.WebhookInstallOptions)
+	stop, err := startWebhookServer(ctx, cfg, &testEnv.WebhookInstallOptions)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "starting the webhook server:", err)
 		return 1
@@ -85,8 +85,8 @@ func run(m *testing.M) int {
 
 // startWebhookServer runs a manager whose webhook server serves the
 // Widget webhooks where the install options pointed the configurations,
-// and waits until it accepts TLS connections.
-func startWebhookServer(ctx context.Context, opts *envtest.WebhookInstallOptions) (stop func(), err error) {
+// with a client of the server at cfg, and waits until it accepts TLS connections.
+func startWebhookServer(ctx context.Context, cfg *rest.Config, opts *envtest.WebhookInstallOptions) (stop func(), err error) {
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme: scheme,
 		WebhookServer: webhook.NewServer(webhook.Options{
