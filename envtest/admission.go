@@ -1,6 +1,9 @@
 package envtest
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/admission/webhook"
 	celadmission "github.com/kapi-dev/kapi/cel/admission"
@@ -36,4 +39,28 @@ func newAdmission(opts *apiserver.Options) (*admissionPlugins, error) {
 func (a *admissionPlugins) start(api *apiserver.Server) error {
 	a.policies.Start(api)
 	return a.webhooks.Start(api)
+}
+
+// admissionResources are the configurations the plugins read.
+var admissionResources = []string{
+	"mutatingwebhookconfigurations", "validatingwebhookconfigurations",
+	"validatingadmissionpolicies", "validatingadmissionpolicybindings",
+}
+
+// syncAdmission waits until the plugins' watch caches hold every
+// configuration written so far. The plugins read them through those
+// caches, which follow the store a moment behind: without the wait, the
+// first write after Start could miss a webhook Start installed
+// (controller-runtime's envtest likewise waits for its webhooks).
+func syncAdmission(ctx context.Context, api *apiserver.Server) error {
+	for _, res := range admissionResources {
+		c, ok := api.Cached("admissionregistration.k8s.io", res)
+		if !ok {
+			continue
+		}
+		if err := c.Sync(ctx); err != nil {
+			return fmt.Errorf("envtest: waiting for %s: %w", res, err)
+		}
+	}
+	return nil
 }

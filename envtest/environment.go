@@ -1,6 +1,7 @@
 package envtest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -123,6 +124,9 @@ func (te *Environment) Start() (*rest.Config, error) {
 	if err == nil {
 		err = te.WebhookInstallOptions.Install(te.Config)
 	}
+	if err == nil {
+		err = te.syncAdmission()
+	}
 	if err != nil {
 		_ = te.Stop()
 		return nil, err
@@ -182,4 +186,12 @@ func (te *Environment) useExistingCluster() bool {
 		return *te.UseExistingCluster
 	}
 	return strings.EqualFold(os.Getenv("USE_EXISTING_CLUSTER"), "true")
+}
+
+// syncAdmission waits, at most WebhookInstallOptions.MaxTime, until the
+// installed webhooks take effect.
+func (te *Environment) syncAdmission() error {
+	ctx, cancel := context.WithTimeout(context.Background(), te.WebhookInstallOptions.MaxTime)
+	defer cancel()
+	return syncAdmission(ctx, te.running.api)
 }

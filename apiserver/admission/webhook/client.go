@@ -103,6 +103,7 @@ func endpoint(cc *ar.WebhookClientConfig) (*url.URL, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
+		u.Path, u.RawPath = cleanPath(u.Path), ""
 		return u, "", nil
 	}
 	s := cc.Service
@@ -115,11 +116,19 @@ func endpoint(cc *ar.WebhookClientConfig) (*url.URL, string, error) {
 	}
 	serverName := s.Name + "." + s.Namespace + ".svc"
 	u := &url.URL{Scheme: "https", Host: net.JoinHostPort(serverName, strconv.Itoa(int(port)))}
+	p := ""
 	if s.Path != nil {
-		u.Path = *s.Path
+		p = *s.Path
 	}
+	u.Path = cleanPath(p)
 	return u, serverName, nil
 }
+
+// cleanPath is the path a webhook is called at: kube's REST client
+// joins the configured path onto "/", so "//mutate" (as envtest writes a
+// Service path into a URL), "mutate/" and "" are called as "/mutate",
+// "/mutate" and "/".
+func cleanPath(p string) string { return path.Join("/", p) }
 
 // post sends body to u and decodes the answer into out, the way
 // client-go's REST client used by kube does: a timeout parameter
@@ -127,10 +136,6 @@ func endpoint(cc *ar.WebhookClientConfig) (*url.URL, string, error) {
 // of a failed answer as its error.
 func post(ctx context.Context, cl *http.Client, u *url.URL, body []byte, maxBytes int64, out any) error {
 	target := *u
-	// As client-go's REST client, which kube calls webhooks with, joins
-	// the path: "//mutate" (what a Service path of "/mutate" becomes in
-	// controller-runtime's envtest) is "/mutate", "" is "/".
-	target.Path = path.Join("/", target.Path)
 	if dl, ok := ctx.Deadline(); ok {
 		if d := time.Until(dl); d > 0 {
 			if t := d.Truncate(time.Second); t != d {

@@ -1,37 +1,39 @@
 package webhook
 
 import (
-	"context"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	ar "github.com/kapi-dev/kapi/kinds/admissionregistrationv1"
 )
 
-// A webhook's path reaches its server joined as client-go joins it,
-// as kube-apiserver sends it: doubled and trailing slashes go, an empty
-// path is "/".
-func TestPostPath(t *testing.T) {
-	var got []string
-	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got = append(got, r.URL.Path)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{}`))
-	}))
-	defer ts.Close()
-	for _, p := range []string{"//mutate-widget", "/validate/", ""} {
-		u, err := url.Parse(ts.URL + p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out map[string]any
-		if err := post(context.Background(), ts.Client(), u, []byte(`{}`), 1<<20, &out); err != nil {
-			t.Fatalf("%q: %v", p, err)
-		}
+// A webhook is called at its path joined onto "/", as kube's REST client
+// calls it: controller-runtime's envtest writes a Service path "/x" into
+// https://HOST:PORT//x, which kube calls as /x.
+func TestEndpointPath(t *testing.T) {
+	cases := []struct {
+		name string
+		cc   ar.WebhookClientConfig
+		want string
+	}{
+		{"url with a doubled slash", ar.WebhookClientConfig{URL: ptr("https://127.0.0.1:9443//mutate-stable-example-com-v1-widget")},
+			"https://127.0.0.1:9443/mutate-stable-example-com-v1-widget"},
+		{"url with a trailing slash", ar.WebhookClientConfig{URL: ptr("https://127.0.0.1:9443/a/b/")}, "https://127.0.0.1:9443/a/b"},
+		{"url without a path", ar.WebhookClientConfig{URL: ptr("https://127.0.0.1:9443")}, "https://127.0.0.1:9443/"},
+		{"url with dot segments", ar.WebhookClientConfig{URL: ptr("https://127.0.0.1:9443/a/./b/../c")}, "https://127.0.0.1:9443/a/c"},
+		{"service without a path", ar.WebhookClientConfig{Service: &ar.ServiceReference{Namespace: "ns", Name: "svc"}},
+			"https://svc.ns.svc:443/"},
+		{"service path without a leading slash", ar.WebhookClientConfig{Service: &ar.ServiceReference{Namespace: "ns", Name: "svc", Path: ptr("validate")}},
+			"https://svc.ns.svc:443/validate"},
 	}
-	if diff := cmp.Diff([]string{"/mutate-widget", "/validate", "/"}, got); diff != "" {
-		t.Errorf("paths (-want +got):\n%s", diff)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			u, _, err := endpoint(&tc.cc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := u.String(); got != tc.want {
+				t.Errorf("endpoint = %s, want %s", got, tc.want)
+			}
+		})
 	}
 }
