@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"time"
 
 	"github.com/kapi-dev/kapi/auth"
 	arv1 "github.com/kapi-dev/kapi/kinds/admissionregistrationv1"
@@ -100,4 +101,31 @@ func applyTypeChecking(ctx context.Context, h http.Handler, p *arv1.ValidatingAd
 		return fmt.Errorf("applying the type checking of %s: %d %s", p.Name, rec.Code, msg)
 	}
 	return nil
+}
+
+// TypeCheckingServer is a server the type checking runs against: its
+// handler takes the status writes, its caches and schemas are read.
+type TypeCheckingServer interface {
+	http.Handler
+	TypeCheckingSource
+}
+
+// RunTypeChecking keeps the status.typeChecking of a server's
+// ValidatingAdmissionPolicies up to date until ctx is done, as kube's
+// type checking controller does: a pass (SyncTypeChecking) every
+// interval, which reads the watch cache and writes only the status of
+// policies changed since. report gets the errors of a pass (nil: none).
+func (c *Compiler) RunTypeChecking(ctx context.Context, srv TypeCheckingServer, interval time.Duration, report func(error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if err := c.SyncTypeChecking(ctx, srv, srv); err != nil && ctx.Err() == nil && report != nil {
+			report(err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

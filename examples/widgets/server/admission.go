@@ -124,24 +124,15 @@ func (a *admissionPlugins) kindOptions() admissionregistrationv1.Options {
 }
 
 // typeCheckingInterval is how often the policies' type checking is
-// brought up to date; a pass reads the watch cache and writes only the
-// status of policies changed since the last one.
+// brought up to date.
 const typeCheckingInterval = time.Second
 
 // runTypeChecking fills in the status.typeChecking of
-// ValidatingAdmissionPolicies until ctx is done, as kube's type checking
-// controller does.
+// ValidatingAdmissionPolicies until ctx is done.
 func (a *admissionPlugins) runTypeChecking(ctx context.Context, srv *apiserver.Server, logger *slog.Logger) {
-	t := time.NewTicker(typeCheckingInterval)
-	defer t.Stop()
-	for {
-		if err := a.compiler.SyncTypeChecking(ctx, srv, srv); err != nil && ctx.Err() == nil && logger != nil {
+	a.compiler.RunTypeChecking(ctx, srv, typeCheckingInterval, func(err error) {
+		if logger != nil {
 			logger.Warn("type checking admission policies", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }
