@@ -126,10 +126,14 @@ func resourceListFor(gv meta.GroupVersion, rs []*Resource) APIResourceList {
 		GroupVersion: gv.String(),
 	}
 	for _, k := range rs {
+		hash := ""
+		if !k.Builtin {
+			hash = storageVersionHash(k.StorageKind)
+		}
 		rl.Resources = append(rl.Resources, meta.APIResource{
 			Name: k.Resource, SingularName: k.Singular, Namespaced: k.Namespaced, Kind: k.Kind,
 			Verbs: k.Verbs, ShortNames: k.ShortNames, Categories: k.Categories,
-			StorageVersionHash: storageVersionHash(k.StorageKind),
+			StorageVersionHash: hash,
 		})
 		for _, sub := range k.Subresources {
 			rl.Resources = append(rl.Resources, meta.APIResource{
@@ -153,6 +157,9 @@ func aggregatedVersion(v string, rs []*Resource) discoveryVersion {
 			ResponseKind: &gvkRef{Group: k.Group, Version: k.Version, Kind: k.Kind},
 			Verbs:        k.Verbs, ShortNames: k.ShortNames, Categories: k.Categories,
 		}
+		if k.Builtin {
+			dr.ResponseKind = &gvkRef{Kind: k.Kind}
+		}
 		for _, sub := range k.Subresources {
 			dr.Subresources = append(dr.Subresources, discoverySubresource{
 				Subresource: sub.Name, Verbs: sub.Verbs,
@@ -167,6 +174,9 @@ func aggregatedVersion(v string, rs []*Resource) discoveryVersion {
 func (d *Docs) addOpenAPI(gv meta.GroupVersion, rs []*Resource) {
 	kinds := make([]openapi.Kind, 0, len(rs))
 	for _, k := range rs {
+		if k.Builtin {
+			continue
+		}
 		var subs []string
 		for _, s := range k.Subresources {
 			subs = append(subs, s.Name)
@@ -176,6 +186,9 @@ func (d *Docs) addOpenAPI(gv meta.GroupVersion, rs []*Resource) {
 			ListKind: k.Kind + "List", Namespaced: k.Namespaced, Schema: k.Schema,
 			Verbs: k.Verbs, Subresources: subs,
 		})
+	}
+	if len(kinds) == 0 {
+		return
 	}
 	doc, err := openapi.Document(gv.Group, gv.Version, kinds)
 	if err != nil {
