@@ -26,6 +26,9 @@ type Docs struct {
 	openapiIndex                             []byte
 	openapiDocs                              map[string][]byte // "apis/G/V" or "api/v1"
 	openapiErrors                            []error
+	// openapiV2 is the Swagger 2.0 document of every group-version,
+	// /openapi/v2, and openapiV2ETag its entity tag.
+	openapiV2, openapiV2ETag []byte
 }
 
 // Build renders every document from the served resources, which come
@@ -97,7 +100,18 @@ func Build(resources []Resource, groups []string, sortVersions func([]string) []
 		index = []byte(`{"paths":{}}`)
 	}
 	d.openapiIndex = index
+	d.buildSwagger()
 	return d
+}
+
+// buildSwagger merges the OpenAPI v3 documents into /openapi/v2's.
+func (d *Docs) buildSwagger() {
+	doc, err := openapi.Swagger(d.openapiDocs)
+	if err != nil {
+		d.openapiErrors = append(d.openapiErrors, fmt.Errorf("openapi v2: %w", err))
+		return
+	}
+	d.openapiV2, d.openapiV2ETag = doc, []byte(openapi.SwaggerETag(doc))
 }
 
 // OpenAPIErrors lists the OpenAPI documents that could not be built,
