@@ -107,8 +107,9 @@ func TestAuditObjectRef(t *testing.T) {
 			}
 
 			review := auditedRequest(t, ts, "POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", "application/json",
-				`{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","metadata":{"name":"r1"},"spec":{"resourceAttributes":{"verb":"get","resource":"widgets"}}}`, http.StatusCreated)
-			want := &audit.ObjectRef{Resource: "selfsubjectaccessreviews", Name: "r1", APIGroup: "authorization.k8s.io", APIVersion: "v1"}
+				`{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","spec":{"resourceAttributes":{"verb":"get","resource":"widgets"}}}`, http.StatusCreated)
+			// A review's metadata must be empty, as kube-apiserver has it.
+			want := &audit.ObjectRef{Resource: "selfsubjectaccessreviews", APIGroup: "authorization.k8s.io", APIVersion: "v1"}
 			if d := cmp.Diff(want, log.completed(t, review.id).ObjectRef); d != "" {
 				t.Errorf("review: objectRef (-want +got):\n%s", d)
 			}

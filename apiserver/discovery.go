@@ -4,7 +4,19 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/internal/discovery"
 	"github.com/kapi-dev/kapi/apiserver/internal/handlers"
 	"github.com/kapi-dev/kapi/apiserver/internal/registry"
+	"github.com/kapi-dev/kapi/apiserver/internal/reviews"
 )
+
+// withoutAny returns list without the elements of drop.
+func withoutAny(list, drop []string) []string {
+	out := make([]string, 0, len(list))
+	for _, v := range list {
+		if !contains(drop, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
 
 // discoveryDocs is what requests see: every discovery and OpenAPI
 // document, encoded once when the server publishes its resources, and
@@ -23,8 +35,12 @@ func (d *discoveryDocs) lookup(group, version, res string) *handlers.Handler {
 // buildDiscovery renders every discovery document from the registered
 // resources, which come sorted by group (registration order), version and
 // name.
+//
+// The reviews, which every server answers, come first, as kube-apiserver
+// lists its built-in groups before those of custom resources.
 func buildDiscovery(resources []*registry.Resource, groups []string) *discoveryDocs {
-	described := make([]discovery.Resource, 0, len(resources))
+	described := reviews.Resources()
+	groups = append(reviews.Groups(), withoutAny(groups, reviews.Groups())...)
 	for _, r := range resources {
 		described = append(described, describeResource(r))
 	}

@@ -42,8 +42,11 @@ func TestDiscoveryLegacy(t *testing.T) {
 			} `json:"preferredVersion"`
 		} `json:"groups"`
 	}
-	if err := json.Unmarshal(body, &groups); err != nil || groups.Kind != "APIGroupList" || len(groups.Groups) != 1 ||
-		groups.Groups[0].Name != "stable.example.com" || groups.Groups[0].PreferredVersion.GroupVersion != "stable.example.com/v1" {
+	// The reviews' groups come first, as kube-apiserver lists its
+	// built-in groups before custom resources'.
+	if err := json.Unmarshal(body, &groups); err != nil || groups.Kind != "APIGroupList" || len(groups.Groups) != 3 ||
+		groups.Groups[0].Name != "authentication.k8s.io" || groups.Groups[1].Name != "authorization.k8s.io" ||
+		groups.Groups[2].Name != "stable.example.com" || groups.Groups[2].PreferredVersion.GroupVersion != "stable.example.com/v1" {
 		t.Fatalf("/apis: %v %s", err, body)
 	}
 	_, body = get(t, ts.URL+"/apis/stable.example.com", "")
@@ -120,10 +123,10 @@ func TestDiscoveryAggregated(t *testing.T) {
 	if err := json.Unmarshal(body, &list); err != nil || list.Kind != "APIGroupDiscoveryList" || list.APIVersion != "apidiscovery.k8s.io/v2" {
 		t.Fatalf("%v %s", err, body)
 	}
-	if len(list.Items) != 1 || list.Items[0].Metadata.Name != "stable.example.com" || len(list.Items[0].Versions) != 1 {
+	if len(list.Items) != 3 || list.Items[2].Metadata.Name != "stable.example.com" || len(list.Items[2].Versions) != 1 {
 		t.Fatalf("items: %s", body)
 	}
-	v := list.Items[0].Versions[0]
+	v := list.Items[2].Versions[0]
 	if v.Version != "v1" || v.Freshness != "Current" || len(v.Resources) != 2 {
 		t.Fatalf("version: %s", body)
 	}

@@ -98,6 +98,9 @@ func (s *server) route(w http.ResponseWriter, r *http.Request, docs *discoveryDo
 	case "/apis":
 		docs.ServeAPIs(w, r)
 		return
+	case "/openapi/v2":
+		docs.ServeOpenAPIV2(w, r)
+		return
 	case "/openapi/v3":
 		responsewriters.WriteRaw(w, http.StatusOK, "application/json", docs.OpenAPIIndex())
 		return

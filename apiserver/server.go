@@ -86,6 +86,11 @@ type Options struct {
 	// context, put there by the host's own middleware, is kept. Nil: no
 	// authentication.
 	Authenticator auth.Authenticator
+	// APIAudiences are the audiences the server's tokens are meant for
+	// (kube-apiserver's --api-audiences): a TokenReview that names none
+	// is asked about these, and one naming others is unauthenticated,
+	// since kapi's authenticators know no audiences of their own.
+	APIAudiences []string
 	// Authorizer decides what each user may do (an auth.Authorizers
 	// chain, RBAC from auth/rbac); anything but allow is 403. It also
 	// decides impersonation. Nil allows everything. /healthz, /livez,
@@ -274,7 +279,8 @@ func newServer(opts Options) *server {
 		Log: s.Log, WriteError: s.WriteError}
 	s.limits.WriteError = s.Guard.WriteError
 	s.instrument = filters.NewInstrument(s.Observer, s.Tracer, s.boundLabels, s.serveHTTP)
-	s.reviews = reviews.Handler{Authorizer: s.Guard.EffectiveAuthorizer(), Decode: s.DecodeReview,
+	s.reviews = reviews.Handler{Authenticator: opts.Authenticator, APIAudiences: opts.APIAudiences,
+		Authorizer: s.Guard.EffectiveAuthorizer(), Decode: s.DecodeReview,
 		Write: s.WriteReview, WriteError: s.Guard.WriteError}
 	return s
 }

@@ -37,7 +37,11 @@ var (
 //     rbac.authorization.k8s.io/aggregate-to-admin, -edit and -view (edit
 //     is aggregated into admin, view into edit), with
 //     system:aggregate-to-admin letting admins manage Roles and
-//     RoleBindings in their namespaces;
+//     RoleBindings in their namespaces and ask what others may do there
+//     (LocalSubjectAccessReview);
+//   - system:auth-delegator, bound to no one, which a server delegating
+//     its authentication and authorization to this one is given: it may
+//     create TokenReviews and SubjectAccessReviews;
 //   - system:discovery, system:basic-user and system:public-info-viewer,
 //     which let authenticated users read discovery and OpenAPI and ask
 //     what they may do (kubectl auth can-i, whoami), and everyone read
@@ -61,7 +65,11 @@ func BootstrapPolicy() []meta.Object {
 		clusterRole("edit", map[string]string{aggregateToAdmin: "true"}, &AggregationRule{ClusterRoleSelectors: []LabelSelector{{MatchLabels: map[string]string{aggregateToEdit: "true"}}}}),
 		clusterRole("view", map[string]string{aggregateToEdit: "true"}, &AggregationRule{ClusterRoleSelectors: []LabelSelector{{MatchLabels: map[string]string{aggregateToView: "true"}}}}),
 		clusterRole("system:aggregate-to-admin", map[string]string{aggregateToAdmin: "true"}, nil,
+			PolicyRule{Verbs: []string{"create"}, APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"localsubjectaccessreviews"}},
 			PolicyRule{Verbs: append(append([]string{}, writeVerbs...), readVerbs...), APIGroups: []string{Group}, Resources: []string{"rolebindings", "roles"}}),
+		clusterRole("system:auth-delegator", nil, nil,
+			PolicyRule{Verbs: []string{"create"}, APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"tokenreviews"}},
+			PolicyRule{Verbs: []string{"create"}, APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"subjectaccessreviews"}}),
 		clusterRole("system:discovery", nil, nil, nonResource("/api", "/api/*", "/apis", "/apis/*", "/healthz", "/livez", "/openapi", "/openapi/*", "/readyz", "/version", "/version/")...),
 		clusterRole("system:basic-user", nil, nil,
 			PolicyRule{Verbs: []string{"create"}, APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"selfsubjectaccessreviews", "selfsubjectrulesreviews"}},

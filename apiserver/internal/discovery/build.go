@@ -26,6 +26,9 @@ type Docs struct {
 	openapiIndex                             []byte
 	openapiDocs                              map[string][]byte // "apis/G/V" or "api/v1"
 	openapiErrors                            []error
+	// openapiV2 is the Swagger 2.0 document of every group-version,
+	// /openapi/v2, and openapiV2ETag its entity tag.
+	openapiV2, openapiV2ETag []byte
 }
 
 // Build renders every document from the served resources, which come
@@ -97,7 +100,18 @@ func Build(resources []Resource, groups []string, sortVersions func([]string) []
 		index = []byte(`{"paths":{}}`)
 	}
 	d.openapiIndex = index
+	d.buildSwagger()
 	return d
+}
+
+// buildSwagger merges the OpenAPI v3 documents into /openapi/v2's.
+func (d *Docs) buildSwagger() {
+	doc, err := openapi.Swagger(d.openapiDocs)
+	if err != nil {
+		d.openapiErrors = append(d.openapiErrors, fmt.Errorf("openapi v2: %w", err))
+		return
+	}
+	d.openapiV2, d.openapiV2ETag = doc, []byte(openapi.SwaggerETag(doc))
 }
 
 // OpenAPIErrors lists the OpenAPI documents that could not be built,
@@ -126,10 +140,14 @@ func resourceListFor(gv meta.GroupVersion, rs []*Resource) APIResourceList {
 		GroupVersion: gv.String(),
 	}
 	for _, k := range rs {
+		hash := ""
+		if !k.Builtin {
+			hash = storageVersionHash(k.StorageKind)
+		}
 		rl.Resources = append(rl.Resources, meta.APIResource{
 			Name: k.Resource, SingularName: k.Singular, Namespaced: k.Namespaced, Kind: k.Kind,
 			Verbs: k.Verbs, ShortNames: k.ShortNames, Categories: k.Categories,
-			StorageVersionHash: storageVersionHash(k.StorageKind),
+			StorageVersionHash: hash,
 		})
 		for _, sub := range k.Subresources {
 			rl.Resources = append(rl.Resources, meta.APIResource{
@@ -153,6 +171,9 @@ func aggregatedVersion(v string, rs []*Resource) discoveryVersion {
 			ResponseKind: &gvkRef{Group: k.Group, Version: k.Version, Kind: k.Kind},
 			Verbs:        k.Verbs, ShortNames: k.ShortNames, Categories: k.Categories,
 		}
+		if k.Builtin {
+			dr.ResponseKind = &gvkRef{Kind: k.Kind}
+		}
 		for _, sub := range k.Subresources {
 			dr.Subresources = append(dr.Subresources, discoverySubresource{
 				Subresource: sub.Name, Verbs: sub.Verbs,
@@ -167,6 +188,9 @@ func aggregatedVersion(v string, rs []*Resource) discoveryVersion {
 func (d *Docs) addOpenAPI(gv meta.GroupVersion, rs []*Resource) {
 	kinds := make([]openapi.Kind, 0, len(rs))
 	for _, k := range rs {
+		if k.Builtin {
+			continue
+		}
 		var subs []string
 		for _, s := range k.Subresources {
 			subs = append(subs, s.Name)
@@ -176,6 +200,9 @@ func (d *Docs) addOpenAPI(gv meta.GroupVersion, rs []*Resource) {
 			ListKind: k.Kind + "List", Namespaced: k.Namespaced, Schema: k.Schema,
 			Verbs: k.Verbs, Subresources: subs,
 		})
+	}
+	if len(kinds) == 0 {
+		return
 	}
 	doc, err := openapi.Document(gv.Group, gv.Version, kinds)
 	if err != nil {

@@ -20,6 +20,11 @@ type Resource struct {
 	StorageKind meta.GroupVersionKind
 	// Schema models the kind's fields for its OpenAPI document.
 	Schema *schema.Schema
+	// Builtin marks a resource kapi itself serves without storing it
+	// (the reviews): as for kube-apiserver's built-in resources, its
+	// aggregated discovery names only the kind it answers with, it has no
+	// storage version hash, and it is in no OpenAPI document.
+	Builtin bool
 }
 
 // Subresource is a resource's subresource: its name, the kind its

@@ -67,3 +67,40 @@ func (d *Docs) ServeOpenAPI(w http.ResponseWriter, r *http.Request, key string) 
 	}
 	responsewriters.WriteRaw(w, http.StatusOK, "application/json", doc)
 }
+
+// ServeOpenAPIV2 answers /openapi/v2, the Swagger 2.0 document of every
+// served kind, as JSON; a client that accepts only another form (the
+// gnostic protobuf client-go asks for first) gets 406.
+func (d *Docs) ServeOpenAPIV2(w http.ResponseWriter, r *http.Request) {
+	if d.openapiV2 == nil {
+		responsewriters.WriteRaw(w, http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 page not found\n"))
+		return
+	}
+	if !acceptsJSON(r.Header.Get("Accept")) {
+		responsewriters.WriteRaw(w, http.StatusNotAcceptable, "text/plain; charset=utf-8", []byte("406 Not Acceptable\n"))
+		return
+	}
+	etag := string(d.openapiV2ETag)
+	w.Header().Set("Etag", etag)
+	w.Header().Set("Cache-Control", "no-cache, private")
+	w.Header().Set("Vary", "Accept")
+	if r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	responsewriters.WriteRaw(w, http.StatusOK, "application/json", d.openapiV2)
+}
+
+// acceptsJSON reports whether an Accept header lets the answer be JSON
+// (no header does).
+func acceptsJSON(accept string) bool {
+	if accept == "" {
+		return true
+	}
+	for _, a := range codec.ParseAccept(accept) {
+		if a.Q > 0 && (a.Type == "application/json" || a.Type == "*/*" || a.Type == "application/*") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,11 +1,11 @@
 package reviews
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/filters"
-	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/auth"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/status"
@@ -13,13 +13,26 @@ import (
 
 // The paths of the reviews.
 const (
-	accessReviewPath = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"
-	rulesReviewPath  = "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews"
-	selfReviewPath   = "/apis/authentication.k8s.io/v1/selfsubjectreviews"
+	accessReviewPath  = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"
+	rulesReviewPath   = "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews"
+	selfReviewPath    = "/apis/authentication.k8s.io/v1/selfsubjectreviews"
+	tokenReviewPath   = "/apis/authentication.k8s.io/v1/tokenreviews"
+	subjectReviewPath = "/apis/authorization.k8s.io/v1/subjectaccessreviews"
+	// A LocalSubjectAccessReview is created in a namespace:
+	// localReviewPrefix + namespace + localReviewSuffix.
+	localReviewPrefix = "/apis/authorization.k8s.io/v1/namespaces/"
+	localReviewSuffix = "/localsubjectaccessreviews"
 )
 
 // Handler answers the review requests.
 type Handler struct {
+	// Authenticator answers TokenReviews; nil (a server without
+	// authentication) answers every TokenReview unauthenticated.
+	Authenticator auth.Authenticator
+	// APIAudiences are the audiences the server's tokens are for, which
+	// a TokenReview naming none is asked about (kube-apiserver's
+	// --api-audiences).
+	APIAudiences []string
 	// Authorizer answers access reviews; it is never nil (an
 	// auth.AlwaysAllow when the server has none).
 	Authorizer auth.Authorizer
@@ -31,23 +44,44 @@ type Handler struct {
 	WriteError filters.ErrorWriter
 }
 
+// reviewFor returns an empty review of the kind the path creates, and
+// the namespace of a LocalSubjectAccessReview's path; nil when the path
+// is no review's.
+func reviewFor(path string) (meta.Object, string) {
+	switch path {
+	case accessReviewPath:
+		return &selfSubjectAccessReview{}, ""
+	case rulesReviewPath:
+		return &selfSubjectRulesReview{}, ""
+	case selfReviewPath:
+		return &selfSubjectReview{}, ""
+	case tokenReviewPath:
+		return &tokenReview{}, ""
+	case subjectReviewPath:
+		return &subjectAccessReview{}, ""
+	}
+	ns, ok := strings.CutPrefix(path, localReviewPrefix)
+	if !ok {
+		return nil, ""
+	}
+	ns, ok = strings.CutSuffix(ns, localReviewSuffix)
+	if !ok || ns == "" || strings.Contains(ns, "/") {
+		return nil, ""
+	}
+	return &subjectAccessReview{}, ns
+}
+
 // Serve answers a review request, reporting whether the request was
 // one.
 func (s *Handler) Serve(w http.ResponseWriter, r *http.Request) bool {
-	path := strings.TrimSuffix(r.URL.Path, "/")
-	var obj, answer meta.Object
-	switch path {
-	case accessReviewPath:
-		obj = &selfSubjectAccessReview{}
-	case rulesReviewPath:
-		obj = &selfSubjectRulesReview{}
-	case selfReviewPath:
-		obj = &selfSubjectReview{}
-	default:
+	obj, namespace := reviewFor(strings.TrimSuffix(r.URL.Path, "/"))
+	if obj == nil {
 		return false
 	}
 	if r.Method != http.MethodPost {
-		s.WriteError(w, r, status.MethodNotAllowed(meta.GroupResource{}, requestinfo.Action(r.Method, false)))
+		// The reviews are create-only: kube-apiserver serves no other
+		// verb at their paths.
+		s.WriteError(w, r, status.MethodNotAllowedPath())
 		return true
 	}
 	if err := s.Decode(r, obj); err != nil {
@@ -55,39 +89,43 @@ func (s *Handler) Serve(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	filters.AuditObject(r.Context(), obj.GetObjectMeta())
-	u, _ := auth.UserFrom(r.Context())
-	switch o := obj.(type) {
-	case *selfSubjectAccessReview:
-		answer = s.accessReview(r, u, o)
-	case *selfSubjectRulesReview:
-		answer = s.rulesReview(r, u, o)
-	case *selfSubjectReview:
-		o.TypeMeta = meta.TypeMeta{Kind: "SelfSubjectReview", APIVersion: "authentication.k8s.io/v1"}
-		o.Status.UserInfo = userInfoOf(u)
-		answer = o
+	answer, err := s.answer(r, obj, namespace)
+	if err != nil {
+		s.WriteError(w, r, err)
+		return true
 	}
 	s.Write(w, r, answer)
 	return true
 }
 
+// answer fills in the status of a decoded review.
+func (s *Handler) answer(r *http.Request, obj meta.Object, namespace string) (meta.Object, error) {
+	u, _ := auth.UserFrom(r.Context())
+	switch o := obj.(type) {
+	case *selfSubjectAccessReview:
+		return s.accessReview(r, u, o)
+	case *selfSubjectRulesReview:
+		return s.rulesReview(r, u, o), nil
+	case *selfSubjectReview:
+		o.TypeMeta = meta.TypeMeta{Kind: "SelfSubjectReview", APIVersion: "authentication.k8s.io/v1"}
+		o.Status.UserInfo = userInfoOf(u)
+		return o, nil
+	case *tokenReview:
+		return s.tokenReview(r, o)
+	case *subjectAccessReview:
+		return s.subjectAccessReview(r, o, namespace)
+	}
+	return nil, status.InternalError(fmt.Errorf("reviews: no answer for %T", obj))
+}
+
 // accessReview answers whether the user may do what the review asks.
-func (s *Handler) accessReview(r *http.Request, u *auth.User, rv *selfSubjectAccessReview) meta.Object {
-	a := auth.Attributes{User: u}
-	switch ra, na := rv.Spec.ResourceAttributes, rv.Spec.NonResourceAttributes; {
-	case ra != nil:
-		a.ResourceRequest = true
-		a.Verb, a.APIGroup, a.APIVersion, a.Resource = ra.Verb, ra.Group, ra.Version, ra.Resource
-		a.Subresource, a.Namespace, a.Name = ra.Subresource, ra.Namespace, ra.Name
-	case na != nil:
-		a.Verb, a.Path = na.Verb, na.Path
+func (s *Handler) accessReview(r *http.Request, u *auth.User, rv *selfSubjectAccessReview) (meta.Object, error) {
+	if errs := validateSelfAccessReview(rv); len(errs) > 0 {
+		return nil, status.Invalid(reviewGroupKind, "", errs)
 	}
-	d, reason, err := s.Authorizer.Authorize(r.Context(), a)
-	rv.Status = subjectAccessReviewStatus{Allowed: d == auth.DecisionAllow, Denied: d == auth.DecisionDeny, Reason: reason}
-	if err != nil {
-		rv.Status.EvaluationError = err.Error()
-	}
+	rv.Status = s.authorize(r, attributesOf(u, rv.Spec.ResourceAttributes, rv.Spec.NonResourceAttributes))
 	rv.TypeMeta = meta.TypeMeta{Kind: "SelfSubjectAccessReview", APIVersion: "authorization.k8s.io/v1"}
-	return rv
+	return rv, nil
 }
 
 // rulesReview lists what the user may do in the review's namespace.
