@@ -14,7 +14,10 @@
 // It serves core/v1 Namespaces, ConfigMaps, Secrets, Events and
 // ServiceAccounts, events.k8s.io/v1 Events, coordination.k8s.io/v1
 // Leases, rbac.authorization.k8s.io/v1 (under RBAC, the default, with
-// kube's default roles) and apiextensions.k8s.io/v1
+// kube's default roles), admissionregistration.k8s.io/v1 (webhook
+// configurations and admission policies, called and evaluated on every
+// write as kube-apiserver does: WebhookInstallOptions installs a suite's
+// webhooks, pointed at its local webhook server) and apiextensions.k8s.io/v1
 // CustomResourceDefinitions: Start creates the CRDs through the API and
 // waits until they are Established and in discovery, as envtest does,
 // and [InstallCRDs], [UninstallCRDs] and any client may add, change and
@@ -31,9 +34,7 @@
 //   - CRDInstallOptions.PollInterval defaults to 10ms rather than
 //     100ms: the wait for a CRD is a few milliseconds here.
 //   - Built-in kinds are the ones listed above: no Pods, Deployments,
-//     Services or other workload kinds, and no admission webhooks (Start
-//     refuses webhook configurations; it still prepares
-//     WebhookInstallOptions' port and serving certificate).
+//     Services or other workload kinds.
 //   - There is no ControlPlane field to pass kube-apiserver flags;
 //     AuthorizationMode chooses RBAC or AlwaysAllow. The binary fields
 //     (BinaryAssetsDirectory and the like) are accepted and ignored.

@@ -95,7 +95,7 @@ func startServer(cfg serverConfig) (r *running, err error) {
 			api.Close()
 		}
 	}()
-	for _, k := range builtinKinds() {
+	for _, k := range append(builtinKinds(), admissionregistrationv1.Kinds(admissions.kindOptions())...) {
 		api.Register(k)
 	}
 	definitions := crd.Serve(api, crd.Options{Logger: cfg.logger})
@@ -125,7 +125,7 @@ func startServer(cfg serverConfig) (r *running, err error) {
 	r.hs = &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsCfg,
 		ErrorLog: log.New(io.Discard, "", 0)} // clients that hang up mid-handshake are no news
 	ctx, r.stop = context.WithCancel(ctx)
-	r.runControllers(ctx, lifecycle, definitions, cfg.logger)
+	r.runControllers(ctx, lifecycle, definitions, admissions, cfg.logger)
 	go func() { _ = r.hs.Serve(tls.NewListener(ln, tlsCfg)) }()
 	return r, nil
 }
@@ -136,7 +136,6 @@ func startServer(cfg serverConfig) (r *running, err error) {
 // Leases (for leader election).
 func builtinKinds() []apiserver.Kind {
 	ks := corev1.Kinds()
-	ks = append(ks, admissionregistrationv1.Kinds(admissionregistrationv1.Options{})...)
 	return append(ks, eventsv1.EventKind(), coordinationv1.LeaseKind())
 }
 
@@ -153,8 +152,17 @@ func bootstrapPolicy() []meta.Object {
 // CustomResourceDefinition controller, the namespace controller and the
 // garbage collector until ctx is done. One environment is one server,
 // so there is no leader election.
-func (r *running) runControllers(ctx context.Context, lifecycle *namespace.Lifecycle, definitions *crd.Controller, logger *slog.Logger) {
-	r.wg.Add(4)
+func (r *running) runControllers(ctx context.Context, lifecycle *namespace.Lifecycle, definitions *crd.Controller,
+	admissions *admissionPlugins, logger *slog.Logger) {
+	r.wg.Add(5)
+	go func() {
+		defer r.wg.Done()
+		admissions.compiler.RunTypeChecking(ctx, r.api, time.Second, func(err error) {
+			if logger != nil {
+				logger.Error("type checking admission policies", "err", err)
+			}
+		})
+	}()
 	go func() {
 		defer r.wg.Done()
 		if err := definitions.Run(ctx); err != nil && logger != nil {
