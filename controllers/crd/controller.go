@@ -16,6 +16,7 @@ package crd
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -221,11 +222,31 @@ func (c *Controller) establish(ctx context.Context, crd *apiextensionsv1.CustomR
 // updateStatus writes a definition's status; a conflict or a definition
 // gone is left to the next event.
 func (c *Controller) updateStatus(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) error {
-	err := c.c.Update(ctx, definitions+"/"+crd.Name+"/status", crd)
+	// The answer is decoded into a copy: decoding into crd itself would
+	// write into the backing arrays of its slices, which the kind served
+	// from it shares with discovery's readers.
+	out, err := copyDefinition(crd)
+	if err != nil {
+		return err
+	}
+	err = c.c.Update(ctx, definitions+"/"+crd.Name+"/status", out)
 	if status.IsConflict(err) || status.IsNotFound(err) {
 		return nil
 	}
+	if err == nil {
+		*crd = *out
+	}
 	return err
+}
+
+// copyDefinition is a deep copy of crd.
+func copyDefinition(crd *apiextensionsv1.CustomResourceDefinition) (*apiextensionsv1.CustomResourceDefinition, error) {
+	b, err := json.Marshal(crd)
+	if err != nil {
+		return nil, err
+	}
+	out := &apiextensionsv1.CustomResourceDefinition{}
+	return out, json.Unmarshal(b, out)
 }
 
 // finalize deletes the objects of a deleted definition, then stops
