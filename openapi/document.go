@@ -120,17 +120,29 @@ func normalize(k Kind, group, version string) (Kind, error) {
 	return k, nil
 }
 
-// componentName is the component schema name of a kind: the group's DNS
-// labels reversed, then version and kind, as com.example.stable.v1.Widget.
-// Core group kinds live under io.k8s.api.core.
+// componentName is the component schema name of a kind: for a custom
+// kind the group's DNS labels reversed, then version and kind
+// (com.example.stable.v1.Widget); kube's built-in kinds are named after
+// their Go package, as kube names them (io.k8s.api.core.v1.Namespace,
+// io.k8s.api.coordination.v1.Lease).
 func componentName(group, version, kind string) string {
-	if group == "" {
+	switch {
+	case group == "":
 		return "io.k8s.api.core." + version + "." + kind
+	case group == "apiextensions.k8s.io":
+		return "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions." + version + "." + kind
+	case strings.HasSuffix(group, ".k8s.io") || slices.Contains(legacyGroups(), group):
+		// kube names its built-in types after their Go package,
+		// k8s.io/api/<group>/<version>.
+		return "io.k8s.api." + strings.TrimSuffix(group, ".k8s.io") + "." + version + "." + kind
 	}
 	labels := strings.Split(group, ".")
 	slices.Reverse(labels)
 	return strings.Join(labels, ".") + "." + version + "." + kind
 }
+
+// legacyGroups are kube's built-in groups whose names lack ".k8s.io".
+func legacyGroups() []string { return []string{"apps", "batch", "autoscaling", "policy", "extensions"} }
 
 // addKind registers the component schemas of a kind and its list kind.
 func (c *converter) addKind(k Kind) {
