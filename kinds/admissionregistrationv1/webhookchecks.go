@@ -2,11 +2,11 @@ package admissionregistrationv1
 
 import (
 	"fmt"
-	"net/url"
 	"reflect"
 	"slices"
 	"strings"
 
+	"github.com/kapi-dev/kapi/kinds/internal/webhookcheck"
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -228,38 +228,10 @@ func validateClientConfig(cc *WebhookClientConfig, p status.Path) status.FieldEr
 	case (cc.URL == nil) == (cc.Service == nil):
 		return status.FieldErrors{status.Required(p, "exactly one of url or service is required")}
 	case cc.URL != nil:
-		return validateURL(*cc.URL, p.Child("url"))
+		return webhookcheck.URLErrors(*cc.URL, p.Child("url"))
 	default:
 		return validateService(cc.Service, p.Child("service"))
 	}
-}
-
-const urlForm = "; desired format: https://host[/path]"
-
-// validateURL requires an https URL with a host and without user
-// information, fragment or query.
-func validateURL(raw string, p status.Path) status.FieldErrors {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return status.FieldErrors{status.Required(p, "url must be a valid URL: "+err.Error()+urlForm)}
-	}
-	var errs status.FieldErrors
-	if u.Scheme != "https" {
-		errs = append(errs, status.InvalidValue(p, u.Scheme, "'https' is the only allowed URL scheme"+urlForm))
-	}
-	if u.Host == "" {
-		errs = append(errs, status.InvalidValue(p, u.Host, "host must be specified"+urlForm))
-	}
-	if u.User != nil {
-		errs = append(errs, status.InvalidValue(p, u.User.String(), "user information is not permitted in the URL"))
-	}
-	if u.Fragment != "" {
-		errs = append(errs, status.InvalidValue(p, u.Fragment, "fragments are not permitted in the URL"))
-	}
-	if u.RawQuery != "" {
-		errs = append(errs, status.InvalidValue(p, u.RawQuery, "query parameters are not permitted in the URL"))
-	}
-	return errs
 }
 
 // validateService requires a name and namespace, a valid port and a path

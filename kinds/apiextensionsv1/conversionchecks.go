@@ -5,9 +5,9 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
+	"github.com/kapi-dev/kapi/kinds/internal/webhookcheck"
 	"github.com/kapi-dev/kapi/status"
 )
 
@@ -88,7 +88,7 @@ func clientConfigErrors(cc *WebhookClientConfig, p status.Path, o conversionOpti
 	case (cc.URL == nil) == (cc.Service == nil):
 		errs = append(errs, status.Required(p, "exactly one of url or service is required"))
 	case cc.URL != nil:
-		errs = append(errs, webhookURLErrors(*cc.URL, p.Child("url"))...)
+		errs = append(errs, webhookcheck.URLErrors(*cc.URL, p.Child("url"))...)
 	default:
 		errs = append(errs, serviceErrors(cc.Service, p.Child("service"))...)
 	}
@@ -96,33 +96,6 @@ func clientConfigErrors(cc *WebhookClientConfig, p status.Path, o conversionOpti
 		if err := caBundleError(cc.CABundle); err != nil {
 			errs = append(errs, status.InvalidValue(p.Child("caBundle"), cc.CABundle, err.Error()))
 		}
-	}
-	return errs
-}
-
-// webhookURLErrors: an https URL with a host, and no user, fragment or
-// query.
-func webhookURLErrors(raw string, p status.Path) status.FieldErrors {
-	const form = "; desired format: https://host[/path]"
-	u, err := url.Parse(raw)
-	if err != nil {
-		return status.FieldErrors{status.Required(p, "url must be a valid URL: "+err.Error()+form)}
-	}
-	var errs status.FieldErrors
-	if u.Scheme != "https" {
-		errs = append(errs, status.InvalidValue(p, u.Scheme, "'https' is the only allowed URL scheme"+form))
-	}
-	if u.Host == "" {
-		errs = append(errs, status.InvalidValue(p, u.Host, "host must be specified"+form))
-	}
-	if u.User != nil {
-		errs = append(errs, status.InvalidValue(p, u.User.String(), "user information is not permitted in the URL"))
-	}
-	if u.Fragment != "" {
-		errs = append(errs, status.InvalidValue(p, u.Fragment, "fragments are not permitted in the URL"))
-	}
-	if u.RawQuery != "" {
-		errs = append(errs, status.InvalidValue(p, u.RawQuery, "query parameters are not permitted in the URL"))
 	}
 	return errs
 }
