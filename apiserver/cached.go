@@ -34,6 +34,12 @@ func (s *catalog) Cached(group, resource string) (Cached, bool) {
 // so are the objects. It is 0 until the cache has loaded.
 func (c Cached) Revision() int64 { return c.r.Cache.Revision() }
 
+// Changes counts the changes of the objects the cache holds: it moves
+// when one is created, changed or deleted (and when the cache lists the
+// store again), not when only the revision moves. Compile what is read
+// from the objects again only when it moved.
+func (c Cached) Changes() uint64 { return c.r.Cache.Changes() }
+
 // List returns every object as the cache holds it now (waiting for the
 // cache's first load), and the revision it read at. The objects are
 // shared: callers must not change them.

@@ -194,6 +194,9 @@ type state struct {
 	// after base.rev is in log.
 	base      *record
 	epoch     int64 // bumped by every (re)list: older watchers expire
+	// changes counts the states whose contents differ from the one
+	// before (an applied event, a relist); progress alone leaves it.
+	changes uint64
 	bookmarks int64 // bumped by every bookmark round
 	ready     bool  // the first list has been loaded
 	stopped   bool
@@ -263,6 +266,13 @@ func (c *Cache) Ready(ctx context.Context) error {
 // Revision returns the cache's revision: every change under the prefix up
 // to it has been applied. It is 0 until the first list is loaded.
 func (c *Cache) Revision() int64 { return c.cur.Load().rev }
+
+// Changes counts the changes of the cache's contents: it moves when an
+// object under the prefix is put or deleted, or the cache lists again,
+// and not when only the revision moves (the store's other keys changed).
+// A reader that compiled something from the contents compiles it again
+// only when Changes moved, without listing them.
+func (c *Cache) Changes() uint64 { return c.cur.Load().changes }
 
 // Sync waits until the cache holds every change the store had made when
 // Sync was called (it asks the store for its current revision) and returns

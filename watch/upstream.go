@@ -137,6 +137,7 @@ func (c *Cache) list() error {
 		epoch:     old.epoch + 1,
 		bookmarks: old.bookmarks,
 		ready:     true,
+		changes:   old.changes + 1,
 	})
 	return nil
 }
@@ -284,6 +285,7 @@ func (c *Cache) apply(next *state, ev *storage.Event, now int64, gen uint64) {
 	next.log = next.log.appended(rec)
 	next.logBytes += rec.size()
 	next.rev = rev
+	next.changes++
 }
 
 // evict drops the records before first from next's window; the last one

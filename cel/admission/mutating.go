@@ -41,8 +41,9 @@ type Mutating struct {
 
 // mutatingState is the compiled configuration.
 type mutatingState struct {
-	key   string // see versionsKey
-	hooks []*mutatingHook
+	changes [2]uint64 // the caches' Changes when compiled
+	key     string    // see versionsKey
+	hooks   []*mutatingHook
 }
 
 // mutatingHook is one policy with the bindings that name it.
@@ -77,6 +78,10 @@ func (m *Mutating) hooks(ctx context.Context) ([]*mutatingHook, error) {
 	if err := m.syncIfRecent(ctx, pc, bc); err != nil {
 		return nil, err
 	}
+	changes := [2]uint64{pc.Changes(), bc.Changes()}
+	if s := m.state; s != nil && s.changes == changes {
+		return s.hooks, nil
+	}
 	policies, _, err := pc.List(ctx)
 	if err != nil {
 		return nil, err
@@ -88,9 +93,10 @@ func (m *Mutating) hooks(ctx context.Context) ([]*mutatingHook, error) {
 	// Compile again only when a policy or binding itself changed.
 	key := versionsKey(policies, bindings)
 	if s := m.state; s != nil && s.key == key {
+		s.changes = changes
 		return s.hooks, nil
 	}
-	m.state = &mutatingState{key: key, hooks: m.compile(policies, bindings)}
+	m.state = &mutatingState{changes: changes, key: key, hooks: m.compile(policies, bindings)}
 	return m.state.hooks, nil
 }
 

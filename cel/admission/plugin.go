@@ -109,8 +109,9 @@ func (v *plugin) Start(src Source) {
 
 // validatingState is the compiled configuration at two revisions.
 type validatingState struct {
-	key   string // see versionsKey
-	hooks []*validatingHook
+	changes [2]uint64 // the caches' Changes when compiled
+	key     string    // see versionsKey
+	hooks   []*validatingHook
 }
 
 // validatingHook is one policy with the bindings that name it.
@@ -145,6 +146,12 @@ func (v *Validating) hooks(ctx context.Context) ([]*validatingHook, error) {
 	if err := v.syncIfRecent(ctx, pc, bc); err != nil {
 		return nil, err
 	}
+	// The caches' revision moves with every write to the store, their
+	// Changes only when a policy or binding changed.
+	changes := [2]uint64{pc.Changes(), bc.Changes()}
+	if s := v.state; s != nil && s.changes == changes {
+		return s.hooks, nil
+	}
 	policies, _, err := pc.List(ctx)
 	if err != nil {
 		return nil, err
@@ -153,13 +160,12 @@ func (v *Validating) hooks(ctx context.Context) ([]*validatingHook, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The caches' revision moves with every write to the store: compile
-	// again only when a policy or binding itself changed.
 	key := versionsKey(policies, bindings)
 	if s := v.state; s != nil && s.key == key {
+		s.changes = changes
 		return s.hooks, nil
 	}
-	v.state = &validatingState{key: key, hooks: v.compile(policies, bindings)}
+	v.state = &validatingState{changes: changes, key: key, hooks: v.compile(policies, bindings)}
 	return v.state.hooks, nil
 }
 

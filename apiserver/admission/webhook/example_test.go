@@ -18,7 +18,7 @@ import (
 // static is a Source of fixed configurations.
 type static []meta.Object
 
-func (s static) Revision() int64 { return 1 }
+func (s static) Changes() uint64 { return 1 }
 
 func (s static) List(context.Context) ([]meta.Object, int64, error) { return s, 1, nil }
 

@@ -25,7 +25,7 @@ type source struct {
 	lists int
 }
 
-func (s *source) Revision() int64 { s.mu.Lock(); defer s.mu.Unlock(); return s.rev }
+func (s *source) Changes() uint64 { s.mu.Lock(); defer s.mu.Unlock(); return uint64(s.rev) }
 
 func (s *source) List(context.Context) ([]meta.Object, int64, error) {
 	s.mu.Lock()

@@ -65,8 +65,8 @@ type Options struct {
 // Source is a kind's objects as a watch cache holds them
 // (apiserver.Cached satisfies it).
 type Source interface {
-	// Revision moves whenever the objects change.
-	Revision() int64
+	// Changes moves whenever the objects change (and may move without).
+	Changes() uint64
 	// List returns every object and the revision read at.
 	List(ctx context.Context) ([]meta.Object, int64, error)
 }
@@ -88,7 +88,7 @@ type Plugin struct {
 	src        Sources
 	mutating   compiled
 	validating compiled
-	nsRev      int64
+	nsChanges  uint64
 	nsLabels   map[string]map[string]string
 }
 
@@ -133,15 +133,15 @@ func (p *Plugin) SetSources(s Sources) {
 	defer p.mu.Unlock()
 	p.src = s
 	p.mutating, p.validating = compiled{}, compiled{}
-	p.nsRev, p.nsLabels = 0, nil
+	p.nsChanges, p.nsLabels = 0, nil
 }
 
 // compiled is the webhooks of one configuration kind at a revision.
 type compiled struct {
-	rev    int64
-	key    string // versionsKey of the objects compiled
-	loaded bool
-	hooks  []*hook
+	changes uint64 // the source's Changes when compiled
+	key     string // versionsKey of the objects compiled
+	loaded  bool
+	hooks   []*hook
 }
 
 // hook is one webhook, ready to match and call.
@@ -163,7 +163,7 @@ type hook struct {
 }
 
 // hooks returns the webhooks of one kind, compiling them again when the
-// cache's revision moved since the last time.
+// objects in the cache changed since the last time.
 func (p *Plugin) hooks(ctx context.Context, mutating bool) ([]*hook, error) {
 	p.mu.Lock()
 	src, c := p.src.Validating, &p.validating
@@ -174,22 +174,23 @@ func (p *Plugin) hooks(ctx context.Context, mutating bool) ([]*hook, error) {
 		p.mu.Unlock()
 		return nil, nil
 	}
-	if c.loaded && c.rev == src.Revision() && c.rev != 0 {
+	if c.loaded && c.changes == src.Changes() {
 		hs := c.hooks
 		p.mu.Unlock()
 		return hs, nil
 	}
 	p.mu.Unlock()
-	objs, rev, err := src.List(ctx)
+	changes := src.Changes()
+	objs, _, err := src.List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	// The cache's revision also moves on progress it makes without a
-	// change to these objects: compile only when one of them changed.
+	// Changes may move without a change to these objects (a relist):
+	// compile only when one of them changed.
 	key := versionsKey(objs)
 	p.mu.Lock()
 	if c.loaded && c.key == key {
-		c.rev = max(c.rev, rev)
+		c.changes = max(c.changes, changes)
 		hs := c.hooks
 		p.mu.Unlock()
 		return hs, nil
@@ -197,8 +198,8 @@ func (p *Plugin) hooks(ctx context.Context, mutating bool) ([]*hook, error) {
 	p.mu.Unlock()
 	hs := p.compile(objs, mutating)
 	p.mu.Lock()
-	if !c.loaded || rev >= c.rev {
-		*c = compiled{rev: rev, key: key, loaded: true, hooks: hs}
+	if !c.loaded || changes >= c.changes {
+		*c = compiled{changes: changes, key: key, loaded: true, hooks: hs}
 	}
 	p.mu.Unlock()
 	return hs, nil
@@ -303,7 +304,7 @@ func timeout(s *int32) int32 {
 }
 
 // namespaceLabels reads namespaces' labels from their cache, indexed
-// again when its revision moves.
+// again when they changed.
 func (p *Plugin) namespaceLabels(ctx context.Context, name string) (map[string]string, bool, error) {
 	p.mu.Lock()
 	src := p.src.Namespaces
@@ -311,13 +312,14 @@ func (p *Plugin) namespaceLabels(ctx context.Context, name string) (map[string]s
 		p.mu.Unlock()
 		return nil, true, nil
 	}
-	if p.nsLabels != nil && p.nsRev == src.Revision() {
+	if p.nsLabels != nil && p.nsChanges == src.Changes() {
 		l, ok := p.nsLabels[name]
 		p.mu.Unlock()
 		return l, ok, nil
 	}
 	p.mu.Unlock()
-	objs, rev, err := src.List(ctx)
+	changes := src.Changes()
+	objs, _, err := src.List(ctx)
 	if err != nil {
 		return nil, false, err
 	}
@@ -327,7 +329,7 @@ func (p *Plugin) namespaceLabels(ctx context.Context, name string) (map[string]s
 		idx[m.Name] = m.Labels
 	}
 	p.mu.Lock()
-	p.nsRev, p.nsLabels = rev, idx
+	p.nsChanges, p.nsLabels = changes, idx
 	p.mu.Unlock()
 	l, ok := idx[name]
 	return l, ok, nil
