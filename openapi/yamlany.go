@@ -27,7 +27,7 @@ func anyYAML(n *jsonNode) string {
 	case n.kind == jsonArray:
 		writeYAMLSeq(&b, n, 0, false)
 	default:
-		writeYAMLScalar(&b, n, 0, false)
+		writeYAMLScalar(&b, n, 4, false)
 	}
 	return b.String()
 }
@@ -41,7 +41,10 @@ func writeYAMLMap(b *strings.Builder, n *jsonNode, indent int, inline bool) {
 		}
 		b.WriteString(yamlScalarText(k, true))
 		b.WriteByte(':')
-		writeYAMLValue(b, n.elems[i], indent+4, indent+4)
+		// A mapping's values align to the next multiple of four, even
+		// when its keys follow a sequence's dash.
+		next := 4 * ((indent + 4) / 4)
+		writeYAMLValue(b, n.elems[i], next, next, false)
 	}
 }
 
@@ -53,23 +56,23 @@ func writeYAMLSeq(b *strings.Builder, n *jsonNode, indent int, inline bool) {
 			b.WriteString(strings.Repeat(" ", indent))
 		}
 		b.WriteByte('-')
-		writeYAMLValue(b, e, indent+2, indent+4)
+		writeYAMLValue(b, e, indent+2, indent+2, true)
 	}
 }
 
 // writeYAMLValue writes the value after "key:" or "-": nested
-// collections at column nested (a sequence's items continue on the
-// dash's line), block scalars' lines at column text.
-func writeYAMLValue(b *strings.Builder, v *jsonNode, nested, text int) {
+// collections at column nested, on the next line or, inline, on the
+// dash's; block scalars' lines at column text.
+func writeYAMLValue(b *strings.Builder, v *jsonNode, nested, text int, inline bool) {
 	switch {
 	case v.isEmptyCollection() && v.kind == jsonObject:
 		b.WriteString(" {}\n")
 	case v.isEmptyCollection():
 		b.WriteString(" []\n")
-	case v.kind == jsonObject && nested == text:
+	case v.kind == jsonObject && !inline:
 		b.WriteByte('\n')
 		writeYAMLMap(b, v, nested, false)
-	case v.kind == jsonArray && nested == text:
+	case v.kind == jsonArray && !inline:
 		b.WriteByte('\n')
 		writeYAMLSeq(b, v, nested, false)
 	case v.kind == jsonObject:

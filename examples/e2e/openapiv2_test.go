@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	openapi_v2 "github.com/google/gnostic-models/openapiv2"
+	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/testing/protocmp"
 	"k8s.io/client-go/discovery"
@@ -98,11 +98,8 @@ func TestOpenAPIV2Negotiation(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.accept+" "+tc.ifNoneMatch, func(t *testing.T) {
 			resp, _ := getOpenAPIV2(t, ts.URL, tc.accept, tc.ifNoneMatch)
-			got := [3]string{resp.Status[:3], resp.Header.Get("Content-Type"), resp.Header.Get("Vary")}
-			want := [3]string{http.StatusText(tc.wantCode), tc.wantType, "Accept"}
-			want[0] = strings.Fields(http.StatusText(tc.wantCode))[0]
-			got[0] = http.StatusText(resp.StatusCode)
-			got[0] = strings.Fields(got[0])[0]
+			got := []any{resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Vary")}
+			want := []any{tc.wantCode, tc.wantType, "Accept"}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
