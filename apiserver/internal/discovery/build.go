@@ -29,6 +29,9 @@ type Docs struct {
 	// openapiV2 is the Swagger 2.0 document of every group-version,
 	// /openapi/v2, and openapiV2ETag its entity tag.
 	openapiV2, openapiV2ETag []byte
+	// openapiV2Protobuf is the same document in gnostic's protobuf form,
+	// encoded with it.
+	openapiV2Protobuf []byte
 }
 
 // Build renders every document from the served resources, which come
@@ -112,6 +115,12 @@ func (d *Docs) buildSwagger() {
 		return
 	}
 	d.openapiV2, d.openapiV2ETag = doc, []byte(openapi.SwaggerETag(doc))
+	pb, err := openapi.SwaggerProtobuf(doc)
+	if err != nil {
+		d.openapiErrors = append(d.openapiErrors, fmt.Errorf("openapi v2 protobuf: %w", err))
+		return
+	}
+	d.openapiV2Protobuf = pb
 }
 
 // OpenAPIErrors lists the OpenAPI documents that could not be built,

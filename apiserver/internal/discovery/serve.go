@@ -1,7 +1,11 @@
 package discovery
 
 import (
+	"cmp"
 	"net/http"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/internal/responsewriters"
 	"github.com/kapi-dev/kapi/codec"
@@ -68,39 +72,111 @@ func (d *Docs) ServeOpenAPI(w http.ResponseWriter, r *http.Request, key string) 
 	responsewriters.WriteRaw(w, http.StatusOK, "application/json", doc)
 }
 
+// The media types of /openapi/v2: kube-apiserver accepts two spellings
+// of gnostic's protobuf form and answers with the second.
+const (
+	openAPIV2ProtobufDeprecated = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"
+	openAPIV2Protobuf           = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
+)
+
 // ServeOpenAPIV2 answers /openapi/v2, the Swagger 2.0 document of every
-// served kind, as JSON; a client that accepts only another form (the
-// gnostic protobuf client-go asks for first) gets 406.
+// served kind, as JSON or as gnostic's protobuf (what client-go's
+// OpenAPISchema asks for), whichever the first acceptable Accept clause
+// names. Both forms share the JSON's entity tag, as in kube-apiserver,
+// which tells caches apart with Vary: Accept.
 func (d *Docs) ServeOpenAPIV2(w http.ResponseWriter, r *http.Request) {
 	if d.openapiV2 == nil {
 		responsewriters.WriteRaw(w, http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 page not found\n"))
 		return
 	}
-	if !acceptsJSON(r.Header.Get("Accept")) {
-		responsewriters.WriteRaw(w, http.StatusNotAcceptable, "text/plain; charset=utf-8", []byte("406 Not Acceptable\n"))
+	w.Header().Set("Vary", "Accept")
+	contentType, body := d.openAPIV2Form(r.Header.Get("Accept"))
+	if body == nil {
+		w.WriteHeader(http.StatusNotAcceptable)
 		return
 	}
 	etag := string(d.openapiV2ETag)
 	w.Header().Set("Etag", etag)
 	w.Header().Set("Cache-Control", "no-cache, private")
-	w.Header().Set("Vary", "Accept")
 	if r.Header.Get("If-None-Match") == etag {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	responsewriters.WriteRaw(w, http.StatusOK, "application/json", d.openapiV2)
+	responsewriters.WriteRaw(w, http.StatusOK, contentType, body)
 }
 
-// acceptsJSON reports whether an Accept header lets the answer be JSON
-// (no header does).
-func acceptsJSON(accept string) bool {
+// openAPIV2Form picks the form of /openapi/v2 the Accept header asks for
+// first: JSON, or the protobuf by either spelling; wildcards choose JSON
+// and no header means any. Like kube-apiserver, a clause is taken
+// whatever its q, once clauses are ordered by it. A nil body is 406.
+func (d *Docs) openAPIV2Form(accept string) (string, []byte) {
 	if accept == "" {
-		return true
+		accept = "*/*"
 	}
-	for _, a := range codec.ParseAccept(accept) {
-		if a.Q > 0 && (a.Type == "application/json" || a.Type == "*/*" || a.Type == "application/*") {
-			return true
+	forms := []struct {
+		accepts, contentType string
+		body                 []byte
+	}{
+		{"application/json", "application/json", d.openapiV2},
+		{openAPIV2ProtobufDeprecated, openAPIV2Protobuf, d.openapiV2Protobuf},
+		{openAPIV2Protobuf, openAPIV2Protobuf, d.openapiV2Protobuf},
+	}
+	for _, a := range openAPIV2Clauses(accept) {
+		typ, sub, _ := strings.Cut(a, "/")
+		for _, f := range forms {
+			ftyp, fsub, _ := strings.Cut(f.accepts, "/")
+			if (typ == ftyp || typ == "*") && (sub == fsub || sub == "*") && f.body != nil {
+				return f.contentType, f.body
+			}
 		}
 	}
-	return false
+	return "", nil
+}
+
+// openAPIV2Clauses lists an Accept header's media types, highest q
+// first and, at equal q, specific before wildcards. codec.ParseAccept
+// is not used: it refuses the "@" of gnostic's older media type.
+func openAPIV2Clauses(accept string) []string {
+	type clause struct {
+		typ         string
+		q           float64
+		specificity int
+	}
+	var clauses []clause
+	for _, part := range strings.Split(accept, ",") {
+		typ, params, _ := strings.Cut(part, ";")
+		c := clause{typ: strings.ToLower(strings.TrimSpace(typ)), q: 1}
+		if c.typ == "*" {
+			c.typ = "*/*"
+		}
+		if !strings.Contains(c.typ, "/") {
+			continue
+		}
+		for _, p := range strings.Split(params, ";") {
+			if k, v, ok := strings.Cut(strings.TrimSpace(p), "="); ok && k == "q" {
+				if q, err := strconv.ParseFloat(v, 64); err == nil {
+					c.q = q
+				}
+			}
+		}
+		switch {
+		case c.typ == "*/*":
+		case strings.HasSuffix(c.typ, "/*"):
+			c.specificity = 1
+		default:
+			c.specificity = 2
+		}
+		clauses = append(clauses, c)
+	}
+	slices.SortStableFunc(clauses, func(a, b clause) int {
+		if a.q != b.q {
+			return cmp.Compare(b.q, a.q)
+		}
+		return cmp.Compare(b.specificity, a.specificity)
+	})
+	out := make([]string, len(clauses))
+	for i, c := range clauses {
+		out[i] = c.typ
+	}
+	return out
 }
