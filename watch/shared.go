@@ -22,12 +22,13 @@ type sharedCall struct {
 	do  func(ctx context.Context) (int64, error)
 	ctx context.Context
 
-	mu       sync.Mutex
-	inflight *pendingCall // sent, not yet answered
-	next     *pendingCall // waiting for inflight to return
+	mu   sync.Mutex
+	busy bool         // a request is in flight
+	next *pendingCall // the readers waiting for the one in flight to return
 }
 
-// pendingCall is one request and, once done is closed, its answer.
+// pendingCall is a request queued behind the one in flight and, once
+// done is closed, its answer.
 type pendingCall struct {
 	done chan struct{}
 	rev  int64
@@ -43,17 +44,17 @@ func newSharedCall(ctx context.Context, do func(context.Context) (int64, error))
 // when ctx is done; the request goes on for the others.
 func (s *sharedCall) call(ctx context.Context) (int64, error) {
 	s.mu.Lock()
+	if !s.busy { // nothing in flight: send at once, on this goroutine
+		s.busy = true
+		s.mu.Unlock()
+		rev, err := s.do(s.ctx)
+		s.returned()
+		return rev, err
+	}
 	p := s.next
-	if p == nil { // no request waiting to be sent: make one
+	if p == nil {
 		p = &pendingCall{done: make(chan struct{})}
-		if s.inflight != nil {
-			s.next = p // sent when the one in flight returns
-		} else {
-			s.inflight = p
-			s.mu.Unlock()
-			s.send(p) // the first alone sends it, on its own goroutine
-			return p.rev, p.err
-		}
+		s.next = p
 	}
 	s.mu.Unlock()
 	select {
@@ -64,17 +65,21 @@ func (s *sharedCall) call(ctx context.Context) (int64, error) {
 	}
 }
 
-// send makes the request p, answers it, then sends the request queued
-// meanwhile, if any, on a goroutine of its own so that p's caller can go
-// on.
+// returned ends the request in flight and sends the one queued meanwhile,
+// if any, on a goroutine of its own so that the caller can go on.
+func (s *sharedCall) returned() {
+	s.mu.Lock()
+	p := s.next
+	s.next, s.busy = nil, p != nil
+	s.mu.Unlock()
+	if p != nil {
+		go s.send(p)
+	}
+}
+
+// send makes the queued request p and answers its readers.
 func (s *sharedCall) send(p *pendingCall) {
 	p.rev, p.err = s.do(s.ctx)
 	close(p.done)
-	s.mu.Lock()
-	next := s.next
-	s.inflight, s.next = next, nil
-	s.mu.Unlock()
-	if next != nil {
-		go s.send(next)
-	}
+	s.returned()
 }
