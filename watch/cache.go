@@ -171,6 +171,11 @@ type Cache struct {
 	// fresh generation so that it copies the nodes it did not create.
 	gens  atomic.Uint64
 	snaps snapshots // past states rebuilt for Exact and continuation reads
+
+	// revision and progressCall share the store's current-revision and
+	// progress requests between concurrent consistent reads (progressCall is
+	// nil when the store takes no progress requests).
+	revision, progressCall *sharedCall
 }
 
 // The mirror is a copy-on-write B-tree of *Entry ordered by key, never
@@ -219,6 +224,10 @@ func New(store storage.Interface, prefix string, opts Options) *Cache {
 		finished: make(chan struct{}),
 		linger:   lingerFor,
 		grace:    progressGrace,
+	}
+	c.revision = newSharedCall(ctx, store.Revision)
+	if pr, ok := store.(storage.ProgressRequester); ok {
+		c.progressCall = newSharedCall(ctx, func(ctx context.Context) (int64, error) { return 0, pr.RequestProgress(ctx) })
 	}
 	c.windowFrames = newFrameSource(c.opts.Counters, &c.frameBook)
 	c.storeFrames = newFrameSource(c.opts.Counters, nil)
@@ -301,8 +310,11 @@ func (c *Cache) publish(next *state) {
 func (c *Cache) fresh(ctx context.Context, sem resourceversion.Semantics, rev int64) (*state, error) {
 	switch sem {
 	case resourceversion.MostRecent:
-		cur, err := c.store.Revision(ctx)
+		cur, err := c.revision.call(ctx)
 		if err != nil {
+			if c.ctx.Err() != nil { // the shared request ended with Stop
+				return nil, ErrStopped
+			}
 			return nil, err
 		}
 		st := c.cur.Load()
@@ -347,10 +359,11 @@ func (c *Cache) waitNudging(ctx context.Context, rev int64) (*state, error) {
 // requestProgress asks the store, when it can be asked, to report the
 // upstream watch's progress now rather than at its next period: changes
 // elsewhere in the store may have moved its revision past the cache's
-// with nothing under the cache's prefix to show for it.
+// with nothing under the cache's prefix to show for it. Concurrent
+// reads share one request sent after they asked.
 func (c *Cache) requestProgress(ctx context.Context) {
-	if pr, ok := c.store.(storage.ProgressRequester); ok {
-		_ = pr.RequestProgress(ctx)
+	if c.progressCall != nil {
+		_, _ = c.progressCall.call(ctx)
 	}
 }
 

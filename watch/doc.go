@@ -48,7 +48,12 @@
 //     [Options.FreshnessTimeout] (a write flood can hold the cache back),
 //     the read is served from the store at its current revision instead,
 //     as kube-apiserver falls back to etcd, and reported to
-//     [Options.ConsistentRead] as a fallback.
+//     [Options.ConsistentRead] as a fallback. Concurrent consistent reads
+//     share the request for S (and any progress request): at most one is
+//     in flight, and the reads that arrive meanwhile wait for the next
+//     one, sent when it returns, since only an answer asked for after a
+//     read began covers every write completed before it. N concurrent
+//     reads thus cost the store one or two requests, not N.
 //   - Any ("0") serves the cache's state as it is (after the first list).
 //   - NotOlderThan N waits until R >= N and serves the state at R.
 //   - Exact N and a continuation at N serve the state at exactly N: from

@@ -1,12 +1,14 @@
 package bench_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -174,6 +176,59 @@ func BenchmarkBackendGet(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkBackendGetParallel is BenchmarkBackendGet with 16 clients:
+// concurrent consistent reads, which share the watch cache's requests
+// for the store's current revision. On etcd it reports etcd-rt/op, the
+// unary requests etcd handled per GET (counted at etcd, from its own
+// metrics: every server sharing the embedded etcd is counted, the
+// others idle but for their leases).
+func BenchmarkBackendGetParallel(b *testing.B) {
+	forBackends(b, func(b *testing.B, backend string) {
+		f := backendFixture(b, backend, "read", backendObjects)
+		rpcs := etcdUnaryRequests(b, backend)
+		var seed atomic.Uint64
+		runParallel(b, f, inProcess, func() func(*client) error {
+			rng := rand.New(rand.NewPCG(seed.Add(1), backendObjects))
+			return func(c *client) error { return c.get(rng.IntN(backendObjects)) }
+		})
+		reportRate(b)
+		if backend == server.StorageEtcd {
+			b.ReportMetric(float64(etcdUnaryRequests(b, backend)-rpcs)/float64(b.N), "etcd-rt/op")
+		}
+	})
+}
+
+// etcdUnaryRequests returns the number of unary gRPC requests the
+// embedded etcd has handled, from its /metrics; 0 for other backends.
+func etcdUnaryRequests(b *testing.B, backend string) int64 {
+	if backend != server.StorageEtcd {
+		return 0
+	}
+	resp, err := http.Get(embedded.srv.EtcdURL + "/metrics")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var n int64
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "grpc_server_handled_total{") || !strings.Contains(line, `grpc_type="unary"`) {
+			continue
+		}
+		v, err := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
+		if err != nil {
+			b.Fatalf("etcd metrics: %q: %v", line, err)
+		}
+		n += int64(v)
+	}
+	if err := sc.Err(); err != nil {
+		b.Fatal(err)
+	}
+	return n
 }
 
 // BenchmarkBackendList GETs all 1,000 Widgets as JSON, one client, in

@@ -58,6 +58,7 @@
 //	BenchmarkBackendCreate/backend=B          POST, unique names, one client, in process
 //	BenchmarkBackendCreateParallel/backend=B  the same, 16 clients
 //	BenchmarkBackendGet/backend=B             GET a random one of 1,000 Widgets, in process
+//	BenchmarkBackendGetParallel/backend=B     the same, 16 clients; on etcd also etcd-rt/op, the unary requests etcd handled per GET
 //	BenchmarkBackendList/backend=B            GET all 1,000 Widgets as JSON, in process
 //	BenchmarkBackendWatch/backend=B           POST in process, then read its ADDED event from a watch over loopback
 //
