@@ -2,6 +2,7 @@ package apiserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -104,5 +105,61 @@ func TestAdmissionSeesServerFieldsAfterMutation(t *testing.T) {
 	}
 	if len(got) != 2 || got[0] != (seen{}) || got[1].UID == "" || !got[1].Created || got[1].Generation != 1 {
 		t.Errorf("mutating then validating admission saw %+v; want nothing set, then uid, creation time and generation 1", got)
+	}
+}
+
+// TestAdmissionReplacedObjectNotOwned: what a mutating function sets on
+// an object it made anew (ReplaceObject, as webhooks and policies do) is
+// owned by no field manager, as kube-apiserver records managedFields
+// before mutating admission; what one changes in place is recorded as
+// the request's.
+func TestAdmissionReplacedObjectNotOwned(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		owned bool
+	}{{"replaced", false}, {"in place", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			label := func(_ context.Context, a *admission.Request) error {
+				if tc.owned {
+					a.Object.GetObjectMeta().Labels = map[string]string{"painted": "yes"}
+					return nil
+				}
+				b, err := json.Marshal(a.Object)
+				if err != nil {
+					return err
+				}
+				obj := a.Versions.New(a.Kind.Version)
+				if err := json.Unmarshal(b, obj); err != nil {
+					return err
+				}
+				obj.GetObjectMeta().Labels = map[string]string{"painted": "yes"}
+				a.ReplaceObject(obj)
+				return nil
+			}
+			ts := serveKinds(t, apiserver.Options{MutatingAdmission: []apiserver.AdmissionFunc{label}}, widgetKind())
+			r := do(t, ts, "POST", widgetsPath+"?fieldManager=tester", "application/json",
+				`{"apiVersion":"stable.example.com/v1","kind":"Widget","metadata":{"name":"w1"},"spec":{"color":"red"}}`)
+			if r.code != http.StatusCreated {
+				t.Fatalf("create: %d %s", r.code, r.body)
+			}
+			var got struct {
+				Metadata struct {
+					Labels        map[string]string `json:"labels"`
+					ManagedFields []struct {
+						FieldsV1 map[string]any `json:"fieldsV1"`
+					} `json:"managedFields"`
+				} `json:"metadata"`
+			}
+			if err := json.Unmarshal(r.body, &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.Metadata.Labels["painted"] != "yes" || len(got.Metadata.ManagedFields) != 1 {
+				t.Fatalf("labels %v, managedFields %v", got.Metadata.Labels, got.Metadata.ManagedFields)
+			}
+			_, owned := got.Metadata.ManagedFields[0].FieldsV1["f:metadata"]
+			if owned != tc.owned {
+				t.Errorf("label owned: %v, want %v (fields %v)", owned, tc.owned, got.Metadata.ManagedFields[0].FieldsV1)
+			}
+		})
 	}
 }

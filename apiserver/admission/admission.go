@@ -81,7 +81,28 @@ type Request struct {
 	// Reinvocation is shared by the mutating functions of one write (see
 	// [Reinvocation]); nil outside Chain.Mutate.
 	Reinvocation *Reinvocation
+
+	// original is the object ReplaceObject first replaced (see there).
+	original meta.Object
 }
+
+// ReplaceObject sets Object to obj, a new object a mutating function
+// made of it (a webhook's patch applied, a policy's mutation). The
+// object first replaced is kept as the one the write records in
+// managedFields, as kube-apiserver records them before mutating
+// admission: what webhooks and policies set is owned by no one. A
+// function that changes Object in place instead is recorded as the
+// request's.
+func (a *Request) ReplaceObject(obj meta.Object) {
+	if a.original == nil {
+		a.original = a.Object
+	}
+	a.Object = obj
+}
+
+// Original is the object the first ReplaceObject replaced, nil when
+// none was.
+func (a *Request) Original() meta.Object { return a.original }
 
 // ID identifies the admission of one write attempt, made when first
 // asked for: every webhook and policy asked about it sees the same, as

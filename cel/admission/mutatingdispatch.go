@@ -191,7 +191,7 @@ func (d *mutatingDispatch) replaceObject(out map[string]any, version string) (ma
 			return nil, status.InternalError(fmt.Errorf("failed to convert object: %w", err))
 		}
 	}
-	d.a.Object = obj
+	d.a.ReplaceObject(obj)
 	return d.objectJSON(d.a.Object, version)
 }
 

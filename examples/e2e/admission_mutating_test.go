@@ -10,7 +10,7 @@ import (
 )
 
 // TestKubectlMutatingAdmissionPolicy: a MutatingAdmissionPolicy's
-// mutation is stored and visible on read, a policy whose expression does
+// mutation is stored and visible on read, and owned by no field manager, a policy whose expression does
 // not compile is refused when written, and a ValidatingAdmissionPolicy
 // reading a field the Widget does not have gets kube's type-checking
 // warning in its status.
@@ -26,6 +26,12 @@ func TestKubectlMutatingAdmissionPolicy(t *testing.T) {
 	got := kubectl(t, k, "", "get", "widget", "plain", "-o", "jsonpath={.metadata.labels.painted} {.spec.color}")
 	if got != "true blue" {
 		t.Errorf("mutated Widget reads %q, want %q", got, "true blue")
+	}
+	// What the policy set is owned by no one, as on the reference:
+	// kube-apiserver records managedFields before mutating admission.
+	owned := kubectl(t, k, "", "get", "widget", "plain", "-o", "jsonpath={.metadata.managedFields[*].manager} {.metadata.managedFields[*].fieldsV1}")
+	if want := `kubectl-create {"f:spec":{".":{},"f:replicas":{}}}`; owned != want {
+		t.Errorf("managedFields %s, want %s", owned, want)
 	}
 
 	errOut := kubectlFails(t, k, `apiVersion: admissionregistration.k8s.io/v1

@@ -208,7 +208,7 @@ func applyPatched(a *admission.Request, version string, before, patched []byte) 
 			return false, status.InternalError(err)
 		}
 	}
-	a.Object = obj
+	a.ReplaceObject(obj)
 	return !bytes.Equal(before, after), nil
 }
 

@@ -186,7 +186,10 @@ func (w *Write) Run(ctx context.Context) (Written, error) {
 		// 7. Generated name.
 		a.Name = w.generateName(obj)
 		// 8. Generation and managedFields, then the kind's preparation.
-		decoded := w.record(cur, obj, old)
+		// managedFields are recorded from the object as it was before
+		// webhooks and policies replaced it (a.Original), as
+		// kube-apiserver records them before mutating admission.
+		decoded := w.record(cur, obj, a.Original(), old)
 		w.encoded, w.splice = decoded.Encoded, decoded.Splice
 		if obj, err = w.prepareKind(obj, old, &decoded); err != nil {
 			return Written{}, err
@@ -404,9 +407,12 @@ func (w *Write) defaultAndMutate(ctx context.Context, a *admission.Request) (err
 }
 
 // record bumps the generation of an update whose spec changed and
-// records the write in managedFields. It returns the JSON forms of obj
-// and old that recording decoded, for validation to use.
-func (w *Write) record(cur *storage.KeyValue, obj, old meta.Object) JSONForms {
+// records the write in managedFields: from original, the object before
+// mutating admission replaced it, when it did (see
+// admission.Request.ReplaceObject), else from obj. It returns the JSON
+// forms of obj and old that recording decoded, for validation to use
+// (none when it recorded from original).
+func (w *Write) record(cur *storage.KeyValue, obj, original, old meta.Object) JSONForms {
 	if old != nil {
 		// The generation follows the object as admission left it.
 		w.setGeneration(obj, old)
@@ -414,7 +420,14 @@ func (w *Write) record(cur *storage.KeyValue, obj, old meta.Object) JSONForms {
 	if w.Track == nil {
 		return ruleForms(w.Resource, cur, obj, old)
 	}
-	return w.Track(cur, obj, old)
+	if original == nil || original == obj {
+		return w.Track(cur, obj, old)
+	}
+	// Recorded from the object before admission replaced it; the forms
+	// and encoding recording made are of that object, not obj's.
+	w.Track(cur, original, old)
+	obj.GetObjectMeta().ManagedFields = original.GetObjectMeta().ManagedFields
+	return JSONForms{}
 }
 
 // setGeneration carries the stored object's generation over to obj,
