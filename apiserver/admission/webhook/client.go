@@ -159,6 +159,12 @@ func post(ctx context.Context, cl *http.Client, u *url.URL, body []byte, maxByte
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBytes+1))
+	if ctx.Err() != nil {
+		// The deadline passed while the answer came: a webhook that
+		// gave up as its request was cancelled answers nothing useful,
+		// and the call failed by its timeout, as client-go reports it.
+		return &url.Error{Op: "Post", URL: target.String(), Err: ctx.Err()}
+	}
 	if err != nil {
 		return fmt.Errorf("unexpected error when reading response body. Please retry. Original error: %w", err)
 	}
