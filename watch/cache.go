@@ -197,11 +197,11 @@ type state struct {
 	logBytes int64
 	// base is the oldest revision a watch can start from: every change
 	// after base.rev is in log.
-	base      *record
-	epoch     int64 // bumped by every (re)list: older watchers expire
+	base  *record
+	epoch int64 // bumped by every (re)list: older watchers expire
 	// changes counts the states whose contents differ from the one
 	// before (an applied event, a relist); progress alone leaves it.
-	changes uint64
+	changes   uint64
 	bookmarks int64 // bumped by every bookmark round
 	ready     bool  // the first list has been loaded
 	stopped   bool
