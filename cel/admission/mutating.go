@@ -33,17 +33,10 @@ type SchemaSource interface {
 // effect as soon as they are stored.
 type Mutating struct {
 	plugin
-	state *mutatingState
+	state *compiled[*mutatingHook]
 
 	typesMu sync.Mutex
 	types   map[*schema.Schema]*typed.ParseableType
-}
-
-// mutatingState is the compiled configuration.
-type mutatingState struct {
-	changes [2]uint64 // the caches' Changes when compiled
-	key     string    // see versionsKey
-	hooks   []*mutatingHook
 }
 
 // mutatingHook is one policy with the bindings that name it.
@@ -67,37 +60,7 @@ func NewMutating(opts Options) (*Mutating, error) {
 func (m *Mutating) hooks(ctx context.Context) ([]*mutatingHook, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.src == nil {
-		return nil, nil
-	}
-	pc, ok1 := m.src.Cached(groupName, "mutatingadmissionpolicies")
-	bc, ok2 := m.src.Cached(groupName, "mutatingadmissionpolicybindings")
-	if !ok1 || !ok2 {
-		return nil, nil
-	}
-	if err := m.syncIfRecent(ctx, pc, bc); err != nil {
-		return nil, err
-	}
-	changes := [2]uint64{pc.Changes(), bc.Changes()}
-	if s := m.state; s != nil && s.changes == changes {
-		return s.hooks, nil
-	}
-	policies, _, err := pc.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	bindings, _, err := bc.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	// Compile again only when a policy or binding itself changed.
-	key := versionsKey(policies, bindings)
-	if s := m.state; s != nil && s.key == key {
-		s.changes = changes
-		return s.hooks, nil
-	}
-	m.state = &mutatingState{changes: changes, key: key, hooks: m.compile(policies, bindings)}
-	return m.state.hooks, nil
+	return loadHooks(ctx, &m.plugin, &m.state, "mutatingadmissionpolicies", "mutatingadmissionpolicybindings", m.compile)
 }
 
 // compile builds the hooks of the policies some binding names, in the

@@ -45,7 +45,7 @@ type Options struct {
 // watch caches and compiled again whenever those change.
 type Validating struct {
 	plugin
-	state *validatingState
+	state *compiled[*validatingHook]
 }
 
 // plugin is what both policy plugins share: options, and the server
@@ -107,13 +107,6 @@ func (v *plugin) Start(src Source) {
 	v.src = src
 }
 
-// validatingState is the compiled configuration at two revisions.
-type validatingState struct {
-	changes [2]uint64 // the caches' Changes when compiled
-	key     string    // see versionsKey
-	hooks   []*validatingHook
-}
-
 // validatingHook is one policy with the bindings that name it.
 type validatingHook struct {
 	policy   *ValidatingPolicy
@@ -135,38 +128,55 @@ func NewValidating(opts Options) (*Validating, error) {
 func (v *Validating) hooks(ctx context.Context) ([]*validatingHook, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.src == nil {
+	return loadHooks(ctx, &v.plugin, &v.state, "validatingadmissionpolicies", "validatingadmissionpolicybindings", v.compile)
+}
+
+// compiled is a configuration compiled from the policies and bindings
+// two caches hold.
+type compiled[H any] struct {
+	changes [2]uint64 // the caches' Changes when compiled
+	key     string    // see versionsKey
+	hooks   []H
+}
+
+// loadHooks returns the hooks *st holds, compiled again (compile) when
+// the policies (of resource policies) or bindings (of resource
+// bindings) changed; nil before Start or without the kinds. p.mu is
+// held.
+func loadHooks[H any](ctx context.Context, p *plugin, st **compiled[H], policies, bindings string,
+	compile func(policies, bindings []meta.Object) []H) ([]H, error) {
+	if p.src == nil {
 		return nil, nil
 	}
-	pc, ok1 := v.src.Cached(groupName, "validatingadmissionpolicies")
-	bc, ok2 := v.src.Cached(groupName, "validatingadmissionpolicybindings")
+	pc, ok1 := p.src.Cached(groupName, policies)
+	bc, ok2 := p.src.Cached(groupName, bindings)
 	if !ok1 || !ok2 {
 		return nil, nil
 	}
-	if err := v.syncIfRecent(ctx, pc, bc); err != nil {
+	if err := p.syncIfRecent(ctx, pc, bc); err != nil {
 		return nil, err
 	}
 	// The caches' revision moves with every write to the store, their
 	// Changes only when a policy or binding changed.
 	changes := [2]uint64{pc.Changes(), bc.Changes()}
-	if s := v.state; s != nil && s.changes == changes {
+	if s := *st; s != nil && s.changes == changes {
 		return s.hooks, nil
 	}
-	policies, _, err := pc.List(ctx)
+	ps, _, err := pc.List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	bindings, _, err := bc.List(ctx)
+	bs, _, err := bc.List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	key := versionsKey(policies, bindings)
-	if s := v.state; s != nil && s.key == key {
+	key := versionsKey(ps, bs)
+	if s := *st; s != nil && s.key == key {
 		s.changes = changes
 		return s.hooks, nil
 	}
-	v.state = &validatingState{changes: changes, key: key, hooks: v.compile(policies, bindings)}
-	return v.state.hooks, nil
+	*st = &compiled[H]{changes: changes, key: key, hooks: compile(ps, bs)}
+	return (*st).hooks, nil
 }
 
 // versionsKey names the objects of lists by name and resourceVersion:
